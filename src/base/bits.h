@@ -1,0 +1,54 @@
+#pragma once
+/// Bit-field helpers on unsigned integers. GET = (v >> lsb) & mask, SET = clear then insert,
+/// as the hardware headers' accessor macros do.
+
+#include <bit>
+#include <cstdint>
+#include <type_traits>
+
+namespace sbrdma::base {
+
+/// Mask of `width` low bits (width 0..64).
+constexpr std::uint64_t low_mask(unsigned width) {
+  return width >= 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << width) - 1);
+}
+
+/// A contiguous bit field [msb:lsb] (inclusive), as the spec writes them.
+struct BitField {
+  unsigned msb;
+  unsigned lsb;
+  [[nodiscard]] constexpr unsigned width() const { return msb - lsb + 1; }
+  [[nodiscard]] constexpr std::uint64_t mask() const { return low_mask(width()) << lsb; }
+  [[nodiscard]] constexpr std::uint64_t get(std::uint64_t v) const {
+    return (v >> lsb) & low_mask(width());
+  }
+  /// Contract: `field` fits in width(); extra high bits are dropped.
+  [[nodiscard]] constexpr std::uint64_t set(std::uint64_t v, std::uint64_t field) const {
+    return (v & ~mask()) | ((field & low_mask(width())) << lsb);
+  }
+  [[nodiscard]] constexpr bool fits(std::uint64_t field) const {
+    return (field & ~low_mask(width())) == 0;
+  }
+};
+
+/// A single bit as a field.
+constexpr BitField bit(unsigned b) { return BitField{b, b}; }
+
+constexpr bool is_pow2(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+constexpr unsigned popcount(std::uint64_t v) { return static_cast<unsigned>(std::popcount(v)); }
+
+/// Little-endian load/store on byte buffers (the ISA words and descriptors are little-endian).
+template <typename T>
+constexpr T load_le(const std::uint8_t* p) {
+  static_assert(std::is_unsigned_v<T>);
+  T v = 0;
+  for (unsigned i = 0; i < sizeof(T); ++i) v |= static_cast<T>(T{p[i]} << (8 * i));
+  return v;
+}
+template <typename T>
+constexpr void store_le(std::uint8_t* p, T v) {
+  static_assert(std::is_unsigned_v<T>);
+  for (unsigned i = 0; i < sizeof(T); ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
+}
+
+}  // namespace sbrdma::base

@@ -1,0 +1,19 @@
+#pragma once
+/// Always-on internal consistency checks (error kind 3 in DESIGN.md: our own bugs).
+/// A failed check prints file:line and the condition, then aborts. Never use it for user
+/// input or for mistakes of the modelled hardware's programmer: those are Result errors and
+/// modelled error bits.
+
+namespace sbrdma::base {
+[[noreturn]] void check_failed(const char* file, int line, const char* cond, const char* msg);
+}  // namespace sbrdma::base
+
+#define SBRDMA_CHECK(cond)                                                 \
+  do {                                                                     \
+    if (!(cond)) ::sbrdma::base::check_failed(__FILE__, __LINE__, #cond, ""); \
+  } while (0)
+
+#define SBRDMA_CHECK_MSG(cond, msg)                                           \
+  do {                                                                        \
+    if (!(cond)) ::sbrdma::base::check_failed(__FILE__, __LINE__, #cond, msg); \
+  } while (0)

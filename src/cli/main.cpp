@@ -1,0 +1,34 @@
+// sbrdma: one CLI over the sbrdma libraries. See README.md and DESIGN.md "CLI contract".
+
+#include <cstdio>
+#include <exception>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  using namespace sbrdma::cli;
+  CLI::App app{
+      "sbrdma: the Trainium GPSIMD peer-to-peer transport (rdma_desc_gen, rdma_desc_start,\n"
+      "SB2SB) on a deterministic model of the device.",
+      "sbrdma"};
+  app.set_version_flag("--version", "sbrdma " SBRDMA_VERSION);
+  app.require_subcommand(1);
+  Context ctx;
+  add_isa_commands(app, ctx);
+  add_decode_commands(app, ctx);
+  add_info_commands(app, ctx);
+  add_demo_command(app, ctx);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "sbrdma: error: %s\n", e.what());
+    std::fprintf(stderr, "run 'sbrdma --help' for usage\n");
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sbrdma: internal error: %s\n", e.what());
+    return 2;
+  }
+  return ctx.status;
+}

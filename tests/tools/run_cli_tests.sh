@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Runs every tests/cli/*.sh case file against the sbrdma binary.
+# A case file calls `check NAME EXPECTED_EXIT [stdin-file|-] -- ARGS...` and then
+# `expect_out TEXT` / `expect_err TEXT` / `expect_out_file FILE` on the last command's output.
+set -u
+SBRDMA=$1
+DIR=$2
+export SBRDMA DIR
+pass=0
+fail=0
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cur=""
+
+_fail() { echo "FAIL [$cur] $*"; fail=$((fail + 1)); }
+
+# check NAME EXIT STDIN -- args...
+check() {
+  cur=$1
+  local want=$2 in=$3
+  shift 4
+  if [[ $in == "-" ]]; then in=/dev/null; fi
+  (cd "$WORK" && "$SBRDMA" "$@" <"$in" >"$WORK/out" 2>"$WORK/err")
+  local rc=$?
+  if [[ $rc -ne $want ]]; then
+    _fail "exit $rc, expected $want: sbrdma $*"
+    sed 's/^/  stderr: /' "$WORK/err" | head -5
+  else
+    pass=$((pass + 1))
+  fi
+}
+expect_out() {
+  if grep -qF -- "$1" "$WORK/out"; then pass=$((pass + 1)); else
+    _fail "stdout lacks: $1"; sed 's/^/  stdout: /' "$WORK/out" | head -10; fi
+}
+expect_err() {
+  if grep -qF -- "$1" "$WORK/err"; then pass=$((pass + 1)); else
+    _fail "stderr lacks: $1"; sed 's/^/  stderr: /' "$WORK/err" | head -10; fi
+}
+expect_err_lines() {
+  local n
+  n=$(wc -l <"$WORK/err")
+  if [[ $n -eq $1 ]]; then pass=$((pass + 1)); else _fail "stderr has $n lines, expected $1"; fi
+}
+expect_out_file() {
+  if cmp -s "$1" "$WORK/out"; then pass=$((pass + 1)); else
+    _fail "stdout differs from $1"; diff "$1" "$WORK/out" | head -20; fi
+}
+work() { echo "$WORK"; }
+
+for f in "$DIR"/*.sh; do
+  [[ -e $f ]] || continue
+  # shellcheck source=/dev/null
+  source "$f"
+done
+echo "cli: $pass passed, $fail failed"
+[[ $fail -eq 0 ]]
