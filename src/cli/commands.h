@@ -1,8 +1,9 @@
 #pragma once
-/// The sbrdma subcommands. Each add_* function registers one family of subcommands on the
-/// app; its callbacks store their exit status in `status`. Commands stay thin: parse arguments,
-/// call the libraries, print, map errors to exit codes (0 ok, 1 bad input or failed check,
-/// 2 internal error).
+/// The sbrdma subcommands. Each add_* function registers subcommands on the app (or on the
+/// `decode` / `info` parent); their callbacks store the exit status in `ctx.status`.
+/// Commands stay thin: parse arguments, call the libraries, print, map errors to exit codes
+/// (0 ok, 1 bad input or failed check, 2 internal error). Errors print as
+/// `file:line: error: message` on stderr, one line each.
 
 #include <CLI/CLI.hpp>
 
@@ -13,9 +14,14 @@ struct Context {
   int status = 0;
 };
 
-void add_isa_commands(CLI::App& app, Context& ctx);     // asm, disasm
-void add_decode_commands(CLI::App& app, Context& ctx);  // decode addr|desc|word
-void add_info_commands(CLI::App& app, Context& ctx);    // info ops|regs|...
-void add_demo_command(CLI::App& app, Context& ctx);     // demo (the ./dev run job)
+// isa_commands.cpp
+void add_isa_commands(CLI::App& app, Context& ctx);       // asm, disasm
+void add_decode_word(CLI::App& decode, Context& ctx);     // decode word HEX
+void add_info_ops(CLI::App& info, Context& ctx);          // info ops
+// soc_commands.cpp
+void add_decode_soc(CLI::App& decode, Context& ctx);      // decode addr ADDR, decode desc HEX
+void add_info_regs(CLI::App& info, Context& ctx);         // info regs
+// demo_command.cpp
+void add_demo_command(CLI::App& app, Context& ctx);       // demo (the ./dev run job)
 
 }  // namespace sbrdma::cli

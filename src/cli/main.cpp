@@ -15,8 +15,14 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   Context ctx;
   add_isa_commands(app, ctx);
-  add_decode_commands(app, ctx);
-  add_info_commands(app, ctx);
+  CLI::App* decode = app.add_subcommand("decode", "Explain a SoC address, a UDMA descriptor or an ISA word");
+  decode->require_subcommand(1);
+  add_decode_soc(*decode, ctx);
+  add_decode_word(*decode, ctx);
+  CLI::App* info = app.add_subcommand("info", "Print the op table, register tables, ...");
+  info->require_subcommand(1);
+  add_info_ops(*info, ctx);
+  add_info_regs(*info, ctx);
   add_demo_command(app, ctx);
   try {
     app.parse(argc, argv);
