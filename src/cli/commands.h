@@ -21,6 +21,8 @@ void add_info_ops(CLI::App& info, Context& ctx);          // info ops
 // soc_commands.cpp
 void add_decode_soc(CLI::App& decode, Context& ctx);      // decode addr ADDR, decode desc HEX
 void add_info_regs(CLI::App& info, Context& ctx);         // info regs
+// platform_info_commands.cpp
+void add_info_platform(CLI::App& info, Context& ctx);     // info topology NAME|FILE, info params
 // demo_command.cpp
 void add_demo_command(CLI::App& app, Context& ctx);       // demo (the ./dev run job)
 

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   info->require_subcommand(1);
   add_info_ops(*info, ctx);
   add_info_regs(*info, ctx);
+  add_info_platform(*info, ctx);
   add_demo_command(app, ctx);
   try {
     app.parse(argc, argv);
