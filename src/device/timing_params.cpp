@@ -1,0 +1,232 @@
+#include "device/timing_params.h"
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+
+namespace sbrdma::device {
+namespace {
+
+using base::Tick;
+
+/// The parameter schema: name, unit, meaning and where the typed struct keeps the value.
+/// Exactly one of `tick` / `rate` is set, matching `unit`.
+struct ParamField {
+  std::string_view name;
+  ParamUnit unit;
+  std::string_view meaning;
+  Tick TimingParams::*tick = nullptr;
+  Bandwidth TimingParams::*rate = nullptr;
+};
+
+constexpr ParamUnit kNs = ParamUnit::kNs;
+constexpr ParamUnit kBpn = ParamUnit::kBytesPerNs;
+using P = TimingParams;
+
+constexpr std::array<ParamField, 15> kFields = {{
+    {"dma_engine_rate", kBpn, "streaming rate of one DMA engine", nullptr, &P::dma_engine_rate},
+    {"dma_fixed_cost", kNs, "fixed cost per DMA transfer (descriptor setup, sync, sem-to-start)",
+     &P::dma_fixed_cost},
+    {"dma_desc_cost", kNs, "engine time to fetch and process one descriptor", &P::dma_desc_cost},
+    {"q7_desc_gen_cost", kNs, "Q7 firmware time to build one descriptor (rdma_desc_gen)",
+     &P::q7_desc_gen_cost},
+    {"mmio_write_latency", kNs, "Q7 CSR store until the register takes it (doorbell, config)",
+     &P::mmio_write_latency},
+    {"semaphore_write_latency", kNs, "semaphore write reaching its window until the value changes",
+     &P::semaphore_write_latency},
+    {"sbuf_port_bandwidth", kBpn, "one core's SBUF port, per direction (16 engines x rate)",
+     nullptr, &P::sbuf_port_bandwidth},
+    {"sbuf_port_latency", kNs, "SBUF access latency at the port", &P::sbuf_port_latency},
+    {"onchip_bandwidth", kBpn, "one core's attachment to the on-die fabric, per direction",
+     nullptr, &P::onchip_bandwidth},
+    {"onchip_hop_latency", kNs, "crossing the on-die fabric between a core and its die",
+     &P::onchip_hop_latency},
+    {"d2d_bandwidth", kBpn, "die-to-die link, per direction", nullptr, &P::d2d_bandwidth},
+    {"d2d_latency", kNs, "die-to-die link latency", &P::d2d_latency},
+    {"c2c_bandwidth", kBpn, "chip-to-chip link of the instance torus, per direction", nullptr,
+     &P::c2c_bandwidth},
+    {"c2c_z_bandwidth", kBpn, "chip-to-chip Z link between instances (UltraServer), per direction",
+     nullptr, &P::c2c_z_bandwidth},
+    {"c2c_latency", kNs, "chip-to-chip link latency", &P::c2c_latency},
+}};
+
+/// One profile's value and source for a parameter, in kFields order (checked at compile time).
+struct ParamValue {
+  std::string_view name;
+  double value;
+  std::string_view source;
+};
+using ProfileTable = std::array<ParamValue, kFields.size()>;
+
+// cayman = NeuronCore-v3, Trainium2: the reference profile ([CHOICE D14]).
+constexpr ProfileTable kCayman = {{
+    {"dma_engine_rate", 23, "DMA-OV, DMA-BW (hw-params 1b, 5)"},
+    {"dma_fixed_cost", 1300, "DMA-BW (hw-params 1b, 5)"},
+    {"dma_desc_cost", 16, "[CHOICE D16]"},
+    {"q7_desc_gen_cost", 25, "[CHOICE D16] 30 GpSimd cycles at 1.2 GHz (NKI-v3)"},
+    {"mmio_write_latency", 100, "[CHOICE D16]"},
+    {"semaphore_write_latency", 50, "[CHOICE D16]"},
+    {"sbuf_port_bandwidth", 368, "DMA-OV 16 x 23 B/ns (hw-params 1b); [CHOICE D16]"},
+    {"sbuf_port_latency", 50, "[CHOICE D16] ~60 cycles (NKI-v2) at 1.2 GHz"},
+    {"onchip_bandwidth", 368, "[CHOICE D16] = sbuf_port_bandwidth"},
+    {"onchip_hop_latency", 20, "[CHOICE D16]"},
+    {"d2d_bandwidth", 1024, "[CHOICE D16]"},
+    {"d2d_latency", 100, "[CHOICE D16]"},
+    {"c2c_bandwidth", 256, "INST trn2 1024 GB/s / 4 links (hw-params 1c, 5)"},
+    {"c2c_z_bandwidth", 128, "INST trn2 256 GB/s / 2 Z links (hw-params 1c, 5)"},
+    {"c2c_latency", 200, "[CHOICE D16] in CC-INTRA's 1-2 us per hop"},
+}};
+
+// sunda = NeuronCore-v2, Trainium1.
+constexpr ProfileTable kSunda = {{
+    {"dma_engine_rate", 17, "DMA-OV, DMA-BW (hw-params 1b, 5)"},
+    {"dma_fixed_cost", 1300, "DMA-BW (stated for trn2/trn3; hw-params 5 assumes trn1)"},
+    {"dma_desc_cost", 16, "[CHOICE D16]"},
+    {"q7_desc_gen_cost", 21, "[CHOICE D16] 30 GpSimd cycles at 1.4 GHz (NKI-v2)"},
+    {"mmio_write_latency", 100, "[CHOICE D16]"},
+    {"semaphore_write_latency", 50, "[CHOICE D16]"},
+    {"sbuf_port_bandwidth", 272, "DMA-OV 16 x 17 B/ns (hw-params 1b); [CHOICE D16]"},
+    {"sbuf_port_latency", 43, "[CHOICE D16] ~60 cycles at 1.4 GHz (NKI-v2)"},
+    {"onchip_bandwidth", 272, "[CHOICE D16] = sbuf_port_bandwidth"},
+    {"onchip_hop_latency", 20, "[CHOICE D16]"},
+    {"d2d_bandwidth", 1024, "[CHOICE D16] unused: one die (DRV2)"},
+    {"d2d_latency", 100, "[CHOICE D16] unused: one die (DRV2)"},
+    {"c2c_bandwidth", 96, "INST trn1 384 GB/s / 4 links (hw-params 1c, 5)"},
+    {"c2c_z_bandwidth", 96, "[CHOICE D16] no Z links on trn1: = c2c_bandwidth"},
+    {"c2c_latency", 200, "[CHOICE D16] in CC-INTRA's 1-2 us per hop"},
+}};
+
+// mariana = NeuronCore-v4, Trainium3 (codename binding inferred, hw-params header).
+constexpr ProfileTable kMariana = {{
+    {"dma_engine_rate", 33, "DMA-OV, DMA-BW (hw-params 1b, 5)"},
+    {"dma_fixed_cost", 1300, "DMA-BW (hw-params 1b, 5)"},
+    {"dma_desc_cost", 16, "[CHOICE D16]"},
+    {"q7_desc_gen_cost", 25, "[CHOICE D16] 30 GpSimd cycles at 1.2 GHz (NKI-v4)"},
+    {"mmio_write_latency", 100, "[CHOICE D16]"},
+    {"semaphore_write_latency", 50, "[CHOICE D16]"},
+    {"sbuf_port_bandwidth", 528, "DMA-OV 16 x 33 B/ns (hw-params 1b); [CHOICE D16]"},
+    {"sbuf_port_latency", 50, "[CHOICE D16] ~60 cycles (NKI-v2) at 1.2 GHz"},
+    {"onchip_bandwidth", 528, "[CHOICE D16] = sbuf_port_bandwidth"},
+    {"onchip_hop_latency", 20, "[CHOICE D16]"},
+    {"d2d_bandwidth", 1024, "[CHOICE D16] dies not public"},
+    {"d2d_latency", 100, "[CHOICE D16] dies not public"},
+    {"c2c_bandwidth", 640, "CHIP trn3 2.56 TB/s / 4 NeuronLink-v4 (hw-params 1c)"},
+    {"c2c_z_bandwidth", 640, "[CHOICE D16] no Z links on trn3: = c2c_bandwidth"},
+    {"c2c_latency", 200, "[CHOICE D16] switched fabric, not public"},
+}};
+
+struct Profile {
+  std::string_view name;
+  const ProfileTable* table;
+};
+constexpr std::array<Profile, 3> kProfiles = {{
+    {"cayman", &kCayman},
+    {"sunda", &kSunda},
+    {"mariana", &kMariana},
+}};
+constexpr std::array<std::string_view, 3> kProfileNames = {"cayman", "sunda", "mariana"};
+
+constexpr bool names_follow_schema(const ProfileTable& t) {
+  for (std::size_t i = 0; i < kFields.size(); ++i) {
+    if (t[i].name != kFields[i].name) return false;
+  }
+  return true;
+}
+constexpr bool schema_is_consistent() {
+  for (const ParamField& f : kFields) {
+    const bool is_tick = f.tick != nullptr;
+    const bool is_rate = f.rate != nullptr;
+    if (is_tick == is_rate || is_tick != (f.unit == ParamUnit::kNs)) return false;
+  }
+  return true;
+}
+static_assert(schema_is_consistent(), "each field is exactly one of Tick (ns) / Bandwidth");
+static_assert(names_follow_schema(kCayman) && names_follow_schema(kSunda) &&
+                  names_follow_schema(kMariana),
+              "every profile lists every parameter, in schema order");
+
+constexpr double kMaxValue = 1e9;
+
+const ProfileTable* find_profile(std::string_view name) {
+  for (const Profile& p : kProfiles) {
+    if (p.name == name) return p.table;
+  }
+  return nullptr;
+}
+
+base::Error unknown_profile(std::string_view name) {
+  std::string known;
+  for (std::string_view n : kProfileNames) known += (known.empty() ? "" : ", ") + std::string(n);
+  return base::make_error("unknown profile '" + std::string(name) + "' (known: " + known + ")");
+}
+
+}  // namespace
+
+std::string_view unit_name(ParamUnit unit) {
+  switch (unit) {
+    case ParamUnit::kNs:
+      return "ns";
+    case ParamUnit::kBytesPerNs:
+      return "B/ns";
+  }
+  return "?";
+}
+
+std::span<const std::string_view> timing_profile_names() { return kProfileNames; }
+
+base::Result<std::vector<ParamRow>> timing_param_table(std::string_view profile) {
+  const ProfileTable* t = find_profile(profile);
+  if (t == nullptr) return unknown_profile(profile);
+  std::vector<ParamRow> rows;
+  for (std::size_t i = 0; i < kFields.size(); ++i) {
+    rows.push_back(
+        ParamRow{kFields[i].name, kFields[i].unit, (*t)[i].value, (*t)[i].source, kFields[i].meaning});
+  }
+  return rows;
+}
+
+base::Result<TimingParams> timing_params(std::string_view profile) {
+  const ProfileTable* t = find_profile(profile);
+  if (t == nullptr) return unknown_profile(profile);
+  TimingParams p;
+  p.profile = std::string(profile);
+  for (std::size_t i = 0; i < kFields.size(); ++i) {
+    const base::Status st = set_timing_param(p, kFields[i].name, (*t)[i].value);
+    SBRDMA_CHECK_MSG(st.ok(), "a built-in parameter table holds an invalid value");
+  }
+  return p;
+}
+
+base::Result<Bandwidth> bandwidth_from_bytes_per_ns(double v) {
+  if (!std::isfinite(v) || v <= 0 || v > kMaxValue || std::llround(v * 1000.0) == 0) {
+    return base::make_error("a bandwidth must be >= 0.001 and <= 1e9 B/ns (GB/s)");
+  }
+  return Bandwidth{static_cast<std::uint64_t>(std::llround(v * 1000.0))};
+}
+
+base::Result<Tick> tick_from_ns(double v) {
+  if (!std::isfinite(v) || v < 0 || v > kMaxValue) {
+    return base::make_error("a time must be >= 0 and <= 1e9 ns");
+  }
+  return Tick{static_cast<std::uint64_t>(std::llround(v * 1000.0))};
+}
+
+base::Status set_timing_param(TimingParams& params, std::string_view name, double value) {
+  for (const ParamField& f : kFields) {
+    if (f.name != name) continue;
+    if (f.tick != nullptr) {
+      auto t = tick_from_ns(value);
+      if (!t.ok()) return t.error();
+      params.*f.tick = *t;
+    } else {
+      auto r = bandwidth_from_bytes_per_ns(value);
+      if (!r.ok()) return r.error();
+      params.*f.rate = *r;
+    }
+    return base::ok_status();
+  }
+  return base::make_error("unknown parameter '" + std::string(name) +
+                          "' (see `sbrdma info params`)");
+}
+
+}  // namespace sbrdma::device

@@ -1,0 +1,320 @@
+// Building a Topology from a TopologySpec: validation (errors name the JSON path of the
+// topology file format), then the links in a fixed order, so ids are deterministic:
+// per chip, per core its SBUF port then its on-die link; then the chip's D2D link; then all
+// chip-to-chip links.
+
+#include <algorithm>
+#include <array>
+#include <deque>
+#include <limits>
+#include <map>
+#include <utility>
+
+#include "base/check.h"
+#include "device/topology.h"
+
+namespace sbrdma::device {
+namespace {
+
+using base::Error;
+using base::Tick;
+
+constexpr LinkId kNoLink = std::numeric_limits<LinkId>::max();
+// [HIGH] wiki-facts 4.1: CAYMAN_ID is 6 bits, so at most 64 chips are addressable.
+constexpr unsigned kMaxChips = 64;
+// [HIGH] wiki-facts 4.2: 8 TPBs per package (index 0..7), 2 dies.
+constexpr unsigned kMaxCoresPerChip = 8;
+constexpr unsigned kMaxDies = 2;
+
+/// Default chip geometry of a profile: dies per chip, cores per die.
+struct Geometry {
+  std::string_view profile;
+  unsigned dies;
+  unsigned cores_per_die;
+};
+constexpr std::array<Geometry, 3> kGeometry = {{
+    {"cayman", 2, 4},   // [HIGH] wiki-facts 4.2; hw-params 1a (DRV3)
+    {"sunda", 1, 2},    // [HIGH] hw-params 1a (DRV2 V2_NC_PER_DEVICE 2, one die)
+    {"mariana", 2, 4},  // [CHOICE D17] 8 cores (hw-params 1a); dies as cayman (wiki-facts 8)
+}};
+
+Error at(const std::string& path, const std::string& message) {
+  return base::make_error(path + ": " + message);
+}
+
+std::string chip_str(unsigned c) { return "chip " + std::to_string(c); }
+
+/// Checks that a link end names an existing chip and die.
+base::Status check_end(const LinkEndSpec& e, const std::string& path, unsigned chips,
+                       unsigned dies) {
+  if (e.chip >= chips) {
+    return at(path, chip_str(e.chip) + " does not exist (" + std::to_string(chips) + " chips)");
+  }
+  if (e.die >= dies) {
+    return at(path + "/die", "die " + std::to_string(e.die) + " does not exist (" +
+                                 std::to_string(dies) + " dies per chip)");
+  }
+  return base::ok_status();
+}
+
+/// Applies optional bandwidth/latency overrides to a link; errors name `path`/field.
+base::Status apply_overrides(Link& l, const std::optional<double>& gbps,
+                             const std::optional<double>& ns, const std::string& path) {
+  if (gbps) {
+    auto bw = bandwidth_from_bytes_per_ns(*gbps);
+    if (!bw.ok()) return at(path + "/bandwidth_gbps", bw.error().message);
+    l.bandwidth = *bw;
+  }
+  if (ns) {
+    auto t = tick_from_ns(*ns);
+    if (!t.ok()) return at(path + "/latency_ns", t.error().message);
+    l.latency = *t;
+  }
+  return base::ok_status();
+}
+
+}  // namespace
+
+/// Builds the chips' internals and the chip network; the member functions below keep the
+/// construction in one place with access to Topology's private members.
+class TopologyBuilder {
+ public:
+  TopologyBuilder(Topology& t, const TopologySpec& spec) : t_(t), spec_(spec) {}
+
+  base::Status build() {
+    SBRDMA_TRY(geometry());
+    SBRDMA_TRY(params());
+    chip_internals();
+    if (spec_.shape == ChipShape::kLinks) {
+      SBRDMA_TRY(explicit_links());
+    } else {
+      SBRDMA_TRY(grid_links());
+    }
+    SBRDMA_TRY(connected());
+    return link_overrides();
+  }
+
+ private:
+  base::Status geometry() {
+    auto p = timing_params(spec_.profile);
+    if (!p.ok()) return at("/profile", p.error().message);
+    t_.params_ = std::move(p.value());
+    t_.name_ = spec_.name;
+    const Geometry* g = nullptr;
+    for (const Geometry& cand : kGeometry) {
+      if (cand.profile == spec_.profile) g = &cand;
+    }
+    SBRDMA_CHECK_MSG(g != nullptr, "a timing profile without a default geometry");
+    t_.chips_ = spec_.chips;
+    t_.dies_ = spec_.dies_per_chip != 0 ? spec_.dies_per_chip : g->dies;
+    t_.cores_per_die_ = spec_.cores_per_die != 0 ? spec_.cores_per_die : g->cores_per_die;
+    if (t_.chips_ == 0 || t_.chips_ > kMaxChips) {
+      return at("/chips", std::to_string(t_.chips_) + " chips; must be 1..64 (a 6-bit " +
+                              "CAYMAN_ID addresses at most 64)");
+    }
+    if (t_.dies_ > kMaxDies) {
+      return at("/dies_per_chip", std::to_string(t_.dies_) + " dies; must be 1 or 2");
+    }
+    if (t_.cores_per_chip() > kMaxCoresPerChip) {
+      return at("/cores_per_die", std::to_string(t_.cores_per_die_) + " x " +
+                                      std::to_string(t_.dies_) + " dies = " +
+                                      std::to_string(t_.cores_per_chip()) +
+                                      " cores per chip; at most 8 (TPB index 0..7)");
+    }
+    return base::ok_status();
+  }
+
+  base::Status params() {
+    for (const ParamOverrideSpec& o : spec_.params) {
+      const base::Status st = set_timing_param(t_.params_, o.name, o.value);
+      if (!st.ok()) return at("/params/" + o.name, st.error().message);
+    }
+    return base::ok_status();
+  }
+
+  LinkId add(LinkKind kind, std::string name, Node a, Node b, Bandwidth bw, Tick lat) {
+    const auto id = static_cast<LinkId>(t_.links_.size());
+    t_.links_.push_back(Link{id, kind, std::move(name), a, b, bw, lat});
+    return id;
+  }
+
+  void chip_internals() {
+    const TimingParams& p = t_.params_;
+    t_.sbuf_port_.resize(t_.num_cores());
+    t_.onchip_.resize(t_.num_cores());
+    t_.d2d_.assign(t_.chips_, kNoLink);
+    t_.c2c_.assign(t_.chips_, {});
+    for (ChipId c = 0; c < t_.chips_; ++c) {
+      for (unsigned tpb = 0; tpb < t_.cores_per_chip(); ++tpb) {
+        const CoreId g = c * t_.cores_per_chip() + tpb;
+        const std::string core = "core" + std::to_string(g);
+        t_.sbuf_port_[g] = add(LinkKind::kSbufPort, "sbuf_port." + core, {NodeKind::kSbuf, g},
+                               {NodeKind::kDma, g}, p.sbuf_port_bandwidth, p.sbuf_port_latency);
+        const Node die{NodeKind::kDie, t_.die_node(c, tpb / t_.cores_per_die_)};
+        t_.onchip_[g] = add(LinkKind::kOnChip, "onchip." + core, {NodeKind::kDma, g}, die,
+                            p.onchip_bandwidth, p.onchip_hop_latency);
+      }
+      if (t_.dies_ == 2) {
+        t_.d2d_[c] = add(LinkKind::kD2d, "d2d.chip" + std::to_string(c),
+                         {NodeKind::kDie, t_.die_node(c, 0)}, {NodeKind::kDie, t_.die_node(c, 1)},
+                         p.d2d_bandwidth, p.d2d_latency);
+      }
+    }
+  }
+
+  LinkId add_c2c(std::string name, LinkEndSpec from, LinkEndSpec to, bool z) {
+    const TimingParams& p = t_.params_;
+    const LinkId id = add(LinkKind::kC2c, std::move(name),
+                          {NodeKind::kDie, t_.die_node(from.chip, from.die)},
+                          {NodeKind::kDie, t_.die_node(to.chip, to.die)},
+                          z ? p.c2c_z_bandwidth : p.c2c_bandwidth, p.c2c_latency);
+    t_.c2c_[from.chip].push_back(id);
+    t_.c2c_[to.chip].push_back(id);
+    return id;
+  }
+
+  base::Status explicit_links() {
+    if (!spec_.dims.empty() || !spec_.z_dims.empty()) {
+      return at(spec_.dims.empty() ? "/z_dims" : "/torus", "needs a torus or mesh shape");
+    }
+    std::map<std::pair<ChipId, ChipId>, std::size_t> seen;  // chip pair -> first index
+    for (std::size_t i = 0; i < spec_.links.size(); ++i) {
+      const C2cLinkSpec& s = spec_.links[i];
+      const std::string path = "/links/" + std::to_string(i);
+      SBRDMA_TRY(check_end(s.from, path + "/from", t_.chips_, t_.dies_));
+      SBRDMA_TRY(check_end(s.to, path + "/to", t_.chips_, t_.dies_));
+      if (s.from.chip == s.to.chip) {
+        return at(path, "self link (" + chip_str(s.from.chip) + " to itself)");
+      }
+      const std::pair<ChipId, ChipId> key = std::minmax(s.from.chip, s.to.chip);
+      const auto [it, fresh] = seen.emplace(key, i);
+      if (!fresh) {
+        return at(path, "duplicate of /links/" + std::to_string(it->second) + " (" +
+                            chip_str(key.first) + " - " + chip_str(key.second) + ")");
+      }
+      const LinkId id = add_c2c("c2c.chip" + std::to_string(s.from.chip) + "-chip" +
+                                    std::to_string(s.to.chip),
+                                s.from, s.to, s.z);
+      SBRDMA_TRY(apply_overrides(t_.links_[id], s.bandwidth_gbps, s.latency_ns, path));
+    }
+    return base::ok_status();
+  }
+
+  base::Status grid_links() {
+    const bool torus = spec_.shape == ChipShape::kTorus;
+    const std::string key = torus ? "/torus" : "/mesh";
+    if (!spec_.links.empty()) return at("/links", "not allowed together with " + key);
+    if (spec_.dims.empty()) return at(key, "needs at least one dimension");
+    std::uint64_t product = 1;
+    std::string formula;
+    for (std::size_t k = 0; k < spec_.dims.size(); ++k) {
+      if (spec_.dims[k] == 0) return at(key + "/" + std::to_string(k), "a size must be >= 1");
+      product *= spec_.dims[k];
+      formula += (k == 0 ? "" : " x ") + std::to_string(spec_.dims[k]);
+      if (product > kMaxChips) break;
+    }
+    if (product != t_.chips_) {
+      return at(key, formula + " is not " + std::to_string(t_.chips_) + " chips (/chips)");
+    }
+    const auto nd = static_cast<unsigned>(spec_.dims.size());
+    std::vector<bool> z(nd, false);
+    for (std::size_t i = 0; i < spec_.z_dims.size(); ++i) {
+      if (spec_.z_dims[i] >= nd) {
+        return at("/z_dims/" + std::to_string(i), "dimension " + std::to_string(spec_.z_dims[i]) +
+                                                      " does not exist (" + std::to_string(nd) +
+                                                      " dimensions)");
+      }
+      z[spec_.z_dims[i]] = true;
+    }
+    t_.shape_ = spec_.shape;
+    t_.dims_ = spec_.dims;
+    t_.wrap_ = torus;
+    t_.grid_plus_.assign(std::size_t{t_.chips_} * nd, kNoLink);
+    t_.grid_minus_.assign(std::size_t{t_.chips_} * nd, kNoLink);
+    static constexpr std::array<const char*, 3> kAxis = {"x", "y", "z"};
+    for (ChipId a = 0; a < t_.chips_; ++a) {
+      const std::vector<unsigned> ca = t_.coords(a);
+      for (unsigned k = 0; k < nd; ++k) {
+        const unsigned n = spec_.dims[k];
+        unsigned stride = 1;  // chip id distance of one step along dimension k
+        for (unsigned j = 0; j < k; ++j) stride *= spec_.dims[j];
+        // Ring of n: link c -> c+1; a ring of 2 has one link; a mesh has no wrap link.
+        const bool make = torus ? (n > 2 || (n == 2 && ca[k] == 0)) : ca[k] + 1 < n;
+        if (!make) continue;
+        const ChipId b = a - ca[k] * stride + ((ca[k] + 1) % n) * stride;
+        const unsigned die = k % t_.dies_;  // [CHOICE D17] dimension k on die k mod dies
+        const std::string axis = k < kAxis.size() ? kAxis[k] : "d" + std::to_string(k);
+        const LinkId id = add_c2c("c2c." + axis + ".chip" + std::to_string(a) + "-chip" +
+                                      std::to_string(b),
+                                  {a, die}, {b, die}, z[k]);
+        t_.grid_plus_[a * nd + k] = id;
+        t_.grid_minus_[b * nd + k] = id;
+        if (n == 2) {
+          t_.grid_plus_[b * nd + k] = id;
+          t_.grid_minus_[a * nd + k] = id;
+        }
+      }
+    }
+    return base::ok_status();
+  }
+
+  base::Status connected() {
+    std::vector<bool> seen(t_.chips_, false);
+    std::deque<ChipId> queue{0};
+    seen[0] = true;
+    while (!queue.empty()) {
+      const ChipId c = queue.front();
+      queue.pop_front();
+      for (LinkId l : t_.c2c_[c]) {
+        const ChipId next = t_.other_chip(t_.links_[l], c);
+        if (!seen[next]) {
+          seen[next] = true;
+          queue.push_back(next);
+        }
+      }
+    }
+    for (ChipId c = 0; c < t_.chips_; ++c) {
+      if (!seen[c]) {
+        return at("/links", chip_str(c) + " is unreachable from chip 0 (all chips must be " +
+                                "connected)");
+      }
+    }
+    return base::ok_status();
+  }
+
+  base::Status link_overrides() {
+    for (std::size_t i = 0; i < spec_.link_overrides.size(); ++i) {
+      const LinkOverrideSpec& o = spec_.link_overrides[i];
+      const std::string path = "/link_overrides/" + std::to_string(i);
+      for (ChipId c : {o.chip_a, o.chip_b}) {
+        if (c >= t_.chips_) {
+          return at(path + "/chips", chip_str(c) + " does not exist (" +
+                                         std::to_string(t_.chips_) + " chips)");
+        }
+      }
+      LinkId found = kNoLink;
+      for (LinkId l : t_.c2c_[o.chip_a]) {
+        if (o.chip_a != o.chip_b && t_.other_chip(t_.links_[l], o.chip_a) == o.chip_b) found = l;
+      }
+      if (found == kNoLink) {
+        return at(path + "/chips", "no link between " + chip_str(o.chip_a) + " and " +
+                                       chip_str(o.chip_b));
+      }
+      SBRDMA_TRY(apply_overrides(t_.links_[found], o.bandwidth_gbps, o.latency_ns, path));
+    }
+    return base::ok_status();
+  }
+
+  Topology& t_;
+  const TopologySpec& spec_;
+};
+
+base::Result<Topology> build_topology(const TopologySpec& spec) {
+  Topology t;
+  TopologyBuilder b(t, spec);
+  const base::Status st = b.build();
+  if (!st.ok()) return st.error();
+  return t;
+}
+
+}  // namespace sbrdma::device
