@@ -1,5 +1,129 @@
-// Placeholder until topology and timing parameters land.
+// `sbrdma info topology NAME|FILE` and `sbrdma info params [--profile P]`: thin drivers over
+// device/topology.h, device/timing_params.h and platform/topology_json.h.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+
 #include "cli/commands.h"
+#include "device/timing_params.h"
+#include "device/topology.h"
+#include "platform/topology_json.h"
+
 namespace sbrdma::cli {
-void add_info_platform(CLI::App&, Context&) {}
+namespace {
+
+using device::Topology;
+
+/// A value in ns or B/ns: integers plainly, else up to 3 decimals without trailing zeros.
+std::string number(double v) {
+  if (v == std::floor(v)) return fmt::format("{:.0f}", v);
+  std::string s = fmt::format("{:.3f}", v);
+  while (s.back() == '0') s.pop_back();
+  return s;
+}
+std::string ns(base::Tick t) { return number(static_cast<double>(t.ps) / 1000.0); }
+
+std::string shape_line(const Topology& t) {
+  if (t.shape() == device::ChipShape::kLinks) {
+    return t.num_chips() == 1 ? "single chip" : "explicit links";
+  }
+  std::string dims;
+  for (unsigned d : t.dims()) dims += (dims.empty() ? "" : " x ") + std::to_string(d);
+  return (t.shape() == device::ChipShape::kTorus ? "torus " : "mesh ") + dims;
+}
+
+std::string core_range(unsigned first, unsigned count) {
+  return count == 1 ? std::to_string(first)
+                    : std::to_string(first) + "-" + std::to_string(first + count - 1);
+}
+
+std::string format_topology(const Topology& t) {
+  std::string out = fmt::format(
+      "topology {}: profile {}, {} chip{} x {} die{} x {} cores = {} cores, {}\n", t.name(),
+      t.profile(), t.num_chips(), t.num_chips() == 1 ? "" : "s", t.dies_per_chip(),
+      t.dies_per_chip() == 1 ? "" : "s", t.cores_per_die(), t.num_cores(), shape_line(t));
+  out += "chips\n";
+  for (device::ChipId c = 0; c < t.num_chips(); ++c) {
+    out += fmt::format("  chip {:<3} routing_id {:<3}", c, t.routing_id(c));
+    const auto coords = t.coords(c);
+    if (!coords.empty()) out += fmt::format(" coords ({})", fmt::join(coords, ","));
+    for (unsigned d = 0; d < t.dies_per_chip(); ++d) {
+      const unsigned first = c * t.cores_per_chip() + d * t.cores_per_die();
+      out += fmt::format("  die {}: cores {}", d, core_range(first, t.cores_per_die()));
+    }
+    out += fmt::format("  degree {}\n", t.degree(c));
+  }
+  out += "cores\n";
+  for (device::CoreId g = 0; g < t.num_cores(); ++g) {
+    const device::CoreLoc l = t.locate(g);
+    out += fmt::format("  core {:<4} chip {:<3} die {} tpb {}\n", g, l.chip, l.die, l.tpb);
+  }
+  out += fmt::format("links ({}; bandwidth per direction)\n", t.links().size());
+  out += fmt::format("  {:<6}{:<11}{:<14}{:<14}{:>8}{:>8}  {}\n", "id", "kind", "a", "b",
+                     "B/ns", "ns", "name");
+  for (const device::Link& l : t.links()) {
+    out += fmt::format("  {:<6}{:<11}{:<14}{:<14}{:>8}{:>8}  {}\n", l.id,
+                       device::link_kind_name(l.kind), t.node_name(l.a), t.node_name(l.b),
+                       number(l.bandwidth.bytes_per_ns()), ns(l.latency), l.name);
+  }
+  return out;
+}
+
+int run_info_topology(const std::string& name) {
+  auto t = platform::load_topology(name);
+  if (!t.ok()) {
+    std::fprintf(stderr, "%s\n", t.error().format().c_str());
+    return 1;
+  }
+  std::fputs(format_topology(*t).c_str(), stdout);
+  return 0;
+}
+
+int run_info_params(const std::string& profile) {
+  auto rows = device::timing_param_table(profile);
+  if (!rows.ok()) {
+    std::fprintf(stderr, "%s\n", rows.error().format().c_str());
+    return 1;
+  }
+  std::size_t wn = 4;
+  std::size_t wv = 5;
+  std::size_t ws = 6;
+  for (const device::ParamRow& r : *rows) {
+    wn = std::max(wn, r.name.size());
+    wv = std::max(wv, number(r.value).size());
+    ws = std::max(ws, r.source.size());
+  }
+  std::string out = fmt::format("timing parameters of profile {} (B/ns = GB/s)\n", profile);
+  out += fmt::format("{:<{}}  {:>{}}  {:<4}  {:<{}}  {}\n", "name", wn, "value", wv, "unit",
+                     "source", ws, "meaning");
+  for (const device::ParamRow& r : *rows) {
+    out += fmt::format("{:<{}}  {:>{}}  {:<4}  {:<{}}  {}\n", r.name, wn, number(r.value), wv,
+                       device::unit_name(r.unit), r.source, ws, r.meaning);
+  }
+  std::fputs(out.c_str(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+void add_info_platform(CLI::App& info, Context& ctx) {
+  auto name = std::make_shared<std::string>("trn2");
+  CLI::App* topo = info.add_subcommand(
+      "topology", "Print a topology's chips, dies, cores and links (see docs/topology-json.md)");
+  topo->add_option("NAME|FILE", *name,
+                   "built-in (trn2, trn2.48xlarge, trn2u, trn1, trn1.32xlarge) or a JSON file")
+      ->capture_default_str();
+  topo->callback([name, &ctx] { ctx.status = run_info_topology(*name); });
+
+  auto profile = std::make_shared<std::string>("cayman");
+  CLI::App* params = info.add_subcommand(
+      "params", "Print a profile's timing parameters: name, value, unit, source, meaning");
+  params->add_option("--profile", *profile, "generation profile (cayman, sunda, mariana)")
+      ->capture_default_str();
+  params->callback([profile, &ctx] { ctx.status = run_info_params(*profile); });
+}
+
 }  // namespace sbrdma::cli

@@ -51,8 +51,8 @@ base::Status check_end(const LinkEndSpec& e, const std::string& path, unsigned c
     return at(path, chip_str(e.chip) + " does not exist (" + std::to_string(chips) + " chips)");
   }
   if (e.die >= dies) {
-    return at(path + "/die", "die " + std::to_string(e.die) + " does not exist (" +
-                                 std::to_string(dies) + " dies per chip)");
+    return at(path + "/die", "die " + std::to_string(e.die) + " does not exist (dies per chip: " +
+                                 std::to_string(dies) + ")");
   }
   return base::ok_status();
 }

@@ -1,0 +1,306 @@
+#include "platform/topology_json.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+
+namespace sbrdma::platform {
+namespace {
+
+using base::Error;
+using base::Result;
+using device::C2cLinkSpec;
+using device::LinkEndSpec;
+using device::TopologySpec;
+using nlohmann::json;
+
+constexpr std::uint64_t kMaxUint = 1'000'000;  // no count in a topology file gets near this
+constexpr long kMaxFileBytes = 16L << 20;
+
+/// Field errors carry their JSON path ("" is the root, printed "/") in the message; the
+/// caller adds the file name.
+Error at(const std::string& path, const std::string& message) {
+  return base::make_error((path.empty() ? "/" : path) + ": " + message);
+}
+
+/// RFC 6901 path of member `key` of the value at `path`.
+std::string child(const std::string& path, std::string_view key) {
+  std::string out = path + "/";
+  for (char c : key) out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+  return out;
+}
+std::string child(const std::string& path, std::size_t index) {
+  return path + "/" + std::to_string(index);
+}
+
+/// A short description of a value for "expected X, got Y".
+std::string describe(const json& j) {
+  if (j.is_object()) return "an object";
+  if (j.is_array()) return "an array";
+  std::string s = j.dump();
+  return s.size() > 40 ? s.substr(0, 37) + "..." : s;
+}
+
+Result<unsigned> as_uint(const json& j, const std::string& path, unsigned min = 0) {
+  if (!j.is_number_unsigned()) {
+    return at(path, "expected a non-negative integer, got " + describe(j));
+  }
+  const auto v = j.get<std::uint64_t>();
+  if (v > kMaxUint) return at(path, std::to_string(v) + " is too large");
+  if (v < min) return at(path, "must be at least " + std::to_string(min));
+  return static_cast<unsigned>(v);
+}
+
+Result<double> as_number(const json& j, const std::string& path) {
+  if (!j.is_number()) return at(path, "expected a number, got " + describe(j));
+  return j.get<double>();
+}
+
+Result<std::string> as_string(const json& j, const std::string& path) {
+  if (!j.is_string()) return at(path, "expected a string, got " + describe(j));
+  return j.get<std::string>();
+}
+
+Result<std::vector<unsigned>> as_uint_list(const json& j, const std::string& path) {
+  if (!j.is_array()) return at(path, "expected an array of integers, got " + describe(j));
+  std::vector<unsigned> out;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    auto v = as_uint(j[i], child(path, i));
+    if (!v.ok()) return v.error();
+    out.push_back(*v);
+  }
+  return out;
+}
+
+/// `j` must be an object with only `known` members.
+base::Status check_object(const json& j, const std::string& path,
+                          std::initializer_list<std::string_view> known) {
+  if (!j.is_object()) return at(path, "expected an object, got " + describe(j));
+  for (const auto& [key, value] : j.items()) {
+    if (std::find(known.begin(), known.end(), key) == known.end()) {
+      return at(child(path, key), "unknown field");
+    }
+  }
+  return base::ok_status();
+}
+
+base::Status require(const json& j, const std::string& path, std::string_view key) {
+  if (!j.contains(key)) return at(path, "missing field '" + std::string(key) + "'");
+  return base::ok_status();
+}
+
+/// Reads optional member `key` of object `j` into `out` with `read`.
+template <typename T, typename Read>
+base::Status optional(const json& j, const std::string& path, std::string_view key, T& out,
+                      Read read) {
+  if (!j.contains(key)) return base::ok_status();
+  auto v = read(j.at(std::string(key)), child(path, key));
+  if (!v.ok()) return v.error();
+  out = std::move(v).value();
+  return base::ok_status();
+}
+
+const auto kUint = [](const json& v, const std::string& p) { return as_uint(v, p); };
+const auto kUint1 = [](const json& v, const std::string& p) { return as_uint(v, p, 1); };
+const auto kNumber = [](const json& v, const std::string& p) { return as_number(v, p); };
+const auto kString = [](const json& v, const std::string& p) { return as_string(v, p); };
+const auto kUintList = [](const json& v, const std::string& p) { return as_uint_list(v, p); };
+
+/// A link end: a chip number, or {"chip": N, "die": D}.
+Result<LinkEndSpec> as_end(const json& j, const std::string& path) {
+  LinkEndSpec e;
+  if (j.is_number_unsigned()) {
+    auto c = as_uint(j, path);
+    if (!c.ok()) return c.error();
+    e.chip = *c;
+    return e;
+  }
+  if (!j.is_object()) {
+    return at(path, "expected a chip number or {\"chip\": N, \"die\": D}, got " + describe(j));
+  }
+  SBRDMA_TRY(check_object(j, path, {"chip", "die"}));
+  SBRDMA_TRY(require(j, path, "chip"));
+  SBRDMA_TRY(optional(j, path, "chip", e.chip, kUint));
+  SBRDMA_TRY(optional(j, path, "die", e.die, kUint));
+  return e;
+}
+
+Result<C2cLinkSpec> as_link(const json& j, const std::string& path) {
+  C2cLinkSpec l;
+  SBRDMA_TRY(check_object(j, path, {"from", "to", "z", "bandwidth_gbps", "latency_ns"}));
+  SBRDMA_TRY(require(j, path, "from"));
+  SBRDMA_TRY(require(j, path, "to"));
+  SBRDMA_TRY(optional(j, path, "from", l.from, as_end));
+  SBRDMA_TRY(optional(j, path, "to", l.to, as_end));
+  SBRDMA_TRY(optional(j, path, "z", l.z, [](const json& v, const std::string& p) -> Result<bool> {
+    if (!v.is_boolean()) return at(p, "expected true or false, got " + describe(v));
+    return v.get<bool>();
+  }));
+  SBRDMA_TRY(optional(j, path, "bandwidth_gbps", l.bandwidth_gbps, kNumber));
+  SBRDMA_TRY(optional(j, path, "latency_ns", l.latency_ns, kNumber));
+  return l;
+}
+
+Result<device::LinkOverrideSpec> as_link_override(const json& j, const std::string& path) {
+  device::LinkOverrideSpec o;
+  SBRDMA_TRY(check_object(j, path, {"chips", "bandwidth_gbps", "latency_ns"}));
+  SBRDMA_TRY(require(j, path, "chips"));
+  std::vector<unsigned> chips;
+  SBRDMA_TRY(optional(j, path, "chips", chips, kUintList));
+  if (chips.size() != 2) return at(child(path, "chips"), "expected two chip numbers");
+  o.chip_a = chips[0];
+  o.chip_b = chips[1];
+  SBRDMA_TRY(optional(j, path, "bandwidth_gbps", o.bandwidth_gbps, kNumber));
+  SBRDMA_TRY(optional(j, path, "latency_ns", o.latency_ns, kNumber));
+  if (!o.bandwidth_gbps && !o.latency_ns) {
+    return at(path, "needs bandwidth_gbps or latency_ns");
+  }
+  return o;
+}
+
+/// Reads array member `key` of the root with `read` per element.
+template <typename T, typename Read>
+base::Status read_array(const json& root, std::string_view key, std::vector<T>& out, Read read) {
+  if (!root.contains(key)) return base::ok_status();
+  const json& a = root.at(std::string(key));
+  const std::string path = child("", key);
+  if (!a.is_array()) return at(path, "expected an array, got " + describe(a));
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    auto v = read(a[i], child(path, i));
+    if (!v.ok()) return v.error();
+    out.push_back(std::move(v).value());
+  }
+  return base::ok_status();
+}
+
+base::Status read_shape(const json& root, TopologySpec& s) {
+  const char* given = nullptr;
+  for (const char* key : {"torus", "mesh", "links"}) {
+    if (!root.contains(key)) continue;
+    if (given != nullptr) {
+      return at(child("", key), std::string("only one of torus, mesh, links may be given (") +
+                                    given + " is)");
+    }
+    given = key;
+  }
+  if (root.contains("torus")) s.shape = device::ChipShape::kTorus;
+  if (root.contains("mesh")) s.shape = device::ChipShape::kMesh;
+  SBRDMA_TRY(optional(root, "", "torus", s.dims, kUintList));
+  SBRDMA_TRY(optional(root, "", "mesh", s.dims, kUintList));
+  SBRDMA_TRY(optional(root, "", "z_dims", s.z_dims, kUintList));
+  return read_array(root, "links", s.links, as_link);
+}
+
+base::Status read_params(const json& root, TopologySpec& s) {
+  if (!root.contains("params")) return base::ok_status();
+  const json& p = root.at("params");
+  if (!p.is_object()) return at("/params", "expected an object, got " + describe(p));
+  for (const auto& [name, value] : p.items()) {
+    auto v = as_number(value, child("/params", name));
+    if (!v.ok()) return v.error();
+    s.params.push_back(device::ParamOverrideSpec{name, *v});
+  }
+  return base::ok_status();
+}
+
+Result<TopologySpec> read_spec(const json& root, const std::string& default_name) {
+  TopologySpec s;
+  s.name = default_name;
+  SBRDMA_TRY(check_object(root, "",
+                          {"description", "name", "profile", "chips", "dies_per_chip",
+                           "cores_per_die", "torus", "mesh", "z_dims", "links", "link_overrides",
+                           "params"}));
+  SBRDMA_TRY(require(root, "", "chips"));
+  std::string description;
+  SBRDMA_TRY(optional(root, "", "description", description, kString));
+  SBRDMA_TRY(optional(root, "", "name", s.name, kString));
+  SBRDMA_TRY(optional(root, "", "profile", s.profile, kString));
+  SBRDMA_TRY(optional(root, "", "chips", s.chips, kUint));
+  SBRDMA_TRY(optional(root, "", "dies_per_chip", s.dies_per_chip, kUint1));
+  SBRDMA_TRY(optional(root, "", "cores_per_die", s.cores_per_die, kUint1));
+  SBRDMA_TRY(read_shape(root, s));
+  SBRDMA_TRY(read_array(root, "link_overrides", s.link_overrides, as_link_override));
+  SBRDMA_TRY(read_params(root, s));
+  return s;
+}
+
+/// nlohmann's message without its "[json.exception...] parse error at line L, column C: "
+/// prefix (the line goes into the location instead).
+std::string parse_error_text(const std::string& what) {
+  std::string msg = what;
+  const std::size_t col = msg.find(", column ");
+  const std::size_t colon = col == std::string::npos ? msg.find("] ") : msg.find(": ", col);
+  if (colon != std::string::npos) msg = msg.substr(colon + 2);
+  std::replace(msg.begin(), msg.end(), '\n', ' ');
+  return msg;
+}
+
+std::string file_stem(const std::string& file) {
+  return std::filesystem::path(file).stem().string();
+}
+
+}  // namespace
+
+Result<TopologySpec> parse_topology_json(std::string_view text, const std::string& file) {
+  json root;
+  try {
+    root = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    const std::size_t end = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(end), '\n');
+    return base::make_error(base::SourceLoc{file, static_cast<int>(line)},
+                            "malformed JSON: " + parse_error_text(e.what()));
+  }
+  auto spec = read_spec(root, file_stem(file));
+  if (!spec.ok()) return base::make_error(base::SourceLoc{file}, spec.error().message);
+  return spec;
+}
+
+Result<device::Topology> load_topology_file(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    return base::make_error(base::SourceLoc{path}, std::string("cannot open: ") +
+                                                       std::strerror(errno));
+  }
+  std::string text;
+  char buf[65536];
+  std::size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 &&
+         text.size() <= static_cast<std::size_t>(kMaxFileBytes)) {
+    text.append(buf, n);
+  }
+  const bool read_error = std::ferror(f) != 0;
+  std::fclose(f);
+  if (read_error) return base::make_error(base::SourceLoc{path}, "read error");
+  if (text.size() > static_cast<std::size_t>(kMaxFileBytes)) {
+    return base::make_error(base::SourceLoc{path}, "file too large (over 16 MiB)");
+  }
+  auto spec = parse_topology_json(text, path);
+  if (!spec.ok()) return spec.error();
+  auto topo = device::build_topology(*spec);
+  if (!topo.ok()) return base::make_error(base::SourceLoc{path}, topo.error().message);
+  return topo;
+}
+
+Result<device::Topology> load_topology(std::string_view name_or_path) {
+  const auto names = device::builtin_topology_names();
+  if (std::find(names.begin(), names.end(), name_or_path) != names.end()) {
+    return device::builtin_topology(name_or_path);
+  }
+  const std::string path(name_or_path);
+  std::error_code ec;
+  const bool looks_like_file = path.find('/') != std::string::npos ||
+                               path.ends_with(".json") ||
+                               std::filesystem::exists(path, ec);
+  if (looks_like_file) return load_topology_file(path);
+  std::string known;
+  for (std::string_view n : names) known += (known.empty() ? "" : ", ") + std::string(n);
+  return base::make_error("unknown topology '" + path + "' (built-in: " + known +
+                          "; or a JSON file)");
+}
+
+}  // namespace sbrdma::platform

@@ -1,0 +1,30 @@
+#pragma once
+/// Topology files: a JSON description of chips, their wiring and overrides, read into a
+/// device::TopologySpec and built into a device::Topology. The format is documented in
+/// docs/topology-json.md. Errors are one line and name the JSON path of the offending value:
+///   topo.json: error: /links/3/to: chip 17 does not exist (16 chips)
+/// (malformed JSON instead carries the line: `topo.json:3: error: malformed JSON: ...`).
+
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+#include "device/topology.h"
+#include "device/topology_spec.h"
+
+namespace sbrdma::platform {
+
+/// Parses the text of a topology file into a spec (types, required and unknown fields; the
+/// consistency checks are device::build_topology's). `file` names the file in errors and its
+/// stem is the default topology name. Never throws.
+base::Result<device::TopologySpec> parse_topology_json(std::string_view text,
+                                                       const std::string& file);
+
+/// Reads, parses and builds the topology file at `path`.
+base::Result<device::Topology> load_topology_file(const std::string& path);
+
+/// A built-in topology by name (`trn2`, `trn2.48xlarge`, ...) or else a topology file path.
+/// A name that is neither gives an error listing the built-ins.
+base::Result<device::Topology> load_topology(std::string_view name_or_path);
+
+}  // namespace sbrdma::platform

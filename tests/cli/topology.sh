@@ -1,0 +1,57 @@
+# `sbrdma info topology NAME|FILE` and `sbrdma info params [--profile P]`.
+TOPO_DATA="$DIR/../data/topology"
+
+check topo_default 0 - -- info topology
+expect_out "topology trn2: profile cayman, 1 chip x 2 dies x 4 cores = 8 cores, single chip"
+expect_out "die 0: cores 0-3  die 1: cores 4-7"
+expect_out "core 7    chip 0   die 1 tpb 7"
+expect_out "d2d.chip0"
+
+check topo_trn2_48xl 0 - -- info topology trn2.48xlarge
+expect_out "16 chips x 2 dies x 4 cores = 128 cores, torus 4 x 4"
+expect_out "chip 15  routing_id 15  coords (3,3)"
+expect_out "degree 4"
+expect_out "c2c.x.chip0-chip1"
+expect_out "c2c.y.chip0-chip4"
+
+check topo_trn2u 0 - -- info topology trn2u
+expect_out "64 chips x 2 dies x 4 cores = 512 cores, torus 4 x 4 x 4"
+expect_out "degree 6"
+expect_out "c2c        chip0.die0    chip16.die0        128     200  c2c.z.chip0-chip16"
+expect_out "c2c        chip0.die0    chip1.die0         256     200  c2c.x.chip0-chip1"
+
+check topo_trn1 0 - -- info topology trn1
+expect_out "topology trn1: profile sunda, 1 chip x 1 die x 2 cores = 2 cores"
+check topo_trn1_32xl 0 - -- info topology trn1.32xlarge
+expect_out "16 chips x 1 die x 2 cores = 32 cores, torus 4 x 4"
+expect_out "c2c        chip0.die0    chip1.die0          96     200  c2c.x.chip0-chip1"
+
+check topo_file_ring4 0 - -- info topology "$TOPO_DATA/ring4.json"
+expect_out "topology ring4: profile cayman, 4 chips x 2 dies x 4 cores = 32 cores, explicit links"
+expect_out "c2c        chip2.die0    chip3.die0         128     400  c2c.chip2-chip3"
+
+check topo_file_bad_link 1 - -- info topology "$TOPO_DATA/link_to_missing_chip.json"
+expect_err "link_to_missing_chip.json: error: /links/3/to: chip 17 does not exist (16 chips)"
+expect_err_lines 1
+check topo_file_malformed 1 - -- info topology "$TOPO_DATA/bad_syntax.json"
+expect_err "bad_syntax.json:3: error: malformed JSON:"
+expect_err_lines 1
+check topo_file_missing 1 - -- info topology "$TOPO_DATA/absent.json"
+expect_err "absent.json: error: cannot open: No such file or directory"
+check topo_unknown 1 - -- info topology trn9
+expect_err "error: unknown topology 'trn9' (built-in: trn2, trn2.48xlarge, trn2u, trn1, trn1.32xlarge; or a JSON file)"
+expect_err_lines 1
+
+check params_default 0 - -- info params
+expect_out "timing parameters of profile cayman"
+expect_out "dma_engine_rate             23  B/ns  DMA-OV"
+expect_out "dma_fixed_cost            1300  ns    DMA-BW"
+expect_out "c2c_z_bandwidth            128  B/ns"
+check params_sunda 0 - -- info params --profile sunda
+expect_out "dma_engine_rate             17  B/ns"
+expect_out "c2c_bandwidth               96  B/ns"
+check params_mariana 0 - -- info params --profile mariana
+expect_out "dma_engine_rate             33  B/ns"
+check params_unknown 1 - -- info params --profile maverick
+expect_err "error: unknown profile 'maverick' (known: cayman, sunda, mariana)"
+expect_err_lines 1

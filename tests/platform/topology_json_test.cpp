@@ -1,0 +1,183 @@
+#include "platform/topology_json.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace sbrdma::platform {
+namespace {
+
+using device::LinkKind;
+using device::Topology;
+
+std::string data(const std::string& name) { return SBRDMA_TEST_DATA "/topology/" + name; }
+
+Topology load_ok(const std::string& file) {
+  auto t = load_topology(data(file));
+  EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().format());
+  SBRDMA_CHECK(t.ok());
+  return std::move(t).value();
+}
+
+/// The links of two topologies agree in every field.
+void expect_same_links(const Topology& a, const Topology& b) {
+  ASSERT_EQ(a.links().size(), b.links().size());
+  for (std::size_t i = 0; i < a.links().size(); ++i) {
+    const device::Link& x = a.links()[i];
+    const device::Link& y = b.links()[i];
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.kind, y.kind);
+    EXPECT_EQ(x.a, y.a);
+    EXPECT_EQ(x.b, y.b);
+    EXPECT_EQ(x.bandwidth, y.bandwidth) << x.name;
+    EXPECT_EQ(x.latency, y.latency) << x.name;
+  }
+}
+
+TEST(TopologyJson, FilesDescribeTheBuiltins) {
+  for (const char* name : {"trn2.48xlarge", "trn2u"}) {
+    SCOPED_TRACE(name);
+    const Topology file = load_ok(std::string(name) + ".json");
+    const Topology builtin = load_topology(name).value();
+    EXPECT_EQ(file.name(), builtin.name());
+    EXPECT_EQ(file.num_cores(), builtin.num_cores());
+    EXPECT_EQ(file.dims(), builtin.dims());
+    expect_same_links(file, builtin);
+  }
+}
+
+TEST(TopologyJson, RingOfFourWithAnOverride) {
+  const Topology t = load_ok("ring4.json");
+  EXPECT_EQ(t.name(), "ring4");
+  EXPECT_EQ(t.num_chips(), 4u);
+  EXPECT_EQ(t.num_cores(), 32u);
+  for (device::ChipId c = 0; c < 4; ++c) EXPECT_EQ(t.degree(c), 2u);
+  const device::Link& slow = t.link(t.c2c_links(2).back());  // chip 2: 1-2, 2-3
+  EXPECT_EQ(slow.name, "c2c.chip2-chip3");
+  EXPECT_EQ(slow.bandwidth, device::bytes_per_ns(128));
+  EXPECT_EQ(slow.latency, base::nanoseconds(400));
+  const device::Link& fast = t.link(t.c2c_links(0).front());
+  EXPECT_EQ(fast.bandwidth, device::bytes_per_ns(256));
+  EXPECT_EQ(t.chip_hops(0, 2), 2u);
+}
+
+TEST(TopologyJson, LineWithParamsAndLinkOverride) {
+  const Topology t = load_ok("line3_sunda.json");
+  EXPECT_EQ(t.name(), "line3_sunda") << "the file stem names an unnamed topology";
+  EXPECT_EQ(t.profile(), "sunda");
+  EXPECT_EQ(t.num_cores(), 6u);
+  EXPECT_EQ(t.params().c2c_latency, base::nanoseconds(250));
+  EXPECT_EQ(t.degree(0), 1u);
+  EXPECT_EQ(t.chip_hops(0, 2), 2u);
+  EXPECT_EQ(t.link(t.c2c_links(0).front()).bandwidth, device::bytes_per_ns(96));
+  EXPECT_EQ(t.link(t.c2c_links(2).front()).bandwidth, device::bytes_per_ns(48));
+  EXPECT_EQ(t.link(t.c2c_links(2).front()).latency, base::nanoseconds(250));
+}
+
+TEST(TopologyJson, LinkEndsNameTheirDies) {
+  const Topology t = load_ok("pair_dies.json");
+  const device::Link& l = t.link(t.c2c_links(0).front());
+  EXPECT_EQ(t.node_name(l.a), "chip0.die1");
+  EXPECT_EQ(t.node_name(l.b), "chip1.die0");
+  EXPECT_EQ(l.bandwidth, device::bytes_per_ns(128)) << "a z link";
+  // core 0 (chip 0, die 0) -> core 8 (chip 1, die 0): D2D on chip 0 only.
+  unsigned d2d = 0;
+  for (const device::Hop& h : t.route(0, 8)) d2d += t.link(h.link).kind == LinkKind::kD2d;
+  EXPECT_EQ(d2d, 1u);
+}
+
+TEST(TopologyJson, EachInvalidFileGivesItsError) {
+  struct Case {
+    const char* file;
+    int line;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"bad_syntax.json", 3,
+       "malformed JSON: syntax error while parsing object - unexpected string literal; "
+       "expected '}'"},
+      {"bad_type.json", 0, "/chips: expected a non-negative integer, got \"16\""},
+      {"missing_chips.json", 0, "/: missing field 'chips'"},
+      {"link_to_missing_chip.json", 0, "/links/3/to: chip 17 does not exist (16 chips)"},
+      {"duplicate_link.json", 0, "/links/2: duplicate of /links/0 (chip 0 - chip 1)"},
+      {"self_link.json", 0, "/links/1: self link (chip 2 to itself)"},
+      {"unknown_profile.json", 0,
+       "/profile: unknown profile 'trainium9' (known: cayman, sunda, mariana)"},
+      {"unreachable.json", 0,
+       "/links: chip 3 is unreachable from chip 0 (all chips must be connected)"},
+      {"torus_mismatch.json", 0, "/torus: 4 x 4 is not 8 chips (/chips)"},
+      {"unknown_field.json", 0, "/links/0/bandwith_gbps: unknown field"},
+      {"bad_param.json", 0, "/params/c2c_latency: a time must be >= 0 and <= 1e9 ns"},
+      {"two_shapes.json", 0, "/links: only one of torus, mesh, links may be given (torus is)"},
+      {"bad_die.json", 0, "/links/0/to/die: die 1 does not exist (dies per chip: 1)"},
+      {"override_no_link.json", 0, "/link_overrides/0/chips: no link between chip 0 and chip 5"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.file);
+    auto t = load_topology(data(c.file));
+    ASSERT_FALSE(t.ok());
+    EXPECT_EQ(t.error().loc.file, data(c.file));
+    EXPECT_EQ(t.error().loc.line, c.line);
+    EXPECT_EQ(t.error().message, c.message);
+    EXPECT_EQ(t.error().format().find('\n'), std::string::npos);
+  }
+}
+
+std::string parse_error(const std::string& text) {
+  auto s = parse_topology_json(text, "t.json");
+  return s.ok() ? "ok" : s.error().format();
+}
+
+TEST(TopologyJson, TypesAndShapesAreChecked) {
+  EXPECT_EQ(parse_error(R"({"chips": 2})"), "ok");
+  EXPECT_EQ(parse_error("[1]"), "t.json: error: /: expected an object, got an array");
+  EXPECT_EQ(parse_error(R"({"chips": -1})"),
+            "t.json: error: /chips: expected a non-negative integer, got -1");
+  EXPECT_EQ(parse_error(R"({"chips": 1.5})"),
+            "t.json: error: /chips: expected a non-negative integer, got 1.5");
+  EXPECT_EQ(parse_error(R"({"chips": 1, "dies_per_chip": 0})"),
+            "t.json: error: /dies_per_chip: must be at least 1");
+  EXPECT_EQ(parse_error(R"({"chips": 4, "torus": [4, "x"]})"),
+            "t.json: error: /torus/1: expected a non-negative integer, got \"x\"");
+  EXPECT_EQ(parse_error(R"({"chips": 2, "links": [{"from": 0}]})"),
+            "t.json: error: /links/0: missing field 'to'");
+  EXPECT_EQ(parse_error(R"({"chips": 2, "links": [{"from": 0, "to": [1]}]})"),
+            "t.json: error: /links/0/to: expected a chip number or {\"chip\": N, \"die\": D}, "
+            "got an array");
+  EXPECT_EQ(parse_error(R"({"chips": 2, "links": [{"from": 0, "to": 1, "z": 1}]})"),
+            "t.json: error: /links/0/z: expected true or false, got 1");
+  EXPECT_EQ(parse_error(R"({"chips": 2, "params": {"c2c_latency": "fast"}})"),
+            "t.json: error: /params/c2c_latency: expected a number, got \"fast\"");
+  EXPECT_EQ(parse_error(R"({"chips": 2, "link_overrides": [{"chips": [0]}]})"),
+            "t.json: error: /link_overrides/0/chips: expected two chip numbers");
+  EXPECT_EQ(parse_error(R"({"chips": 2, "a/b": 1})"), "t.json: error: /a~1b: unknown field");
+  EXPECT_EQ(parse_error(""),
+            "t.json:1: error: malformed JSON: syntax error while parsing value - unexpected end "
+            "of input; expected '[', '{', or a literal");
+}
+
+TEST(TopologyJson, BuilderErrorsThroughAFile) {
+  auto spec = parse_topology_json(R"({"chips": 2, "params": {"warp_speed": 9}})", "t.json");
+  ASSERT_TRUE(spec.ok());
+  auto t = device::build_topology(*spec);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error().message,
+            "/params/warp_speed: unknown parameter 'warp_speed' (see `sbrdma info params`)");
+}
+
+TEST(TopologyJson, NamesAndPaths) {
+  auto builtin = load_topology("trn1");
+  ASSERT_TRUE(builtin.ok());
+  EXPECT_EQ(builtin->num_cores(), 2u);
+  auto unknown = load_topology("trn9");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().format(),
+            "error: unknown topology 'trn9' (built-in: trn2, trn2.48xlarge, trn2u, trn1, "
+            "trn1.32xlarge; or a JSON file)");
+  auto missing = load_topology(data("no_such_file.json"));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message, "cannot open: No such file or directory");
+}
+
+}  // namespace
+}  // namespace sbrdma::platform
