@@ -1,7 +1,210 @@
-// Placeholder until the isa layer lands: registers nothing.
+// sbrdma asm / disasm / decode word / info ops: thin drivers over the isa library. This file is
+// the only place that reads or writes files for them; nothing is written unless the whole input
+// was good.
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
 #include "cli/commands.h"
+#include "isa/assembler.h"
+#include "isa/binary_io.h"
+#include "isa/field_access.h"
+#include "isa/op_table.h"
+#include "isa/printer.h"
+
 namespace sbrdma::cli {
-void add_isa_commands(CLI::App&, Context&) {}
-void add_decode_word(CLI::App&, Context&) {}
-void add_info_ops(CLI::App&, Context&) {}
+namespace {
+
+/// An input file's name for diagnostics and its bytes.
+struct Input {
+  std::string name;
+  std::string data;
+};
+
+base::Result<Input> read_input(const std::string& path) {
+  if (path == "-") {
+    std::string data{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+    return Input{"<stdin>", std::move(data)};
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return base::make_error(base::SourceLoc{path, 0}, fmt::format("cannot open: {}", std::strerror(errno)));
+  std::string data{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) return base::make_error(base::SourceLoc{path, 0}, "cannot read");
+  return Input{path, std::move(data)};
+}
+
+base::Status write_output(const std::string& path, std::string_view bytes) {
+  if (path.empty() || path == "-") {
+    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+    std::fflush(stdout);
+    return base::ok_status();
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) {
+    return base::make_error(base::SourceLoc{path, 0}, fmt::format("cannot write: {}", std::strerror(errno)));
+  }
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) return base::make_error(base::SourceLoc{path, 0}, "cannot write");
+  return base::ok_status();
+}
+
+int report(const base::Errors& errors) {
+  for (const base::Error& e : errors) std::fprintf(stderr, "%s\n", e.format().c_str());
+  return errors.empty() ? 0 : 1;
+}
+
+int report(const base::Error& e) { return report(base::Errors{e}); }
+
+std::string as_text(std::span<const std::uint8_t> bytes) {
+  return std::string(bytes.begin(), bytes.end());
+}
+
+std::span<const std::uint8_t> as_bytes(const std::string& s) {
+  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};  // NOLINT
+}
+
+// ---- asm / disasm ---------------------------------------------------------------------------
+
+int run_asm(const std::string& in_path, const std::string& out_path, bool hex) {
+  auto input = read_input(in_path);
+  if (!input.ok()) return report(input.error());
+  const isa::AsmResult r = isa::assemble(input->data, input->name);
+  if (!r.ok()) return report(r.errors);
+  const std::vector<isa::Word> words = r.word_list();
+  const std::string out = hex ? isa::words_to_hex(words) : as_text(isa::words_to_bytes(words));
+  auto s = write_output(out_path, out);
+  return s.ok() ? 0 : report(s.error());
+}
+
+int run_disasm(const std::string& in_path, bool hex) {
+  auto input = read_input(in_path);
+  if (!input.ok()) return report(input.error());
+  std::vector<isa::Word> words;
+  if (hex) {
+    isa::WordsResult r = isa::words_from_hex(input->data, input->name);
+    if (!r.ok()) return report(r.errors);
+    words = std::move(r.words);
+  } else {
+    auto r = isa::words_from_bytes(as_bytes(input->data));
+    if (!r.ok()) return report(base::make_error(base::SourceLoc{input->name, 0}, r.error().message));
+    words = std::move(r).value();
+  }
+  const std::string text = isa::disassemble(words);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return 0;
+}
+
+// ---- info ops -------------------------------------------------------------------------------
+
+std::string describe_kind(const isa::OpDesc& op, const isa::Field& f) {
+  using isa::Kind;
+  switch (f.kind) {
+    case Kind::kOpcode:
+      return fmt::format("OPCODE = 0x{:02x}", op.opcode);
+    case Kind::kSubOpcode:
+      return fmt::format("EXTENDED_OPCODES1 = {}", op.sub_op);
+    case Kind::kEnum8:
+      return fmt::format("enum {}", f.enums->type_name);
+    default:
+      break;
+  }
+  std::string s(isa::kind_name(f.kind));
+  const auto parts = isa::parts_of(f.kind);
+  if (parts.size() > 1 || (parts.size() == 1 && !parts[0].name.empty())) {
+    s += ':';
+    for (const isa::Part& p : parts) {
+      s += ' ';
+      s += p.name;
+      if (p.count > 1) s += fmt::format("[{}]", p.count);
+    }
+  }
+  if (f.default_value != 0) s += fmt::format(" (default 0x{:x})", f.default_value);
+  return s;
+}
+
+std::string info_ops_text() {
+  std::string out = "ops (opcode[/extended_opcode] mnemonic struct; then offset size field kind):\n";
+  for (const isa::OpDesc& op : isa::all_ops()) {
+    const std::string id = op.sub_op < 0 ? fmt::format("0x{:02x}", op.opcode)
+                                         : fmt::format("0x{:02x}/{}", op.opcode, op.sub_op);
+    out += fmt::format("\n{:<7} {:<24} {}\n", id, op.mnemonic, op.struct_name);
+    for (const isa::Field& f : op.fields) {
+      out += fmt::format("  {:>2} {:>2}  {:<20} {}\n", f.offset, f.size, f.name, describe_kind(op, f));
+    }
+  }
+  out += "\nenums (value name):\n";
+  for (const isa::EnumDesc* e : isa::all_enums()) {
+    out += fmt::format("\n{}:", e->type_name);
+    for (const isa::EnumValue& v : e->values) out += fmt::format(" 0x{:02x}={}", v.value, v.name);
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace
+
+void add_isa_commands(CLI::App& app, Context& ctx) {
+  struct AsmArgs {
+    std::string in = "-";
+    std::string out;
+    bool hex = false;
+  };
+  auto args = std::make_shared<AsmArgs>();
+  CLI::App* as = app.add_subcommand(
+      "asm", "Assemble text into 64-byte instruction words (raw binary, or hex text with --hex)");
+  as->add_option("FILE", args->in, "assembly text to read; - for standard input")
+      ->capture_default_str();
+  as->add_option("-o,--output", args->out,
+                 "file to write (default: standard output); not written if there is any error");
+  as->add_flag("--hex", args->hex, "write hex text, one word of 128 hex digits per line");
+  as->callback([args, &ctx] { ctx.status = run_asm(args->in, args->out, args->hex); });
+
+  auto dargs = std::make_shared<AsmArgs>();
+  CLI::App* dis = app.add_subcommand(
+      "disasm", "Print 64-byte instruction words as assembly text (one line per word)");
+  dis->add_option("FILE", dargs->in, "raw binary words to read (hex text with --hex); - for standard input")
+      ->capture_default_str();
+  dis->add_flag("--hex", dargs->hex, "read hex text (one word of 128 hex digits per line)");
+  dis->callback([dargs, &ctx] { ctx.status = run_disasm(dargs->in, dargs->hex); });
+}
+
+void add_decode_word(CLI::App& decode, Context& ctx) {
+  auto hex = std::make_shared<std::vector<std::string>>();
+  CLI::App* cmd = decode.add_subcommand(
+      "word", "Print one 64-byte instruction word as assembly text (same as disasm)");
+  cmd->add_option("HEX", *hex, "128 hex digits, byte 0 first (spaces and a 0x prefix allowed)")
+      ->required();
+  cmd->callback([hex, &ctx] {
+    std::string joined;
+    for (const std::string& s : *hex) joined += s;
+    auto w = isa::parse_hex_word(joined);
+    if (!w.ok()) {
+      ctx.status = report(w.error());
+      return;
+    }
+    std::printf("%s\n", isa::print_word(*w).c_str());
+    ctx.status = 0;
+  });
+}
+
+void add_info_ops(CLI::App& info, Context& ctx) {
+  CLI::App* cmd = info.add_subcommand(
+      "ops", "Print the op table: each op's opcode, sub-op, mnemonic and fields, and the enums");
+  cmd->callback([&ctx] {
+    const std::string text = info_ops_text();
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    ctx.status = 0;
+  });
+}
+
 }  // namespace sbrdma::cli

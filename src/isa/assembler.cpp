@@ -1,0 +1,135 @@
+#include "isa/assembler.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+
+#include "isa/binary_io.h"
+#include "isa/field_access.h"
+#include "isa/op_table.h"
+#include "isa/text_values.h"
+#include "isa/validate.h"
+
+namespace sbrdma::isa {
+namespace {
+
+std::vector<std::string_view> tokens(std::string_view line) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+    if (i > start) out.push_back(line.substr(start, i - start));
+  }
+  return out;
+}
+
+struct KeyRef {
+  const Field* field = nullptr;
+  const Part* part = nullptr;
+};
+
+KeyRef find_key(const OpDesc& op, std::string_view key) {
+  for (const Field& field : op.fields) {
+    for (const Part& part : parts_of(field.kind)) {
+      if (key_name(field, part) == key) return {&field, &part};
+    }
+  }
+  return {};
+}
+
+void directive(std::string_view body, const base::SourceLoc& loc, const DirectiveHandler& handler,
+               AsmResult& out) {
+  const std::string_view name = body.substr(0, body.find_first_of(" \t"));
+  if (name == ".raw") {
+    auto w = parse_hex_word(body.substr(name.size()));
+    if (w.ok()) {
+      out.words.push_back({*w, loc});
+    } else {
+      out.errors.push_back(base::make_error(loc, "bad .raw: " + w.error().message));
+    }
+    return;
+  }
+  if (!handler) {
+    out.errors.push_back(base::make_error(loc, fmt::format("unknown directive '{}'", name)));
+    return;
+  }
+  base::Status s = handler(body, loc);
+  if (!s.ok()) {
+    base::Error e = s.error();
+    if (e.loc.file.empty()) e.loc = loc;
+    out.errors.push_back(std::move(e));
+  }
+}
+
+}  // namespace
+
+std::vector<Word> AsmResult::word_list() const {
+  std::vector<Word> out;
+  out.reserve(words.size());
+  for (const AsmWord& w : words) out.push_back(w.word);
+  return out;
+}
+
+std::optional<Word> parse_instruction(std::string_view line, const base::SourceLoc& loc,
+                                      base::Errors& errors) {
+  const std::vector<std::string_view> toks = tokens(line);
+  if (toks.empty()) return std::nullopt;
+  const OpDesc* op = find_mnemonic(toks[0]);
+  if (op == nullptr) {
+    errors.push_back(base::make_error(loc, fmt::format("unknown mnemonic '{}'", toks[0])));
+    return std::nullopt;
+  }
+  Word word = blank_word(*op);
+  const std::size_t errors_before = errors.size();
+  std::vector<std::string_view> seen;
+  for (std::size_t i = 1; i < toks.size(); ++i) {
+    const std::string_view tok = toks[i];
+    const std::size_t eq = tok.find('=');
+    if (eq == std::string_view::npos) {
+      errors.push_back(base::make_error(loc, fmt::format("missing '=' in '{}'", tok)));
+      continue;
+    }
+    const std::string_view key = tok.substr(0, eq);
+    const KeyRef ref = find_key(*op, key);
+    if (ref.field == nullptr) {
+      errors.push_back(
+          base::make_error(loc, fmt::format("unknown field '{}' for {}", key, op->mnemonic)));
+      continue;
+    }
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+      errors.push_back(base::make_error(loc, fmt::format("duplicate field '{}'", key)));
+      continue;
+    }
+    seen.push_back(key);
+    if (auto err = parse_part(tok.substr(eq + 1), *ref.field, *ref.part, word)) {
+      errors.push_back(base::make_error(loc, *err));
+    }
+  }
+  if (errors.size() != errors_before) return std::nullopt;
+  const Problems problems = validate(word);
+  for (const Problem& p : problems) errors.push_back(base::make_error(loc, p.message));
+  if (!problems.empty()) return std::nullopt;
+  return word;
+}
+
+AsmResult assemble(std::string_view text, std::string_view file,
+                   const DirectiveHandler& on_directive) {
+  AsmResult out;
+  const std::vector<std::string_view> lines = split_lines(text);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const base::SourceLoc loc{std::string(file), static_cast<int>(i + 1)};
+    const std::string_view body = strip_comment(lines[i]);
+    if (body.empty()) continue;
+    if (body.front() == '.') {
+      directive(body, loc, on_directive, out);
+      continue;
+    }
+    if (auto w = parse_instruction(body, loc, out.errors)) out.words.push_back({*w, loc});
+  }
+  return out;
+}
+
+}  // namespace sbrdma::isa

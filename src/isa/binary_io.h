@@ -1,0 +1,54 @@
+#pragma once
+/// Words to and from raw bytes and hex text. Pure: the caller (cli/) reads and writes files.
+///
+/// Hex text: one word per line, 128 hex digits in memory order (byte 0 first). Blank lines and
+/// `#` comments are allowed; spaces inside a line and a leading `0x` are tolerated.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "isa/word.h"
+
+namespace sbrdma::isa {
+
+/// Words and every error found while reading them.
+struct WordsResult {
+  std::vector<Word> words;
+  base::Errors errors;
+  [[nodiscard]] bool ok() const { return errors.empty(); }
+};
+
+/// Splits raw bytes into words. Error (no location): `truncated: N bytes is not a multiple of
+/// 64`.
+base::Result<std::vector<Word>> words_from_bytes(std::span<const std::uint8_t> bytes);
+
+/// The words' bytes, back to back.
+std::vector<std::uint8_t> words_to_bytes(std::span<const Word> words);
+
+/// One word as 128 lower-case hex digits.
+std::string word_to_hex(const Word& word);
+
+/// One word from 128 hex digits (spaces and a leading 0x tolerated). Errors: `bad hex digit
+/// 'g'`, `expected 128 hex digits, got N`.
+base::Result<Word> parse_hex_word(std::string_view text);
+
+/// Hex text to words; errors carry `file:line`.
+WordsResult words_from_hex(std::string_view text, std::string_view file);
+
+/// Words to hex text, one per line, each line ending in '\n'.
+std::string words_to_hex(std::span<const Word> words);
+
+/// The value of a hex digit, or -1 if `c` is not one.
+int hex_digit_value(char c);
+
+/// The lines of `text` (split on '\n', a trailing '\r' dropped), for the text readers.
+std::vector<std::string_view> split_lines(std::string_view text);
+
+/// `line` without its `#` comment and surrounding blanks.
+std::string_view strip_comment(std::string_view line);
+
+}  // namespace sbrdma::isa

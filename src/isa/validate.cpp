@@ -1,0 +1,114 @@
+#include "isa/validate.h"
+
+#include <fmt/format.h>
+
+#include "isa/field_access.h"
+#include "isa/op_table.h"
+#include "isa/views.h"
+
+namespace sbrdma::isa {
+namespace {
+
+// EXT_COMPLETION_INFO bits reserved0 (1) and reserved1 (7:6) must be 0. [HIGH] wiki-facts §1.5
+constexpr std::uint8_t kCompletionInfoReserved = 0xC2;
+// ADDR4 register form {regnum; reserved0[2]; marker}: bytes 1-2 reserved. [HIGH] wiki-facts §1.7
+constexpr std::uint32_t kAddr4RegReserved = 0x00ffff00;
+
+/// Reserved bytes and bits (decoding level).
+void reserved_problems(const Field& field, const Word& w, Problems& out) {
+  if (field.kind == Kind::kReserved) {
+    const auto bytes = field_bytes(w, field);
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+      if (bytes[i] != 0) {
+        out.push_back({Fault::kReservedBits,
+                       fmt::format("reserved bits set in {} (byte {} = 0x{:02x})", field.name,
+                                   field.offset + i, bytes[i])});
+        return;
+      }
+    }
+    return;
+  }
+  if (field.kind == Kind::kCompletionInfo && (w[field.offset] & kCompletionInfoReserved) != 0) {
+    out.push_back({Fault::kReservedBits,
+                   fmt::format("reserved bits set in completion_info (0x{:02x}; bits 1, 6 and 7 "
+                               "must be 0)",
+                               w[field.offset])});
+  }
+  for (const Part& part : parts_of(field.kind)) {
+    if (part.type != PartType::kAddr4) continue;
+    const auto raw = static_cast<std::uint32_t>(read_value(w, field, part));
+    if (!Addr4::from_raw(raw).is_immediate() && (raw & kAddr4RegReserved) != 0) {
+      out.push_back({Fault::kReservedBits,
+                     fmt::format("reserved bits set in {} (register form, bytes 1-2 = 0x{:04x})",
+                                 key_name(field, part), (raw & kAddr4RegReserved) >> 8)});
+    }
+  }
+}
+
+/// Values their types do not define (validation level).
+void value_problems(const Field& field, const Word& w, Problems& out) {
+  for (const Part& part : parts_of(field.kind)) {
+    if (part.type == PartType::kEnum) {
+      const EnumDesc& e = part.enums != nullptr ? *part.enums : *field.enums;
+      const auto v = static_cast<std::uint8_t>(read_value(w, field, part));
+      if (enum_name(e, v).empty()) {
+        out.push_back({Fault::kBadValue, fmt::format("{} 0x{:02x} is not a {}",
+                                                     key_name(field, part), v, e.type_name)});
+      }
+    } else if (part.type == PartType::kAddr4) {
+      const Addr4 a = Addr4::from_raw(static_cast<std::uint32_t>(read_value(w, field, part)));
+      if (!a.is_immediate() &&
+          enum_name(kAddr4MarkerEnum, static_cast<std::uint8_t>(a.marker)).empty()) {
+        out.push_back({Fault::kBadValue,
+                       fmt::format("{} has unknown ADDR4 marker 0x{:02x}", key_name(field, part),
+                                   static_cast<unsigned>(a.marker))});
+      }
+    }
+  }
+}
+
+std::optional<Problem> unknown_op(const Word& w) {
+  if (find_op(w) != nullptr) return std::nullopt;
+  if (w[0] == kOpcodeExtendedInst) {
+    return Problem{Fault::kIllegalSubOp,
+                   fmt::format("illegal extended_opcode {} (not in EXTENDED_OPCODES1)", w[12])};
+  }
+  return Problem{Fault::kIllegalOpcode, fmt::format("illegal opcode 0x{:02x}", w[0])};
+}
+
+void name_op(const OpDesc& op, Problems& ps, std::size_t from) {
+  for (std::size_t i = from; i < ps.size(); ++i) {
+    ps[i].message = fmt::format("{}: {}", op.mnemonic, ps[i].message);
+  }
+}
+
+}  // namespace
+
+std::optional<Problem> decode_problem(const Word& w) {
+  if (auto p = unknown_op(w)) return p;
+  const OpDesc& op = *find_op(w);
+  Problems ps;
+  for (const Field& field : op.fields) reserved_problems(field, w, ps);
+  if (ps.empty()) return std::nullopt;
+  name_op(op, ps, 0);
+  return ps.front();
+}
+
+Problems validate(const Word& w) {
+  Problems out;
+  if (auto p = unknown_op(w)) {
+    out.push_back(*p);
+    return out;
+  }
+  const OpDesc& op = *find_op(w);
+  for (const Field& field : op.fields) {
+    reserved_problems(field, w, out);
+    value_problems(field, w, out);
+  }
+  const bool decodes = !decode_problem(w).has_value();
+  if (decodes && op.rules != nullptr) op.rules(w, out);
+  name_op(op, out, 0);
+  return out;
+}
+
+}  // namespace sbrdma::isa

@@ -1,0 +1,3 @@
+# sb2sb_collective = 0xBF (NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT)
+sb2sb_collective in_dtype=fp32 out_dtype=fp32 src_mem_pattern.start_addr=0x100 src_mem_pattern.step_elem=1,0,0 src_mem_pattern.num_elem=64,1,1 lnc_size_fmt=lnc2 num_active_channels=128 dst_mem_pattern.start_addr=0x4000 dst_mem_pattern.step_elem=1,0,0 dst_mem_pattern.num_elem=64,1,1
+sb2sb_collective wait_mode=ge_imm wait_idx=2 update_mode=inc_complete update_idx=3 semaphore_value=1 in_dtype=bfloat16 out_dtype=bfloat16 src_mem_pattern.start_addr=shape_reg:4 src_mem_pattern.step_elem=2,-1,32767 src_mem_pattern.num_elem=4,8,8 num_active_channels=1 dst_mem_pattern.start_addr=0x1ffff00 dst_mem_pattern.step_elem=-32768,0,1 dst_mem_pattern.num_elem=65535,1,0
