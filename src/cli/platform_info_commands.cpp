@@ -24,7 +24,9 @@ std::string number(double v) {
   while (s.back() == '0') s.pop_back();
   return s;
 }
-std::string ns(base::Tick t) { return number(static_cast<double>(t.ps) / 1000.0); }
+std::string ns(base::Tick t) {
+  return number(static_cast<double>(t.ps) / 1000.0);
+}
 
 std::string shape_line(const Topology& t) {
   if (t.shape() == device::ChipShape::kLinks) {
@@ -62,8 +64,8 @@ std::string format_topology(const Topology& t) {
     out += fmt::format("  core {:<4} chip {:<3} die {} tpb {}\n", g, l.chip, l.die, l.tpb);
   }
   out += fmt::format("links ({}; bandwidth per direction)\n", t.links().size());
-  out += fmt::format("  {:<6}{:<11}{:<14}{:<14}{:>8}{:>8}  {}\n", "id", "kind", "a", "b",
-                     "B/ns", "ns", "name");
+  out += fmt::format("  {:<6}{:<11}{:<14}{:<14}{:>8}{:>8}  {}\n", "id", "kind", "a", "b", "B/ns",
+                     "ns", "name");
   for (const device::Link& l : t.links()) {
     out += fmt::format("  {:<6}{:<11}{:<14}{:<14}{:>8}{:>8}  {}\n", l.id,
                        device::link_kind_name(l.kind), t.node_name(l.a), t.node_name(l.b),

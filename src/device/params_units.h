@@ -21,7 +21,9 @@ struct Bandwidth {
 };
 
 /// `v` bytes per nanosecond (= `v` GB/s, decimal).
-constexpr Bandwidth bytes_per_ns(std::uint64_t v) { return Bandwidth{v * 1000}; }
+constexpr Bandwidth bytes_per_ns(std::uint64_t v) {
+  return Bandwidth{v * 1000};
+}
 
 /// Time to move `n` bytes at `bw`, rounded up to a whole picosecond.
 /// Contract: bw.bytes_per_us > 0.

@@ -37,8 +37,8 @@ constexpr std::array<ParamField, 15> kFields = {{
     {"sbuf_port_bandwidth", kBpn, "one core's SBUF port, per direction (16 engines x rate)",
      nullptr, &P::sbuf_port_bandwidth},
     {"sbuf_port_latency", kNs, "SBUF access latency at the port", &P::sbuf_port_latency},
-    {"onchip_bandwidth", kBpn, "one core's attachment to the on-die fabric, per direction",
-     nullptr, &P::onchip_bandwidth},
+    {"onchip_bandwidth", kBpn, "one core's attachment to the on-die fabric, per direction", nullptr,
+     &P::onchip_bandwidth},
     {"onchip_hop_latency", kNs, "crossing the on-die fabric between a core and its die",
      &P::onchip_hop_latency},
     {"d2d_bandwidth", kBpn, "die-to-die link, per direction", nullptr, &P::d2d_bandwidth},
@@ -172,15 +172,17 @@ std::string_view unit_name(ParamUnit unit) {
   return "?";
 }
 
-std::span<const std::string_view> timing_profile_names() { return kProfileNames; }
+std::span<const std::string_view> timing_profile_names() {
+  return kProfileNames;
+}
 
 base::Result<std::vector<ParamRow>> timing_param_table(std::string_view profile) {
   const ProfileTable* t = find_profile(profile);
   if (t == nullptr) return unknown_profile(profile);
   std::vector<ParamRow> rows;
   for (std::size_t i = 0; i < kFields.size(); ++i) {
-    rows.push_back(
-        ParamRow{kFields[i].name, kFields[i].unit, (*t)[i].value, (*t)[i].source, kFields[i].meaning});
+    rows.push_back(ParamRow{kFields[i].name, kFields[i].unit, (*t)[i].value, (*t)[i].source,
+                            kFields[i].meaning});
   }
   return rows;
 }

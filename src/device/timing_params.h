@@ -26,7 +26,7 @@ std::string_view unit_name(ParamUnit unit);
 
 /// One row of a profile's table, as printed by `sbrdma info params`.
 struct ParamRow {
-  std::string_view name;     ///< e.g. "dma_engine_rate"
+  std::string_view name;  ///< e.g. "dma_engine_rate"
   ParamUnit unit;
   double value;              ///< in `unit`
   std::string_view source;   ///< hw-params.md key or "[CHOICE Dn]"
@@ -36,22 +36,22 @@ struct ParamRow {
 /// Typed view of one profile's table. Links' bandwidths are per direction (full duplex,
 /// [CHOICE D17]).
 struct TimingParams {
-  std::string profile;                ///< "cayman", "sunda", "mariana"
-  Bandwidth dma_engine_rate;          ///< streaming rate of one DMA engine
-  base::Tick dma_fixed_cost;          ///< paid once per DMA transfer
-  base::Tick dma_desc_cost;           ///< engine time per descriptor processed
-  base::Tick q7_desc_gen_cost;        ///< firmware (rdma_desc_gen) time per descriptor built
-  base::Tick mmio_write_latency;      ///< Q7 CSR store until the register takes it
-  base::Tick semaphore_write_latency; ///< semaphore write until the counter changes
-  Bandwidth sbuf_port_bandwidth;      ///< one core's SBUF port (its engines' path to SBUF)
-  base::Tick sbuf_port_latency;       ///< SBUF access latency
-  Bandwidth onchip_bandwidth;         ///< one core's attachment to the on-die fabric
-  base::Tick onchip_hop_latency;      ///< crossing the on-die fabric
-  Bandwidth d2d_bandwidth;            ///< die-to-die link
-  base::Tick d2d_latency;             ///< die-to-die link
-  Bandwidth c2c_bandwidth;            ///< chip-to-chip link in the instance torus
-  Bandwidth c2c_z_bandwidth;          ///< chip-to-chip Z link between instances (trn2u)
-  base::Tick c2c_latency;             ///< chip-to-chip link
+  std::string profile;                 ///< "cayman", "sunda", "mariana"
+  Bandwidth dma_engine_rate;           ///< streaming rate of one DMA engine
+  base::Tick dma_fixed_cost;           ///< paid once per DMA transfer
+  base::Tick dma_desc_cost;            ///< engine time per descriptor processed
+  base::Tick q7_desc_gen_cost;         ///< firmware (rdma_desc_gen) time per descriptor built
+  base::Tick mmio_write_latency;       ///< Q7 CSR store until the register takes it
+  base::Tick semaphore_write_latency;  ///< semaphore write until the counter changes
+  Bandwidth sbuf_port_bandwidth;       ///< one core's SBUF port (its engines' path to SBUF)
+  base::Tick sbuf_port_latency;        ///< SBUF access latency
+  Bandwidth onchip_bandwidth;          ///< one core's attachment to the on-die fabric
+  base::Tick onchip_hop_latency;       ///< crossing the on-die fabric
+  Bandwidth d2d_bandwidth;             ///< die-to-die link
+  base::Tick d2d_latency;              ///< die-to-die link
+  Bandwidth c2c_bandwidth;             ///< chip-to-chip link in the instance torus
+  Bandwidth c2c_z_bandwidth;           ///< chip-to-chip Z link between instances (trn2u)
+  base::Tick c2c_latency;              ///< chip-to-chip link
 };
 
 /// The profiles that have a table, reference first: cayman, sunda, mariana.

@@ -184,7 +184,7 @@ Route Topology::route(CoreId src, CoreId dst) const {
     at = reverse ? l.a.index : l.b.index;
   }
   to_die(die_node(d.chip, d.die));
-  r.push_back(Hop{onchip_[dst], true});    // die -> dma
+  r.push_back(Hop{onchip_[dst], true});     // die -> dma
   r.push_back(Hop{sbuf_port_[dst], true});  // dma -> sbuf
   return r;
 }

@@ -130,7 +130,7 @@ class Topology {
 
  private:
   friend class TopologyBuilder;  // topology_build.cpp
-  struct ChipStep {  // one chip-to-chip crossing
+  struct ChipStep {              // one chip-to-chip crossing
     LinkId link;
     ChipId to;
   };
@@ -150,12 +150,12 @@ class Topology {
   std::vector<unsigned> dims_;
   bool wrap_ = false;
   std::vector<Link> links_;
-  std::vector<LinkId> sbuf_port_;   // by core
-  std::vector<LinkId> onchip_;      // by core
-  std::vector<LinkId> d2d_;         // by chip (2-die chips)
+  std::vector<LinkId> sbuf_port_;         // by core
+  std::vector<LinkId> onchip_;            // by core
+  std::vector<LinkId> d2d_;               // by chip (2-die chips)
   std::vector<std::vector<LinkId>> c2c_;  // by chip
-  std::vector<LinkId> grid_plus_;   // [chip * ndims + k]: link to the + neighbour, or kNoLink
-  std::vector<LinkId> grid_minus_;  // same for -
+  std::vector<LinkId> grid_plus_;         // [chip * ndims + k]: link to the + neighbour, or kNoLink
+  std::vector<LinkId> grid_minus_;        // same for -
 };
 
 /// The built-in topologies, default first: trn2, trn2.48xlarge, trn2u, trn1, trn1.32xlarge.

@@ -42,7 +42,9 @@ Error at(const std::string& path, const std::string& message) {
   return base::make_error(path + ": " + message);
 }
 
-std::string chip_str(unsigned c) { return "chip " + std::to_string(c); }
+std::string chip_str(unsigned c) {
+  return "chip " + std::to_string(c);
+}
 
 /// Checks that a link end names an existing chip and die.
 base::Status check_end(const LinkEndSpec& e, const std::string& path, unsigned chips,
@@ -51,8 +53,8 @@ base::Status check_end(const LinkEndSpec& e, const std::string& path, unsigned c
     return at(path, chip_str(e.chip) + " does not exist (" + std::to_string(chips) + " chips)");
   }
   if (e.die >= dies) {
-    return at(path + "/die", "die " + std::to_string(e.die) + " does not exist (dies per chip: " +
-                                 std::to_string(dies) + ")");
+    return at(path + "/die", "die " + std::to_string(e.die) +
+                                 " does not exist (dies per chip: " + std::to_string(dies) + ")");
   }
   return base::ok_status();
 }
@@ -117,8 +119,8 @@ class TopologyBuilder {
     }
     if (t_.cores_per_chip() > kMaxCoresPerChip) {
       return at("/cores_per_die", std::to_string(t_.cores_per_die_) + " x " +
-                                      std::to_string(t_.dies_) + " dies = " +
-                                      std::to_string(t_.cores_per_chip()) +
+                                      std::to_string(t_.dies_) +
+                                      " dies = " + std::to_string(t_.cores_per_chip()) +
                                       " cores per chip; at most 8 (TPB index 0..7)");
     }
     return base::ok_status();
@@ -155,19 +157,19 @@ class TopologyBuilder {
                             p.onchip_bandwidth, p.onchip_hop_latency);
       }
       if (t_.dies_ == 2) {
-        t_.d2d_[c] = add(LinkKind::kD2d, "d2d.chip" + std::to_string(c),
-                         {NodeKind::kDie, t_.die_node(c, 0)}, {NodeKind::kDie, t_.die_node(c, 1)},
-                         p.d2d_bandwidth, p.d2d_latency);
+        t_.d2d_[c] =
+            add(LinkKind::kD2d, "d2d.chip" + std::to_string(c), {NodeKind::kDie, t_.die_node(c, 0)},
+                {NodeKind::kDie, t_.die_node(c, 1)}, p.d2d_bandwidth, p.d2d_latency);
       }
     }
   }
 
   LinkId add_c2c(std::string name, LinkEndSpec from, LinkEndSpec to, bool z) {
     const TimingParams& p = t_.params_;
-    const LinkId id = add(LinkKind::kC2c, std::move(name),
-                          {NodeKind::kDie, t_.die_node(from.chip, from.die)},
-                          {NodeKind::kDie, t_.die_node(to.chip, to.die)},
-                          z ? p.c2c_z_bandwidth : p.c2c_bandwidth, p.c2c_latency);
+    const LinkId id =
+        add(LinkKind::kC2c, std::move(name), {NodeKind::kDie, t_.die_node(from.chip, from.die)},
+            {NodeKind::kDie, t_.die_node(to.chip, to.die)}, z ? p.c2c_z_bandwidth : p.c2c_bandwidth,
+            p.c2c_latency);
     t_.c2c_[from.chip].push_back(id);
     t_.c2c_[to.chip].push_back(id);
     return id;
@@ -192,9 +194,9 @@ class TopologyBuilder {
         return at(path, "duplicate of /links/" + std::to_string(it->second) + " (" +
                             chip_str(key.first) + " - " + chip_str(key.second) + ")");
       }
-      const LinkId id = add_c2c("c2c.chip" + std::to_string(s.from.chip) + "-chip" +
-                                    std::to_string(s.to.chip),
-                                s.from, s.to, s.z);
+      const LinkId id =
+          add_c2c("c2c.chip" + std::to_string(s.from.chip) + "-chip" + std::to_string(s.to.chip),
+                  s.from, s.to, s.z);
       SBRDMA_TRY(apply_overrides(t_.links_[id], s.bandwidth_gbps, s.latency_ns, path));
     }
     return base::ok_status();
@@ -244,9 +246,9 @@ class TopologyBuilder {
         const ChipId b = a - ca[k] * stride + ((ca[k] + 1) % n) * stride;
         const unsigned die = k % t_.dies_;  // [CHOICE D17] dimension k on die k mod dies
         const std::string axis = k < kAxis.size() ? kAxis[k] : "d" + std::to_string(k);
-        const LinkId id = add_c2c("c2c." + axis + ".chip" + std::to_string(a) + "-chip" +
-                                      std::to_string(b),
-                                  {a, die}, {b, die}, z[k]);
+        const LinkId id =
+            add_c2c("c2c." + axis + ".chip" + std::to_string(a) + "-chip" + std::to_string(b),
+                    {a, die}, {b, die}, z[k]);
         t_.grid_plus_[a * nd + k] = id;
         t_.grid_minus_[b * nd + k] = id;
         if (n == 2) {
@@ -275,8 +277,8 @@ class TopologyBuilder {
     }
     for (ChipId c = 0; c < t_.chips_; ++c) {
       if (!seen[c]) {
-        return at("/links", chip_str(c) + " is unreachable from chip 0 (all chips must be " +
-                                "connected)");
+        return at("/links",
+                  chip_str(c) + " is unreachable from chip 0 (all chips must be " + "connected)");
       }
     }
     return base::ok_status();
@@ -288,8 +290,8 @@ class TopologyBuilder {
       const std::string path = "/link_overrides/" + std::to_string(i);
       for (ChipId c : {o.chip_a, o.chip_b}) {
         if (c >= t_.chips_) {
-          return at(path + "/chips", chip_str(c) + " does not exist (" +
-                                         std::to_string(t_.chips_) + " chips)");
+          return at(path + "/chips",
+                    chip_str(c) + " does not exist (" + std::to_string(t_.chips_) + " chips)");
         }
       }
       LinkId found = kNoLink;
@@ -297,8 +299,8 @@ class TopologyBuilder {
         if (o.chip_a != o.chip_b && t_.other_chip(t_.links_[l], o.chip_a) == o.chip_b) found = l;
       }
       if (found == kNoLink) {
-        return at(path + "/chips", "no link between " + chip_str(o.chip_a) + " and " +
-                                       chip_str(o.chip_b));
+        return at(path + "/chips",
+                  "no link between " + chip_str(o.chip_a) + " and " + chip_str(o.chip_b));
       }
       SBRDMA_TRY(apply_overrides(t_.links_[found], o.bandwidth_gbps, o.latency_ns, path));
     }

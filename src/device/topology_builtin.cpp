@@ -30,7 +30,9 @@ TopologySpec single(std::string name, std::string profile) {
 
 }  // namespace
 
-std::span<const std::string_view> builtin_topology_names() { return kNames; }
+std::span<const std::string_view> builtin_topology_names() {
+  return kNames;
+}
 
 base::Result<TopologySpec> builtin_topology_spec(std::string_view name) {
   // One Trainium2 chip: 2 dies x 4 cores ([HIGH] wiki-facts 4.2, hw-params 1a).
@@ -50,8 +52,7 @@ base::Result<TopologySpec> builtin_topology_spec(std::string_view name) {
   if (name == "trn1.32xlarge") return grid("trn1.32xlarge", "sunda", {4, 4});
   std::string known;
   for (std::string_view n : kNames) known += (known.empty() ? "" : ", ") + std::string(n);
-  return base::make_error("unknown topology '" + std::string(name) + "' (built-in: " + known +
-                          ")");
+  return base::make_error("unknown topology '" + std::string(name) + "' (built-in: " + known + ")");
 }
 
 base::Result<Topology> builtin_topology(std::string_view name) {

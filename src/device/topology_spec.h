@@ -28,8 +28,8 @@ struct LinkEndSpec {
 struct C2cLinkSpec {
   LinkEndSpec from;
   LinkEndSpec to;
-  bool z = false;                         ///< a Z link: default bandwidth c2c_z_bandwidth
-  std::optional<double> bandwidth_gbps;   ///< GB/s = B/ns, per direction
+  bool z = false;                        ///< a Z link: default bandwidth c2c_z_bandwidth
+  std::optional<double> bandwidth_gbps;  ///< GB/s = B/ns, per direction
   std::optional<double> latency_ns;
 };
 
@@ -55,8 +55,8 @@ struct TopologySpec {
   unsigned dies_per_chip = 0;
   unsigned cores_per_die = 0;
   ChipShape shape = ChipShape::kLinks;
-  std::vector<unsigned> dims;    ///< kTorus / kMesh: sizes, x first; product = chips
-  std::vector<unsigned> z_dims;  ///< kTorus / kMesh: indices of dims whose links are Z links
+  std::vector<unsigned> dims;      ///< kTorus / kMesh: sizes, x first; product = chips
+  std::vector<unsigned> z_dims;    ///< kTorus / kMesh: indices of dims whose links are Z links
   std::vector<C2cLinkSpec> links;  ///< kLinks only
   std::vector<LinkOverrideSpec> link_overrides;
   std::vector<ParamOverrideSpec> params;

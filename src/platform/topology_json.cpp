@@ -182,8 +182,8 @@ base::Status read_shape(const json& root, TopologySpec& s) {
   for (const char* key : {"torus", "mesh", "links"}) {
     if (!root.contains(key)) continue;
     if (given != nullptr) {
-      return at(child("", key), std::string("only one of torus, mesh, links may be given (") +
-                                    given + " is)");
+      return at(child("", key),
+                std::string("only one of torus, mesh, links may be given (") + given + " is)");
     }
     given = key;
   }
@@ -210,10 +210,10 @@ base::Status read_params(const json& root, TopologySpec& s) {
 Result<TopologySpec> read_spec(const json& root, const std::string& default_name) {
   TopologySpec s;
   s.name = default_name;
-  SBRDMA_TRY(check_object(root, "",
-                          {"description", "name", "profile", "chips", "dies_per_chip",
-                           "cores_per_die", "torus", "mesh", "z_dims", "links", "link_overrides",
-                           "params"}));
+  SBRDMA_TRY(
+      check_object(root, "",
+                   {"description", "name", "profile", "chips", "dies_per_chip", "cores_per_die",
+                    "torus", "mesh", "z_dims", "links", "link_overrides", "params"}));
   SBRDMA_TRY(require(root, "", "chips"));
   std::string description;
   SBRDMA_TRY(optional(root, "", "description", description, kString));
@@ -263,8 +263,8 @@ Result<TopologySpec> parse_topology_json(std::string_view text, const std::strin
 Result<device::Topology> load_topology_file(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
-    return base::make_error(base::SourceLoc{path}, std::string("cannot open: ") +
-                                                       std::strerror(errno));
+    return base::make_error(base::SourceLoc{path},
+                            std::string("cannot open: ") + std::strerror(errno));
   }
   std::string text;
   char buf[65536];
@@ -293,8 +293,7 @@ Result<device::Topology> load_topology(std::string_view name_or_path) {
   }
   const std::string path(name_or_path);
   std::error_code ec;
-  const bool looks_like_file = path.find('/') != std::string::npos ||
-                               path.ends_with(".json") ||
+  const bool looks_like_file = path.find('/') != std::string::npos || path.ends_with(".json") ||
                                std::filesystem::exists(path, ec);
   if (looks_like_file) return load_topology_file(path);
   std::string known;

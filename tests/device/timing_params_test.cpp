@@ -13,9 +13,9 @@ using base::Bytes;
 using base::Tick;
 
 // The source keys of ../shared/spec/hw-params.md that a row may cite.
-const char* const kSourceKeys[] = {"NKI-v2", "NKI-v3", "NKI-v4", "CHIP",   "INST",   "NCDOC",
-                                   "DMA-OV", "DMA-BW", "DGE",    "LNC",    "CC-ABOUT", "CC-INTRA",
-                                   "CC-INTER", "DRV2", "DRV3",   "SA-T2"};
+const char* const kSourceKeys[] = {"NKI-v2",   "NKI-v3", "NKI-v4", "CHIP", "INST",     "NCDOC",
+                                   "DMA-OV",   "DMA-BW", "DGE",    "LNC",  "CC-ABOUT", "CC-INTRA",
+                                   "CC-INTER", "DRV2",   "DRV3",   "SA-T2"};
 
 bool cites_a_source(std::string_view s) {
   if (s.find("[CHOICE D") != std::string_view::npos) return true;
@@ -128,7 +128,7 @@ TEST(TimingParams, SetByName) {
 TEST(TimingParams, TransferTimeRoundsUpToAPicosecond) {
   EXPECT_EQ(transfer_time(Bytes{23000}, bytes_per_ns(23)), base::nanoseconds(1000));
   EXPECT_EQ(transfer_time(Bytes{0}, bytes_per_ns(23)), Tick{0});
-  EXPECT_EQ(transfer_time(Bytes{1}, bytes_per_ns(23)), Tick{44});  // 43.48 ps
+  EXPECT_EQ(transfer_time(Bytes{1}, bytes_per_ns(23)), Tick{44});           // 43.48 ps
   EXPECT_EQ(transfer_time(Bytes{32768}, bytes_per_ns(23)), Tick{1424696});  // 1424.695.. ns
   // 1 TiB at 1 B/us: 2^40 s worth of microseconds, no overflow.
   EXPECT_EQ(transfer_time(Bytes{1ull << 40}, Bandwidth{1}), Tick{(1ull << 40) * 1000000});

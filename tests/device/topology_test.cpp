@@ -175,7 +175,7 @@ std::vector<ChipId> chips_visited(const Topology& t, const Route& r) {
 TEST(Topology, TorusTakesTheShorterWayTiesGoPlus) {
   const Topology t = builtin("trn2.48xlarge");  // chip = x + 4 y
   const unsigned cpc = t.cores_per_chip();
-  EXPECT_EQ(chips_visited(t, t.route(0, 3 * cpc)), (std::vector<ChipId>{3}));  // x 0 -> 3: -1
+  EXPECT_EQ(chips_visited(t, t.route(0, 3 * cpc)), (std::vector<ChipId>{3}));     // x 0 -> 3: -1
   EXPECT_EQ(chips_visited(t, t.route(0, 2 * cpc)), (std::vector<ChipId>{1, 2}));  // tie: +
   EXPECT_EQ(chips_visited(t, t.route(3 * cpc, 1 * cpc)), (std::vector<ChipId>{0, 1}));  // 3->0->1
   // Dimension order: x first, then y (chip 5 = (1,1); chip 15 = (3,3)).

@@ -10,7 +10,9 @@ namespace {
 using device::LinkKind;
 using device::Topology;
 
-std::string data(const std::string& name) { return SBRDMA_TEST_DATA "/topology/" + name; }
+std::string data(const std::string& name) {
+  return SBRDMA_TEST_DATA "/topology/" + name;
+}
 
 Topology load_ok(const std::string& file) {
   auto t = load_topology(data(file));
