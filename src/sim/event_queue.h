@@ -1,0 +1,79 @@
+#pragma once
+/// The pending-event set of the kernel: events ordered by (time, sequence number).
+///
+/// Every push gets the next sequence number. Events at the same time pop in sequence order,
+/// so a run is deterministic. With a non-zero tie seed, same-time events pop in an order
+/// shuffled by the seed instead (to hunt ordering bugs); the shuffle is a fixed function of
+/// (seed, sequence), so a seed reproduces its run, and it never reorders different times.
+///
+/// Layout, chosen for the hot path (no allocation per event once warm):
+///
+///   heap_  : binary min-heap of 24-byte keys {time, tie, slot}  (sifts move keys only)
+///   slots_ : pool of {Callback, label, seq}, recycled through free_
+///
+/// `tie` is the sequence number, or with a seed a bijective mix of it (distinct sequence
+/// numbers give distinct ties, so the order is total).
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "base/units.h"
+#include "sim/callback.h"
+
+namespace sbrdma::sim {
+
+/// One executed (or executable) event, as popped.
+struct Event {
+  base::Tick time;
+  std::uint64_t seq = 0;
+  /// Short static-ish text for traces. Contract: points to storage that outlives the event
+  /// (a string literal or a name owned by a long-lived object).
+  std::string_view label;
+  Callback fn;
+};
+
+class EventQueue {
+ public:
+  /// `tie_seed` 0 keeps same-time events in insertion order; any other value shuffles them.
+  explicit EventQueue(std::uint64_t tie_seed = 0) : seed_(tie_seed) {}
+
+  /// Adds an event at absolute time `when`; returns its sequence number.
+  std::uint64_t push(base::Tick when, Callback fn, std::string_view label);
+
+  [[nodiscard]] bool empty() const noexcept { return heap_.empty(); }
+  [[nodiscard]] std::size_t size() const noexcept { return heap_.size(); }
+  /// Sequence numbers handed out so far (= events ever pushed).
+  [[nodiscard]] std::uint64_t pushed() const noexcept { return next_seq_; }
+
+  /// Time of the earliest event. Contract: !empty().
+  [[nodiscard]] base::Tick next_time() const;
+
+  /// Removes and returns the earliest event. Contract: !empty().
+  Event pop();
+
+  /// Drops every pending event (their callables are destroyed, not called).
+  void clear();
+
+ private:
+  struct Key {
+    std::uint64_t time;
+    std::uint64_t tie;
+    std::uint32_t slot;
+  };
+  struct Slot {
+    Callback fn;
+    std::string_view label;
+    std::uint64_t seq = 0;
+  };
+
+  std::uint64_t tie_of(std::uint64_t seq) const noexcept;
+
+  std::uint64_t seed_;
+  std::uint64_t next_seq_ = 0;
+  std::vector<Key> heap_;
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> free_;
+};
+
+}  // namespace sbrdma::sim
