@@ -14,7 +14,7 @@ namespace sbrdma::isa {
 namespace {
 
 std::string format_number(std::int64_t v, Radix radix) {
-  if (radix == Radix::kHex && v >= 0) return fmt::format("0x{:x}", v);
+  if (radix == Radix::kHex && v > 0) return fmt::format("0x{:x}", v);
   return fmt::format("{}", v);
 }
 

@@ -1,0 +1,110 @@
+# sbrdma asm / disasm / decode word / info ops (sourced by tests/tools/run_cli_tests.sh).
+D=$DIR/../data/isa
+
+# The canonical text of a golden file (its instruction lines) and its hand-written bytes.
+isa_text() { grep -v -e '^#' -e '^[[:space:]]*$' "$1"; }
+isa_hex() { sed 's/#.*//' "$1" | tr -d ' \t\n' | fold -w 128; echo; }
+isa_bin() { printf '%b' "$(sed 's/#.*//' "$1" | tr -d ' \t\n' | sed 's/../\\x&/g')"; }
+
+for op in rdma_desc_gen rdma_desc_start sb2sb_collective ext_tensor_tensor_arith event_semaphore ext_opaque raw; do
+  isa_text "$D/golden_$op.s" >"$(work)/$op.txt"
+  isa_hex "$D/golden_$op.bytes" >"$(work)/$op.hex"
+  isa_bin "$D/golden_$op.bytes" >"$(work)/$op.bin"
+
+  # text -> exact bytes (stdout), and the same through -o
+  check "asm_$op" 0 - -- asm "$D/golden_$op.s"
+  expect_out_file "$(work)/$op.bin"
+  check "asm_o_$op" 0 - -- asm "$D/golden_$op.s" -o "$op.out.bin"
+  expect_out_file /dev/null
+  # bytes -> exact text, through the binary asm wrote
+  check "disasm_$op" 0 - -- disasm "$op.out.bin"
+  expect_out_file "$(work)/$op.txt"
+  # --hex both ways
+  check "asm_hex_$op" 0 - -- asm --hex "$D/golden_$op.s"
+  expect_out_file "$(work)/$op.hex"
+  check "disasm_hex_$op" 0 - -- disasm --hex "$(work)/$op.hex"
+  expect_out_file "$(work)/$op.txt"
+  # the disassembly assembles back to the same bytes (stdin in, stdout out)
+  check "reasm_$op" 0 "$(work)/$op.txt" -- asm -
+  expect_out_file "$(work)/$op.bin"
+done
+
+check disasm_stdin 0 "$(work)/rdma_desc_gen.bin" -- disasm
+expect_out_file "$(work)/rdma_desc_gen.txt"
+
+# decode word: one word, spaces and 0x tolerated
+start_hex=$(head -n 2 "$(work)/rdma_desc_start.hex" | tail -n 1)
+check decode_word 0 - -- decode word "$start_hex"
+expect_out "rdma_desc_start wait_mode=ge_imm wait_idx=4 update_mode=inc_complete update_idx=5 semaphore_value=16"
+check decode_word_spaced 0 - -- decode word "0x${start_hex:0:64} ${start_hex:64}"
+expect_out "rdma_desc_start wait_mode=ge_imm"
+check decode_word_args 0 - -- decode word "${start_hex:0:64}" "${start_hex:64}"
+expect_out "rdma_desc_start wait_mode=ge_imm"
+check decode_word_raw 0 - -- decode word "f0100000000000000000000005$(printf '0%.0s' {1..102})"
+expect_out ".raw f0100000000000000000000005"
+expect_out "# illegal extended_opcode 5 (not in EXTENDED_OPCODES1)"
+check decode_word_short 1 - -- decode word 12
+expect_err "error: expected 128 hex digits, got 2"
+expect_err_lines 1
+check decode_word_nonhex 1 - -- decode word "zz$(printf '0%.0s' {1..126})"
+expect_err "error: bad hex digit 'z'"
+
+# info ops: the table
+check info_ops 0 - -- info ops
+expect_out "0xf0/8  rdma_desc_gen"
+expect_out "0xf0/9  rdma_desc_start"
+expect_out "0xbf    sb2sb_collective"
+expect_out "0xa0    event_semaphore"
+expect_out "0xf0/6  ext_sbuf_to_sbuf"
+expect_out "  14  1  local_sem            u8"
+expect_out "  24  4  dma_engine_mask      IMM_VAL_INST_FIELD"
+expect_out "  16 16  src_mem_pattern      TENSOR3D: start_addr step_elem[3] num_elem[3]"
+expect_out "  13  1  completion_info      EXT_COMPLETION_INFO: has_read has_write num_active_ports"
+expect_out "   4  1  wait_mode            enum WAIT_MODE"
+expect_out "  44 20  reserved1            reserved"
+expect_out "WAIT_MODE: 0x00=none 0x01=eq_imm"
+expect_out "0x13=inc_complete"
+
+# bad input: every error on its own line, exit 1, nothing written
+check asm_unknown_mnemonic 1 - -- asm "$D/bad_unknown_mnemonic.s" -o never.bin
+expect_err "bad_unknown_mnemonic.s:2: error: unknown mnemonic 'frob'"
+expect_err "bad_unknown_mnemonic.s:4: error: unknown mnemonic 'RDMA_DESC_GEN'"
+expect_err_lines 3
+expect_out_file /dev/null
+check no_partial_output 1 - -- disasm never.bin
+expect_err "never.bin: error: cannot open: No such file or directory"
+
+check asm_unknown_field 1 "$D/bad_unknown_field.s" -- asm - -o never.bin
+expect_err "<stdin>:1: error: unknown field 'local_semaphore' for rdma_desc_gen"
+expect_err_lines 9
+check asm_out_of_range 1 - -- asm "$D/bad_out_of_range.s"
+expect_err "bad_out_of_range.s:2: error: value 256 out of range for local_sem (0..255)"
+expect_err "bad_out_of_range.s:4: error: value 0x20000000 out of range for src_addr (0..0x1fffffff)"
+expect_err_lines 14
+expect_out_file /dev/null
+check asm_rules 1 - -- asm --hex "$D/bad_rules.s"
+expect_err "bad_rules.s:3: error: rdma_desc_gen: dma_engine_mask 0x7 selects 3 engines (must be 1, 2, 4, 8 or 16)"
+expect_err "bad_rules.s:5: error: rdma_desc_gen: is_bidirectional=1 is not supported"
+expect_err_lines 13
+expect_out_file /dev/null
+check asm_missing_file 1 - -- asm no_such_file.s
+expect_err "no_such_file.s: error: cannot open: No such file or directory"
+expect_err_lines 1
+
+head -c 100 "$(work)/rdma_desc_gen.bin" >"$(work)/trunc.bin"
+check disasm_truncated 1 - -- disasm "$(work)/trunc.bin"
+expect_err "trunc.bin: error: truncated: 100 bytes is not a multiple of 64"
+expect_err_lines 1
+expect_out_file /dev/null
+printf '# hex\n%s\nnot hex at all\n12\n' "$(head -n 1 "$(work)/rdma_desc_gen.hex")" >"$(work)/bad.hex"
+check disasm_nonhex 1 - -- disasm --hex "$(work)/bad.hex"
+expect_err "bad.hex:3: error: bad hex digit 'n'"
+expect_err "bad.hex:4: error: expected 128 hex digits, got 2"
+expect_err_lines 2
+expect_out_file /dev/null
+
+check asm_help 0 - -- asm --help
+expect_out "--hex"
+expect_out "-o,--output"
+check disasm_help 0 - -- disasm --help
+expect_out "--hex"

@@ -1,0 +1,4 @@
+ext_copy inst_specific0=123
+ext_copy inst_specific0=00112233445566778899aabbccddeeff001122
+ext_copy inst_specific1=0x12
+event_semaphore payload=gg

@@ -1,0 +1,2 @@
+rdma_desc_gen dma_engine_mask=0x1 local_sem 3
+rdma_desc_start wait_mode:ge_imm

@@ -1,0 +1,4 @@
+rdma_desc_start
+frob local_sem=1
+rdma_desc_gen2 dma_engine_mask=0x1
+RDMA_DESC_GEN dma_engine_mask=0x1

@@ -1,0 +1,133 @@
+// The assembler: exact diagnostics for bad input (tests/data/isa/bad_*.s -> bad_*.err),
+// directive handlers, source lines, and the freedoms of the text syntax.
+
+#include "isa/assembler.h"
+
+#include <gtest/gtest.h>
+
+#include "isa/printer.h"
+#include "isa/text_values.h"
+#include "test_util.h"
+
+namespace sbrdma::isa {
+namespace {
+
+using testing::data_files;
+using testing::read_text;
+
+std::string formatted(const base::Errors& errors) {
+  std::string out;
+  for (const base::Error& e : errors) out += e.format() + '\n';
+  return out;
+}
+
+TEST(Assembler, BadFilesGiveExactDiagnostics) {
+  const auto files = data_files("bad_", ".s");
+  EXPECT_GE(files.size(), 11u);
+  for (const auto& s : files) {
+    SCOPED_TRACE(s.filename().string());
+    auto err = s;
+    err.replace_extension(".err");
+    const AsmResult r = assemble(read_text(s), s.filename().string());
+    EXPECT_FALSE(r.ok());
+    EXPECT_EQ(formatted(r.errors), read_text(err));
+  }
+}
+
+TEST(Assembler, GoodLinesAroundBadOnesStillAssemble) {
+  const AsmResult r = assemble("rdma_desc_start\nfrob\nrdma_desc_start wait_idx=1\n", "x.s");
+  ASSERT_EQ(r.errors.size(), 1u);
+  ASSERT_EQ(r.words.size(), 2u);
+  EXPECT_EQ(r.words[0].loc.line, 1);
+  EXPECT_EQ(r.words[1].loc.line, 3);
+  EXPECT_EQ(r.words[1].loc.file, "x.s");
+}
+
+TEST(Assembler, KeyOrderExplicitDefaultsAndSpacingDoNotMatter) {
+  const AsmResult canonical =
+      assemble("rdma_desc_gen local_sem=3 dma_engine_mask=0xffff src_addr=0x1000\n", "a");
+  const AsmResult loose = assemble(
+      "  rdma_desc_gen\tsrc_addr=4096   dma_engine_mask=65535 local_sem=0x3 wait_mode=none "
+      "inst_word_len=16 remote_sem=0 is_bidirectional=0  # comment\r\n",
+      "b");
+  ASSERT_TRUE(canonical.ok() && loose.ok()) << formatted(loose.errors);
+  EXPECT_EQ(canonical.word_list(), loose.word_list());
+}
+
+TEST(Assembler, CommentsAndBlankLinesAreSkipped) {
+  const AsmResult r = assemble("# header\n\n   \nrdma_desc_start # trailing\n# end", "c.s");
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r.words.size(), 1u);
+  EXPECT_EQ(r.words[0].loc.line, 4);
+}
+
+TEST(Assembler, RawEmitsTheWordVerbatimEvenIfInvalid) {
+  const std::string hex(128, '0');
+  const AsmResult r = assemble(".raw 0x" + hex + "\n.raw " + hex.substr(0, 64) + " " + hex.substr(64), "r");
+  ASSERT_TRUE(r.ok()) << formatted(r.errors);
+  ASSERT_EQ(r.words.size(), 2u);
+  EXPECT_EQ(r.words[0].word, Word{});
+  EXPECT_EQ(r.words[1].word, Word{});
+}
+
+TEST(Assembler, DirectiveHandlerSeesDirectivesInOrderWithTheirLines) {
+  std::vector<std::pair<std::string, int>> seen;
+  DirectiveHandler handler = [&](std::string_view line, const base::SourceLoc& loc) -> base::Status {
+    seen.emplace_back(std::string(line), loc.line);
+    if (line.rfind(".bad", 0) == 0) return base::make_error("handler says no");
+    return base::ok_status();
+  };
+  const AsmResult r = assemble(".core 1  # first core\nrdma_desc_start\n.core 2\n.bad\nrdma_desc_start\n",
+                               "p.s", handler);
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_EQ(seen[0], (std::pair<std::string, int>{".core 1", 1}));
+  EXPECT_EQ(seen[1], (std::pair<std::string, int>{".core 2", 3}));
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].format(), "p.s:4: error: handler says no");
+  ASSERT_EQ(r.words.size(), 2u);
+  EXPECT_EQ(r.words[0].loc.line, 2);
+  EXPECT_EQ(r.words[1].loc.line, 5);
+}
+
+TEST(Assembler, HandlerErrorWithItsOwnLocationKeepsIt) {
+  DirectiveHandler handler = [](std::string_view, const base::SourceLoc&) -> base::Status {
+    return base::make_error(base::SourceLoc{"other.json", 7}, "bad topology");
+  };
+  const AsmResult r = assemble(".topology x\n", "p.s", handler);
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].format(), "other.json:7: error: bad topology");
+}
+
+TEST(Assembler, ParseInstructionValidates) {
+  base::Errors errors;
+  EXPECT_FALSE(parse_instruction("rdma_desc_gen dma_engine_mask=0x3 is_bidirectional=2",
+                                 base::SourceLoc{"l", 9}, errors));
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].format(), "l:9: error: rdma_desc_gen: is_bidirectional=2 is not supported");
+  errors.clear();
+  auto w = parse_instruction("rdma_desc_gen dma_engine_mask=0x3", base::SourceLoc{"l", 1}, errors);
+  ASSERT_TRUE(w.has_value());
+  EXPECT_TRUE(errors.empty());
+  EXPECT_EQ(print_word(*w), "rdma_desc_gen dma_engine_mask=0x3");
+}
+
+TEST(ParseNumber, DecimalHexNegativeAndLimits) {
+  EXPECT_EQ(parse_number("0"), 0);
+  EXPECT_EQ(parse_number("4096"), 4096);
+  EXPECT_EQ(parse_number("0x1F"), 31);
+  EXPECT_EQ(parse_number("0Xff"), 255);
+  EXPECT_EQ(parse_number("-32768"), -32768);
+  EXPECT_EQ(parse_number("9223372036854775807"), INT64_MAX);
+  EXPECT_EQ(parse_number("-9223372036854775808"), INT64_MIN);
+  EXPECT_FALSE(parse_number("9223372036854775808"));
+  EXPECT_FALSE(parse_number(""));
+  EXPECT_FALSE(parse_number("-"));
+  EXPECT_FALSE(parse_number("0x"));
+  EXPECT_FALSE(parse_number("-0x1"));
+  EXPECT_FALSE(parse_number("+1"));
+  EXPECT_FALSE(parse_number("1e3"));
+  EXPECT_FALSE(parse_number(" 1"));
+}
+
+}  // namespace
+}  // namespace sbrdma::isa

@@ -1,0 +1,85 @@
+// Words <-> raw bytes and hex text.
+
+#include "isa/binary_io.h"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+
+namespace sbrdma::isa {
+namespace {
+
+Word counting_word(std::uint8_t start) {
+  Word w{};
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<std::uint8_t>(start + i);
+  return w;
+}
+
+TEST(BinaryIo, BytesRoundTrip) {
+  const std::vector<Word> words{counting_word(0), counting_word(100)};
+  const std::vector<std::uint8_t> bytes = words_to_bytes(words);
+  ASSERT_EQ(bytes.size(), 128u);
+  EXPECT_EQ(bytes[0], 0);
+  EXPECT_EQ(bytes[64], 100);
+  EXPECT_EQ(words_from_bytes(bytes).value(), words);
+  EXPECT_TRUE(words_from_bytes({}).value().empty());
+}
+
+TEST(BinaryIo, TruncatedBytes) {
+  const std::vector<std::uint8_t> bytes(100, 0);
+  auto r = words_from_bytes(bytes);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "truncated: 100 bytes is not a multiple of 64");
+  EXPECT_FALSE(words_from_bytes(std::vector<std::uint8_t>(63)).ok());
+  EXPECT_FALSE(words_from_bytes(std::vector<std::uint8_t>(65)).ok());
+}
+
+TEST(BinaryIo, HexWord) {
+  const Word w = counting_word(0xf0);
+  const std::string hex = word_to_hex(w);
+  ASSERT_EQ(hex.size(), 128u);
+  EXPECT_EQ(hex.substr(0, 6), "f0f1f2");
+  EXPECT_EQ(parse_hex_word(hex).value(), w);
+  EXPECT_EQ(parse_hex_word("  0x" + hex + "\t").value(), w);
+  std::string spaced;
+  for (std::size_t i = 0; i < hex.size(); i += 8) spaced += hex.substr(i, 8) + " ";
+  EXPECT_EQ(parse_hex_word(spaced).value(), w);
+  std::string upper = hex;
+  for (char& c : upper) c = static_cast<char>(std::toupper(c));
+  EXPECT_EQ(parse_hex_word(upper).value(), w);
+}
+
+TEST(BinaryIo, HexWordErrors) {
+  EXPECT_EQ(parse_hex_word("12").error().message, "expected 128 hex digits, got 2");
+  EXPECT_EQ(parse_hex_word("").error().message, "expected 128 hex digits, got 0");
+  EXPECT_EQ(parse_hex_word(std::string(130, 'a')).error().message, "expected 128 hex digits, got 130");
+  EXPECT_EQ(parse_hex_word(std::string(127, 'a') + "g").error().message, "bad hex digit 'g'");
+  EXPECT_EQ(parse_hex_word("0x0x" + std::string(126, '0')).error().message, "bad hex digit 'x'");
+}
+
+TEST(BinaryIo, HexTextWithCommentsAndErrorsPerLine) {
+  const std::string good = word_to_hex(counting_word(1));
+  const std::string text = "# words\n" + good + "  # first\n\n" + std::string(10, 'f') + "\n" + good +
+                           "\n" + std::string(127, '0') + "q\n";
+  const WordsResult r = words_from_hex(text, "in.hex");
+  ASSERT_EQ(r.errors.size(), 2u);
+  EXPECT_EQ(r.errors[0].format(), "in.hex:4: error: expected 128 hex digits, got 10");
+  EXPECT_EQ(r.errors[1].format(), "in.hex:6: error: bad hex digit 'q'");
+  EXPECT_EQ(r.words.size(), 2u);
+  const std::vector<Word> words{counting_word(1), counting_word(2)};
+  const WordsResult back = words_from_hex(words_to_hex(words), "x");
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back.words, words);
+  EXPECT_EQ(words_to_hex(words).back(), '\n');
+}
+
+TEST(BinaryIo, LinesAndComments) {
+  EXPECT_EQ(split_lines("a\r\nb\n\nc"), (std::vector<std::string_view>{"a", "b", "", "c"}));
+  EXPECT_EQ(split_lines("a\n"), (std::vector<std::string_view>{"a"}));
+  EXPECT_TRUE(split_lines("").empty());
+  EXPECT_EQ(strip_comment("  x y  # z"), "x y");
+  EXPECT_EQ(strip_comment("# all"), "");
+}
+
+}  // namespace
+}  // namespace sbrdma::isa
