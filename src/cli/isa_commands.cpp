@@ -36,7 +36,9 @@ base::Result<Input> read_input(const std::string& path) {
     return Input{"<stdin>", std::move(data)};
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) return base::make_error(base::SourceLoc{path, 0}, fmt::format("cannot open: {}", std::strerror(errno)));
+  if (!in)
+    return base::make_error(base::SourceLoc{path, 0},
+                            fmt::format("cannot open: {}", std::strerror(errno)));
   std::string data{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   if (in.bad()) return base::make_error(base::SourceLoc{path, 0}, "cannot read");
   return Input{path, std::move(data)};
@@ -50,7 +52,8 @@ base::Status write_output(const std::string& path, std::string_view bytes) {
   }
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) {
-    return base::make_error(base::SourceLoc{path, 0}, fmt::format("cannot write: {}", std::strerror(errno)));
+    return base::make_error(base::SourceLoc{path, 0},
+                            fmt::format("cannot write: {}", std::strerror(errno)));
   }
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   out.close();
@@ -63,7 +66,9 @@ int report(const base::Errors& errors) {
   return errors.empty() ? 0 : 1;
 }
 
-int report(const base::Error& e) { return report(base::Errors{e}); }
+int report(const base::Error& e) {
+  return report(base::Errors{e});
+}
 
 std::string as_text(std::span<const std::uint8_t> bytes) {
   return std::string(bytes.begin(), bytes.end());
@@ -96,7 +101,8 @@ int run_disasm(const std::string& in_path, bool hex) {
     words = std::move(r.words);
   } else {
     auto r = isa::words_from_bytes(as_bytes(input->data));
-    if (!r.ok()) return report(base::make_error(base::SourceLoc{input->name, 0}, r.error().message));
+    if (!r.ok())
+      return report(base::make_error(base::SourceLoc{input->name, 0}, r.error().message));
     words = std::move(r).value();
   }
   const std::string text = isa::disassemble(words);
@@ -133,13 +139,15 @@ std::string describe_kind(const isa::OpDesc& op, const isa::Field& f) {
 }
 
 std::string info_ops_text() {
-  std::string out = "ops (opcode[/extended_opcode] mnemonic struct; then offset size field kind):\n";
+  std::string out =
+      "ops (opcode[/extended_opcode] mnemonic struct; then offset size field kind):\n";
   for (const isa::OpDesc& op : isa::all_ops()) {
     const std::string id = op.sub_op < 0 ? fmt::format("0x{:02x}", op.opcode)
                                          : fmt::format("0x{:02x}/{}", op.opcode, op.sub_op);
     out += fmt::format("\n{:<7} {:<24} {}\n", id, op.mnemonic, op.struct_name);
     for (const isa::Field& f : op.fields) {
-      out += fmt::format("  {:>2} {:>2}  {:<20} {}\n", f.offset, f.size, f.name, describe_kind(op, f));
+      out +=
+          fmt::format("  {:>2} {:>2}  {:<20} {}\n", f.offset, f.size, f.name, describe_kind(op, f));
     }
   }
   out += "\nenums (value name):\n";
@@ -172,7 +180,8 @@ void add_isa_commands(CLI::App& app, Context& ctx) {
   auto dargs = std::make_shared<AsmArgs>();
   CLI::App* dis = app.add_subcommand(
       "disasm", "Print 64-byte instruction words as assembly text (one line per word)");
-  dis->add_option("FILE", dargs->in, "raw binary words to read (hex text with --hex); - for standard input")
+  dis->add_option("FILE", dargs->in,
+                  "raw binary words to read (hex text with --hex); - for standard input")
       ->capture_default_str();
   dis->add_flag("--hex", dargs->hex, "read hex text (one word of 128 hex digits per line)");
   dis->callback([dargs, &ctx] { ctx.status = run_disasm(dargs->in, dargs->hex); });

@@ -7,7 +7,9 @@
 namespace sbrdma::isa {
 namespace {
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
@@ -61,7 +63,8 @@ base::Result<Word> parse_hex_word(std::string_view text) {
   }
   Word w{};
   for (std::size_t i = 0; i < kWordBytes; ++i) {
-    w[i] = static_cast<std::uint8_t>(hex_digit_value(digits[2 * i]) * 16 + hex_digit_value(digits[2 * i + 1]));
+    w[i] = static_cast<std::uint8_t>(hex_digit_value(digits[2 * i]) * 16 +
+                                     hex_digit_value(digits[2 * i + 1]));
   }
   return w;
 }
@@ -76,8 +79,8 @@ WordsResult words_from_hex(std::string_view text, std::string_view file) {
     if (w.ok()) {
       out.words.push_back(*w);
     } else {
-      out.errors.push_back(base::make_error(base::SourceLoc{std::string(file), static_cast<int>(i + 1)},
-                                            w.error().message));
+      out.errors.push_back(base::make_error(
+          base::SourceLoc{std::string(file), static_cast<int>(i + 1)}, w.error().message));
     }
   }
   return out;

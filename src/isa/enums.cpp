@@ -12,13 +12,13 @@ constexpr std::uint8_t v(E e) {
 
 // [HIGH] wiki-facts §1.4; evt_* names [CHOICE D15]
 constexpr std::array kWaitModes{
-    EnumValue{v(WaitMode::kNone), "none"},     EnumValue{v(WaitMode::kEqImm), "eq_imm"},
-    EnumValue{v(WaitMode::kLtImm), "lt_imm"},  EnumValue{v(WaitMode::kLeImm), "le_imm"},
-    EnumValue{v(WaitMode::kGtImm), "gt_imm"},  EnumValue{v(WaitMode::kGeImm), "ge_imm"},
-    EnumValue{v(WaitMode::kEvt06), "evt_06"},  EnumValue{v(WaitMode::kEvt07), "evt_07"},
-    EnumValue{v(WaitMode::kEvt0e), "evt_0e"},  EnumValue{v(WaitMode::kEvt0f), "evt_0f"},
-    EnumValue{v(WaitMode::kEqReg), "eq_reg"},  EnumValue{v(WaitMode::kLtReg), "lt_reg"},
-    EnumValue{v(WaitMode::kLeReg), "le_reg"},  EnumValue{v(WaitMode::kGtReg), "gt_reg"},
+    EnumValue{v(WaitMode::kNone), "none"},    EnumValue{v(WaitMode::kEqImm), "eq_imm"},
+    EnumValue{v(WaitMode::kLtImm), "lt_imm"}, EnumValue{v(WaitMode::kLeImm), "le_imm"},
+    EnumValue{v(WaitMode::kGtImm), "gt_imm"}, EnumValue{v(WaitMode::kGeImm), "ge_imm"},
+    EnumValue{v(WaitMode::kEvt06), "evt_06"}, EnumValue{v(WaitMode::kEvt07), "evt_07"},
+    EnumValue{v(WaitMode::kEvt0e), "evt_0e"}, EnumValue{v(WaitMode::kEvt0f), "evt_0f"},
+    EnumValue{v(WaitMode::kEqReg), "eq_reg"}, EnumValue{v(WaitMode::kLtReg), "lt_reg"},
+    EnumValue{v(WaitMode::kLeReg), "le_reg"}, EnumValue{v(WaitMode::kGtReg), "gt_reg"},
     EnumValue{v(WaitMode::kGeReg), "ge_reg"},
 };
 

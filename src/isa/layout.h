@@ -32,13 +32,13 @@ enum class Kind : std::uint8_t {
 };
 
 /// Fixed sizes of the composite kinds. [HIGH] wiki-facts §1.3-1.10, ext-tensor-tensor-arith §2
-inline constexpr std::uint8_t kHeaderBytes = 4;         // NEURON_ISA_TPB_HEADER
-inline constexpr std::uint8_t kEventsBytes = 8;         // NEURON_ISA_TPB_EVENTS
-inline constexpr std::uint8_t kAddr4Bytes = 4;          // NEURON_ISA_TPB_ADDR4
-inline constexpr std::uint8_t kImmValBytes = 4;         // NEURON_ISA_TPB_IMM_VAL_INST_FIELD
-inline constexpr std::uint8_t kTensor2dBytes = 12;      // NEURON_ISA_TPB_TENSOR2D
-inline constexpr std::uint8_t kTensor3dBytes = 16;      // NEURON_ISA_TPB_TENSOR3D
-inline constexpr std::uint8_t kCompletionInfoBytes = 1; // NEURON_ISA_TPB_EXT_COMPLETION_INFO
+inline constexpr std::uint8_t kHeaderBytes = 4;          // NEURON_ISA_TPB_HEADER
+inline constexpr std::uint8_t kEventsBytes = 8;          // NEURON_ISA_TPB_EVENTS
+inline constexpr std::uint8_t kAddr4Bytes = 4;           // NEURON_ISA_TPB_ADDR4
+inline constexpr std::uint8_t kImmValBytes = 4;          // NEURON_ISA_TPB_IMM_VAL_INST_FIELD
+inline constexpr std::uint8_t kTensor2dBytes = 12;       // NEURON_ISA_TPB_TENSOR2D
+inline constexpr std::uint8_t kTensor3dBytes = 16;       // NEURON_ISA_TPB_TENSOR3D
+inline constexpr std::uint8_t kCompletionInfoBytes = 1;  // NEURON_ISA_TPB_EXT_COMPLETION_INFO
 
 /// Size in bytes of a field of `kind`; 0 for the variable-size kinds (reserved, opaque).
 constexpr std::uint8_t kind_size(Kind kind) {
@@ -78,9 +78,9 @@ enum class Radix : std::uint8_t { kDec, kHex };
 
 /// One field of a word, as the spec's struct names it.
 struct Field {
-  std::string_view name;        ///< the struct member, exactly (`local_sem`, `src_mem_pattern`)
-  std::uint8_t offset = 0;      ///< byte offset in the word
-  std::uint8_t size = 0;        ///< bytes
+  std::string_view name;    ///< the struct member, exactly (`local_sem`, `src_mem_pattern`)
+  std::uint8_t offset = 0;  ///< byte offset in the word
+  std::uint8_t size = 0;    ///< bytes
   Kind kind = Kind::kU8;
   const EnumDesc* enums = nullptr;  ///< for kEnum8 and kSubOpcode
   Radix radix = Radix::kDec;
@@ -98,13 +98,13 @@ enum class PartType : std::uint8_t {
 
 /// One scalar (or small array) inside a field: what a text key `field` or `field.part` names.
 struct Part {
-  std::string_view name;           ///< "" when the key is the field itself
+  std::string_view name;  ///< "" when the key is the field itself
   PartType type = PartType::kUnsigned;
-  std::uint8_t offset = 0;         ///< byte offset of element 0 inside the field
-  std::uint8_t elem_size = 1;      ///< bytes per element (1, 2 or 4); ignored for kBytes
-  std::uint8_t count = 1;          ///< elements (array parts: step_elem, num_elem)
-  std::uint8_t lsb = 0;            ///< bit field inside the element ...
-  std::uint8_t width = 0;          ///< ... of this many bits (0: the whole element)
+  std::uint8_t offset = 0;     ///< byte offset of element 0 inside the field
+  std::uint8_t elem_size = 1;  ///< bytes per element (1, 2 or 4); ignored for kBytes
+  std::uint8_t count = 1;      ///< elements (array parts: step_elem, num_elem)
+  std::uint8_t lsb = 0;        ///< bit field inside the element ...
+  std::uint8_t width = 0;      ///< ... of this many bits (0: the whole element)
   const EnumDesc* enums = nullptr;
 
   /// Bits one element carries.

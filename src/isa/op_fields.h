@@ -69,16 +69,15 @@ inline constexpr std::array kHeader{
     typed("debug_hint", 3, Kind::kU8),
 };
 inline constexpr std::array kEvents{
-    enum8("wait_mode", 4, &kWaitModeEnum),
-    typed("wait_idx", 5, Kind::kU8),
-    enum8("update_mode", 6, &kUpdateModeEnum),
-    typed("update_idx", 7, Kind::kU8),
+    enum8("wait_mode", 4, &kWaitModeEnum),     typed("wait_idx", 5, Kind::kU8),
+    enum8("update_mode", 6, &kUpdateModeEnum), typed("update_idx", 7, Kind::kU8),
     typed("semaphore_value", 8, Kind::kU32),
 };
 static_assert(kHeader.size() == 4 && kHeaderBytes == 4 && kEventsBytes == 8);
 
 // NEURON_ISA_TPB_EXTENDED_STRUCT envelope (extended.h:41-48):
-//   12: extended_opcode  13: completion_info  14..31: inst_specific0[18]  32..63: inst_specific1[32]
+//   12: extended_opcode  13: completion_info  14..31: inst_specific0[18]  32..63:
+//   inst_specific1[32]
 // [HIGH] wiki-facts §1.2
 inline constexpr std::array kEnvelope{
     Field{"extended_opcode", 12, 1, Kind::kSubOpcode, &kExtendedOpcodeEnum, Radix::kDec, 0},
@@ -87,9 +86,9 @@ inline constexpr std::array kEnvelope{
 
 // ---- 0xF0 ExtendedInst, sub-ops without a public layout (0, 1, 3, 4, 6, 7) ------------------
 // [HIGH] envelope; [CHOICE D12, D15e] payload kept verbatim
-inline constexpr auto kExtendedOpaque = concat(kHeader, kEvents, kEnvelope,
-                                               std::array{opaque("inst_specific0", 14, 18),
-                                                          opaque("inst_specific1", 32, 32)});
+inline constexpr auto kExtendedOpaque =
+    concat(kHeader, kEvents, kEnvelope,
+           std::array{opaque("inst_specific0", 14, 18), opaque("inst_specific1", 32, 32)});
 
 // ---- 0xF0/8 NEURON_ISA_TPB_EXTENDED_RDMA_DESC_GEN_STRUCT ------------------------------------
 //   12 extended_opcode=8  13 completion_info  14 local_sem  15 remote_sem
@@ -120,25 +119,25 @@ inline constexpr auto kRdmaDescStart =
 //   17 reserved0[3]  20 src0_mem_pattern  32 src1_mem_pattern  44 dst_mem_pattern (TENSOR2D)
 //   56 reserved1[8]
 // [HIGH] ext-tensor-tensor-arith.md §2 (extended_utils.h:88, offsets compile-asserted)
-inline constexpr auto kExtendedTta = concat(
-    kHeader, kEvents, kEnvelope,
-    std::array{typed("in0_in1_dtype", 14, Kind::kDtypePair), enum8("out_dtype", 15, &kDtypeEnum),
-               enum8("op", 16, &kAluOpEnum), reserved("reserved0", 17, 3),
-               typed("src0_mem_pattern", 20, Kind::kTensor2d),
-               typed("src1_mem_pattern", 32, Kind::kTensor2d),
-               typed("dst_mem_pattern", 44, Kind::kTensor2d), reserved("reserved1", 56, 8)});
+inline constexpr auto kExtendedTta =
+    concat(kHeader, kEvents, kEnvelope,
+           std::array{typed("in0_in1_dtype", 14, Kind::kDtypePair),
+                      enum8("out_dtype", 15, &kDtypeEnum), enum8("op", 16, &kAluOpEnum),
+                      reserved("reserved0", 17, 3), typed("src0_mem_pattern", 20, Kind::kTensor2d),
+                      typed("src1_mem_pattern", 32, Kind::kTensor2d),
+                      typed("dst_mem_pattern", 44, Kind::kTensor2d), reserved("reserved1", 56, 8)});
 
 // ---- 0xBF NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT (SB2SB) --------------------------------------
 //   12 in_dtype  13 out_dtype  14 reserved0[2]  16 src_mem_pattern (TENSOR3D)
 //   32 lnc_size_fmt  33 num_active_channels  34 reserved1[14]  48 dst_mem_pattern (TENSOR3D)
 // [HIGH] wiki-facts §1.10 (gcc probe + libnrt DWARF agree; reserved1 really spans 34..47)
-inline constexpr auto kSb2sbCollective = concat(
-    kHeader, kEvents,
-    std::array{enum8("in_dtype", 12, &kDtypeEnum), enum8("out_dtype", 13, &kDtypeEnum),
-               reserved("reserved0", 14, 2), typed("src_mem_pattern", 16, Kind::kTensor3d),
-               enum8("lnc_size_fmt", 32, &kLncSizeFmtEnum),
-               typed("num_active_channels", 33, Kind::kU8), reserved("reserved1", 34, 14),
-               typed("dst_mem_pattern", 48, Kind::kTensor3d)});
+inline constexpr auto kSb2sbCollective =
+    concat(kHeader, kEvents,
+           std::array{enum8("in_dtype", 12, &kDtypeEnum), enum8("out_dtype", 13, &kDtypeEnum),
+                      reserved("reserved0", 14, 2), typed("src_mem_pattern", 16, Kind::kTensor3d),
+                      enum8("lnc_size_fmt", 32, &kLncSizeFmtEnum),
+                      typed("num_active_channels", 33, Kind::kU8), reserved("reserved1", 34, 14),
+                      typed("dst_mem_pattern", 48, Kind::kTensor3d)});
 
 // ---- 0xA0 EVENT_SEMAPHORE --------------------------------------------------------------------
 //   0..11 header + events (public)   12..63 payload (layout not public)
@@ -148,51 +147,65 @@ inline constexpr auto kEventSemaphore =
 
 // ---- compile-time proof against the spec's tables -------------------------------------------
 
+/// True if `fs` has a field `name` at `offset` spanning `size` bytes.
+consteval bool placed(std::span<const Field> fs, std::string_view name, unsigned offset,
+                      unsigned size) {
+  const Field& f = at(fs, name);
+  return f.offset == offset && f.size == size;
+}
+
 static_assert(tiles_word(kExtendedOpaque) && tiles_word(kRdmaDescGen) &&
               tiles_word(kRdmaDescStart) && tiles_word(kExtendedTta) &&
               tiles_word(kSb2sbCollective) && tiles_word(kEventSemaphore));
 
-// Header, events, envelope. [HIGH] wiki-facts §1.2-1.4
-static_assert(at(kRdmaDescGen, "inst_word_len").offset == 1);
-static_assert(at(kRdmaDescGen, "debug_cmd").offset == 2 && at(kRdmaDescGen, "debug_hint").offset == 3);
-static_assert(at(kRdmaDescGen, "wait_mode").offset == 4 && at(kRdmaDescGen, "wait_idx").offset == 5);
-static_assert(at(kRdmaDescGen, "update_mode").offset == 6 && at(kRdmaDescGen, "update_idx").offset == 7);
-static_assert(at(kRdmaDescGen, "semaphore_value").offset == 8);
-static_assert(at(kExtendedOpaque, "extended_opcode").offset == 12);
-static_assert(at(kExtendedOpaque, "completion_info").offset == 13);
-static_assert(at(kExtendedOpaque, "inst_specific0").offset == 14 && at(kExtendedOpaque, "inst_specific0").size == 18);
-static_assert(at(kExtendedOpaque, "inst_specific1").offset == 32 && at(kExtendedOpaque, "inst_specific1").size == 32);
+// HEADER (4 B), EVENTS (8 B), the ExtendedInst envelope. [HIGH] wiki-facts §1.2-1.4
+static_assert(placed(kHeader, "opcode", 0, 1) && placed(kHeader, "inst_word_len", 1, 1));
+static_assert(placed(kHeader, "debug_cmd", 2, 1) && placed(kHeader, "debug_hint", 3, 1));
+static_assert(placed(kEvents, "wait_mode", 4, 1) && placed(kEvents, "wait_idx", 5, 1));
+static_assert(placed(kEvents, "update_mode", 6, 1) && placed(kEvents, "update_idx", 7, 1));
+static_assert(placed(kEvents, "semaphore_value", 8, 4));
+static_assert(placed(kExtendedOpaque, "extended_opcode", 12, 1));
+static_assert(placed(kExtendedOpaque, "completion_info", 13, 1));
+static_assert(placed(kExtendedOpaque, "inst_specific0", 14, 18));
+static_assert(placed(kExtendedOpaque, "inst_specific1", 32, 32));
 
 // RDMA_DESC_GEN. [HIGH] wiki-facts §1.8
-static_assert(at(kRdmaDescGen, "local_sem").offset == 14 && at(kRdmaDescGen, "remote_sem").offset == 15);
-static_assert(at(kRdmaDescGen, "remote_core_id").offset == 16 && at(kRdmaDescGen, "remote_core_id").size == 4);
-static_assert(at(kRdmaDescGen, "remote_routing_id").offset == 20);
-static_assert(at(kRdmaDescGen, "dma_engine_mask").offset == 24);
-static_assert(at(kRdmaDescGen, "src_addr").offset == 28 && at(kRdmaDescGen, "dst_addr").offset == 32);
-static_assert(at(kRdmaDescGen, "free_dim_bytes").offset == 36 && at(kRdmaDescGen, "free_dim_bytes").size == 4);
-static_assert(at(kRdmaDescGen, "is_bidirectional").offset == 40);
-static_assert(at(kRdmaDescGen, "remote_sem_prev").offset == 41);
-static_assert(at(kRdmaDescGen, "reserved0").offset == 42 && at(kRdmaDescGen, "reserved0").size == 2);
-static_assert(at(kRdmaDescGen, "reserved1").offset == 44 && at(kRdmaDescGen, "reserved1").size == 20);
+static_assert(placed(kRdmaDescGen, "local_sem", 14, 1) &&
+              placed(kRdmaDescGen, "remote_sem", 15, 1));
+static_assert(placed(kRdmaDescGen, "remote_core_id", 16, 4));
+static_assert(placed(kRdmaDescGen, "remote_routing_id", 20, 4));
+static_assert(placed(kRdmaDescGen, "dma_engine_mask", 24, 4));
+static_assert(placed(kRdmaDescGen, "src_addr", 28, 4) && placed(kRdmaDescGen, "dst_addr", 32, 4));
+static_assert(placed(kRdmaDescGen, "free_dim_bytes", 36, 4));
+static_assert(placed(kRdmaDescGen, "is_bidirectional", 40, 1));
+static_assert(placed(kRdmaDescGen, "remote_sem_prev", 41, 1));
+static_assert(placed(kRdmaDescGen, "reserved0", 42, 2) &&
+              placed(kRdmaDescGen, "reserved1", 44, 20));
 
 // RDMA_DESC_START. [HIGH] wiki-facts §1.9
-static_assert(at(kRdmaDescStart, "reserved0").offset == 14 && at(kRdmaDescStart, "reserved0").size == 2);
-static_assert(at(kRdmaDescStart, "reserved1").offset == 16 && at(kRdmaDescStart, "reserved1").size == 48);
+static_assert(placed(kRdmaDescStart, "reserved0", 14, 2));
+static_assert(placed(kRdmaDescStart, "reserved1", 16, 48));
 
 // EXTENDED_TTA. [HIGH] ext-tensor-tensor-arith.md §2
-static_assert(at(kExtendedTta, "in0_in1_dtype").offset == 14 && at(kExtendedTta, "out_dtype").offset == 15);
-static_assert(at(kExtendedTta, "op").offset == 16 && at(kExtendedTta, "reserved0").offset == 17);
-static_assert(at(kExtendedTta, "src0_mem_pattern").offset == 20 && at(kExtendedTta, "src1_mem_pattern").offset == 32);
-static_assert(at(kExtendedTta, "dst_mem_pattern").offset == 44 && at(kExtendedTta, "reserved1").offset == 56);
-static_assert(at(kExtendedTta, "src0_mem_pattern").size == 12);
+static_assert(placed(kExtendedTta, "in0_in1_dtype", 14, 1) &&
+              placed(kExtendedTta, "out_dtype", 15, 1));
+static_assert(placed(kExtendedTta, "op", 16, 1) && placed(kExtendedTta, "reserved0", 17, 3));
+static_assert(placed(kExtendedTta, "src0_mem_pattern", 20, 12));
+static_assert(placed(kExtendedTta, "src1_mem_pattern", 32, 12));
+static_assert(placed(kExtendedTta, "dst_mem_pattern", 44, 12));
+static_assert(placed(kExtendedTta, "reserved1", 56, 8));
 
 // S3D3_COLLECTIVE. [HIGH] wiki-facts §1.10
-static_assert(at(kSb2sbCollective, "in_dtype").offset == 12 && at(kSb2sbCollective, "out_dtype").offset == 13);
-static_assert(at(kSb2sbCollective, "reserved0").offset == 14 && at(kSb2sbCollective, "reserved0").size == 2);
-static_assert(at(kSb2sbCollective, "src_mem_pattern").offset == 16 && at(kSb2sbCollective, "src_mem_pattern").size == 16);
-static_assert(at(kSb2sbCollective, "lnc_size_fmt").offset == 32);
-static_assert(at(kSb2sbCollective, "num_active_channels").offset == 33);
-static_assert(at(kSb2sbCollective, "reserved1").offset == 34 && at(kSb2sbCollective, "reserved1").size == 14);
-static_assert(at(kSb2sbCollective, "dst_mem_pattern").offset == 48 && at(kSb2sbCollective, "dst_mem_pattern").size == 16);
+static_assert(placed(kSb2sbCollective, "in_dtype", 12, 1));
+static_assert(placed(kSb2sbCollective, "out_dtype", 13, 1));
+static_assert(placed(kSb2sbCollective, "reserved0", 14, 2));
+static_assert(placed(kSb2sbCollective, "src_mem_pattern", 16, 16));
+static_assert(placed(kSb2sbCollective, "lnc_size_fmt", 32, 1));
+static_assert(placed(kSb2sbCollective, "num_active_channels", 33, 1));
+static_assert(placed(kSb2sbCollective, "reserved1", 34, 14));
+static_assert(placed(kSb2sbCollective, "dst_mem_pattern", 48, 16));
+
+// EVENT_SEMAPHORE. [HIGH] header + events; [CHOICE D15d]
+static_assert(placed(kEventSemaphore, "payload", 12, 52));
 
 }  // namespace sbrdma::isa::fields

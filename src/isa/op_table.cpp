@@ -8,7 +8,9 @@
 namespace sbrdma::isa {
 namespace {
 
-constexpr std::int16_t sub(ExtendedOpcode op) { return static_cast<std::int16_t>(op); }
+constexpr std::int16_t sub(ExtendedOpcode op) {
+  return static_cast<std::int16_t>(op);
+}
 
 // [HIGH] wiki-facts §1.1 (opcodes), §1.2 (sub-ops); mnemonics [CHOICE D15g]
 constexpr std::array kOps{
@@ -20,9 +22,8 @@ constexpr std::array kOps{
            "EXTENDED_ENOP_STRUCT", fields::kExtendedOpaque, nullptr},
     OpDesc{kOpcodeExtendedInst, sub(ExtendedOpcode::kCopy), "ext_copy", "EXTENDED_COPY_STRUCT",
            fields::kExtendedOpaque, nullptr},
-    OpDesc{kOpcodeExtendedInst, sub(ExtendedOpcode::kTensorTensorArith),
-           "ext_tensor_tensor_arith", "EXTENDED_TTA_STRUCT", fields::kExtendedTta,
-           &check_ext_tensor_tensor_arith},
+    OpDesc{kOpcodeExtendedInst, sub(ExtendedOpcode::kTensorTensorArith), "ext_tensor_tensor_arith",
+           "EXTENDED_TTA_STRUCT", fields::kExtendedTta, &check_ext_tensor_tensor_arith},
     OpDesc{kOpcodeExtendedInst, sub(ExtendedOpcode::kRandSetState), "ext_rand_set_state",
            "EXTENDED_RSS_STRUCT", fields::kExtendedOpaque, nullptr},
     OpDesc{kOpcodeExtendedInst, sub(ExtendedOpcode::kRandGetState), "ext_rand_get_state",
@@ -39,7 +40,9 @@ constexpr std::array kOps{
 
 }  // namespace
 
-std::span<const OpDesc> all_ops() { return kOps; }
+std::span<const OpDesc> all_ops() {
+  return kOps;
+}
 
 const OpDesc* find_op(std::uint8_t opcode, std::uint8_t sub_op) {
   for (const OpDesc& op : kOps) {

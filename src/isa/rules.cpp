@@ -16,7 +16,9 @@ constexpr std::uint32_t kEngineMaskBits = 16;
 constexpr unsigned kMaxChannels = 128;
 constexpr std::uint64_t kMaxSb2sbSrcElements = 256;
 
-std::string_view dtype_name(Dtype d) { return enum_name(kDtypeEnum, static_cast<std::uint8_t>(d)); }
+std::string_view dtype_name(Dtype d) {
+  return enum_name(kDtypeEnum, static_cast<std::uint8_t>(d));
+}
 
 void check_sbuf(const Tensor3d& t, std::string_view name, Problems& out) {
   // [CHOICE D15c] register forms cannot be placed statically.
@@ -33,8 +35,8 @@ void check_rdma_desc_gen(const Word& word, Problems& out) {
   const RdmaDescGen g = decode_rdma_desc_gen(word).value();
   const std::uint32_t mask = g.dma_engine_mask.imm;
   if (!base::BitField{kEngineMaskBits - 1, 0}.fits(mask)) {
-    out.push_back({Fault::kRuleViolated,
-                   fmt::format("dma_engine_mask 0x{:x} does not fit 16 bits", mask)});
+    out.push_back(
+        {Fault::kRuleViolated, fmt::format("dma_engine_mask 0x{:x} does not fit 16 bits", mask)});
   } else if (!base::is_pow2(base::popcount(mask))) {
     out.push_back({Fault::kRuleViolated,
                    fmt::format("dma_engine_mask 0x{:x} selects {} engines (must be 1, 2, 4, 8 or "
@@ -55,22 +57,20 @@ void check_sb2sb_collective(const Word& word, Problems& out) {
                                dtype_name(s.in_dtype), dtype_name(s.out_dtype))});
   }
   if (s.lnc_size_fmt != LncSizeFmt::kLnc1 && s.lnc_size_fmt != LncSizeFmt::kLnc2) {
-    out.push_back({Fault::kUnsupported,
-                   fmt::format("lnc_size_fmt {} is not supported (lnc1 or lnc2 only)",
-                               enum_name(kLncSizeFmtEnum,
-                                         static_cast<std::uint8_t>(s.lnc_size_fmt)))});
+    out.push_back(
+        {Fault::kUnsupported,
+         fmt::format("lnc_size_fmt {} is not supported (lnc1 or lnc2 only)",
+                     enum_name(kLncSizeFmtEnum, static_cast<std::uint8_t>(s.lnc_size_fmt)))});
   }
   if (s.num_active_channels < 1 || s.num_active_channels > kMaxChannels) {
-    out.push_back({Fault::kRuleViolated,
-                   fmt::format("num_active_channels {} is outside 1..{}", s.num_active_channels,
-                               kMaxChannels)});
+    out.push_back({Fault::kRuleViolated, fmt::format("num_active_channels {} is outside 1..{}",
+                                                     s.num_active_channels, kMaxChannels)});
   }
   const auto& n = s.src_mem_pattern.num_elem;
   const std::uint64_t elements = std::uint64_t{n[0]} * n[1] * n[2];
   if (elements > kMaxSb2sbSrcElements) {
-    out.push_back({Fault::kRuleViolated,
-                   fmt::format("src_mem_pattern has {} elements (at most {})", elements,
-                               kMaxSb2sbSrcElements)});
+    out.push_back({Fault::kRuleViolated, fmt::format("src_mem_pattern has {} elements (at most {})",
+                                                     elements, kMaxSb2sbSrcElements)});
   }
   check_sbuf(s.src_mem_pattern, "src_mem_pattern", out);
   check_sbuf(s.dst_mem_pattern, "dst_mem_pattern", out);

@@ -34,14 +34,13 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 }
 
 /// Parses a number for `key` within [lo, hi]; the error message if it is not one.
-std::optional<std::string> number_in(std::string_view text, const std::string& key,
-                                     std::int64_t lo, std::int64_t hi, Radix radix,
-                                     std::int64_t& out) {
+std::optional<std::string> number_in(std::string_view text, const std::string& key, std::int64_t lo,
+                                     std::int64_t hi, Radix radix, std::int64_t& out) {
   const auto v = parse_number(text);
   if (!v) return fmt::format("bad number '{}' for {}", text, key);
   if (*v < lo || *v > hi) {
-    return fmt::format("value {} out of range for {} ({}..{})", text, key,
-                       format_number(lo, radix), format_number(hi, radix));
+    return fmt::format("value {} out of range for {} ({}..{})", text, key, format_number(lo, radix),
+                       format_number(hi, radix));
   }
   out = *v;
   return std::nullopt;
@@ -58,13 +57,13 @@ std::optional<std::string> parse_bytes(std::string_view text, const Field& field
   auto bytes = field_bytes(w, field);
   std::fill(bytes.begin(), bytes.end(), std::uint8_t{0});
   for (std::size_t i = 0; i < n; ++i) {
-    bytes[i] = static_cast<std::uint8_t>(hex_digit_value(text[2 * i]) * 16 + hex_digit_value(text[2 * i + 1]));
+    bytes[i] = static_cast<std::uint8_t>(hex_digit_value(text[2 * i]) * 16 +
+                                         hex_digit_value(text[2 * i + 1]));
   }
   return std::nullopt;
 }
 
-std::optional<std::string> parse_addr4(std::string_view text, const std::string& key,
-                                       Addr4& out) {
+std::optional<std::string> parse_addr4(std::string_view text, const std::string& key, Addr4& out) {
   const std::size_t colon = text.find(':');
   std::int64_t v = 0;
   if (colon == std::string_view::npos) {
@@ -97,8 +96,8 @@ std::optional<std::int64_t> parse_number(std::string_view text) {
   if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
   constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   if (u > kMax + (negative ? 1 : 0)) return std::nullopt;
-  if (negative) return u == kMax + 1 ? std::numeric_limits<std::int64_t>::min()
-                                     : -static_cast<std::int64_t>(u);
+  if (negative)
+    return u == kMax + 1 ? std::numeric_limits<std::int64_t>::min() : -static_cast<std::int64_t>(u);
   return static_cast<std::int64_t>(u);
 }
 
@@ -126,13 +125,13 @@ std::string format_part(const Word& word, const Field& field, const Part& part) 
       return out;
     }
     case PartType::kEnum:
-      return std::string(
-          enum_name(enum_of(field, part), static_cast<std::uint8_t>(read_value(word, field, part))));
+      return std::string(enum_name(enum_of(field, part),
+                                   static_cast<std::uint8_t>(read_value(word, field, part))));
     case PartType::kAddr4: {
       const Addr4 a = Addr4::from_raw(static_cast<std::uint32_t>(read_value(word, field, part)));
       if (a.is_immediate()) return fmt::format("0x{:x}", a.value);
-      return fmt::format("{}:{}",
-                         enum_name(kAddr4MarkerEnum, static_cast<std::uint8_t>(a.marker)), a.value);
+      return fmt::format("{}:{}", enum_name(kAddr4MarkerEnum, static_cast<std::uint8_t>(a.marker)),
+                         a.value);
     }
     case PartType::kUnsigned:
     case PartType::kSigned: {
@@ -147,8 +146,8 @@ std::string format_part(const Word& word, const Field& field, const Part& part) 
   return {};
 }
 
-std::optional<std::string> parse_part(std::string_view text, const Field& field,
-                                      const Part& part, Word& word) {
+std::optional<std::string> parse_part(std::string_view text, const Field& field, const Part& part,
+                                      Word& word) {
   const std::string key = key_name(field, part);
   Word w = word;
   switch (part.type) {
@@ -172,9 +171,9 @@ std::optional<std::string> parse_part(std::string_view text, const Field& field,
     case PartType::kSigned: {
       const std::vector<std::string_view> items = split(text, ',');
       if (items.size() != part.count) {
-        return part.count == 1 ? fmt::format("bad number '{}' for {}", text, key)
-                               : fmt::format("{} takes {} values, got {}", key, part.count,
-                                             items.size());
+        return part.count == 1
+                   ? fmt::format("bad number '{}' for {}", text, key)
+                   : fmt::format("{} takes {} values, got {}", key, part.count, items.size());
       }
       const ValueRange r = value_range(part);
       for (unsigned i = 0; i < part.count; ++i) {

@@ -30,7 +30,7 @@ std::string format_part(const Word& word, const Field& field, const Part& part);
 
 /// Parses `text` as the part's value and writes it into `word`. Returns an error message
 /// (without location) if the text is not a value of the part; `word` is then unchanged.
-std::optional<std::string> parse_part(std::string_view text, const Field& field,
-                                      const Part& part, Word& word);
+std::optional<std::string> parse_part(std::string_view text, const Field& field, const Part& part,
+                                      Word& word);
 
 }  // namespace sbrdma::isa

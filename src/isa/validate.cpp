@@ -20,9 +20,9 @@ void reserved_problems(const Field& field, const Word& w, Problems& out) {
     const auto bytes = field_bytes(w, field);
     for (std::size_t i = 0; i < bytes.size(); ++i) {
       if (bytes[i] != 0) {
-        out.push_back({Fault::kReservedBits,
-                       fmt::format("reserved bits set in {} (byte {} = 0x{:02x})", field.name,
-                                   field.offset + i, bytes[i])});
+        out.push_back(
+            {Fault::kReservedBits, fmt::format("reserved bits set in {} (byte {} = 0x{:02x})",
+                                               field.name, field.offset + i, bytes[i])});
         return;
       }
     }

@@ -24,8 +24,12 @@ const Part& part(const Field& field, std::string_view name) {
 }
 
 // Whole-field scalars (u8/u16/u32/enum/IMM_VAL/ADDR4 raw).
-void put(Word& w, const Field& field, std::int64_t v) { write_value(w, field, part(field, ""), 0, v); }
-std::int64_t get(const Word& w, const Field& field) { return read_value(w, field, part(field, "")); }
+void put(Word& w, const Field& field, std::int64_t v) {
+  write_value(w, field, part(field, ""), 0, v);
+}
+std::int64_t get(const Word& w, const Field& field) {
+  return read_value(w, field, part(field, ""));
+}
 
 template <typename E>
 std::int64_t num(E e) {
@@ -59,9 +63,10 @@ void put_completion(Word& w, const CompletionInfo& c) {
 
 CompletionInfo get_completion(const Word& w) {
   const Field& field = f::at(f::kEnvelope, "completion_info");
-  return CompletionInfo{read_value(w, field, part(field, "has_read")) != 0,
-                        read_value(w, field, part(field, "has_write")) != 0,
-                        static_cast<std::uint8_t>(read_value(w, field, part(field, "num_active_ports")))};
+  return CompletionInfo{
+      read_value(w, field, part(field, "has_read")) != 0,
+      read_value(w, field, part(field, "has_write")) != 0,
+      static_cast<std::uint8_t>(read_value(w, field, part(field, "num_active_ports")))};
 }
 
 template <typename T>
@@ -76,7 +81,8 @@ void put_tensor(Word& w, const Field& field, const T& t) {
 template <typename T>
 T get_tensor(const Word& w, const Field& field) {
   T t;
-  t.start_addr = Addr4::from_raw(static_cast<std::uint32_t>(read_value(w, field, part(field, "start_addr"))));
+  t.start_addr =
+      Addr4::from_raw(static_cast<std::uint32_t>(read_value(w, field, part(field, "start_addr"))));
   for (unsigned i = 0; i < t.step_elem.size(); ++i) {
     t.step_elem[i] = static_cast<std::int16_t>(read_value(w, field, part(field, "step_elem"), i));
     t.num_elem[i] = static_cast<std::uint16_t>(read_value(w, field, part(field, "num_elem"), i));
@@ -98,8 +104,8 @@ Word blank(std::string_view mnemonic) {
 base::Status expect_op(const Word& w, std::string_view mnemonic) {
   const OpDesc* op = find_op(w);
   if (op == nullptr || op->mnemonic != mnemonic) {
-    return base::make_error(fmt::format("not an {} word (opcode 0x{:02x}, byte 12 = {})", mnemonic,
-                                        w[0], w[12]));
+    return base::make_error(
+        fmt::format("not an {} word (opcode 0x{:02x}, byte 12 = {})", mnemonic, w[0], w[12]));
   }
   if (auto p = decode_problem(w)) return base::make_error(p->message);
   return base::ok_status();
@@ -163,14 +169,17 @@ base::Result<RdmaDescGen> decode_rdma_desc_gen(const Word& w) {
   v.completion_info = get_completion(w);
   v.local_sem = static_cast<std::uint8_t>(get(w, f::at(f::kRdmaDescGen, "local_sem")));
   v.remote_sem = static_cast<std::uint8_t>(get(w, f::at(f::kRdmaDescGen, "remote_sem")));
-  v.remote_core_id.imm = static_cast<std::uint32_t>(get(w, f::at(f::kRdmaDescGen, "remote_core_id")));
+  v.remote_core_id.imm =
+      static_cast<std::uint32_t>(get(w, f::at(f::kRdmaDescGen, "remote_core_id")));
   v.remote_routing_id.imm =
       static_cast<std::uint32_t>(get(w, f::at(f::kRdmaDescGen, "remote_routing_id")));
-  v.dma_engine_mask.imm = static_cast<std::uint32_t>(get(w, f::at(f::kRdmaDescGen, "dma_engine_mask")));
+  v.dma_engine_mask.imm =
+      static_cast<std::uint32_t>(get(w, f::at(f::kRdmaDescGen, "dma_engine_mask")));
   v.src_addr = get_addr4(w, f::at(f::kRdmaDescGen, "src_addr"));
   v.dst_addr = get_addr4(w, f::at(f::kRdmaDescGen, "dst_addr"));
   v.free_dim_bytes = static_cast<std::uint32_t>(get(w, f::at(f::kRdmaDescGen, "free_dim_bytes")));
-  v.is_bidirectional = static_cast<std::uint8_t>(get(w, f::at(f::kRdmaDescGen, "is_bidirectional")));
+  v.is_bidirectional =
+      static_cast<std::uint8_t>(get(w, f::at(f::kRdmaDescGen, "is_bidirectional")));
   v.remote_sem_prev = static_cast<std::uint8_t>(get(w, f::at(f::kRdmaDescGen, "remote_sem_prev")));
   return v;
 }

@@ -63,7 +63,8 @@ TEST(Assembler, CommentsAndBlankLinesAreSkipped) {
 
 TEST(Assembler, RawEmitsTheWordVerbatimEvenIfInvalid) {
   const std::string hex(128, '0');
-  const AsmResult r = assemble(".raw 0x" + hex + "\n.raw " + hex.substr(0, 64) + " " + hex.substr(64), "r");
+  const AsmResult r =
+      assemble(".raw 0x" + hex + "\n.raw " + hex.substr(0, 64) + " " + hex.substr(64), "r");
   ASSERT_TRUE(r.ok()) << formatted(r.errors);
   ASSERT_EQ(r.words.size(), 2u);
   EXPECT_EQ(r.words[0].word, Word{});
@@ -72,13 +73,14 @@ TEST(Assembler, RawEmitsTheWordVerbatimEvenIfInvalid) {
 
 TEST(Assembler, DirectiveHandlerSeesDirectivesInOrderWithTheirLines) {
   std::vector<std::pair<std::string, int>> seen;
-  DirectiveHandler handler = [&](std::string_view line, const base::SourceLoc& loc) -> base::Status {
+  DirectiveHandler handler = [&](std::string_view line,
+                                 const base::SourceLoc& loc) -> base::Status {
     seen.emplace_back(std::string(line), loc.line);
     if (line.rfind(".bad", 0) == 0) return base::make_error("handler says no");
     return base::ok_status();
   };
-  const AsmResult r = assemble(".core 1  # first core\nrdma_desc_start\n.core 2\n.bad\nrdma_desc_start\n",
-                               "p.s", handler);
+  const AsmResult r = assemble(
+      ".core 1  # first core\nrdma_desc_start\n.core 2\n.bad\nrdma_desc_start\n", "p.s", handler);
   ASSERT_EQ(seen.size(), 3u);
   EXPECT_EQ(seen[0], (std::pair<std::string, int>{".core 1", 1}));
   EXPECT_EQ(seen[1], (std::pair<std::string, int>{".core 2", 3}));

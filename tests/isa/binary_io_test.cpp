@@ -52,15 +52,16 @@ TEST(BinaryIo, HexWord) {
 TEST(BinaryIo, HexWordErrors) {
   EXPECT_EQ(parse_hex_word("12").error().message, "expected 128 hex digits, got 2");
   EXPECT_EQ(parse_hex_word("").error().message, "expected 128 hex digits, got 0");
-  EXPECT_EQ(parse_hex_word(std::string(130, 'a')).error().message, "expected 128 hex digits, got 130");
+  EXPECT_EQ(parse_hex_word(std::string(130, 'a')).error().message,
+            "expected 128 hex digits, got 130");
   EXPECT_EQ(parse_hex_word(std::string(127, 'a') + "g").error().message, "bad hex digit 'g'");
   EXPECT_EQ(parse_hex_word("0x0x" + std::string(126, '0')).error().message, "bad hex digit 'x'");
 }
 
 TEST(BinaryIo, HexTextWithCommentsAndErrorsPerLine) {
   const std::string good = word_to_hex(counting_word(1));
-  const std::string text = "# words\n" + good + "  # first\n\n" + std::string(10, 'f') + "\n" + good +
-                           "\n" + std::string(127, '0') + "q\n";
+  const std::string text = "# words\n" + good + "  # first\n\n" + std::string(10, 'f') + "\n" +
+                           good + "\n" + std::string(127, '0') + "q\n";
   const WordsResult r = words_from_hex(text, "in.hex");
   ASSERT_EQ(r.errors.size(), 2u);
   EXPECT_EQ(r.errors[0].format(), "in.hex:4: error: expected 128 hex digits, got 10");

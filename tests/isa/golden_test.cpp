@@ -18,7 +18,9 @@ using testing::instruction_lines;
 using testing::read_bytes_file;
 using testing::read_text;
 
-std::vector<std::filesystem::path> golden_texts() { return data_files("golden_", ".s"); }
+std::vector<std::filesystem::path> golden_texts() {
+  return data_files("golden_", ".s");
+}
 
 /// The hand-written words next to a golden `.s` file.
 std::vector<Word> golden_words(std::filesystem::path s) {
@@ -29,7 +31,9 @@ std::vector<Word> golden_words(std::filesystem::path s) {
   return words;
 }
 
-TEST(Golden, FilesExist) { EXPECT_GE(golden_texts().size(), 7u); }
+TEST(Golden, FilesExist) {
+  EXPECT_GE(golden_texts().size(), 7u);
+}
 
 TEST(Golden, TextAssemblesToHandWrittenBytes) {
   for (const auto& s : golden_texts()) {
@@ -60,7 +64,8 @@ TEST(Golden, EveryOpHasAGoldenWord) {
       if (const OpDesc* op = find_op(w.word)) seen.insert(std::string(op->mnemonic));
     }
   }
-  for (const OpDesc& op : all_ops()) EXPECT_TRUE(seen.count(std::string(op.mnemonic))) << op.mnemonic;
+  for (const OpDesc& op : all_ops())
+    EXPECT_TRUE(seen.count(std::string(op.mnemonic))) << op.mnemonic;
 }
 
 }  // namespace

@@ -66,9 +66,9 @@ TEST(OpTable, FieldsTileTheWordWithoutOverlap) {
 }
 
 TEST(OpTable, PartsLieInsideTheirFieldWithoutOverlap) {
-  for (const Kind kind : {Kind::kU8, Kind::kU16, Kind::kU32, Kind::kEnum8, Kind::kCompletionInfo,
-                          Kind::kDtypePair, Kind::kImmVal, Kind::kAddr4, Kind::kTensor2d,
-                          Kind::kTensor3d}) {
+  for (const Kind kind :
+       {Kind::kU8, Kind::kU16, Kind::kU32, Kind::kEnum8, Kind::kCompletionInfo, Kind::kDtypePair,
+        Kind::kImmVal, Kind::kAddr4, Kind::kTensor2d, Kind::kTensor3d}) {
     SCOPED_TRACE(std::string(kind_name(kind)));
     std::bitset<8 * 16> bits;
     for (const Part& p : parts_of(kind)) {
@@ -149,7 +149,8 @@ TEST(Enums, TypedValuesHaveTheSpecNames) {
   EXPECT_EQ(enum_name(kLncSizeFmtEnum, static_cast<std::uint8_t>(LncSizeFmt::kLnc2)), "lnc2");
   EXPECT_EQ(enum_name(kAluOpEnum, static_cast<std::uint8_t>(AluOp::kMult)), "mult");
   EXPECT_EQ(enum_name(kAluOpEnum, static_cast<std::uint8_t>(AluOp::kAminUint)), "amin_uint");
-  EXPECT_EQ(enum_name(kAddr4MarkerEnum, static_cast<std::uint8_t>(Addr4Marker::kAddrReg)), "addr_reg");
+  EXPECT_EQ(enum_name(kAddr4MarkerEnum, static_cast<std::uint8_t>(Addr4Marker::kAddrReg)),
+            "addr_reg");
   EXPECT_EQ(enum_name(kAddr4MarkerEnum, 0x00), "");  // the immediate form is a plain number
 }
 

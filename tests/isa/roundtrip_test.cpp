@@ -62,7 +62,8 @@ TEST(RoundTrip, ArbitraryBytesSurviveDisasmAsm) {
   for (int i = 0; i < 500; ++i) {
     Word w{};
     for (std::uint8_t& b : w) b = static_cast<std::uint8_t>(rnd.below(256));
-    if (rnd.one_in(2)) w[0] = all_ops()[rnd.below(static_cast<std::uint32_t>(all_ops().size()))].opcode;
+    if (rnd.one_in(2))
+      w[0] = all_ops()[rnd.below(static_cast<std::uint32_t>(all_ops().size()))].opcode;
     words.push_back(w);
   }
   // Valid words with one byte changed: sometimes still valid, often not.

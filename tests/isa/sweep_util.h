@@ -15,7 +15,9 @@ class RandomWords {
  public:
   explicit RandomWords(std::uint32_t seed) : rng_(seed) {}
 
-  std::uint32_t below(std::uint32_t n) { return std::uniform_int_distribution<std::uint32_t>(0, n - 1)(rng_); }
+  std::uint32_t below(std::uint32_t n) {
+    return std::uniform_int_distribution<std::uint32_t>(0, n - 1)(rng_);
+  }
   std::int64_t in(std::int64_t lo, std::int64_t hi) {
     return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng_);
   }
@@ -24,7 +26,8 @@ class RandomWords {
   Addr4 addr4(std::uint32_t imm_limit = Addr4::kImmediateMask) {
     if (one_in(4)) {
       const auto& markers = kAddr4MarkerEnum.values;
-      return Addr4{static_cast<Addr4Marker>(markers[below(static_cast<std::uint32_t>(markers.size()))].value),
+      return Addr4{static_cast<Addr4Marker>(
+                       markers[below(static_cast<std::uint32_t>(markers.size()))].value),
                    below(256)};
     }
     return Addr4{Addr4Marker::kImmediate, static_cast<std::uint32_t>(in(0, imm_limit))};
@@ -44,7 +47,8 @@ class RandomWords {
   void fill(Word& w, const Field& f, const Part& p) {
     if (one_in(3)) return;  // keep the default
     if (p.type == PartType::kBytes) {
-      for (std::uint8_t& b : field_bytes(w, f)) b = one_in(2) ? 0 : static_cast<std::uint8_t>(below(256));
+      for (std::uint8_t& b : field_bytes(w, f))
+        b = one_in(2) ? 0 : static_cast<std::uint8_t>(below(256));
       return;
     }
     for (unsigned i = 0; i < p.count; ++i) {

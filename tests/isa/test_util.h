@@ -11,7 +11,9 @@
 
 namespace sbrdma::isa::testing {
 
-inline std::filesystem::path data_dir() { return std::filesystem::path(SBRDMA_TEST_DATA) / "isa"; }
+inline std::filesystem::path data_dir() {
+  return std::filesystem::path(SBRDMA_TEST_DATA) / "isa";
+}
 
 inline std::string read_text(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -41,7 +43,8 @@ inline std::vector<Word> read_bytes_file(const std::filesystem::path& p, bool& o
   }
   if (bytes.size() % kWordBytes != 0) ok = false;
   std::vector<Word> words(bytes.size() / kWordBytes);
-  for (std::size_t i = 0; i < words.size() * kWordBytes; ++i) words[i / kWordBytes][i % kWordBytes] = bytes[i];
+  for (std::size_t i = 0; i < words.size() * kWordBytes; ++i)
+    words[i / kWordBytes][i % kWordBytes] = bytes[i];
   return words;
 }
 
@@ -59,7 +62,8 @@ inline std::string instruction_lines(const std::string& text) {
 }
 
 /// Files in data_dir() named prefix*suffix, sorted.
-inline std::vector<std::filesystem::path> data_files(const std::string& prefix, const std::string& suffix) {
+inline std::vector<std::filesystem::path> data_files(const std::string& prefix,
+                                                     const std::string& suffix) {
   std::vector<std::filesystem::path> out;
   for (const auto& e : std::filesystem::directory_iterator(data_dir())) {
     const std::string name = e.path().filename().string();

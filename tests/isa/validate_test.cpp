@@ -163,8 +163,9 @@ TEST(Validate, Sb2sbDtypesMustMatch) {
   Sb2sbCollective s = good_sb2sb();
   s.out_dtype = Dtype::kBfloat16;
   EXPECT_EQ(faults(encode(s)), std::vector<Fault>{Fault::kRuleViolated});
-  EXPECT_EQ(first_message(encode(s)),
-            "sb2sb_collective: in_dtype fp32 differs from out_dtype bfloat16 (SB2SB does not convert)");
+  EXPECT_EQ(
+      first_message(encode(s)),
+      "sb2sb_collective: in_dtype fp32 differs from out_dtype bfloat16 (SB2SB does not convert)");
 }
 
 TEST(Validate, Sb2sbLncOneOrTwoOnly) {

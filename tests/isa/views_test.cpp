@@ -141,8 +141,10 @@ TEST(Views, TensorTensorArithAgreesWithTheTable) {
     t.op = static_cast<AluOp>(kAluOpEnum.values[r.below(60)].value);
     for (Tensor2d* p : {&t.src0_mem_pattern, &t.src1_mem_pattern, &t.dst_mem_pattern}) {
       p->start_addr = r.addr4();
-      p->step_elem = {static_cast<std::int16_t>(r.in(-32768, 32767)), static_cast<std::int16_t>(r.in(-32768, 32767))};
-      p->num_elem = {static_cast<std::uint16_t>(r.below(65536)), static_cast<std::uint16_t>(r.below(65536))};
+      p->step_elem = {static_cast<std::int16_t>(r.in(-32768, 32767)),
+                      static_cast<std::int16_t>(r.in(-32768, 32767))};
+      p->num_elem = {static_cast<std::uint16_t>(r.below(65536)),
+                     static_cast<std::uint16_t>(r.below(65536))};
     }
     const Word w = encode(t);
     EXPECT_EQ(w[12], 2);
@@ -204,7 +206,8 @@ TEST(Views, ReadmeExampleText) {
   g.local_sem = 3;
   g.dma_engine_mask.imm = 0xffff;
   g.free_dim_bytes = 4096;
-  EXPECT_EQ(print_word(encode(g)), "rdma_desc_gen local_sem=3 dma_engine_mask=0xffff free_dim_bytes=4096");
+  EXPECT_EQ(print_word(encode(g)),
+            "rdma_desc_gen local_sem=3 dma_engine_mask=0xffff free_dim_bytes=4096");
 }
 
 }  // namespace
