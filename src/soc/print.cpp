@@ -1,0 +1,120 @@
+#include "soc/print.h"
+
+#include <fmt/format.h>
+
+namespace sbrdma::soc {
+namespace {
+
+void append_view(std::string& out, std::string_view title, std::span<const AddrField> fields,
+                 std::uint64_t v) {
+  out += fmt::format("{} view\n", title);
+  for (const AddrField& f : fields) {
+    out += fmt::format("  {:<28} {:<8} {:#x}\n", f.name, bit_range_text(f.bits), f.bits.get(v));
+  }
+}
+
+std::string flags_text(unsigned flags) {
+  std::string s;
+  if ((flags & reg_flag::kDoorbell) != 0) s += ", doorbell";
+  if ((flags & reg_flag::kCommand) != 0) s += ", command";
+  if ((flags & reg_flag::kBroadcast) != 0) s += ", broadcast";
+  return s;
+}
+
+std::string udma_text(const UdmaHit& u) {
+  std::string s = fmt::format("{}{}", u.broadcast ? "broadcast " : "", direction_name(u.dir));
+  if (u.queue) {
+    s += fmt::format(" queue {}", *u.queue);
+  } else if (u.reg_offset < udma::kQueueBankBase) {
+    s += " engine";
+  } else {
+    return s + fmt::format(" +{:#x}: beyond the queue banks", u.reg_offset);
+  }
+  if (u.reg == nullptr) return s + fmt::format(" +{:#x}: no known register", u.reg_offset);
+  return s + fmt::format(" register {} (+{:#x}, {}{})", u.reg->name, u.reg_offset,
+                         access_name(u.reg->access), flags_text(u.reg->flags));
+}
+
+std::string owner_text(const Region& r) {
+  if (r.core < 0) return fmt::format("die {}", r.die);
+  if (r.engine >= 0) return fmt::format("core {}, DMA engine {}, die {}", r.core, r.engine, r.die);
+  if (r.kind == RegionKind::kBcastM2s || r.kind == RegionKind::kBcastS2m ||
+      r.kind == RegionKind::kBcastGen || r.kind == RegionKind::kBcastGenEx) {
+    return fmt::format("engine group of core {}, die {}", r.core, r.die);
+  }
+  return fmt::format("core {}, die {}", r.core, r.die);
+}
+
+}  // namespace
+
+std::string bit_range_text(base::BitField b) {
+  return b.msb == b.lsb ? fmt::format("[{}]", b.msb) : fmt::format("[{}:{}]", b.msb, b.lsb);
+}
+
+std::string format_address_views(base::SocAddr a) {
+  std::string out = fmt::format("address {:#018x}\n", a.v);
+  append_view(out, "LOCAL", local_view_fields(), a.v);
+  append_view(out, "NEIGHBOR", neighbor_view_fields(), a.v);
+  if (kUndefinedBits.get(a.v) != 0) {
+    out += fmt::format("  undefined bits [63:58] set: {:#x}\n", kUndefinedBits.get(a.v));
+  }
+  return out;
+}
+
+std::string format_hit_brief(const RegionHit& h) {
+  std::string s = fmt::format("{} +{:#x}", h.region->name, h.offset);
+  if (h.sem) {
+    s += fmt::format(" {}[{}]", sem_window_name(h.sem->window), h.sem->index);
+  } else if (h.sbuf) {
+    s += fmt::format(" partition {} byte {:#x}{}", h.sbuf->partition, h.sbuf->byte,
+                     h.sbuf->active ? "" : " (inactive)");
+  } else if (h.udma) {
+    s += " " + udma_text(*h.udma);
+  }
+  return s;
+}
+
+std::string format_decoded(const DecodedAddr& d, ChipDie issuer) {
+  const RouteTarget& t = d.target;
+  std::string out = fmt::format(
+      "route from chip {} die {}: {} -> {}, die {}, LOCAL {:#x}\n", issuer.chip, issuer.die,
+      route_name(t.route),
+      t.same_chip ? fmt::format("this chip ({})", t.chip) : fmt::format("chip {}", t.chip), t.die,
+      t.local);
+  if (!d.hit) {
+    out += fmt::format("hits nothing (chip-relative address {:#x})\n", t.chip_local().v);
+    return out;
+  }
+  const RegionHit& h = *d.hit;
+  out += fmt::format("region {} +{:#x} ({}, chip {})\n", h.region->name, h.offset,
+                     owner_text(*h.region), t.chip);
+  if (h.region->kind == RegionKind::kEvtSem) {
+    if (h.sem) {
+      out += fmt::format("  EVT_SEM {} window, {} {}\n", sem_window_name(h.sem->window),
+                         h.sem->window == SemWindow::kEvents ? "event" : "semaphore", h.sem->index);
+    } else {
+      out += "  EVT_SEM: outside the event and semaphore windows\n";
+    }
+  }
+  if (h.sbuf) {
+    out += fmt::format("  SBUF partition {}, byte {:#x}{}\n", h.sbuf->partition, h.sbuf->byte,
+                       h.sbuf->active ? "" : " (beyond the partition's active bytes)");
+  }
+  if (h.udma) out += "  " + udma_text(*h.udma) + "\n";
+  return out;
+}
+
+std::string format_reg_bank(const RegBank& bank, std::string_view where) {
+  std::string out = fmt::format("{} registers (offsets from {})\n", bank.name, where);
+  for (const RegDesc& r : bank.regs) {
+    out += fmt::format("  {:#06x}  {:<28} {}  reset {:#010x}{}\n", r.offset, r.name,
+                       access_name(r.access), r.reset, flags_text(r.flags));
+    for (const RegField& f : r.fields) {
+      out += fmt::format("          {:<28} {:<8} reset {:#x}\n", f.name, bit_range_text(f.bits),
+                         f.reset);
+    }
+  }
+  return out;
+}
+
+}  // namespace sbrdma::soc

@@ -1,0 +1,231 @@
+#include "soc/address_map.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace sbrdma::soc {
+namespace {
+
+using base::SocAddr;
+
+const AddressMap& cayman() {
+  static const AddressMap m = AddressMap::build(cayman_profile()).value();
+  return m;
+}
+
+TEST(AddressMap, TpbBases) {
+  // [HIGH] wiki-facts §4.2
+  constexpr std::array<std::uint64_t, 8> kWant{0x2000000000,   0x3000000000,   0x6000000000,
+                                               0x7000000000,   0x802000000000, 0x803000000000,
+                                               0x806000000000, 0x807000000000};
+  for (unsigned c = 0; c < 8; ++c) {
+    EXPECT_EQ(cayman().tpb_base(c)->v, kWant[c]) << c;
+    EXPECT_EQ(*cayman().die_of(c), c / 4);
+  }
+  EXPECT_FALSE(cayman().tpb_base(8).ok());
+}
+
+TEST(AddressMap, NoTwoRegionsOverlap) {
+  auto regions = cayman().regions().regions();
+  ASSERT_GT(regions.size(), 8U * 22U);
+  for (std::size_t i = 1; i < regions.size(); ++i) {
+    EXPECT_LE(regions[i - 1].end(), regions[i].base.v)
+        << regions[i - 1].name << " / " << regions[i].name;
+  }
+}
+
+TEST(AddressMap, EveryRegionDecodesBackToItsCore) {
+  const AddressMap& m = cayman();
+  for (const Region& r : m.regions().regions()) {
+    for (SocAddr a : {r.base, SocAddr{r.end() - 1}}) {
+      auto h = m.lookup(a);
+      ASSERT_TRUE(h.has_value()) << r.name;
+      EXPECT_EQ(h->region, &r);
+      EXPECT_EQ(h->region->core, r.core);
+      EXPECT_EQ(h->offset, a.v - r.base.v);
+    }
+    ASSERT_GE(r.core, 0) << r.name;
+    EXPECT_EQ(r.die, *m.die_of(static_cast<unsigned>(r.core))) << r.name;
+    // From another chip, folded by the chip-id route, the same region is hit on chip 5.
+    const ChipDie issuer{2, 0};
+    auto folded = fold_route(LocalAddr{r.base}.local(), issuer, ChipDie{5, r.die});
+    ASSERT_TRUE(folded.ok());
+    auto d = m.decode(*folded, issuer);
+    ASSERT_TRUE(d.ok());
+    EXPECT_EQ(d->target.chip, 5U);
+    ASSERT_TRUE(d->hit.has_value());
+    EXPECT_EQ(d->hit->region, &r);
+  }
+}
+
+TEST(AddressMap, RegionsPerCore) {
+  std::array<int, 8> tpb{};
+  std::array<int, 8> sdma{};
+  for (const Region& r : cayman().regions().regions()) {
+    auto& n = r.name.starts_with("TPB_") ? tpb : sdma;
+    ++n[static_cast<std::size_t>(r.core)];
+  }
+  for (unsigned c = 0; c < 8; ++c) {
+    EXPECT_EQ(tpb[c], 6 + 2 * 8);    // 6 regions + IRAM/DRAM per Q7 core
+    EXPECT_EQ(sdma[c], 16 * 5 + 4);  // 5 blocks per channel + one BCAST_UDMA (4 blocks)
+  }
+}
+
+TEST(AddressMap, SemaphoreWindows) {
+  const AddressMap& m = cayman();
+  EXPECT_EQ(m.sem_window_addr(0, SemWindow::kInc, 0)->v, 0x2802701800U);  // [HIGH] §5
+  EXPECT_EQ(m.sem_window_addr(4, SemWindow::kRead, 3)->v, 0x802802701000U + 12);
+  EXPECT_FALSE(m.sem_window_addr(0, SemWindow::kInc, 256).ok());
+  for (SemWindow w :
+       {SemWindow::kEvents, SemWindow::kRead, SemWindow::kSet, SemWindow::kInc, SemWindow::kDec}) {
+    for (unsigned idx : {0U, 17U, 255U}) {
+      for (unsigned core : {1U, 6U}) {
+        auto a = m.sem_window_addr(core, w, idx);
+        ASSERT_TRUE(a.ok());
+        auto h = m.lookup(*a);
+        ASSERT_TRUE(h && h->sem);
+        EXPECT_EQ(h->region->core, static_cast<int>(core));
+        EXPECT_EQ(h->sem->window, w);
+        EXPECT_EQ(h->sem->index, idx);
+      }
+    }
+  }
+  auto gap = m.lookup(SocAddr{0x2802700400});  // between events and READ
+  ASSERT_TRUE(gap.has_value());
+  EXPECT_EQ(gap->region->kind, RegionKind::kEvtSem);
+  EXPECT_FALSE(gap->sem.has_value());
+}
+
+TEST(AddressMap, SbufAddresses) {
+  const AddressMap& m = cayman();
+  EXPECT_EQ(m.sbuf_addr(5, 3, 0x10)->v, 0x803000000000U + 3 * 0x40000 + 0x10);
+  EXPECT_EQ(m.sbuf_addr(0, 127, 224 * 1024 - 1)->v, 0x2000000000U + 127 * 0x40000 + 0x37FFF);
+  EXPECT_FALSE(m.sbuf_addr(0, 128, 0).ok());
+  EXPECT_FALSE(m.sbuf_addr(0, 0, 224 * 1024).ok());  // beyond the active bytes
+  auto h = m.lookup(*m.sbuf_addr(5, 3, 0x10));
+  ASSERT_TRUE(h && h->sbuf);
+  EXPECT_EQ(h->sbuf->partition, 3U);
+  EXPECT_EQ(h->sbuf->byte, 0x10U);
+  EXPECT_TRUE(h->sbuf->active);
+  auto idle = m.lookup(SocAddr{0x2000000000 + 0x40000 + 224 * 1024});
+  ASSERT_TRUE(idle && idle->sbuf);
+  EXPECT_FALSE(idle->sbuf->active);
+  EXPECT_EQ(m.dge_memory_base(0)->v, 0x2040000000U);
+  EXPECT_EQ(m.dge_memory_base(7)->v, 0x807040000000U);
+}
+
+TEST(AddressMap, EnginesOfEachCore) {
+  const AddressMap& m = cayman();
+  // [HIGH] wiki-facts §3.1 worked example: SE_0 channel 5, M2S queue 5 TDRTP_inc.
+  EXPECT_EQ(m.engine_base(0, 5)->v, 0x1002500000U);
+  EXPECT_EQ(m.queue_reg_addr(0, 5, Direction::kM2S, 5, m2s_q::kTdrtpInc)->v, 0x1002506038U);
+  EXPECT_EQ(m.queue_reg_addr(0, 0, Direction::kS2M, 0, s2m_q::kRdrtpInc)->v, 0x1002021038U);
+  // [CHOICE D18] core i on a die: cluster i/2, channels (i%2)*16..
+  EXPECT_EQ(m.engine_base(1, 0)->v, 0x1003000000U);                       // SE_0 SDMA_16
+  EXPECT_EQ(m.engine_base(2, 0)->v, 0x5004000000U);                       // SE_1 SDMA_0
+  EXPECT_EQ(m.engine_base(7, 15)->v, 0x805004000000ULL + 31 * 0x100000);  // SE_3 SDMA_31
+  std::set<std::uint64_t> seen;
+  for (unsigned c = 0; c < 8; ++c) {
+    for (unsigned e = 0; e < 16; ++e) {
+      auto loc = m.engine_loc(c, e);
+      ASSERT_TRUE(loc.ok());
+      EXPECT_EQ(loc->cluster / 2, c / 4);  // engines live on their core's die
+      seen.insert(m.engine_base(c, e)->v);
+      auto h = m.lookup(*m.queue_reg_addr(c, e, Direction::kS2M, 15, s2m_q::kRdrtpInc));
+      ASSERT_TRUE(h && h->udma);
+      EXPECT_EQ(h->region->core, static_cast<int>(c));
+      EXPECT_EQ(h->region->engine, static_cast<int>(e));
+      EXPECT_EQ(h->udma->dir, Direction::kS2M);
+      EXPECT_EQ(h->udma->queue, 15U);
+      ASSERT_NE(h->udma->reg, nullptr);
+      EXPECT_EQ(h->udma->reg->name, "RDRTP_inc");
+    }
+  }
+  EXPECT_EQ(seen.size(), 128U);
+  EXPECT_FALSE(m.engine_base(0, 16).ok());
+  EXPECT_FALSE(m.queue_reg_addr(0, 0, Direction::kM2S, 16, 0x38).ok());
+  EXPECT_FALSE(m.queue_reg_addr(0, 0, Direction::kM2S, 0, 0x1000).ok());
+  EXPECT_FALSE(m.queue_reg_addr(0, 0, Direction::kM2S, 0, 0x3A).ok());
+}
+
+TEST(AddressMap, EngineGlobalRegisters) {
+  auto h = cayman().lookup(SocAddr{0x1002500000 + 0x20000 + 0x20C});
+  ASSERT_TRUE(h && h->udma);
+  EXPECT_FALSE(h->udma->queue.has_value());
+  ASSERT_NE(h->udma->reg, nullptr);
+  EXPECT_EQ(h->udma->reg->name, "err_log_mask");
+  auto gen = cayman().lookup(SocAddr{0x1002500000 + 0x38000});
+  ASSERT_TRUE(gen.has_value());
+  EXPECT_EQ(gen->region->name, "SE_0.SDMA_5.UDMA_GEN");
+  EXPECT_FALSE(gen->udma.has_value());
+}
+
+TEST(AddressMap, BroadcastApertures) {
+  const AddressMap& m = cayman();
+  // [HIGH] wiki-facts §3.6 cayman_bcast_region_table + (S2M ? 0x20000 : 0) + (q+1)<<12 + reg
+  EXPECT_EQ(m.bcast_addr(0, Direction::kM2S, 0, m2s_q::kTdrtpInc)->v, 0x1002081038U);
+  EXPECT_EQ(m.bcast_addr(1, Direction::kM2S, 0, m2s_q::kTdrtpInc)->v, 0x1003081038U);
+  EXPECT_EQ(m.bcast_addr(2, Direction::kS2M, 3, s2m_q::kRdrtpInc)->v, 0x50040A4038U);
+  EXPECT_EQ(m.bcast_addr(3, Direction::kM2S, 0, m2s_q::kQSwCtrl)->v, 0x50050810B0U);
+  EXPECT_EQ(m.bcast_addr(4, Direction::kM2S, 0, m2s_q::kTdrdtpInc)->v, 0x8010020810E0U);
+  EXPECT_FALSE(m.bcast_addr(0, Direction::kM2S, 0, m2s_q::kTdrbpLow).ok());  // never broadcast
+  auto h = m.lookup(*m.bcast_addr(2, Direction::kS2M, 3, s2m_q::kRdrtpInc));
+  ASSERT_TRUE(h && h->udma);
+  EXPECT_TRUE(h->udma->broadcast);
+  EXPECT_EQ(h->udma->queue, 3U);
+  EXPECT_EQ(h->region->core, 2);
+  EXPECT_EQ(h->region->engine, -1);
+  // Channel 1 has no BCAST_UDMA: its +0x80000 hits nothing.
+  EXPECT_FALSE(m.lookup(SocAddr{0x1002100000 + 0x81038}).has_value());
+}
+
+TEST(AddressMap, HitsNothing) {
+  const AddressMap& m = cayman();
+  EXPECT_FALSE(m.lookup(SocAddr{0}).has_value());
+  EXPECT_FALSE(m.lookup(SocAddr{0x2000000000 + 0x804000000}).has_value());
+  auto d = m.decode(SocAddr{0x58800000100000}, ChipDie{0, 0});
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->target.route, Route::kNeighbor);
+  EXPECT_FALSE(d->hit.has_value());
+  EXPECT_FALSE(m.decode(SocAddr{1ULL << 60}, ChipDie{0, 0}).ok());
+}
+
+TEST(AddressMap, OtherProfiles) {
+  auto sunda = AddressMap::build(*find_profile("sunda").value());
+  ASSERT_TRUE(sunda.ok()) << sunda.error().format();
+  EXPECT_EQ(sunda->tpb_base(1)->v, 0x3000000000U);
+  EXPECT_FALSE(sunda->tpb_base(2).ok());
+  EXPECT_EQ(sunda->engine_base(1, 0)->v, 0x1003000000U);
+  auto idle = sunda->lookup(*sunda->sbuf_addr(0, 1, 0) + 192 * 1024);  // 192 KiB active
+  ASSERT_TRUE(idle && idle->sbuf);
+  EXPECT_FALSE(idle->sbuf->active);
+  auto mariana = AddressMap::build(*find_profile("mariana").value());
+  ASSERT_TRUE(mariana.ok());
+  EXPECT_EQ(mariana->regions().regions().size(), cayman().regions().regions().size());
+  auto maverick = AddressMap::build(*find_profile("maverick").value());
+  ASSERT_FALSE(maverick.ok());
+  EXPECT_NE(maverick.error().message.find("no public SoC address map"), std::string::npos);
+}
+
+TEST(AddressMap, SemaphoreTargetOfDescriptor) {
+  const AddressMap& m = cayman();
+  const ChipDie issuer{1, 0};
+  // REMOTE semaphore descriptor to core 6 (die 1) of chip 9, semaphore 42.
+  auto inc = m.sem_window_addr(6, SemWindow::kInc, 42);
+  auto routed = fold_route(LocalAddr{*inc}.local(), issuer, ChipDie{9, 1});
+  ASSERT_TRUE(routed.ok());
+  auto d = make_sema_inc_descriptor(*routed, 1);
+  ASSERT_TRUE(d.ok());
+  auto t = semaphore_target(*d, m, issuer);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->chip, 9U);
+  EXPECT_EQ(t->core, 6U);
+  EXPECT_EQ(t->sem.window, SemWindow::kInc);
+  EXPECT_EQ(t->sem.index, 42U);
+  auto data = make_copy_descriptor(*m.sbuf_addr(0, 0, 0), 4, 1);
+  EXPECT_FALSE(semaphore_target(*data, m, issuer).has_value());
+}
+
+}  // namespace
+}  // namespace sbrdma::soc
