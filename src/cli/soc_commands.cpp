@@ -1,6 +1,151 @@
-// Placeholder until the soc layer lands: registers nothing.
+// `sbrdma decode addr`, `sbrdma decode desc`, `sbrdma info regs`: thin drivers over soc/.
+#include <charconv>
+#include <cstdio>
+#include <memory>
+#include <string>
+
 #include "cli/commands.h"
+#include "soc/address_map.h"
+#include "soc/print.h"
+#include "soc/profile.h"
+#include "soc/udma_descriptor.h"
+#include "soc/udma_regs.h"
+
 namespace sbrdma::cli {
-void add_decode_soc(CLI::App&, Context&) {}
-void add_info_regs(CLI::App&, Context&) {}
+namespace {
+
+void print_error(const base::Error& e) {
+  std::fprintf(stderr, "%s\n", e.format().c_str());
+}
+
+/// A 64-bit number, decimal or 0x-hex; `_` separators allowed (0x0052_8000_0010_0000).
+base::Result<std::uint64_t> parse_u64(const std::string& text) {
+  std::string s;
+  for (char c : text) {
+    if (c != '_') s += c;
+  }
+  int radix = 10;
+  std::string_view digits = s;
+  if (digits.starts_with("0x") || digits.starts_with("0X")) {
+    radix = 16;
+    digits.remove_prefix(2);
+  }
+  std::uint64_t v = 0;
+  const char* end = digits.data() + digits.size();
+  auto [ptr, ec] = std::from_chars(digits.data(), end, v, radix);
+  if (digits.empty() || ec == std::errc::invalid_argument || ptr != end) {
+    return base::make_error("'" + text + "' is not a number (decimal or 0x-hex)");
+  }
+  if (ec == std::errc::result_out_of_range) {
+    return base::make_error("'" + text + "' does not fit in 64 bits");
+  }
+  return v;
+}
+
+struct AddrArgs {
+  std::string addr;
+  std::string profile = "cayman";
+  unsigned chip = 0;
+  unsigned die = 0;
+};
+
+int run_decode_addr(const AddrArgs& a) {
+  auto v = parse_u64(a.addr);
+  if (!v) {
+    print_error(v.error());
+    return 1;
+  }
+  auto profile = soc::find_profile(a.profile);
+  if (!profile) {
+    print_error(profile.error());
+    return 1;
+  }
+  const base::SocAddr addr{*v};
+  const soc::ChipDie issuer{a.chip, a.die};
+  std::string out = soc::format_address_views(addr);
+  auto map = soc::AddressMap::build(**profile);
+  if (!map) {
+    out += "region: " + map.error().message + "\n";
+  } else if (auto dec = map->decode(addr, issuer); !dec) {
+    out += "route: not routable: " + dec.error().message + "\n";
+  } else {
+    out += soc::format_decoded(*dec, issuer);
+  }
+  std::fputs(out.c_str(), stdout);
+  return 0;
+}
+
+int run_decode_desc(const std::string& hex) {
+  auto d = soc::parse_descriptor_hex(hex);
+  if (!d) {
+    print_error(d.error());
+    return 1;
+  }
+  std::string out = soc::format_descriptor(*d);
+  const soc::ChipDie issuer{0, 0};
+  auto map = soc::AddressMap::build(soc::cayman_profile());
+  if (map) {
+    auto dec = map->decode(d->addr(), issuer);
+    if (!dec) {
+      out += "buf_ptr is not routable: " + dec.error().message + "\n";
+    } else if (!dec->hit) {
+      out += "buf_ptr hits nothing on cayman (seen from chip 0 die 0)\n";
+    } else {
+      out += "buf_ptr -> chip " + std::to_string(dec->target.chip) + " " +
+             soc::format_hit_brief(*dec->hit);
+      if (soc::semaphore_target(*d, *map, issuer)) out += "  (a semaphore write)";
+      out += "\n";
+    }
+  }
+  std::fputs(out.c_str(), stdout);
+  return 0;
+}
+
+int run_info_regs() {
+  std::string out;
+  out += soc::format_reg_bank(soc::m2s_engine_bank(), "the engine's UDMA_M2S block, +0x00000");
+  out += "\n";
+  out += soc::format_reg_bank(soc::m2s_queue_bank(), "UDMA_M2S + 0x1000 + q*0x1000, q = 0..15");
+  out += "\n";
+  out += soc::format_reg_bank(soc::s2m_engine_bank(), "the engine's UDMA_S2M block, +0x20000");
+  out += "\n";
+  out += soc::format_reg_bank(soc::s2m_queue_bank(), "UDMA_S2M + 0x1000 + q*0x1000, q = 0..15");
+  std::fputs(out.c_str(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+void add_decode_soc(CLI::App& decode, Context& ctx) {
+  auto args = std::make_shared<AddrArgs>();
+  CLI::App* addr = decode.add_subcommand(
+      "addr", "Explain a 64-bit SoC address: both views, its route and the region it hits");
+  addr->add_option("ADDR", args->addr, "address, decimal or 0x-hex (_ separators allowed)")
+      ->required();
+  addr->add_option("--profile", args->profile, "generation profile (cayman, sunda, mariana)")
+      ->capture_default_str();
+  addr->add_option("--chip", args->chip, "issuer's chip (routing id)")
+      ->check(CLI::Range(0U, soc::kMaxChipId))
+      ->capture_default_str();
+  addr->add_option("--die", args->die, "issuer's die")
+      ->check(CLI::Range(0U, 1U))
+      ->capture_default_str();
+  addr->callback([args, &ctx] { ctx.status = run_decode_addr(*args); });
+
+  auto hex = std::make_shared<std::string>();
+  CLI::App* desc =
+      decode.add_subcommand("desc", "Explain a 16-byte UDMA descriptor, every field by name");
+  desc->add_option("HEX", *hex,
+                   "32 hex digits: the 16 bytes as they lie in memory, byte 0 first "
+                   "(little-endian words; no 0x)")
+      ->required();
+  desc->callback([hex, &ctx] { ctx.status = run_decode_desc(*hex); });
+}
+
+void add_info_regs(CLI::App& info, Context& ctx) {
+  CLI::App* regs = info.add_subcommand(
+      "regs", "Print the UDMA M2S/S2M register tables (name, offset, access, reset, fields)");
+  regs->callback([&ctx] { ctx.status = run_info_regs(); });
+}
+
 }  // namespace sbrdma::cli

@@ -1,0 +1,73 @@
+# sbrdma decode addr | decode desc | info regs (soc layer).
+
+# The wiki's worked values (wiki-facts 4.3).
+check addr_neighbour_fold 0 - -- decode addr 0x58800000100000
+expect_out "EXIT_DIE                     [51]     0x1"
+expect_out "route from chip 0 die 0: neighbor -> this chip (0), die 1, LOCAL 0x100000"
+expect_out "hits nothing (chip-relative address 0x800000100000)"
+check addr_chip_id_fold 0 - -- decode addr 0x0052_8000_0010_0000 --chip 3
+expect_out "CAYMAN_ID                    [53:48]  0x12"
+expect_out "chip-id -> chip 18, die 1, LOCAL 0x100000"
+
+# Regions, registers, semaphore windows.
+check addr_doorbell 0 - -- decode addr 0x1002506038
+expect_out "region SE_0.SDMA_5.UDMA_M2S +0x6038 (core 0, DMA engine 5, die 0, chip 0)"
+expect_out "M2S queue 5 register TDRTP_inc (+0x38, RW, doorbell, broadcast)"
+check addr_bcast 0 - -- decode addr 0x50040A4038
+expect_out "engine group of core 2"
+expect_out "broadcast S2M queue 3 register RDRTP_inc"
+check addr_sem_inc 0 - -- decode addr 0x2802701804
+expect_out "region TPB_0.EVT_SEM +0x1804 (core 0, die 0, chip 0)"
+expect_out "EVT_SEM INC window, semaphore 1"
+check addr_sbuf_decimal 0 - -- decode addr 137439211520
+expect_out "TPB_0.STATE_BUF +0x3f000"
+expect_out "SBUF partition 0, byte 0x3f000 (beyond the partition's active bytes)"
+check addr_sunda_has_two_cores 0 - -- decode addr 0x6000000000 --profile sunda
+expect_out "hits nothing"
+check addr_maverick_has_no_map 0 - -- decode addr 0x10 --profile maverick
+expect_out "no public SoC address map"
+check addr_peb_not_routed 0 - -- decode addr 0x0020008002000000
+expect_out "PEB                          [53]     0x1"
+expect_out "route: not routable"
+
+# Bad input: one error line, exit 1.
+check addr_not_a_number 1 - -- decode addr 0x12zz
+expect_err "error: '0x12zz' is not a number (decimal or 0x-hex)"
+expect_err_lines 1
+check addr_too_big 1 - -- decode addr 0x1ffffffffffffffff
+expect_err "does not fit in 64 bits"
+expect_err_lines 1
+check addr_unknown_profile 1 - -- decode addr 0 --profile trn9
+expect_err "error: unknown profile 'trn9' (known: cayman, sunda, mariana, maverick)"
+expect_err_lines 1
+check addr_missing 1 - -- decode addr
+expect_err "error"
+check addr_bad_die 1 - -- decode addr 0 --die 2
+expect_err "error"
+
+# Descriptors: the 16 bytes as they lie in memory.
+check desc_sema_inc 0 - -- decode desc 04000001030008010418700228000000
+expect_out_file "$DIR/../data/soc/sema_inc_desc.txt"
+check desc_64k_ok 0 - -- decode desc 0000000c030008010000000020000000
+expect_out "LEN                  [15:0]   0x0  (65536 bytes)"
+expect_out "buf_ptr 0x0000002000000000"
+check desc_help 0 - -- decode desc --help
+expect_out "as they lie in memory"
+check desc_short 1 - -- decode desc 0000000c
+expect_err "error: descriptor hex must be exactly 32 hex digits (16 bytes), got 8"
+expect_err_lines 1
+check desc_non_hex 1 - -- decode desc 0000000c03000801000000002000000g
+expect_err "error: descriptor hex: 'g' at position 32 is not a hex digit"
+expect_err_lines 1
+check desc_0x 1 - -- decode desc 0x00000c030008010000000020000000
+expect_err "not a 0x number"
+expect_err_lines 1
+
+# Register tables.
+check info_regs 0 - -- info regs
+expect_out "M2S_Q registers (offsets from UDMA_M2S + 0x1000 + q*0x1000, q = 0..15)"
+expect_out "0x0038  TDRTP_inc"
+expect_out "0x0038  RDRTP_inc"
+expect_out "pref_ring_id                 [17]"
+expect_out "pref_ring_id                 [11]"
+expect_out "0x025c  pref_queue_en"
