@@ -150,11 +150,18 @@ std::string info_ops_text() {
           fmt::format("  {:>2} {:>2}  {:<20} {}\n", f.offset, f.size, f.name, describe_kind(op, f));
     }
   }
-  out += "\nenums (value name):\n";
+  out += "\nenums (value=name):\n";
   for (const isa::EnumDesc* e : isa::all_enums()) {
-    out += fmt::format("\n{}:", e->type_name);
-    for (const isa::EnumValue& v : e->values) out += fmt::format(" 0x{:02x}={}", v.value, v.name);
-    out += '\n';
+    std::string line = fmt::format("{}:", e->type_name);
+    for (const isa::EnumValue& v : e->values) {
+      const std::string item = fmt::format(" 0x{:02x}={}", v.value, v.name);
+      if (line.size() + item.size() > 100) {
+        out += line + '\n';
+        line = "   ";
+      }
+      line += item;
+    }
+    out += line + '\n';
   }
   return out;
 }
