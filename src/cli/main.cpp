@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   decode->require_subcommand(1);
   add_decode_soc(*decode, ctx);
   add_decode_word(*decode, ctx);
-  CLI::App* info = app.add_subcommand("info", "Print the op table, register tables, ...");
+  CLI::App* info = app.add_subcommand("info", "Print the op table, register tables, a topology or the timing parameters");
   info->require_subcommand(1);
   add_info_ops(*info, ctx);
   add_info_regs(*info, ctx);
