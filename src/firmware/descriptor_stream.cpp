@@ -1,0 +1,86 @@
+#include "firmware/descriptor_stream.h"
+
+#include <algorithm>
+
+#include "base/check.h"
+
+namespace sbrdma::firmware {
+
+soc::UdmaDescriptor m2s_descriptor(base::SocAddr src, std::uint32_t bytes) {
+  return soc::make_copy_descriptor(src, bytes, 0).value();
+}
+
+soc::UdmaDescriptor s2m_descriptor(base::SocAddr dst, std::uint32_t bytes) {
+  const std::uint16_t len = soc::encode_len(bytes).value();
+  return soc::UdmaDescriptor{static_cast<std::uint32_t>(soc::desc_word0::kLen.set(0, len)), 0,
+                             dst.v};
+}
+
+void DescriptorStream::reset(const std::array<base::SocAddr, kRdmaEngines>& bases, unsigned depth) {
+  depth_ = depth;
+  for (unsigned e = 0; e < kRdmaEngines; ++e) {
+    rings_[e] = Ring{};
+    rings_[e].base = bases[e];
+  }
+}
+
+void DescriptorStream::push(unsigned engine, soc::UdmaDescriptor d) {
+  SBRDMA_CHECK(engine < kRdmaEngines && depth_ > 0);
+  Ring& r = rings_[engine];
+  if (r.stopped || r.pending + 1 > depth_ - 1) {  // one slot stays free [CHOICE D20c]
+    r.stopped = true;
+    return;
+  }
+  if (r.staged.empty()) r.staged_start = r.tail;
+  d.word0 = static_cast<std::uint32_t>(soc::desc_word0::kRingId.set(d.word0, r.ring_id));
+  r.staged.push_back(d);
+  ++r.pending;
+  if (++r.tail == depth_) {  // [CHOICE D2] wrap: next ring id
+    r.tail = 0;
+    r.ring_id = (r.ring_id + 1) % 4;
+  }
+}
+
+void DescriptorStream::flush(soc::MmioBus& bus) {
+  for (Ring& r : rings_) {
+    std::size_t i = 0;
+    unsigned slot = r.staged_start;
+    while (i < r.staged.size()) {
+      // One run: from `slot` to the ring's end or the last staged descriptor.
+      const std::size_t n = std::min<std::size_t>(r.staged.size() - i, depth_ - slot);
+      std::vector<std::uint8_t> bytes;
+      bytes.reserve(n * soc::kDescBytes);
+      for (std::size_t k = 0; k < n; ++k) {
+        const auto b = soc::encode_descriptor(r.staged[i + k]);
+        bytes.insert(bytes.end(), b.begin(), b.end());
+      }
+      bus.write_block(r.base + std::uint64_t{slot} * soc::kDescBytes, bytes);
+      i += n;
+      slot = 0;
+    }
+    r.staged.clear();
+  }
+}
+
+unsigned DescriptorStream::written_total() const {
+  unsigned n = 0;
+  for (const Ring& r : rings_) n += r.pending;
+  return n;
+}
+
+unsigned DescriptorStream::expected_total() const {
+  unsigned n = 0;
+  for (const Ring& r : rings_) n += r.expected;
+  return n;
+}
+
+void DescriptorStream::publish() {
+  for (Ring& r : rings_) {
+    SBRDMA_CHECK(r.staged.empty());
+    r.pending = 0;
+    r.expected = 0;
+    r.stopped = false;
+  }
+}
+
+}  // namespace sbrdma::firmware

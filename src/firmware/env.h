@@ -1,0 +1,101 @@
+#pragma once
+/// What the POOL firmware of one NeuronCore needs from the machine it runs on. platform/
+/// implements it on the device model and the sim kernel; tests implement it with a recording
+/// bus and a scripted scheduler (tests/firmware/fake_env.h). Firmware reaches hardware ONLY
+/// through bus() (DESIGN.md), and suspends only through the base::Suspend / base::Task values
+/// handed back here, so it never sees device/ or sim/.
+///
+/// One Q7Env serves one NeuronCore: its POOL sequencer and its GPSIMD Q7 cores. Calls that
+/// belong to one Q7 core take its PRID.
+///
+///   PRID 0 (RX) --right_push(0, v)--> FIFO --left_pop(1)--> PRID 1 (TX)      [CHOICE D22a]
+
+#include <cstdint>
+#include <string_view>
+
+#include "base/coro.h"
+#include "base/units.h"
+#include "soc/mmio_bus.h"
+
+namespace sbrdma::firmware {
+
+/// A Q7 core's role in an RDMA pair, by PRID parity: even = RX, odd = TX. [CHOICE D7]
+enum class Role : std::uint8_t { kRx, kTx };
+
+/// The Q7 pair that runs rdma_desc_gen/rdma_desc_start. [CHOICE D22a]
+inline constexpr unsigned kRxPrid = 0;
+inline constexpr unsigned kTxPrid = 1;
+
+/// Role of a PRID (parity). [CHOICE D7]
+constexpr Role role_of(unsigned prid) {
+  return prid % 2 == 0 ? Role::kRx : Role::kTx;
+}
+/// PRID that plays `r`. [CHOICE D22a]
+constexpr unsigned prid_of(Role r) {
+  return r == Role::kRx ? kRxPrid : kTxPrid;
+}
+
+/// The compare of a semaphore wait against its immediate. GE is `>=`, GT is strict.
+/// [HIGH] wiki-facts §1.4, [CHOICE D11]
+enum class SemCompare : std::uint8_t { kEq, kLt, kLe, kGt, kGe };
+
+/// True if a semaphore holding `current` satisfies `current <cmp> value`. The one definition
+/// of the wait semantics: platform/ uses it in its wait predicate.
+constexpr bool sem_condition_holds(SemCompare cmp, std::uint32_t current, std::uint32_t value) {
+  switch (cmp) {
+    case SemCompare::kEq:
+      return current == value;
+    case SemCompare::kLt:
+      return current < value;
+    case SemCompare::kLe:
+      return current <= value;
+    case SemCompare::kGt:
+      return current > value;
+    case SemCompare::kGe:
+      return current >= value;
+  }
+  return false;
+}
+
+/// "==", "<", "<=", ">", ">=" (for wait descriptions in deadlock reports).
+std::string_view sem_compare_symbol(SemCompare cmp);
+
+/// The environment of one NeuronCore's POOL firmware.
+class Q7Env {
+ public:
+  virtual ~Q7Env() = default;
+
+  /// Contract: the SoC MMIO bus as this core's Q7 cores see it (posted writes in issue
+  /// order, side-effect-free reads). Lives as long as the Env.
+  virtual soc::MmioBus& bus() = 0;
+
+  /// Contract: resumes the caller `d` later (Q7 compute time). A zero delay may not suspend.
+  virtual base::Suspend delay(base::Tick d) = 0;
+
+  /// Contract: resumes the caller once semaphore `idx` of this core satisfies
+  /// sem_condition_holds(cmp, sem[idx], value); does not suspend if it already does. A wait
+  /// that can never end is the platform's deadlock report (core, semaphore, condition, value).
+  virtual base::Suspend wait_semaphore(unsigned idx, SemCompare cmp, std::uint32_t value) = 0;
+
+  /// Contract: resumes Q7 `prid` once every bus write it issued before has reached its
+  /// target (the DescriptorStream drain before a doorbell). No suspension if none is pending.
+  virtual base::Suspend write_fence(unsigned prid) = 0;
+
+  /// Contract: Q7 `prid` pushes `value` into the FIFO to its right neighbour (PRID prid+1).
+  /// Never blocks; values arrive in push order.
+  virtual void right_push(unsigned prid, std::uint32_t value) = 0;
+
+  /// Contract: Q7 `prid` pops the oldest value of the FIFO from its left neighbour (PRID
+  /// prid-1), waiting while it is empty. The Task is started by the caller's co_await.
+  virtual base::Task<std::uint32_t> left_pop(unsigned prid) = 0;
+
+  /// Contract: true if DEBUG lines are wanted (`--log debug`); false lets the firmware skip
+  /// formatting them.
+  [[nodiscard]] virtual bool debug_enabled() const = 0;
+
+  /// Contract: one DEBUG line, already formatted in the firmware's own format string, without
+  /// a trailing newline. Called only when debug_enabled().
+  virtual void debug_log(std::string_view line) = 0;
+};
+
+}  // namespace sbrdma::firmware

@@ -1,0 +1,46 @@
+#include "firmware/pool_firmware.h"
+
+namespace sbrdma::firmware {
+
+PoolFirmware::PoolFirmware(Q7Env& env, const soc::AddressMap& map, CoreIdentity id,
+                           FirmwareConfig cfg)
+    : env_(env), map_(map), id_(id), cfg_(cfg) {}
+
+base::Status PoolFirmware::ring_init() {
+  layout_.reset();
+  SBRDMA_TRY(firmware::ring_init(env_.bus(), map_, id_, cfg_));
+  auto layout = ring_layout(map_, id_.tpb, cfg_);
+  if (!layout) return layout.error();
+  // Both roles start from fresh rings: tail 0, ring id 1. [CHOICE D2]
+  for (const Role role : {Role::kRx, Role::kTx}) {
+    const soc::Direction dir = role == Role::kTx ? soc::Direction::kM2S : soc::Direction::kS2M;
+    std::array<base::SocAddr, kRdmaEngines> bases{};
+    for (unsigned e = 0; e < kRdmaEngines; ++e) bases[e] = layout->ring_base(e, dir);
+    streams_[index(role)].reset(bases, cfg_.ring_depth);
+  }
+  layout_ = *layout;
+  gen_pending_ = false;
+  return base::ok_status();
+}
+
+void PoolFirmware::fail(std::string message) {
+  if (env_.debug_enabled()) debug(message);
+  errors_.push_back(FirmwareError{id_, pc_, std::move(message)});
+}
+
+base::Status PoolFirmware::sem_write(unsigned core, soc::SemWindow w, unsigned idx,
+                                     std::uint32_t value) {
+  auto own_die = map_.die_of(id_.tpb);
+  if (!own_die) return own_die.error();
+  auto target = map_.sem_window_addr(core, w, idx);
+  if (!target) return target.error();
+  const soc::ChipDie here{id_.chip, *own_die};
+  const soc::ChipDie there{id_.chip, map_.die_of(core).value()};
+  // Another core of this chip may sit on the other die: route like the data. [CHOICE D9]
+  auto routed = soc::fold_route(soc::LocalAddr(*target).local(), here, there);
+  if (!routed) return routed.error();
+  env_.bus().write32(*routed, value);
+  return base::ok_status();
+}
+
+}  // namespace sbrdma::firmware

@@ -1,0 +1,124 @@
+// rdma_desc_start (ExtendedInst 9): publish what rdma_desc_gen built. [HIGH] spec §4 (drain,
+// role split, RX arms S2M then right_push, TX left_pop then fires M2S); the count check
+// [CHOICE D6], roles [CHOICE D7, D22a], broadcast triggers [CHOICE D8, D22b].
+#include <algorithm>
+#include <map>
+
+#include "firmware/log_formats.h"
+#include "firmware/pool_firmware.h"
+#include "firmware/ring_layout.h"
+#include "firmware/triggers.h"
+
+namespace sbrdma::firmware {
+namespace {
+
+std::uint32_t lo32(base::SocAddr a) {
+  return static_cast<std::uint32_t>(a.v);
+}
+
+soc::Direction direction_of(Role role) {
+  return role == Role::kTx ? soc::Direction::kM2S : soc::Direction::kS2M;
+}
+
+}  // namespace
+
+std::vector<Trigger> plan_triggers(const DescriptorStream& stream) {
+  std::map<unsigned, std::uint32_t, std::greater<>> by_count;  // largest count first
+  for (unsigned e = 0; e < kRdmaEngines; ++e) {
+    const unsigned n = stream.ring(e).pending;
+    if (n != 0) by_count[n] |= 1U << e;
+  }
+  std::vector<Trigger> out;
+  for (const auto& [n, mask] : by_count) out.push_back(Trigger{mask, n});
+  return out;
+}
+
+base::Task<base::Status> PoolFirmware::rdma_desc_start() {
+  if (!layout_) {
+    co_return base::make_error(
+        "rdma_desc_start: the RDMA rings are not initialised (no ring_init)");
+  }
+  if (!gen_pending_) {
+    co_return base::make_error(
+        "rdma_desc_start: no rdma_desc_gen since the last start: nothing to start");
+  }
+  // 1. RX arms the S2M rings and signals TX; 2. TX waits for it, then fires the M2S rings.
+  //    The two roles run in turn on one coroutine; the handshake still goes through the FIFO.
+  //    [CHOICE D22a]
+  if (auto rx = co_await start_role(Role::kRx); !rx) co_return rx;
+  if (auto tx = co_await start_role(Role::kTx); !tx) co_return tx;
+  gen_pending_ = false;
+  co_return base::ok_status();
+}
+
+base::Task<base::Status> PoolFirmware::start_role(Role role) {
+  const bool dbg = env_.debug_enabled();
+  const unsigned prid = prid_of(role);
+  const int p = static_cast<int>(prid);
+  const char* tok = role_token(role);
+  const soc::Direction dir = direction_of(role);
+  const std::uint32_t inc_reg = role == Role::kTx ? soc::m2s_q::kTdrtpInc : soc::s2m_q::kRdrtpInc;
+  DescriptorStream& stream = streams_[index(role)];
+  const std::vector<Trigger> triggers = plan_triggers(stream);
+  const base::SocAddr doorbell = map_.bcast_addr(id_.tpb, dir, cfg_.ring_num, inc_reg).value();
+
+  // 1. Start; what is about to be published; the planned broadcast triggers.
+  if (dbg) {
+    const base::SocAddr bcast_base =
+        map_.engine_base(id_.tpb, 0).value() + soc::cayman_map::kBcastOffset;
+    debug(render(log_fmt::kStartStart, p, tok, p));
+    debug(render(log_fmt::kStartRing, p, tok, static_cast<int>(cfg_.ring_num),
+                 static_cast<int>(stream.written_total()), lo32(bcast_base)));
+    for (const Trigger& t : triggers) {
+      debug(render(log_fmt::kStartTrigger, p, tok,
+                   role == Role::kTx ? log_fmt::kQueueM2s : log_fmt::kQueueS2m, lo32(doorbell),
+                   t.mask, static_cast<int>(t.n_desc)));
+    }
+  }
+
+  // 2. Drain: every descriptor write of this Q7 has landed before any doorbell. [HIGH] §4.1
+  if (dbg) debug(render(log_fmt::kStartDraining, p, tok));
+  co_await env_.write_fence(prid);
+  if (dbg) debug(render(log_fmt::kStartDrained, p, tok));
+
+  // 3. The stream wrote what gen expected, or this core stops. [CHOICE D6]
+  if (stream.written_total() != stream.expected_total()) {
+    co_return base::make_error(render(log_fmt::kStreamError, p,
+                                      static_cast<int>(stream.written_total()),
+                                      static_cast<int>(stream.expected_total())));
+  }
+
+  if (role == Role::kRx) {
+    // 4. RX: arm the S2M rings (RDRTP_inc), then let TX proceed (right_push).
+    if (dbg) debug(render(log_fmt::kRxWriting, p));
+    if (auto w = write_triggers(triggers, dir, inc_reg); !w) co_return w;
+    if (dbg) debug(render(log_fmt::kRxSignaling, p));
+    env_.right_push(prid, stream.written_total());
+    if (dbg) debug(render(log_fmt::kRxSignaled, p));
+  } else {
+    // 5. TX: wait for RX (left_pop), then fire the M2S rings (TDRTP_inc) — the copy launch.
+    if (dbg) debug(render(log_fmt::kTxWaiting, p));
+    (void)co_await env_.left_pop(prid);
+    if (dbg) debug(render(log_fmt::kTxWriting, p));
+    if (auto w = write_triggers(triggers, dir, inc_reg); !w) co_return w;
+    if (dbg) debug(render(log_fmt::kTxWritten, p));
+  }
+  stream.publish();
+  if (dbg) debug(render(log_fmt::kStartEnd, p, tok));
+  co_return base::ok_status();
+}
+
+base::Status PoolFirmware::write_triggers(const std::vector<Trigger>& triggers, soc::Direction dir,
+                                          std::uint32_t inc_reg) {
+  auto group = bcast_group_cfg_addr(map_, id_.tpb);
+  if (!group) return group.error();
+  auto doorbell = map_.bcast_addr(id_.tpb, dir, cfg_.ring_num, inc_reg);
+  if (!doorbell) return doorbell.error();
+  for (const Trigger& t : triggers) {
+    env_.bus().write32(*group, t.mask);       // who takes the broadcast  [CHOICE D22b]
+    env_.bus().write32(*doorbell, t.n_desc);  // tail += n_desc [23:0]    [CHOICE D8]
+  }
+  return base::ok_status();
+}
+
+}  // namespace sbrdma::firmware
