@@ -1,0 +1,188 @@
+// The SB2SB leg: lowering of the 0xBF word to gen parameters, the patterns it refuses, and the
+// leg's pre-sync / gen / start / completion on a scripted core.
+#include "firmware/sb2sb.h"
+
+#include <gtest/gtest.h>
+
+#include "firmware/fixtures.h"
+
+namespace sbrdma::firmware {
+namespace {
+
+using isa::Dtype;
+using isa::LncSizeFmt;
+using testing::Action;
+using testing::Core;
+using Kind = Action::Kind;
+
+isa::Tensor3d pattern(std::uint32_t start, std::array<std::int16_t, 3> step,
+                      std::array<std::uint16_t, 3> num) {
+  isa::Tensor3d t;
+  t.start_addr.value = start;
+  t.step_elem = step;
+  t.num_elem = num;
+  return t;
+}
+
+/// 64 fp32 per partition, all 128 channels, src 0x100 -> dst 0x800.
+isa::Sb2sbCollective fp32_leg(LncSizeFmt lnc) {
+  isa::Sb2sbCollective s;
+  s.in_dtype = s.out_dtype = Dtype::kFp32;
+  s.lnc_size_fmt = lnc;
+  s.num_active_channels = 128;
+  s.src_mem_pattern = pattern(0x100, {1, 0, 0}, {64, 1, 1});
+  s.dst_mem_pattern = pattern(0x800, {1, 8, 0}, {8, 8, 1});  // 8 x 8, still contiguous
+  return s;
+}
+
+TEST(Sb2sbLowering, Lnc2PairsNeighboursAndUsesEveryEngine) {
+  const CoreIdentity id{2, 7};
+  auto low = lower_sb2sb(fp32_leg(LncSizeFmt::kLnc2), soc::cayman_profile(), id, {});
+  ASSERT_TRUE(low.ok()) << low.error().message;
+  EXPECT_EQ(low->peer, 3U);
+  EXPECT_EQ(low->elements, 64U);
+  EXPECT_EQ(low->gen.free_dim_bytes, 256U);
+  EXPECT_EQ(low->gen.src_addr.value, 0x100U);
+  EXPECT_EQ(low->gen.dst_addr.value, 0x800U);
+  EXPECT_EQ(low->gen.dma_engine_mask.imm, 0xFFFFU);
+  EXPECT_EQ(low->gen.remote_core_id.imm, 3U);
+  EXPECT_EQ(low->gen.remote_routing_id.imm, 7U);
+  EXPECT_EQ(low->gen.local_sem, 254);
+  EXPECT_EQ(low->gen.remote_sem, 255);
+  auto self = lower_sb2sb(fp32_leg(LncSizeFmt::kLnc1), soc::cayman_profile(), id, {});
+  ASSERT_TRUE(self.ok());
+  EXPECT_EQ(self->peer, 2U);
+}
+
+struct BadLeg {
+  isa::Sb2sbCollective s;
+  std::string message;
+};
+
+isa::Sb2sbCollective leg_with(void (*edit)(isa::Sb2sbCollective&)) {
+  isa::Sb2sbCollective s = fp32_leg(LncSizeFmt::kLnc2);
+  edit(s);
+  return s;
+}
+
+class Sb2sbRejects : public ::testing::TestWithParam<BadLeg> {};
+
+TEST_P(Sb2sbRejects, PatternsGenCannotExpress) {
+  auto low = lower_sb2sb(GetParam().s, soc::cayman_profile(), CoreIdentity{0, 0}, {});
+  ASSERT_FALSE(low.ok());
+  EXPECT_EQ(low.error().message, GetParam().message);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Patterns, Sb2sbRejects,
+    ::testing::Values(
+        BadLeg{leg_with([](isa::Sb2sbCollective& s) { s.num_active_channels = 64; }),
+               "sb2sb_collective: num_active_channels=64 cannot be lowered: the RDMA transport "
+               "moves all 128 partitions"},
+        BadLeg{leg_with([](isa::Sb2sbCollective& s) { s.src_mem_pattern.step_elem[0] = 2; }),
+               "sb2sb_collective: src_mem_pattern is not contiguous: dimension 0 steps by 2 "
+               "elements, expected 1 (the RDMA transport moves one contiguous span per "
+               "partition)"},
+        BadLeg{leg_with([](isa::Sb2sbCollective& s) { s.dst_mem_pattern.step_elem[1] = 16; }),
+               "sb2sb_collective: dst_mem_pattern is not contiguous: dimension 1 steps by 16 "
+               "elements, expected 8 (the RDMA transport moves one contiguous span per "
+               "partition)"},
+        BadLeg{leg_with([](isa::Sb2sbCollective& s) { s.dst_mem_pattern.num_elem[2] = 2; }),
+               "sb2sb_collective: dst_mem_pattern is not contiguous: dimension 2 steps by 0 "
+               "elements, expected 64 (the RDMA transport moves one contiguous span per "
+               "partition)"},
+        BadLeg{leg_with([](isa::Sb2sbCollective& s) {
+                 s.dst_mem_pattern.num_elem = {32, 1, 1};
+               }),
+               "sb2sb_collective: src_mem_pattern has 64 elements, dst_mem_pattern 32"},
+        BadLeg{leg_with([](isa::Sb2sbCollective& s) {
+                 s.src_mem_pattern.start_addr.value = 32U << 18;
+               }),
+               "sb2sb_collective: src_mem_pattern.start_addr 0x800000 starts at partition 32; "
+               "the RDMA transport moves partitions 0..127"},
+        BadLeg{leg_with([](isa::Sb2sbCollective& s) {
+                 s.dst_mem_pattern.start_addr = isa::Addr4{isa::Addr4Marker::kAddrReg, 1};
+               }),
+               "sb2sb_collective: dst_mem_pattern.start_addr is a register form; only an "
+               "immediate partition offset can be lowered"}));
+
+TEST(Sb2sbLeg, SelfCopyRunsPreSyncGenStartAndWaitsForBothDirections) {
+  Core c(0, 0);
+  auto t = c.fw.sb2sb(fp32_leg(LncSizeFmt::kLnc1));
+  // Pre-sync to itself passes at once; the leg then waits for its engines (local +16).
+  EXPECT_FALSE(testing::drive(t));
+  EXPECT_EQ(c.env.sems[253], 0U);  // ready: +1 from the pre-sync, -1 consumed
+  EXPECT_EQ(c.fw.stream(Role::kTx).written_total(), 0U);  // published by start
+  // The engines' LOCAL and the peer's REMOTE descriptors land (as the device would do).
+  c.env.sems[254] = 16;
+  EXPECT_EQ(c.env.pump(), 1);
+  EXPECT_FALSE(t.done());  // still waiting for the remote side
+  c.env.sems[255] = 16;
+  EXPECT_EQ(c.env.pump(), 1);
+  ASSERT_TRUE(t.done());
+  const base::Status st = t.take_result();
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  EXPECT_EQ(c.env.sems[254], 0U);  // consumed
+  EXPECT_EQ(c.env.sems[255], 0U);
+  // gen's descriptors: src 0x100 of core 0 to dst 0x800 of core 0, 256 B, 16 engines.
+  EXPECT_EQ(c.desc(0, soc::Direction::kM2S, 0).buf_ptr, 0x2000000100U);
+  EXPECT_EQ(c.desc(15, soc::Direction::kS2M, 7).buf_ptr, 0x2000000800U + 127 * 0x40000U);
+  EXPECT_EQ(c.desc(15, soc::Direction::kS2M, 8).buf_ptr, 0x2802700000U + 0x1800 + 255 * 4);
+}
+
+TEST(Sb2sbLeg, Lnc2WaitsInPreSyncUntilThePeerIsReady) {
+  Core c(5, 1);  // core 5 (die 1): its peer is core 4
+  auto t = c.fw.sb2sb(fp32_leg(LncSizeFmt::kLnc2));
+  EXPECT_FALSE(testing::drive(t));
+  // It told core 4 (same die: a plain address) that it is ready, and waits for core 4.
+  const std::uint64_t peer_ready_inc = (1ULL << 47) | (0x2802700000U + 0x1800 + 253 * 4);
+  const auto& acts = c.env.actions;
+  EXPECT_NE(std::find_if(acts.begin(), acts.end(),
+                         [&](const Action& a) {
+                           return a.kind == Kind::kWrite32 && a.addr == peer_ready_inc &&
+                                  a.value == 1;
+                         }),
+            acts.end());
+  EXPECT_EQ(c.fw.stream(Role::kTx).expected_total(), 0U);  // no gen yet
+  c.env.sems[253] = 1;                                     // core 4's pre-sync arrives
+  c.env.pump();
+  EXPECT_EQ(c.fw.stream(Role::kTx).expected_total(), 0U);  // gen and start ran: published
+  EXPECT_EQ(c.desc(0, soc::Direction::kS2M, 0).buf_ptr, (1ULL << 47) | 0x2000000800U);
+  c.env.sems[254] = 16;
+  c.env.sems[255] = 16;
+  c.env.pump();
+  ASSERT_TRUE(t.done());
+  EXPECT_TRUE(t.take_result().ok());
+}
+
+TEST(Sb2sbLeg, ThroughTheSequencerWithACompletionUpdate) {
+  Core c(0, 0);
+  isa::Sb2sbCollective s = fp32_leg(LncSizeFmt::kLnc1);
+  s.events.update_mode = isa::UpdateMode::kIncComplete;
+  s.events.update_idx = 12;
+  auto run = c.fw.run({isa::encode(s)});
+  EXPECT_FALSE(testing::drive(run));
+  EXPECT_EQ(c.env.sems[12], 0U);
+  c.env.sems[254] = 16;
+  c.env.sems[255] = 16;
+  c.env.pump();
+  ASSERT_TRUE(run.done());
+  EXPECT_FALSE(c.fw.halted());
+  EXPECT_EQ(c.env.sems[12], 1U);
+}
+
+TEST(Sb2sbLeg, InvalidWordIsRejectedByTheRuntimeRules) {
+  Core c(0, 0);
+  isa::Sb2sbCollective s = fp32_leg(LncSizeFmt::kLnc2);
+  s.out_dtype = Dtype::kBfloat16;
+  auto t = c.fw.sb2sb(s);
+  ASSERT_TRUE(testing::drive(t));
+  const base::Status st = t.take_result();
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().message,
+            "sb2sb_collective: in_dtype fp32 differs from out_dtype bfloat16 (SB2SB does not "
+            "convert)");
+}
+
+}  // namespace
+}  // namespace sbrdma::firmware

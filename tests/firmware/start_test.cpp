@@ -1,0 +1,153 @@
+// rdma_desc_start: the ordered MMIO writes (RX arms S2M and right_pushes before TX's left_pop
+// returns; the M2S doorbell last), the count check, and a start with nothing to start.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "firmware/fixtures.h"
+#include "firmware/triggers.h"
+
+namespace sbrdma::firmware {
+namespace {
+
+using testing::Action;
+using testing::Core;
+using testing::make_gen;
+using Kind = Action::Kind;
+
+// Core 0's engine group: SE_0 SDMA_0 at 0x1002000000. [HIGH] wiki-facts §3.1, [CHOICE D18a]
+constexpr std::uint64_t kGroupCfg = 0x1002000000 + 0x40000 + 0x100;      // BROADCAST_CFG_GROUP
+constexpr std::uint64_t kBcastM2sInc = 0x1002000000 + 0x80000 + 0x1038;  // queue 0 TDRTP_inc
+constexpr std::uint64_t kBcastS2mInc = 0x1002000000 + 0xA0000 + 0x1038;  // queue 0 RDRTP_inc
+
+/// The actions after the gen, without reads and descriptor writes.
+std::vector<Action> start_actions(const Core& c, std::size_t from) {
+  std::vector<Action> out;
+  for (std::size_t i = from; i < c.env.actions.size(); ++i) {
+    const Action& a = c.env.actions[i];
+    if (a.kind != Kind::kRead32 && a.kind != Kind::kWriteBlock) out.push_back(a);
+  }
+  return out;
+}
+
+TEST(RdmaDescStart, OrderedWritesForMask3) {
+  Core c(0, 0);
+  ASSERT_TRUE(c.gen(make_gen(0x3, 256, 0x100, 0x200, 4, 0)).ok());
+  const std::size_t before = c.env.actions.size();
+  ASSERT_TRUE(c.start().ok());
+  const std::vector<Action> got = start_actions(c, before);
+  // Active engines 0,1 hold 64 + 2 descriptors each, the 14 others 1: two triggers per role.
+  const std::vector<Action> want{
+      {Kind::kFence, 0, 0, 0, 0},           // RX drains
+      {Kind::kWrite32, kGroupCfg, 0x0003},  // RX: group = engines 0,1
+      {Kind::kWrite32, kBcastS2mInc, 66},   //     S2M tail += 66
+      {Kind::kWrite32, kGroupCfg, 0xFFFC},  //     group = the others
+      {Kind::kWrite32, kBcastS2mInc, 1},    //     S2M tail += 1
+      {Kind::kRightPush, 0, 146, 0, 0},     // RX signals TX (armed count)
+      {Kind::kFence, 0, 0, 0, 1},           // TX drains
+      {Kind::kLeftPop, 0, 146, 0, 1},       // TX's left_pop returns
+      {Kind::kWrite32, kGroupCfg, 0x0003},  // TX: group = engines 0,1
+      {Kind::kWrite32, kBcastM2sInc, 66},   //     M2S tail += 66
+      {Kind::kWrite32, kGroupCfg, 0xFFFC},
+      {Kind::kWrite32, kBcastM2sInc, 1},  // the M2S doorbell is the last write
+  };
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(got[i].kind, want[i].kind) << "action " << i;
+    EXPECT_EQ(got[i].addr, want[i].addr) << "action " << i;
+    EXPECT_EQ(got[i].value, want[i].value) << "action " << i;
+    EXPECT_EQ(got[i].prid, want[i].prid) << "action " << i;
+  }
+  // Published: nothing pending any more.
+  EXPECT_EQ(c.fw.stream(Role::kTx).written_total(), 0U);
+  EXPECT_EQ(c.fw.stream(Role::kRx).expected_total(), 0U);
+}
+
+TEST(RdmaDescStart, AllSixteenEnginesNeedOneTriggerPerRole) {
+  Core c(0, 0);
+  ASSERT_TRUE(c.gen(make_gen(0xFFFF, 64, 0, 0, 1, 0)).ok());
+  EXPECT_EQ(plan_triggers(c.fw.stream(Role::kTx)), (std::vector<Trigger>{{0xFFFF, 10}}));
+  const std::size_t before = c.env.actions.size();
+  ASSERT_TRUE(c.start().ok());
+  const auto got = start_actions(c, before);
+  const auto doorbells = std::count_if(got.begin(), got.end(), [](const Action& a) {
+    return a.kind == Kind::kWrite32 && (a.addr == kBcastM2sInc || a.addr == kBcastS2mInc);
+  });
+  EXPECT_EQ(doorbells, 2);
+}
+
+TEST(RdmaDescStart, TwoGensBeforeOneStartArePublishedTogether) {
+  Core c(0, 0);
+  ASSERT_TRUE(c.gen(make_gen(0x1, 64, 0, 0, 1, 0)).ok());
+  ASSERT_TRUE(c.gen(make_gen(0x2, 64, 0, 0, 1, 0)).ok());
+  // Engine 0: 130 + 1, engine 1: 1 + 130, the others 2.
+  EXPECT_EQ(plan_triggers(c.fw.stream(Role::kRx)),
+            (std::vector<Trigger>{{0x0003, 131}, {0xFFFC, 2}}));
+  ASSERT_TRUE(c.start().ok());
+}
+
+TEST(RdmaDescStart, WithoutGenIsAnError) {
+  Core c(0, 0);
+  const base::Status st = c.start();
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().message,
+            "rdma_desc_start: no rdma_desc_gen since the last start: nothing to start");
+  // A second start after a good gen+start has nothing to start either.
+  ASSERT_TRUE(c.gen(make_gen(0x1, 64, 0, 0, 1, 0)).ok());
+  ASSERT_TRUE(c.start().ok());
+  EXPECT_FALSE(c.start().ok());
+}
+
+TEST(RdmaDescStart, RingTooSmallFailsTheStreamCheck) {
+  FirmwareConfig cfg;
+  cfg.ring_depth = 32;  // 31 usable slots per start [CHOICE D20c]
+  Core c(0, 0, cfg);
+  // Engine 0 should get 128 + 2 = 130: the stream stops after 31. Others: 1 each.
+  ASSERT_TRUE(c.gen(make_gen(0x1, 256, 0, 0, 1, 0)).ok());
+  EXPECT_TRUE(c.fw.stream(Role::kTx).ring(0).stopped);
+  const std::size_t before = c.env.actions.size();
+  const base::Status st = c.start();
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().message, "P0: ERROR: DescriptorStream wrote 46 descriptors, expected 145");
+  // Fatal before any doorbell: the only action is RX's drain.
+  const auto got = start_actions(c, before);
+  ASSERT_EQ(got.size(), 1U);
+  EXPECT_EQ(got[0].kind, Kind::kFence);
+}
+
+TEST(RdmaDescStart, RingIdAdvancesWhenTheTailWraps) {
+  FirmwareConfig cfg;
+  cfg.ring_depth = 32;
+  Core c(0, 0, cfg);
+  // Each gen+start puts 10 descriptors into every engine's ring (8 partitions + 2).
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(c.gen(make_gen(0xFFFF, 64, 0, 0, 1, 0)).ok());
+    ASSERT_TRUE(c.start().ok());
+  }
+  ASSERT_TRUE(c.gen(make_gen(0xFFFF, 64, 0, 0, 1, 0)).ok());
+  // Slots 30, 31 carry ring id 1; the wrap to 0 moves to ring id 2. [CHOICE D2]
+  EXPECT_EQ(c.desc(3, soc::Direction::kM2S, 31).ring_id(), 1U);
+  EXPECT_EQ(c.desc(3, soc::Direction::kM2S, 0).ring_id(), 2U);
+  EXPECT_EQ(c.desc(3, soc::Direction::kS2M, 7).ring_id(), 2U);
+  EXPECT_EQ(c.desc(3, soc::Direction::kS2M, 8).ring_id(), 1U);  // from the third start
+  EXPECT_EQ(c.fw.stream(Role::kTx).ring(3).tail, 8U);
+  EXPECT_EQ(c.fw.stream(Role::kTx).ring(3).ring_id, 2U);
+  // The flush wrote the wrapped run in two blocks: slots 30..31 and 0..7.
+  const auto& acts = c.env.actions;
+  const std::uint64_t ring3 = 0x2040000000 + 0x100 + 6 * 32 * 16;
+  EXPECT_NE(std::find_if(acts.begin(), acts.end(),
+                         [&](const Action& a) {
+                           return a.kind == Kind::kWriteBlock && a.addr == ring3 + 30 * 16 &&
+                                  a.bytes == 32;
+                         }),
+            acts.end());
+  EXPECT_NE(std::find_if(acts.begin(), acts.end(),
+                         [&](const Action& a) {
+                           return a.kind == Kind::kWriteBlock && a.addr == ring3 && a.bytes == 128;
+                         }),
+            acts.end());
+  ASSERT_TRUE(c.start().ok());
+}
+
+}  // namespace
+}  // namespace sbrdma::firmware
