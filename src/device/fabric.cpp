@@ -1,0 +1,99 @@
+#include "device/fabric.h"
+
+#include <algorithm>
+#include <iterator>
+
+#include "base/check.h"
+
+namespace sbrdma::device {
+
+base::Tick LinkCalendar::book(base::Tick earliest, base::Tick d, base::Tick horizon) {
+  SBRDMA_CHECK(horizon <= earliest);
+  // Forget the past: nothing can be booked before `horizon` any more.
+  std::size_t stale = 0;
+  while (stale < busy_.size() && busy_[stale].end <= horizon.ps) ++stale;
+  if (stale > 0) busy_.erase(busy_.begin(), busy_.begin() + static_cast<std::ptrdiff_t>(stale));
+  if (d.ps == 0) return earliest;
+  // Fast path: after every booking (the usual, in-order case).
+  if (busy_.empty() || earliest.ps >= busy_.back().end) {
+    if (!busy_.empty() && busy_.back().end == earliest.ps) {
+      busy_.back().end += d.ps;
+    } else {
+      busy_.push_back(Busy{earliest.ps, earliest.ps + d.ps});
+    }
+    return earliest;
+  }
+  // First interval that ends after `earliest` (ends increase along the calendar).
+  auto it = std::upper_bound(busy_.begin(), busy_.end(), earliest.ps,
+                             [](std::uint64_t t, const Busy& b) { return t < b.end; });
+  std::uint64_t t = earliest.ps;
+  for (; it != busy_.end(); ++it) {
+    if (it->start >= t + d.ps) break;  // the gap before *it holds the booking
+    t = std::max(t, it->end);
+  }
+  // Insert [t, t + d) before `it`, merging with the neighbours it touches.
+  const bool join_prev = it != busy_.begin() && std::prev(it)->end == t;
+  const bool join_next = it != busy_.end() && it->start == t + d.ps;
+  if (join_prev && join_next) {
+    std::prev(it)->end = it->end;
+    busy_.erase(it);
+  } else if (join_prev) {
+    std::prev(it)->end = t + d.ps;
+  } else if (join_next) {
+    it->start = t;
+  } else {
+    busy_.insert(it, Busy{t, t + d.ps});
+  }
+  return base::Tick{t};
+}
+
+Fabric::Fabric(const Topology& topology)
+    : topo_(&topology), calendars_(topology.links().size() * 2) {}
+
+Route Fabric::data_route(CoreId src, CoreId engine, CoreId dst) const {
+  if (src == engine) return topo_->route(engine, dst);
+  // Remote read: src SBUF -> ... -> the engine's core, without entering its SBUF, then on.
+  Route r = topo_->route(src, engine);
+  r.pop_back();  // dma -> sbuf of the engine's core
+  const Route out = topo_->route(engine, dst);
+  r.insert(r.end(), out.begin() + 1, out.end());  // skip sbuf -> dma of the engine's core
+  return r;
+}
+
+base::Tick Fabric::mmio_latency(const Route& r) const {
+  base::Tick t;
+  for (const Hop& h : r) {
+    const Link& l = topo_->link(h.link);
+    if (l.kind != LinkKind::kSbufPort) t += l.latency;
+  }
+  return t;
+}
+
+base::Tick Fabric::transfer(const Route& r, base::Bytes len, base::Tick t0, Bandwidth rate,
+                            base::Tick now) {
+  base::Tick arrival = t0;
+  for (const Hop& h : r) arrival += topo_->link(h.link).latency;
+  std::uint64_t sent = 0;
+  base::Tick e_start = t0;
+  while (sent < len.n) {
+    const std::uint64_t size = std::min(kChunkBytes, len.n - sent);
+    sent += size;
+    const base::Tick e_end = t0 + transfer_time(base::Bytes{sent}, rate);
+    // The chunk's head and tail as they leave the previous stage.
+    base::Tick head = e_start;
+    base::Tick tail = e_end;
+    for (const Hop& h : r) {
+      const Link& l = topo_->link(h.link);
+      const base::Tick busy = transfer_time(base::Bytes{size}, l.bandwidth);
+      const base::Tick start = calendars_[slot(h)].book(head, busy, now);
+      const base::Tick busy_end = start + busy;  // busy for the chunk's bytes at its own rate
+      head = start + l.latency;
+      tail = std::max(busy_end, tail) + l.latency;  // the tail cannot pass before it arrived
+    }
+    arrival = tail;
+    e_start = e_end;
+  }
+  return arrival;
+}
+
+}  // namespace sbrdma::device

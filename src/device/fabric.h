@@ -1,0 +1,92 @@
+#pragma once
+/// Fabric: the link-level timing model. Every transfer's bytes cross the links of its route
+/// (topology.route); each link direction is a serial resource with a "next free" time, so
+/// transfers that share a link direction share its bandwidth. Deterministic: the order in
+/// which transfers reserve a link is the event order. [CHOICE D26]
+///
+/// A descriptor's bytes are cut into chunks of kChunkBytes. The engine emits them at its
+/// streaming rate; each chunk then crosses the hops cut-through:
+///
+///   stage 0 (engine):  chunk k leaves at   e_end(k) = t0 + bytes(0..k) / rate
+///   hop h:             start_h = the earliest idle slot of size/bw_h on the link direction
+///                                at or after start_{h-1} + lat_{h-1} (the head's arrival)
+///                      busy    [start_h, start_h + size/bw_h)   (the link is busy at its rate)
+///                      end_h   = max(start_h + size/bw_h, end_{h-1} + lat_{h-1})
+///                                (the tail cannot overtake the previous stage)
+///   arrival            = end_H + lat_H of the last chunk
+///
+/// So a link slower than its load serialises the chunks (throughput = its bandwidth), a fast
+/// link carries several slower engines side by side, and a transfer booked later fills the
+/// idle gaps that earlier, slower transfers left (each link direction keeps a calendar of
+/// busy intervals; intervals in the past are forgotten).
+///
+/// Uncontended, with every link faster than the engine, the last byte arrives exactly at
+///   t0 + transfer_time(len, rate) + sum of the route's link latencies.
+
+#include <cstdint>
+#include <vector>
+
+#include "base/units.h"
+#include "device/params_units.h"
+#include "device/topology.h"
+
+namespace sbrdma::device {
+
+/// Bytes per fabric chunk. [CHOICE D26]
+inline constexpr std::uint64_t kChunkBytes = 4096;
+
+/// The busy intervals of one link direction: sorted, disjoint, none touching.
+class LinkCalendar {
+ public:
+  /// Books `d` at the earliest time >= `earliest` at which the link is idle for `d`, and
+  /// returns that time. Intervals that end at or before `horizon` are forgotten first.
+  /// Contract: horizon <= earliest.
+  base::Tick book(base::Tick earliest, base::Tick d, base::Tick horizon);
+  /// End of the last booking (0 if none).
+  [[nodiscard]] base::Tick busy_until() const {
+    return busy_.empty() ? base::Tick{} : base::Tick{busy_.back().end};
+  }
+  /// Number of disjoint busy intervals kept.
+  [[nodiscard]] std::size_t intervals() const noexcept { return busy_.size(); }
+
+ private:
+  struct Busy {
+    std::uint64_t start;
+    std::uint64_t end;
+  };
+  std::vector<Busy> busy_;
+};
+
+class Fabric {
+ public:
+  /// Contract: `topology` outlives the Fabric.
+  explicit Fabric(const Topology& topology);
+
+  /// The links a transfer crosses when an engine of core `engine` reads from the memory of
+  /// core `src` and writes into the memory of core `dst`: src's SBUF port, the fabric to the
+  /// engine's core, then on to dst and its SBUF port (the engine's own SBUF port is crossed
+  /// only where the data really enters or leaves that core).
+  [[nodiscard]] Route data_route(CoreId src, CoreId engine, CoreId dst) const;
+
+  /// Sum of the latencies of `r`'s links, SBUF ports excluded (an MMIO write's path).
+  [[nodiscard]] base::Tick mmio_latency(const Route& r) const;
+
+  /// Reserves `r`'s links for `len` bytes streamed by an engine from `t0` at `rate`; returns
+  /// when the last byte arrives. len 0 arrives at t0 plus the latencies. `now` is the current
+  /// time: no later call books before it. Contract: now <= t0.
+  base::Tick transfer(const Route& r, base::Bytes len, base::Tick t0, Bandwidth rate,
+                      base::Tick now);
+
+  /// When the direction of `hop` has no booking left (tests, reports).
+  [[nodiscard]] base::Tick busy_until(Hop hop) const { return calendars_[slot(hop)].busy_until(); }
+
+ private:
+  [[nodiscard]] static std::size_t slot(Hop h) {
+    return std::size_t{h.link} * 2 + (h.reverse ? 1 : 0);
+  }
+
+  const Topology* topo_;
+  std::vector<LinkCalendar> calendars_;  // per link direction
+};
+
+}  // namespace sbrdma::device

@@ -1,0 +1,299 @@
+// Machine: construction, per-core state, address resolution and the direct accessors. The
+// MMIO buses are in machine_mmio.cpp, the engines' work in machine_dma.cpp.
+#include "device/machine.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "device/machine_internal.h"
+#include "device/misc_regs.h"
+
+namespace sbrdma::device {
+
+using soc::RegionKind;
+
+base::Result<std::unique_ptr<Machine>> Machine::create(sim::Kernel& kernel, Topology topology,
+                                                       MachineOptions options) {
+  auto profile = soc::find_profile(topology.profile());
+  if (!profile) return profile.error();
+  auto map = soc::AddressMap::build(**profile);
+  if (!map) return map.error();
+  const soc::Profile& p = **profile;
+  if (topology.dies_per_chip() != p.dies_per_chip || topology.cores_per_die() != p.tpbs_per_die) {
+    return base::make_error(fmt::format(
+        "topology {} has {} dies x {} cores per chip, but profile {}'s address map has {} x {}",
+        topology.name(), topology.dies_per_chip(), topology.cores_per_die(), p.name,
+        p.dies_per_chip, p.tpbs_per_die));
+  }
+  if (topology.num_chips() > p.max_chips) {
+    return base::make_error(fmt::format("topology {} has {} chips; profile {} routes at most {}",
+                                        topology.name(), topology.num_chips(), p.name,
+                                        p.max_chips));
+  }
+  return std::unique_ptr<Machine>(
+      new Machine(kernel, std::move(topology), std::move(map).value(), options));
+}
+
+Machine::Machine(sim::Kernel& kernel, Topology topology, soc::AddressMap map,
+                 MachineOptions options)
+    : kernel_(&kernel),
+      topology_(std::move(topology)),
+      map_(std::move(map)),
+      options_(options),
+      fabric_(topology_) {
+  const soc::Profile& p = map_.profile();
+  const unsigned n = topology_.num_cores();
+  cores_.reserve(n);
+  buses_.reserve(n);
+  last_write_.resize(n);
+  for (CoreId c = 0; c < n; ++c) {
+    cores_.push_back(std::make_unique<CoreState>(kernel, c, p));
+    buses_.push_back(std::make_unique<CoreBus>(*this, c));
+  }
+}
+
+Machine::~Machine() = default;
+
+Machine::CoreState::CoreState(sim::Kernel& kernel, CoreId core, const soc::Profile& p)
+    : sbuf(std::uint64_t{p.sbuf_partitions} * p.partition_stride.n, p.partition_stride.n,
+           p.partition_active.n),
+      mem(soc::cayman_map::kTpbRegionSize, kMemPageBytes, kMemPageBytes),
+      sems(kernel, fmt::format("core{}.sem", core), p.semaphores, p.events),
+      engines(p.dma_engines_per_tpb) {}
+
+soc::MmioBus& Machine::bus(CoreId core) {
+  SBRDMA_CHECK(core < buses_.size());
+  return *buses_[core];
+}
+
+Machine::CoreState& Machine::core_state(CoreId core) {
+  SBRDMA_CHECK(core < cores_.size());
+  return *cores_[core];
+}
+
+const Machine::CoreState& Machine::core_state(CoreId core) const {
+  SBRDMA_CHECK(core < cores_.size());
+  return *cores_[core];
+}
+
+UdmaEngine& Machine::engine(CoreId core, unsigned index) {
+  CoreState& cs = core_state(core);
+  SBRDMA_CHECK(index < cs.engines.size());
+  auto& e = cs.engines[index];
+  if (!e) {  // engines come to life on first use, so an untouched machine stays small
+    e = std::make_unique<UdmaEngine>(core, index, map_.profile().queues_per_engine);
+    e->step_label = fmt::format("core{}.dma{}.step", core, index);
+    e->land_label = fmt::format("core{}.dma{}.land", core, index);
+  }
+  return *e;
+}
+
+const UdmaEngine* Machine::find_engine(CoreId core, unsigned index) const {
+  const CoreState& cs = core_state(core);
+  SBRDMA_CHECK(index < cs.engines.size());
+  return cs.engines[index].get();
+}
+
+PagedMemory& Machine::memory(const MemRef& m) {
+  CoreState& cs = core_state(m.core);
+  return m.sbuf ? cs.sbuf : cs.mem;
+}
+
+const PagedMemory& Machine::memory(const MemRef& m) const {
+  const CoreState& cs = core_state(m.core);
+  return m.sbuf ? cs.sbuf : cs.mem;
+}
+
+void Machine::record(const ErrorSite& site, std::string message) {
+  errors_.record(kernel_->now(), site, std::move(message));
+}
+
+base::Result<Machine::Resolved> Machine::resolve(CoreId issuer, base::SocAddr a) const {
+  const CoreLoc me = topology_.locate(issuer);
+  auto d = map_.decode(a, soc::ChipDie{topology_.routing_id(me.chip), me.die});
+  if (!d) return base::make_error(fmt::format("address {:#x}: {}", a.v, d.error().message));
+  // routing id = chip id [CHOICE D9]
+  if (d->target.chip >= topology_.num_chips()) {
+    return base::make_error(
+        fmt::format("address {:#x} routes to chip {}, which does not exist ({} chips)", a.v,
+                    d->target.chip, topology_.num_chips()));
+  }
+  if (!d->hit) {
+    return base::make_error(
+        fmt::format("address {:#x} decodes to nothing (chip {} die {} local {:#x})", a.v,
+                    d->target.chip, d->target.die, d->target.local));
+  }
+  const soc::Region& region = *d->hit->region;
+  SBRDMA_CHECK_MSG(region.core >= 0, "every region of the map belongs to a core");
+  const auto tpb = static_cast<unsigned>(region.core);
+  const CoreId target = topology_.core_id(CoreLoc{d->target.chip, region.die, tpb});
+  return Resolved{target, *d->hit};
+}
+
+base::Result<Machine::MemRef> Machine::memory_ref(const Resolved& r, std::uint64_t len) const {
+  const soc::Region& region = *r.hit.region;
+  const CoreState& cs = core_state(r.core);
+  if (region.kind == RegionKind::kStateBuf) {
+    if (!cs.sbuf.valid_range(r.hit.offset, len)) {
+      const soc::SbufHit& s = *r.hit.sbuf;
+      return base::make_error(fmt::format(
+          "SBUF access beyond the active part of a partition: {} partition {} offset {:#x} + {} "
+          "bytes (active {:#x} of stride {:#x})",
+          region.name, s.partition, s.byte, len, cs.sbuf.valid_bytes(), cs.sbuf.page_bytes()));
+    }
+    return MemRef{r.core, true, r.hit.offset};
+  }
+  if (!is_plain_memory(region.kind)) {
+    return base::make_error(fmt::format("{} (at +{:#x}) is not memory", region.name, r.hit.offset));
+  }
+  if (len > region.size - r.hit.offset) {
+    return base::make_error(fmt::format("{} bytes at {} +{:#x} run past the region's end ({:#x})",
+                                        len, region.name, r.hit.offset, region.size));
+  }
+  const std::uint64_t tpb = map_.tpb_base(static_cast<unsigned>(region.core)).value().v;
+  return MemRef{r.core, false, region.base.v - tpb + r.hit.offset};
+}
+
+// ---- direct accessors -------------------------------------------------------------------
+
+base::Result<Machine::MemRef> Machine::direct_ref(CoreId issuer, base::SocAddr a,
+                                                  std::uint64_t len) const {
+  if (issuer >= cores_.size()) {
+    return base::make_error(fmt::format("core {} does not exist", issuer));
+  }
+  auto r = resolve(issuer, a);
+  if (!r) return r.error();
+  return memory_ref(*r, len);
+}
+
+base::Status Machine::mem_write(CoreId issuer, base::SocAddr a,
+                                std::span<const std::uint8_t> bytes) {
+  auto m = direct_ref(issuer, a, bytes.size());
+  if (!m) return m.error();
+  memory(*m).write(m->offset, bytes);
+  return base::ok_status();
+}
+
+base::Status Machine::mem_read(CoreId issuer, base::SocAddr a, std::span<std::uint8_t> out) const {
+  auto m = direct_ref(issuer, a, out.size());
+  if (!m) return m.error();
+  memory(*m).read(m->offset, out);
+  return base::ok_status();
+}
+
+base::Status Machine::sbuf_write(CoreId core, unsigned partition, std::uint64_t offset,
+                                 std::span<const std::uint8_t> bytes) {
+  if (core >= cores_.size()) return base::make_error(fmt::format("core {} does not exist", core));
+  auto a = map_.sbuf_addr(topology_.locate(core).tpb, partition, offset);
+  if (!a) return a.error();
+  return mem_write(core, *a, bytes);
+}
+
+base::Status Machine::sbuf_read(CoreId core, unsigned partition, std::uint64_t offset,
+                                std::span<std::uint8_t> out) const {
+  if (core >= cores_.size()) return base::make_error(fmt::format("core {} does not exist", core));
+  auto a = map_.sbuf_addr(topology_.locate(core).tpb, partition, offset);
+  if (!a) return a.error();
+  return mem_read(core, *a, out);
+}
+
+std::uint32_t Machine::semaphore(CoreId core, unsigned idx) const {
+  return core_state(core).sems.value(idx);
+}
+
+void Machine::set_semaphore(CoreId core, unsigned idx, std::uint32_t v) {
+  core_state(core).sems.set(idx, v);
+}
+
+sim::Signal& Machine::semaphore_signal(CoreId core) {
+  return core_state(core).sems.signal();
+}
+
+std::string Machine::describe_semaphore_wait(CoreId core, unsigned idx,
+                                             std::string_view cond_text) const {
+  return fmt::format("core {} sem[{}] {}, current {}", core, idx, cond_text, semaphore(core, idx));
+}
+
+sim::WaitUntilAwaiter Machine::wait_semaphore(CoreId core, unsigned idx, SemCondition cond) {
+  SBRDMA_CHECK(idx < core_state(core).sems.count() && cond.holds);
+  auto c = std::make_shared<const SemCondition>(std::move(cond));
+  return semaphore_signal(core).wait_until(
+      [this, core, idx, c] { return c->holds(semaphore(core, idx)); },
+      [this, core, idx, c] { return describe_semaphore_wait(core, idx, c->text); });
+}
+
+bool Machine::park_on_semaphore(std::coroutine_handle<> h, CoreId core, unsigned idx,
+                                SemCondition cond) {
+  SBRDMA_CHECK(idx < core_state(core).sems.count() && cond.holds);
+  auto c = std::make_shared<const SemCondition>(std::move(cond));
+  return semaphore_signal(core).park(
+      h, [this, core, idx, c] { return c->holds(semaphore(core, idx)); },
+      [this, core, idx, c] { return describe_semaphore_wait(core, idx, c->text); });
+}
+
+base::Tick Machine::writes_landed_by(CoreId issuer) const {
+  SBRDMA_CHECK(issuer < last_write_.size());
+  return std::max(last_write_[issuer], kernel_->now());
+}
+
+std::uint64_t Machine::allocated_bytes() const {
+  std::uint64_t n = 0;
+  for (const auto& c : cores_) {
+    n += c->sbuf.allocated_pages() * c->sbuf.valid_bytes();
+    n += c->mem.allocated_pages() * c->mem.valid_bytes();
+  }
+  return n;
+}
+
+// ---- register views ----------------------------------------------------------------------
+
+base::Result<std::uint32_t> Machine::peek_reg(CoreId core, unsigned e, soc::Direction dir,
+                                              std::optional<unsigned> queue,
+                                              std::uint32_t offset) const {
+  if (core >= cores_.size()) return base::make_error(fmt::format("core {} does not exist", core));
+  if (e >= map_.profile().dma_engines_per_tpb) {
+    return base::make_error(fmt::format("engine {} does not exist", e));
+  }
+  if (queue && *queue >= map_.profile().queues_per_engine) {
+    return base::make_error(fmt::format("queue {} does not exist", *queue));
+  }
+  const UdmaEngine* eng = find_engine(core, e);
+  if (eng == nullptr) {  // untouched: the table's reset value
+    const soc::RegBank& bank =
+        queue ? (dir == soc::Direction::kM2S ? soc::m2s_queue_bank() : soc::s2m_queue_bank())
+              : (dir == soc::Direction::kM2S ? soc::m2s_engine_bank() : soc::s2m_engine_bank());
+    const soc::RegDesc* r = soc::find_reg(bank.regs, offset);
+    if (r == nullptr)
+      return base::make_error(fmt::format("no {} register at +{:#x}", bank.name, offset));
+    return r->reset;
+  }
+  const RegFile& rf = queue ? eng->queue(dir, *queue).regs() : eng->engine_regs(dir);
+  if (rf.find(offset) == nullptr) {
+    return base::make_error(fmt::format("no {} register at +{:#x}", rf.bank().name, offset));
+  }
+  return rf.get(offset);
+}
+
+base::Result<std::uint32_t> Machine::peek_misc(CoreId core, unsigned e,
+                                               std::uint32_t offset) const {
+  if (core >= cores_.size()) return base::make_error(fmt::format("core {} does not exist", core));
+  if (e >= map_.profile().dma_engines_per_tpb) {
+    return base::make_error(fmt::format("engine {} does not exist", e));
+  }
+  const soc::RegDesc* r = soc::find_reg(misc_bank().regs, offset);
+  if (r == nullptr) return base::make_error(fmt::format("no MISC register at +{:#x}", offset));
+  const UdmaEngine* eng = find_engine(core, e);
+  return eng == nullptr ? r->reset : eng->misc().get(offset);
+}
+
+QueueState Machine::queue_state(CoreId core, unsigned e, soc::Direction dir, unsigned queue) const {
+  SBRDMA_CHECK(queue < map_.profile().queues_per_engine);
+  const UdmaEngine* eng = find_engine(core, e);
+  if (eng == nullptr) return QueueState{};
+  const UdmaQueue& q = eng->queue(dir, queue);
+  return QueueState{q.head(),   q.tail(),    q.current(),    q.completion(),
+                    q.posted(), q.stopped(), q.stop_reason()};
+}
+
+}  // namespace sbrdma::device

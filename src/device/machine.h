@@ -1,0 +1,217 @@
+#pragma once
+/// Machine: the device model of a whole topology — per core an SBUF, a semaphore bank, DGE and
+/// other memories and 16 UDMA engines; the fabric between cores; and one MMIO bus per core
+/// through which firmware (and tests, acting as a driver) program it. DESIGN.md "Execution
+/// model": a doorbell write only schedules engine work; the engine then prefetches descriptors
+/// from memory, moves bytes (at the descriptor's landing tick), performs semaphore descriptors
+/// as writes into the target core's EVT_SEM window and advances its pointers.
+///
+///   bus(core).write32(a, v) --mmio_write_latency (+ route latencies)--> register / memory
+///        |                                                                  |
+///        |  TDRTP_inc doorbell: tail += n; batch ready after dma_fixed_cost |
+///        v                                                                  v
+///   engine step (one descriptor pair per event, round robin over queues):
+///     prefetch M2S + S2M descriptors at base + head*16, ring-id check [CHOICE D2],
+///     resolve source and destination by SoC address, reserve the route's links (Fabric),
+///     schedule the landing --> copy bytes / semaphore write, completion pointers advance
+///
+/// Every guest mistake is a ModelledError in errors(); nothing aborts on one.
+/// Timing ([CHOICE D26]): with t_db the tick the M2S doorbell register takes the write,
+///   descriptor start  = max(t_db + dma_fixed_cost, engine free, round-robin turn)
+///   engine busy       = dma_desc_cost + transfer_time(len, dma_engine_rate)
+///   data lands        = start + dma_desc_cost + Fabric::transfer(...)  (uncontended:
+///                       + transfer_time(len, rate) + the route's link latencies)
+///   semaphore lands   = max(its own arrival, earlier data of the queue) + semaphore_write_latency
+
+#include <coroutine>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "base/units.h"
+#include "device/fabric.h"
+#include "device/modelled_error.h"
+#include "device/paged_memory.h"
+#include "device/semaphore_bank.h"
+#include "device/topology.h"
+#include "device/udma_engine.h"
+#include "sim/kernel.h"
+#include "sim/signal.h"
+#include "soc/address_map.h"
+#include "soc/mmio_bus.h"
+
+namespace sbrdma::device {
+
+/// Machine-wide options.
+struct MachineOptions {
+  /// Skip the engines' byte copies into memory (and the memory they would allocate); timing,
+  /// events, pointers and semaphores are identical. [CHOICE D27]
+  bool timing_only = false;
+  /// A ring-id mismatch stops the queue (true) or is only latched and reported (false, as the
+  /// public driver masks it on Trainium2 data engines). [CHOICE D2]
+  bool ring_id_abort = true;
+};
+
+/// Counters since the machine was built.
+struct MachineStats {
+  std::uint64_t descriptors = 0;       ///< descriptor pairs completed (data and semaphore)
+  std::uint64_t data_bytes = 0;        ///< bytes moved by data descriptors (both modes)
+  std::uint64_t semaphore_writes = 0;  ///< semaphore descriptors completed
+  std::uint64_t mmio_writes = 0;       ///< write32 and write_block calls on the buses
+  std::uint64_t mmio_reads = 0;
+};
+
+/// A queue's pointers and state, for tests and reports.
+struct QueueState {
+  RingPos head;
+  RingPos tail;
+  RingPos current;
+  RingPos completion;
+  std::uint32_t posted = 0;
+  bool stopped = false;
+  std::string stop_reason;
+};
+
+class Machine {
+ public:
+  /// Builds the machine for `topology` (its profile's SoC map and its timing parameters).
+  /// Errors: the profile has no address map, or the topology's geometry differs from it.
+  /// Contract: `kernel` outlives the machine.
+  static base::Result<std::unique_ptr<Machine>> create(sim::Kernel& kernel, Topology topology,
+                                                       MachineOptions options = {});
+  ~Machine();
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
+
+  /// The MMIO view of core `core`: unrouted addresses resolve on its own chip (DIE picks the
+  /// die), routed ones (neighbour or chip-id fold) on the target die or chip. Writes are posted:
+  /// they take effect mmio_write_latency (plus the route's link latencies) later. Reads are
+  /// immediate. Contract: core < topology().num_cores().
+  [[nodiscard]] soc::MmioBus& bus(CoreId core);
+
+  [[nodiscard]] sim::Kernel& kernel() noexcept { return *kernel_; }
+  [[nodiscard]] const Topology& topology() const noexcept { return topology_; }
+  [[nodiscard]] const TimingParams& params() const noexcept { return topology_.params(); }
+  [[nodiscard]] const soc::Profile& profile() const noexcept { return map_.profile(); }
+  [[nodiscard]] const soc::AddressMap& address_map() const noexcept { return map_; }
+  [[nodiscard]] const MachineOptions& options() const noexcept { return options_; }
+
+  // ---- direct (untimed) access for tests and platform initialisation --------------------
+  /// Writes/reads SBUF bytes of one partition. Errors: core, partition or range outside the
+  /// partition's active bytes.
+  base::Status sbuf_write(CoreId core, unsigned partition, std::uint64_t offset,
+                          std::span<const std::uint8_t> bytes);
+  base::Status sbuf_read(CoreId core, unsigned partition, std::uint64_t offset,
+                         std::span<std::uint8_t> out) const;
+  /// Writes/reads any memory region by SoC address as `issuer` sees it. Errors: the address
+  /// does not decode to memory, or the range leaves it.
+  base::Status mem_write(CoreId issuer, base::SocAddr a, std::span<const std::uint8_t> bytes);
+  base::Status mem_read(CoreId issuer, base::SocAddr a, std::span<std::uint8_t> out) const;
+
+  /// Contract: core < num_cores, idx < profile().semaphores.
+  [[nodiscard]] std::uint32_t semaphore(CoreId core, unsigned idx) const;
+  /// Sets a semaphore directly (notifies its waiters). Same contract.
+  void set_semaphore(CoreId core, unsigned idx, std::uint32_t v);
+  /// The Signal notified on every change of `core`'s semaphores.
+  [[nodiscard]] sim::Signal& semaphore_signal(CoreId core);
+  /// `co_await machine.wait_semaphore(core, idx, cond)` in a sim process: resumes once
+  /// cond.holds(sem[idx]). Contract: idx < profile().semaphores.
+  [[nodiscard]] sim::WaitUntilAwaiter wait_semaphore(CoreId core, unsigned idx, SemCondition cond);
+  /// The same wait for a base::Suspend implementer: returns false if the condition already
+  /// holds, else parks the running process at `h` (see sim::Signal::park).
+  bool park_on_semaphore(std::coroutine_handle<> h, CoreId core, unsigned idx, SemCondition cond);
+  /// "core 3 sem[5] >= 16, current 12" for cond.text ">= 16" — what deadlock reports show.
+  [[nodiscard]] std::string describe_semaphore_wait(CoreId core, unsigned idx,
+                                                    std::string_view cond_text) const;
+  /// The tick at which the last write issued so far through bus(issuer) takes effect (now or
+  /// earlier if none is pending): a write fence waits until then.
+  [[nodiscard]] base::Tick writes_landed_by(CoreId issuer) const;
+
+  /// The stored value of a UDMA register (hardware view: no access check, no side effect).
+  /// `queue` nullopt: the engine-global bank. Errors: no register at `offset`, bad ids.
+  [[nodiscard]] base::Result<std::uint32_t> peek_reg(CoreId core, unsigned engine,
+                                                     soc::Direction dir,
+                                                     std::optional<unsigned> queue,
+                                                     std::uint32_t offset) const;
+  /// The stored value of an engine's MISC register.
+  [[nodiscard]] base::Result<std::uint32_t> peek_misc(CoreId core, unsigned engine,
+                                                      std::uint32_t offset) const;
+  /// Contract: valid core, engine, queue.
+  [[nodiscard]] QueueState queue_state(CoreId core, unsigned engine, soc::Direction dir,
+                                       unsigned queue) const;
+
+  /// Every modelled error so far, in order.
+  [[nodiscard]] const std::vector<ModelledError>& errors() const noexcept { return errors_.all(); }
+  /// errors() one per line.
+  [[nodiscard]] std::string error_report() const { return errors_.report(); }
+  [[nodiscard]] const MachineStats& stats() const noexcept { return stats_; }
+  /// Queues that still hold posted descriptors, one line each with why they are stuck.
+  [[nodiscard]] std::vector<std::string> pending_work() const;
+  /// Bytes of SBUF and other memory pages allocated so far (untouched memory costs none).
+  [[nodiscard]] std::uint64_t allocated_bytes() const;
+
+ private:
+  class CoreBus;
+  struct CoreState;
+  struct Resolved;
+  struct MemRef;
+  struct DmaDest;
+  struct Landing;
+
+  Machine(sim::Kernel& kernel, Topology topology, soc::AddressMap map, MachineOptions options);
+
+  // machine.cpp: state, resolution, memory
+  [[nodiscard]] CoreState& core_state(CoreId core);
+  [[nodiscard]] const CoreState& core_state(CoreId core) const;
+  [[nodiscard]] UdmaEngine& engine(CoreId core, unsigned index);
+  [[nodiscard]] const UdmaEngine* find_engine(CoreId core, unsigned index) const;
+  [[nodiscard]] base::Result<Resolved> resolve(CoreId issuer, base::SocAddr a) const;
+  [[nodiscard]] base::Result<MemRef> memory_ref(const Resolved& r, std::uint64_t len) const;
+  /// resolve + memory_ref for the direct accessors (issuer checked).
+  [[nodiscard]] base::Result<MemRef> direct_ref(CoreId issuer, base::SocAddr a,
+                                                std::uint64_t len) const;
+  [[nodiscard]] PagedMemory& memory(const MemRef& m);
+  [[nodiscard]] const PagedMemory& memory(const MemRef& m) const;
+  void record(const ErrorSite& site, std::string message);
+
+  // machine_mmio.cpp: the buses
+  void bus_write32(CoreId issuer, base::SocAddr a, std::uint32_t v);
+  void bus_write_block(CoreId issuer, base::SocAddr a, std::span<const std::uint8_t> bytes);
+  std::uint32_t bus_read32(CoreId issuer, base::SocAddr a);
+  [[nodiscard]] base::Tick mmio_delay(CoreId issuer, CoreId target) const;
+  void apply_write32(CoreId issuer, base::SocAddr a, std::uint32_t v);
+  void apply_block(CoreId issuer, base::SocAddr a, const std::vector<std::uint8_t>& bytes);
+  void write_udma(const Resolved& r, std::uint32_t v);
+  void write_engine_reg(CoreId core, unsigned engine, soc::Direction dir,
+                        std::optional<unsigned> queue, std::uint32_t offset, std::uint32_t v);
+  void write_broadcast(const Resolved& r, std::uint32_t v);
+  void doorbell(UdmaEngine& eng, soc::Direction dir, unsigned queue, std::uint32_t n);
+
+  // machine_dma.cpp: the engines' work
+  void kick(UdmaEngine& eng, base::Tick at);
+  void engine_step(UdmaEngine& eng, std::uint64_t gen);
+  void process_pair(UdmaEngine& eng, unsigned queue);
+  std::optional<soc::UdmaDescriptor> prefetch(UdmaEngine& eng, soc::Direction dir, unsigned queue);
+  [[nodiscard]] base::Result<DmaDest> resolve_dest(CoreId issuer, base::SocAddr a,
+                                                   std::uint32_t len) const;
+  void land(Landing& l);
+
+  sim::Kernel* kernel_;
+  Topology topology_;
+  soc::AddressMap map_;
+  MachineOptions options_;
+  Fabric fabric_;
+  std::vector<std::unique_ptr<CoreState>> cores_;
+  std::vector<std::unique_ptr<CoreBus>> buses_;
+  ErrorLog errors_;
+  MachineStats stats_;
+  std::vector<base::Tick> last_write_;  // per issuing core: when its latest MMIO write lands
+};
+
+}  // namespace sbrdma::device

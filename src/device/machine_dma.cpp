@@ -1,0 +1,212 @@
+// The engines' work: one event per descriptor pair taken, one per landing. A step prefetches
+// the M2S and S2M descriptors, checks their ring ids, resolves both ends by SoC address,
+// reserves the fabric and schedules the landing, where functional mode copies the bytes and
+// semaphore descriptors update the target's EVT_SEM counters.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "device/machine_internal.h"
+
+namespace sbrdma::device {
+
+using soc::Direction;
+
+void Machine::kick(UdmaEngine& eng, base::Tick at) {
+  at = std::max({at, kernel_->now(), eng.free_at});
+  if (eng.kick_at && *eng.kick_at <= at) return;  // an earlier step will look again
+  eng.kick_at = at;
+  const std::uint64_t gen = ++eng.kick_gen;
+  kernel_->schedule(
+      at - kernel_->now(), [this, e = &eng, gen] { engine_step(*e, gen); }, eng.step_label);
+}
+
+void Machine::engine_step(UdmaEngine& eng, std::uint64_t gen) {
+  if (gen != eng.kick_gen) return;  // superseded by an earlier kick
+  eng.kick_at.reset();
+  const base::Tick now = kernel_->now();
+  const UdmaEngine::Pick p = eng.pick(now);
+  if (!p.queue) {
+    if (p.next) kick(eng, *p.next);
+    return;
+  }
+  eng.served(*p.queue);
+  process_pair(eng, *p.queue);
+  // Look again when the engine is free (a failed pair leaves it free now).
+  if (eng.pick(base::Tick{std::numeric_limits<std::uint64_t>::max()}).queue) kick(eng, eng.free_at);
+}
+
+std::optional<soc::UdmaDescriptor> Machine::prefetch(UdmaEngine& eng, Direction dir,
+                                                     unsigned queue) {
+  UdmaQueue& q = eng.queue(dir, queue);
+  const ErrorSite site{eng.core(), eng.index(), dir, queue};
+  const RingPos head = q.head();
+  const base::SocAddr at = q.ring_base() + std::uint64_t{head.offset} * soc::kDescBytes;
+  std::array<std::uint8_t, soc::kDescBytes> raw{};
+  auto r = resolve(eng.core(), at);
+  base::Result<MemRef> m = r ? memory_ref(*r, raw.size()) : base::Result<MemRef>(r.error());
+  if (!m) {
+    const std::string msg =
+        fmt::format("descriptor prefetch at slot {}: {}", head.offset, m.error().message);
+    record(site, msg);
+    q.stop(msg);
+    return std::nullopt;
+  }
+  memory(*m).read(m->offset, raw);
+  const soc::UdmaDescriptor d = soc::decode_descriptor(raw);
+  if (d.ring_id() != head.ring_id) {  // [CHOICE D2]
+    eng.latch_error(dir, dir == Direction::kM2S ? kM2sPrefRingIdErr : kS2mPrefRingIdErr);
+    const std::string msg = fmt::format(
+        "pref_ring_id: descriptor at slot {} ({:#x}) has ring id {}, expected {}{}", head.offset,
+        at.v, d.ring_id(), head.ring_id, options_.ring_id_abort ? "; queue stopped" : "");
+    record(site, msg);
+    if (options_.ring_id_abort) {
+      q.stop(msg);
+      return std::nullopt;
+    }
+  }
+  return d;
+}
+
+base::Result<Machine::DmaDest> Machine::resolve_dest(CoreId issuer, base::SocAddr a,
+                                                     std::uint32_t len) const {
+  auto r = resolve(issuer, a);
+  if (!r) return r.error();
+  DmaDest d;
+  d.core = r->core;
+  if (r->hit.region->kind != soc::RegionKind::kEvtSem) {
+    auto m = memory_ref(*r, len);
+    if (!m) return m.error();
+    d.mem = *m;
+    return d;
+  }
+  // [CHOICE D5] a write into an EVT_SEM window: each aligned 4-byte word is one slot's write.
+  if (!r->hit.sem) {
+    return base::make_error(
+        fmt::format("{} +{:#x} is in no semaphore window", r->hit.region->name, r->hit.offset));
+  }
+  const soc::SemHit& s = *r->hit.sem;
+  const CoreState& cs = core_state(r->core);
+  const unsigned slots = s.window == soc::SemWindow::kEvents ? cs.sems.events() : cs.sems.count();
+  if (s.window == soc::SemWindow::kRead) {
+    return base::make_error(fmt::format("DMA write to the read-only READ window ({:#x})", a.v));
+  }
+  if (a.v % 4 != 0 || len % 4 != 0 || s.index + len / 4 > slots) {
+    return base::make_error(
+        fmt::format("DMA write of {} bytes at {:#x} into the {} window: whole "
+                    "aligned 4-byte slots inside the window are needed",
+                    len, a.v, soc::sem_window_name(s.window)));
+  }
+  d.semaphore = true;
+  d.window = s.window;
+  d.first_slot = s.index;
+  return d;
+}
+
+void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
+  const base::Tick now = kernel_->now();
+  UdmaQueue& m2s = eng.queue(Direction::kM2S, qi);
+  UdmaQueue& s2m = eng.queue(Direction::kS2M, qi);
+  const ErrorSite m2s_site{eng.core(), eng.index(), Direction::kM2S, qi};
+  const ErrorSite s2m_site{eng.core(), eng.index(), Direction::kS2M, qi};
+  auto fail = [&](UdmaQueue& q, const ErrorSite& site, std::string msg) {
+    record(site, msg);
+    q.stop(std::move(msg));
+    if (&q != &m2s) m2s.stop("its S2M queue stopped");
+  };
+
+  // 1. Prefetch the M2S descriptor at head (ring-id check inside).
+  const auto md = prefetch(eng, Direction::kM2S, qi);
+  if (!md) return;
+  // 2. The S2M side must hold an armed descriptor for the data.
+  std::string why = eng.blocked_reason(Direction::kS2M, qi);
+  if (why.empty() && s2m.posted() == 0) why = "no descriptor posted (RDRTP_inc not written)";
+  if (!why.empty()) {
+    return fail(m2s, m2s_site, "M2S data with no armed S2M descriptor: " + why);
+  }
+  const auto sd = prefetch(eng, Direction::kS2M, qi);
+  if (!sd) return m2s.stop("its S2M queue stopped");
+  // 3. Resolve both ends by SoC address, seen from the engine's core.
+  const std::uint32_t len = md->length();
+  auto src_r = resolve(eng.core(), md->addr());
+  base::Result<MemRef> src = src_r ? memory_ref(*src_r, len) : base::Result<MemRef>(src_r.error());
+  if (!src) return fail(m2s, m2s_site, "M2S source: " + src.error().message);
+  if (len > sd->length()) {
+    return fail(s2m, s2m_site,
+                fmt::format("S2M buffer of {} bytes is smaller than the {}-byte M2S "
+                            "descriptor",
+                            sd->length(), len));
+  }
+  auto dst = resolve_dest(eng.core(), sd->addr(), len);
+  if (!dst) return fail(s2m, s2m_site, "S2M destination: " + dst.error().message);
+  // 4. Take both descriptors (head and current advance; the batch gives one up).
+  m2s.advance_head();
+  s2m.advance_head();
+  if (--m2s.batches.front().remaining == 0) m2s.batches.pop_front();
+  // 5. Timing [CHOICE D26]: the engine streams after its per-descriptor cost; the bytes cross
+  //    the route; a semaphore write lands behind the queue's earlier data.
+  const TimingParams& tp = params();
+  const base::Tick t0 = now + tp.dma_desc_cost;
+  eng.free_at = t0 + transfer_time(base::Bytes{len}, tp.dma_engine_rate);
+  const Route route = fabric_.data_route(src->core, eng.core(), dst->core);
+  const base::Tick arrival = fabric_.transfer(route, base::Bytes{len}, t0, tp.dma_engine_rate, now);
+  base::Tick at = arrival;
+  if (dst->semaphore) {
+    at = std::max(arrival, m2s.last_data_land) + tp.semaphore_write_latency;
+  } else {
+    m2s.last_data_land = std::max(m2s.last_data_land, arrival);
+  }
+  // 6. The landing applies the pair.
+  auto l = std::make_unique<Landing>(Landing{&eng, qi, *src, *dst, len});
+  kernel_->schedule(
+      at - now, [this, l = std::move(l)] { land(*l); }, eng.land_label);
+}
+
+void Machine::land(Landing& l) {
+  if (l.dst.semaphore) {
+    // [CHOICE D5] each 4-byte word read from the source is the operand of the window's
+    // operation (a semaphore descriptor's source word holds 1). Both data modes do this.
+    SemaphoreBank& sems = core_state(l.dst.core).sems;
+    const PagedMemory& src = memory(l.src);
+    for (std::uint32_t i = 0; i < l.len / 4; ++i) {
+      std::uint8_t le[4];
+      src.read(l.src.offset + 4ULL * i, le);
+      auto st = sems.write(l.dst.window, l.dst.first_slot + i, base::load_le<std::uint32_t>(le));
+      if (!st) record(ErrorSite{l.dst.core}, st.error().message);
+    }
+    ++stats_.semaphore_writes;
+  } else {
+    if (!options_.timing_only) {  // [CHOICE D27]
+      copy_bytes(memory(l.src), l.src.offset, memory(l.dst.mem), l.dst.mem.offset, l.len);
+    }
+    stats_.data_bytes += l.len;
+  }
+  ++stats_.descriptors;
+  l.eng->queue(Direction::kM2S, l.queue).advance_completion();
+  l.eng->queue(Direction::kS2M, l.queue).advance_completion();
+}
+
+std::vector<std::string> Machine::pending_work() const {
+  std::vector<std::string> out;
+  for (CoreId c = 0; c < cores_.size(); ++c) {
+    for (const auto& e : cores_[c]->engines) {
+      if (!e) continue;
+      for (unsigned q = 0; q < e->queues(); ++q) {
+        for (Direction d : {Direction::kM2S, Direction::kS2M}) {
+          const UdmaQueue& uq = e->queue(d, q);
+          if (uq.posted() == 0) continue;
+          std::string why = e->blocked_reason(d, q);
+          if (why.empty()) why = d == Direction::kM2S ? "waiting" : "no M2S data for them";
+          out.push_back(
+              fmt::format("core {} engine {} {} queue {}: {} descriptor(s) posted, not "
+                          "taken: {}",
+                          c, e->index(), soc::direction_name(d), q, uq.posted(), why));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace sbrdma::device

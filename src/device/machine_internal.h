@@ -1,0 +1,89 @@
+#pragma once
+/// Private types of Machine, shared by machine.cpp, machine_mmio.cpp and machine_dma.cpp.
+/// Not part of the device layer's interface.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "device/machine.h"
+
+namespace sbrdma::device {
+
+/// Page size of the non-SBUF memories (DGE_MEMORY, scratch RAM, PSUM, Q7 RAMs).
+inline constexpr std::uint64_t kMemPageBytes = 64 * 1024;
+
+/// Memory regions of a TPB window other than SBUF: the engines read and write them as bytes.
+inline bool is_plain_memory(soc::RegionKind k) {
+  switch (k) {
+    case soc::RegionKind::kStateBufScratchRam:
+    case soc::RegionKind::kDgeMemory:
+    case soc::RegionKind::kTpbReservedSbuf:
+    case soc::RegionKind::kPsumBuf:
+    case soc::RegionKind::kQ7Iram:
+    case soc::RegionKind::kQ7Dram:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/// One core's hardware.
+struct Machine::CoreState {
+  CoreState(sim::Kernel& kernel, CoreId core, const soc::Profile& p);
+  /// STATE_BUF: one page per partition, only its active bytes kept.
+  PagedMemory sbuf;
+  /// The TPB window's other memories, by offset from the TPB base.
+  PagedMemory mem;
+  SemaphoreBank sems;
+  /// Engines by index, created on first use.
+  std::vector<std::unique_ptr<UdmaEngine>> engines;
+};
+
+/// What an address hits, seen from an issuer: the global core that owns the region and the hit.
+struct Machine::Resolved {
+  CoreId core = 0;
+  soc::RegionHit hit;
+};
+
+/// A byte range's start in a core's SBUF or other memory.
+struct Machine::MemRef {
+  CoreId core = 0;
+  bool sbuf = false;
+  std::uint64_t offset = 0;
+};
+
+/// Where an S2M descriptor writes: memory, or consecutive slots of an EVT_SEM window.
+struct Machine::DmaDest {
+  CoreId core = 0;
+  bool semaphore = false;
+  MemRef mem;                                    ///< when !semaphore
+  soc::SemWindow window = soc::SemWindow::kInc;  ///< when semaphore
+  unsigned first_slot = 0;
+};
+
+/// A descriptor pair in flight, applied at its landing tick.
+struct Machine::Landing {
+  UdmaEngine* eng = nullptr;
+  unsigned queue = 0;
+  MemRef src;
+  DmaDest dst;
+  std::uint32_t len = 0;
+};
+
+/// The MMIO view of one core.
+class Machine::CoreBus final : public soc::MmioBus {
+ public:
+  CoreBus(Machine& m, CoreId core) : m_(&m), core_(core) {}
+  void write32(base::SocAddr a, std::uint32_t v) override { m_->bus_write32(core_, a, v); }
+  std::uint32_t read32(base::SocAddr a) override { return m_->bus_read32(core_, a); }
+  void write_block(base::SocAddr a, std::span<const std::uint8_t> bytes) override {
+    m_->bus_write_block(core_, a, bytes);
+  }
+
+ private:
+  Machine* m_;
+  CoreId core_;
+};
+
+}  // namespace sbrdma::device

@@ -1,0 +1,60 @@
+#pragma once
+/// Modelled hardware-programming errors (DESIGN.md "Errors", kind 2): a guest mistake such as
+/// a write to a read-only register, a stale ring id or an address that decodes to nothing.
+/// The model behaves as hardware would (latches an error bit, stops the queue), records the
+/// error here and keeps running; nothing aborts. The list is reported at the end of a run.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/units.h"
+#include "device/topology.h"
+#include "soc/address_map.h"
+
+namespace sbrdma::device {
+
+/// One recorded error: when, on which core's hardware, and (when known) which engine, block
+/// and queue flagged it.
+struct ModelledError {
+  base::Tick time;
+  CoreId core = 0;  ///< global core id
+  std::optional<unsigned> engine;
+  std::optional<soc::Direction> dir;
+  std::optional<unsigned> queue;
+  std::string message;
+
+  /// One line: `t=1300.000ns core 3 engine 5 M2S queue 0: message`.
+  [[nodiscard]] std::string format() const;
+};
+
+/// Where an error was flagged, short of its time and message.
+struct ErrorSite {
+  explicit ErrorSite(CoreId c, std::optional<unsigned> e = std::nullopt,
+                     std::optional<soc::Direction> d = std::nullopt,
+                     std::optional<unsigned> q = std::nullopt)
+      : core(c), engine(e), dir(d), queue(q) {}
+  CoreId core = 0;
+  std::optional<unsigned> engine;
+  std::optional<soc::Direction> dir;
+  std::optional<unsigned> queue;
+};
+
+/// The errors of one machine, in the order they were flagged.
+class ErrorLog {
+ public:
+  void record(base::Tick time, const ErrorSite& site, std::string message);
+  [[nodiscard]] const std::vector<ModelledError>& all() const noexcept { return errors_; }
+  [[nodiscard]] bool empty() const noexcept { return errors_.empty(); }
+  [[nodiscard]] std::size_t size() const noexcept { return errors_.size(); }
+  /// Every error's format(), one per line; empty if there are none.
+  [[nodiscard]] std::string report() const;
+
+ private:
+  std::vector<ModelledError> errors_;
+};
+
+/// `t=<ns with 3 decimals>ns`, exact from the integer picoseconds.
+std::string format_time(base::Tick t);
+
+}  // namespace sbrdma::device

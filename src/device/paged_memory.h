@@ -1,0 +1,64 @@
+#pragma once
+/// PagedMemory: a sparse byte memory whose pages are allocated on the first write, so that a
+/// 64-chip machine whose memories are never touched costs almost nothing. Reads of untouched
+/// bytes return zeros and allocate nothing.
+///
+///   offset 0        page_bytes      2*page_bytes                    size
+///   +---------------+---------------+--------------   ...   ---------+
+///   | valid | hole  | valid | hole  |                                 |
+///   +---------------+---------------+--------------   ...   ---------+
+///   A page keeps only its first `valid_bytes` (SBUF: a partition's active bytes); the caller
+///   checks ranges with valid_range() before any access, so the hole is never touched.
+///
+/// Bulk copies go through runs (contiguous spans inside one page) so that a copy is a few
+/// memmove calls, never a per-byte loop.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <unordered_map>
+
+namespace sbrdma::device {
+
+class PagedMemory {
+ public:
+  /// Contract: page_bytes > 0, 0 < valid_bytes <= page_bytes, size a multiple of page_bytes.
+  PagedMemory(std::uint64_t size, std::uint64_t page_bytes, std::uint64_t valid_bytes);
+
+  [[nodiscard]] std::uint64_t size() const noexcept { return size_; }
+  [[nodiscard]] std::uint64_t page_bytes() const noexcept { return page_bytes_; }
+  [[nodiscard]] std::uint64_t valid_bytes() const noexcept { return valid_bytes_; }
+  /// Pages allocated so far.
+  [[nodiscard]] std::size_t allocated_pages() const noexcept { return pages_.size(); }
+
+  /// True if [offset, offset + len) lies inside the memory and inside the valid part of every
+  /// page it touches.
+  [[nodiscard]] bool valid_range(std::uint64_t offset, std::uint64_t len) const noexcept;
+
+  /// Copies bytes out; untouched bytes read as zero. Contract: valid_range(offset, out.size()).
+  void read(std::uint64_t offset, std::span<std::uint8_t> out) const;
+  /// Copies bytes in, allocating pages as needed. Contract: valid_range(offset, in.size()).
+  void write(std::uint64_t offset, std::span<const std::uint8_t> in);
+
+  /// The longest readable contiguous span at `offset` (at most `max` bytes, within one page's
+  /// valid part). An untouched page yields a span of zeros that must not be written.
+  /// Contract: valid_range(offset, 1).
+  [[nodiscard]] std::span<const std::uint8_t> read_run(std::uint64_t offset,
+                                                       std::uint64_t max) const;
+  /// The longest writable contiguous span at `offset` (at most `max` bytes), allocating its
+  /// page. Contract: valid_range(offset, 1).
+  [[nodiscard]] std::span<std::uint8_t> write_run(std::uint64_t offset, std::uint64_t max);
+
+ private:
+  std::uint64_t size_;
+  std::uint64_t page_bytes_;
+  std::uint64_t valid_bytes_;
+  std::unordered_map<std::uint64_t, std::unique_ptr<std::uint8_t[]>> pages_;
+};
+
+/// Copies `len` bytes from `src` at `src_off` to `dst` at `dst_off` (memmove semantics when
+/// both are the same memory). Contract: both ranges valid.
+void copy_bytes(const PagedMemory& src, std::uint64_t src_off, PagedMemory& dst,
+                std::uint64_t dst_off, std::uint64_t len);
+
+}  // namespace sbrdma::device

@@ -1,0 +1,67 @@
+#pragma once
+/// SemaphoreBank: one core's EVT_SEM counters. [HIGH] wiki-facts §5
+///
+///   EVT_SEM (per TPB)       256 x 32-bit semaphores, 256 events, 4-byte slots
+///   +0x0000 EVENTS  RW  (1 bit each)          [CHOICE D18c] udma-facts §4.4
+///   +0x1000 READ    RO  value
+///   +0x1400 SET     WO  value  = data
+///   +0x1800 INC     WO  value += data (atomic)
+///   +0x1C00 DEC     WO  value -= data (atomic)
+///
+/// Every change notifies the bank's sim::Signal, so a process waiting for a condition such as
+/// `sem[3] >= 16` wakes when it becomes true. Arithmetic wraps modulo 2^32.
+/// Firmware writes the value 1 to INC from its semaphore descriptors ([CHOICE D21]).
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "sim/signal.h"
+#include "soc/address_map.h"
+
+namespace sbrdma::device {
+
+/// A condition on one semaphore's value, with its text for reports (e.g. ">= 16"). The
+/// caller defines the compare (firmware's wait modes live above the device layer).
+struct SemCondition {
+  std::function<bool(std::uint32_t)> holds;
+  std::string text;
+};
+
+class SemaphoreBank {
+ public:
+  /// `name` names the Signal (e.g. "core3.sem"); `count` semaphores and `events` events.
+  SemaphoreBank(sim::Kernel& kernel, std::string name, unsigned count, unsigned events);
+
+  [[nodiscard]] unsigned count() const noexcept { return static_cast<unsigned>(values_.size()); }
+  [[nodiscard]] unsigned events() const noexcept { return static_cast<unsigned>(events_.size()); }
+  /// Contract: idx < count().
+  [[nodiscard]] std::uint32_t value(unsigned idx) const;
+  /// Contract: idx < events().
+  [[nodiscard]] std::uint32_t event(unsigned idx) const;
+
+  /// A software or DMA write of `data` to slot `idx` of window `w`. Errors (the caller records
+  /// them as modelled errors): the READ window (read-only), an index out of range.
+  base::Status write(soc::SemWindow w, unsigned idx, std::uint32_t data);
+  /// A read of slot `idx` of `w`: READ gives the value, EVENTS the event bit. Errors: the
+  /// write-only SET/INC/DEC windows, an index out of range.
+  [[nodiscard]] base::Result<std::uint32_t> read(soc::SemWindow w, unsigned idx) const;
+
+  /// Direct set (tests, platform initialisation); notifies. Contract: idx < count().
+  void set(unsigned idx, std::uint32_t v);
+
+  /// Notified after every change.
+  [[nodiscard]] sim::Signal& signal() noexcept { return signal_; }
+  /// Writes applied so far (any window).
+  [[nodiscard]] std::uint64_t writes() const noexcept { return writes_; }
+
+ private:
+  sim::Signal signal_;
+  std::vector<std::uint32_t> values_;
+  std::vector<std::uint32_t> events_;
+  std::uint64_t writes_ = 0;
+};
+
+}  // namespace sbrdma::device

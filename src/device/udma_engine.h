@@ -1,0 +1,117 @@
+#pragma once
+/// UdmaEngine: one DMA engine ("SDMA channel") of a core — its M2S and S2M engine-global
+/// registers, 16 + 16 queues, the MISC wrapper registers, its state (change_state) and the
+/// round-robin choice of the next queue to serve. It holds state only; the machine moves the
+/// bytes (machine_dma.cpp).
+///
+///   channel slot (1 MiB)                      [HIGH] wiki-facts §3.1
+///   +0x00000 UDMA_M2S: engine regs (state, change_state, err_log_mask, pref_queue_en, ...)
+///            +0x1000 + q*0x1000: M2S_Q[q]
+///   +0x20000 UDMA_S2M: the same shape, S2M_Q[q]
+///   +0x40000 MISC (BROADCAST_CFG_GROUP +0x100, ...)
+///
+/// Queue service: round robin over the queues, one descriptor per turn, in order within a
+/// queue. [HIGH] hw-params (DMA-OV "round robin across queues; in-order within a queue")
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/units.h"
+#include "device/reg_file.h"
+#include "device/topology.h"
+#include "device/udma_queue.h"
+
+namespace sbrdma::device {
+
+/// An engine block's state as change_state sets it. [HIGH] udma-facts §3.5
+enum class EngineState : std::uint8_t { kDisabled, kNormal, kAbort };
+
+/// Engine-global register offsets this model acts on (same in the M2S and S2M blocks unless
+/// noted). [HIGH] wiki-facts §3.2/§3.4
+namespace udma_engine_reg {
+inline constexpr std::uint32_t kState = 0x200;
+inline constexpr std::uint32_t kChangeState = 0x204;
+inline constexpr std::uint32_t kErrLogMask = 0x20C;
+inline constexpr std::uint32_t kM2sPrefQueueEn = 0x25C;
+inline constexpr std::uint32_t kS2mPrefQueueEn = 0x254;
+}  // namespace udma_engine_reg
+
+/// err_log_mask.pref_ring_id: M2S bit 17 (group A), S2M bit 11 (group B). [HIGH] udma-facts §1.4
+inline constexpr base::BitField kM2sPrefRingIdErr = base::bit(17);
+inline constexpr base::BitField kS2mPrefRingIdErr = base::bit(11);
+
+class UdmaEngine {
+ public:
+  /// Engine `index` of global core `core`, with `queues` queues per direction.
+  UdmaEngine(CoreId core, unsigned index, unsigned queues);
+
+  [[nodiscard]] CoreId core() const noexcept { return core_; }
+  [[nodiscard]] unsigned index() const noexcept { return index_; }
+  [[nodiscard]] unsigned queues() const noexcept { return queues_; }
+
+  [[nodiscard]] RegFile& engine_regs(soc::Direction d) {
+    return d == soc::Direction::kM2S ? m2s_ : s2m_;
+  }
+  [[nodiscard]] const RegFile& engine_regs(soc::Direction d) const {
+    return d == soc::Direction::kM2S ? m2s_ : s2m_;
+  }
+  [[nodiscard]] RegFile& misc() noexcept { return misc_; }
+  [[nodiscard]] const RegFile& misc() const noexcept { return misc_; }
+  /// Contract: q < queues().
+  [[nodiscard]] UdmaQueue& queue(soc::Direction d, unsigned q);
+  [[nodiscard]] const UdmaQueue& queue(soc::Direction d, unsigned q) const;
+
+  [[nodiscard]] EngineState state(soc::Direction d) const { return state_[slot(d)]; }
+  /// A change_state command (abort wins over dis, dis over normal); updates the RO state
+  /// register: every sub-state field 1 when normal, 2 when aborted, 0 otherwise.
+  void change_state(soc::Direction d, std::uint32_t cmd);
+  /// pref_queue_en bit q.
+  [[nodiscard]] bool pref_queue_enabled(soc::Direction d, unsigned q) const;
+  /// Sets bits of err_log_mask (the error log of [CHOICE D2]).
+  void latch_error(soc::Direction d, base::BitField bit);
+
+  /// Why the queue `q` of direction `d` cannot move data now, or "" if it can (engine normal,
+  /// pref_queue_en, cfg enables, not stopped). Posted descriptors are not considered.
+  [[nodiscard]] std::string blocked_reason(soc::Direction d, unsigned q) const;
+
+  /// The next M2S queue to serve at `now`: round robin from the last served queue over the
+  /// queues that can run, hold posted descriptors and whose oldest batch is ready. If none is
+  /// ready, `next` is the earliest time one becomes ready (nullopt: no work at all).
+  struct Pick {
+    std::optional<unsigned> queue;
+    std::optional<base::Tick> next;
+  };
+  [[nodiscard]] Pick pick(base::Tick now) const;
+  /// Marks `q` as served (the round robin continues after it).
+  void served(unsigned q) { rr_ = (q + 1) % queues_; }
+
+  // ---- scheduling state, owned by the machine's DMA logic -------------------------------
+  /// When the engine's streaming resource is free again.
+  base::Tick free_at;
+  /// Generation of the pending kick event; stale kicks compare unequal and do nothing.
+  std::uint64_t kick_gen = 0;
+  /// Time of the pending kick, if any.
+  std::optional<base::Tick> kick_at;
+  /// Event labels ("core3.dma5.step", "core3.dma5.land"); they outlive the events.
+  std::string step_label;
+  std::string land_label;
+
+ private:
+  static unsigned slot(soc::Direction d) { return d == soc::Direction::kM2S ? 0 : 1; }
+
+  CoreId core_;
+  unsigned index_;
+  unsigned queues_;
+  RegFile m2s_;
+  RegFile s2m_;
+  RegFile misc_;
+  std::vector<UdmaQueue> m2s_q_;
+  std::vector<UdmaQueue> s2m_q_;
+  std::array<EngineState, 2> state_{EngineState::kDisabled, EngineState::kDisabled};
+  unsigned rr_ = 0;
+};
+
+}  // namespace sbrdma::device

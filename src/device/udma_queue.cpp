@@ -1,0 +1,160 @@
+#include "device/udma_queue.h"
+
+#include <fmt/format.h>
+
+namespace sbrdma::device {
+namespace {
+
+namespace q = soc::m2s_q;                  // the ring registers share offsets in both directions
+constexpr std::uint32_t kCompHead = 0x4C;  // TCRHP / RCRHP [HIGH] wiki-facts §3.3/§3.4
+constexpr unsigned kRingIds = 4;           // 2-bit ring id [HIGH] udma-facts §1.4
+constexpr base::BitField kEnPref = base::bit(16);
+constexpr base::BitField kEnSchedOrStream = base::bit(17);  // M2S en_scheduling / S2M en_stream
+constexpr base::BitField kStatusUsed{24, 0};
+// q_sw_ctrl bits, same positions in both directions. [HIGH] wiki-facts §3.3/§3.4
+constexpr base::BitField kRstTail = base::bit(1);
+constexpr base::BitField kRstHead = base::bit(2);
+constexpr base::BitField kRstCurrent = base::bit(3);
+constexpr base::BitField kRstQ = base::bit(8);
+
+const soc::RegBank& bank_of(soc::Direction d) {
+  return d == soc::Direction::kM2S ? soc::m2s_queue_bank() : soc::s2m_queue_bank();
+}
+
+}  // namespace
+
+RingPos ring_pos(std::uint32_t reg) {
+  return RingPos{static_cast<std::uint32_t>(soc::kPtrOffset.get(reg)),
+                 static_cast<unsigned>(soc::kPtrRingId.get(reg))};
+}
+
+std::uint32_t ring_pos_reg(RingPos p) {
+  return static_cast<std::uint32_t>(
+      soc::kPtrRingId.set(soc::kPtrOffset.set(0, p.offset), p.ring_id));
+}
+
+UdmaQueue::UdmaQueue(soc::Direction dir) : dir_(dir), regs_(bank_of(dir)) {}
+
+base::SocAddr UdmaQueue::ring_base() const {
+  const std::uint64_t lo = regs_.get(q::kTdrbpLow) & 0xFFFFFFC0U;  // addr[31:6]
+  return base::SocAddr{(std::uint64_t{regs_.get(q::kTdrbpHigh)} << 32) | lo};
+}
+
+std::uint32_t UdmaQueue::ring_len() const {
+  return regs_.get(q::kTdrl) & 0xFFFFFFU;  // length[23:0]
+}
+
+RingPos UdmaQueue::head() const {
+  return ring_pos(regs_.get(q::kTdrhp));
+}
+RingPos UdmaQueue::tail() const {
+  return ring_pos(regs_.get(q::kTdrtp));
+}
+RingPos UdmaQueue::current() const {
+  return ring_pos(regs_.get(q::kTdcp));
+}
+RingPos UdmaQueue::completion() const {
+  return ring_pos(regs_.get(kCompHead));
+}
+
+std::uint64_t UdmaQueue::abs_pos(RingPos p) const {
+  return std::uint64_t{p.ring_id} * ring_len() + p.offset;
+}
+
+std::uint32_t UdmaQueue::posted() const {
+  const std::uint64_t len = ring_len();
+  if (len == 0) return 0;
+  const std::uint64_t span = kRingIds * len;
+  return static_cast<std::uint32_t>((abs_pos(tail()) % span + span - abs_pos(head()) % span) %
+                                    span);
+}
+
+bool UdmaQueue::enabled() const {
+  const std::uint32_t cfg = regs_.get(q::kCfg);
+  return kEnPref.get(cfg) != 0 && kEnSchedOrStream.get(cfg) != 0;
+}
+
+void UdmaQueue::set_pos(std::uint32_t reg, RingPos p) {
+  regs_.set(reg, ring_pos_reg(p));
+}
+
+void UdmaQueue::advance(std::uint32_t reg, std::uint32_t n) {
+  const std::uint32_t len = ring_len();
+  RingPos p = ring_pos(regs_.get(reg));
+  std::uint64_t off = std::uint64_t{p.offset} + n;
+  while (len != 0 && off >= len) {  // wrap: the ring id advances (id + 1) mod 4 [CHOICE D2]
+    off -= len;
+    p.ring_id = (p.ring_id + 1) % kRingIds;
+  }
+  p.offset = static_cast<std::uint32_t>(off);
+  set_pos(reg, p);
+}
+
+void UdmaQueue::update_status() {
+  regs_.set(q::kStatus,
+            static_cast<std::uint32_t>(kStatusUsed.set(regs_.get(q::kStatus), posted())));
+}
+
+base::Status UdmaQueue::add_tail(std::uint32_t n) {
+  const std::uint32_t len = ring_len();
+  if (len == 0) {
+    return base::make_error(
+        fmt::format("doorbell +{} on a ring of length 0 (DRL not programmed)", n));
+  }
+  if (n == 0) return base::make_error("doorbell with an increment of 0");
+  const std::uint32_t before = posted();
+  if (std::uint64_t{before} + n > len) {
+    return base::make_error(fmt::format(
+        "tail beyond ring: doorbell +{} with {} of {} descriptors already posted", n, before, len));
+  }
+  advance(q::kTdrtp, n);
+  update_status();
+  return base::ok_status();
+}
+
+void UdmaQueue::advance_head() {
+  advance(q::kTdrhp, 1);
+  set_pos(q::kTdcp, head());
+  update_status();
+}
+
+void UdmaQueue::advance_completion() {
+  advance(kCompHead, 1);
+}
+
+void UdmaQueue::trim_batches() {
+  std::uint64_t total = 0;
+  for (const Batch& b : batches) total += b.remaining;
+  std::uint32_t want = posted();
+  while (total > want && !batches.empty()) {
+    Batch& last = batches.back();
+    const std::uint64_t drop = std::min<std::uint64_t>(last.remaining, total - want);
+    last.remaining -= static_cast<std::uint32_t>(drop);
+    total -= drop;
+    if (last.remaining == 0) batches.pop_back();
+  }
+}
+
+void UdmaQueue::sw_ctrl(std::uint32_t v) {
+  const RingPos fresh{};
+  const bool all = kRstQ.get(v) != 0;
+  if (all || kRstTail.get(v) != 0) set_pos(q::kTdrtp, fresh);
+  if (all || kRstHead.get(v) != 0) set_pos(q::kTdrhp, fresh);
+  if (all || kRstCurrent.get(v) != 0) set_pos(q::kTdcp, fresh);
+  if (all) {
+    set_pos(kCompHead, fresh);
+    stopped_ = false;
+    stop_reason_.clear();
+    batches.clear();
+  }
+  trim_batches();
+  update_status();
+}
+
+void UdmaQueue::stop(std::string reason) {
+  if (stopped_) return;
+  stopped_ = true;
+  stop_reason_ = std::move(reason);
+}
+
+}  // namespace sbrdma::device

@@ -1,0 +1,102 @@
+#pragma once
+/// UdmaQueue: one M2S or S2M queue of a UDMA engine — its register bank (from the soc table)
+/// and the little runtime state the registers do not hold.
+///
+/// The ring pointers ARE the registers (head TDRHP/RDRHP, tail TDRTP/RDRTP, current TDCP/RDCP,
+/// completion head TCRHP/RCRHP), each `ring_id[31:30] | descriptor_offset[23:0]`, reset
+/// ring id 1. [HIGH] wiki-facts §3.3/§3.4, udma-facts §1.4
+///
+///   ring (TDRL = 8)   slot: 0   1   2   3   4   5   6   7
+///                               ^head         ^tail            posted = tail - head = 3
+///   A pointer moving past slot TDRL-1 wraps to 0 and its ring id becomes (id + 1) mod 4, so
+///   (ring_id, offset) is a position modulo 4*TDRL and posted = (tail - head) mod 4*TDRL.
+///
+/// In this model the head is the next descriptor the engine takes (prefetch and scheduling
+/// are one step: [CHOICE D25]); current follows head; the completion head counts descriptors
+/// whose data (or semaphore write) has landed.
+
+#include <cstdint>
+#include <deque>
+#include <string>
+
+#include "base/result.h"
+#include "base/units.h"
+#include "device/reg_file.h"
+#include "soc/address_map.h"
+
+namespace sbrdma::device {
+
+/// A ring position as the pointer registers hold it.
+struct RingPos {
+  std::uint32_t offset = 0;
+  unsigned ring_id = 1;
+  bool operator==(const RingPos&) const = default;
+};
+/// Register value <-> position.
+RingPos ring_pos(std::uint32_t reg);
+std::uint32_t ring_pos_reg(RingPos p);
+
+/// The M2S descriptors one doorbell posted, which may start once the transfer's fixed cost has
+/// passed. [CHOICE D26]
+struct Batch {
+  std::uint32_t remaining = 0;
+  base::Tick ready;
+};
+
+class UdmaQueue {
+ public:
+  explicit UdmaQueue(soc::Direction dir);
+
+  [[nodiscard]] soc::Direction dir() const noexcept { return dir_; }
+  [[nodiscard]] RegFile& regs() noexcept { return regs_; }
+  [[nodiscard]] const RegFile& regs() const noexcept { return regs_; }
+
+  /// Ring base (DRBP_high:DRBP_low, 64-byte aligned: the low 6 bits are not stored).
+  [[nodiscard]] base::SocAddr ring_base() const;
+  /// Ring length in descriptors (DRL[23:0]).
+  [[nodiscard]] std::uint32_t ring_len() const;
+  [[nodiscard]] RingPos head() const;
+  [[nodiscard]] RingPos tail() const;
+  [[nodiscard]] RingPos current() const;
+  [[nodiscard]] RingPos completion() const;
+  /// Descriptors posted by doorbells and not yet taken.
+  [[nodiscard]] std::uint32_t posted() const;
+  /// cfg.en_pref and cfg.en_scheduling (M2S) / cfg.en_stream (S2M).
+  [[nodiscard]] bool enabled() const;
+
+  /// The doorbell hook: tail += n (ring id advancing on wrap). Errors (nothing changes): ring
+  /// length 0, n == 0, or more descriptors posted than the ring holds ("tail beyond ring").
+  base::Status add_tail(std::uint32_t n);
+  /// Takes the descriptor at head: head and current advance by one.
+  void advance_head();
+  /// One taken descriptor has completed: the completion head advances by one.
+  void advance_completion();
+  /// A q_sw_ctrl command: rst_tail_ptr / rst_head_ptr / rst_current_ptr reset that pointer to
+  /// offset 0, ring id 1; rst_q resets every pointer and clears a stopped queue.
+  void sw_ctrl(std::uint32_t v);
+  /// Stops the queue after a modelled error; it takes nothing until rst_q.
+  void stop(std::string reason);
+
+  [[nodiscard]] bool stopped() const noexcept { return stopped_; }
+  [[nodiscard]] const std::string& stop_reason() const noexcept { return stop_reason_; }
+
+  /// M2S only: the doorbell batches still holding descriptors, oldest first.
+  std::deque<Batch> batches;
+  /// Latest landing time of data taken from this queue (semaphore writes land after it).
+  base::Tick last_data_land;
+
+ private:
+  [[nodiscard]] std::uint64_t abs_pos(RingPos p) const;
+  void advance(std::uint32_t reg, std::uint32_t n);
+  void set_pos(std::uint32_t reg, RingPos p);
+  /// Keeps the batches' total equal to posted() (after a pointer reset).
+  void trim_batches();
+  void update_status();
+
+  soc::Direction dir_;
+  RegFile regs_;
+  bool stopped_ = false;
+  std::string stop_reason_;
+};
+
+}  // namespace sbrdma::device

@@ -1,0 +1,216 @@
+// Guest mistakes are modelled errors: flagged with where and what, the queue stops where the
+// hardware would, and the run goes on.
+#include <gtest/gtest.h>
+
+#include "device/misc_regs.h"
+#include "machine_rig.h"
+
+namespace sbrdma::device {
+namespace {
+
+using soc::Direction;
+using testing::Channel;
+using testing::pattern;
+using testing::Rig;
+
+/// The error whose message contains `text`, or nullptr.
+const ModelledError* find_error(const Rig& rig, std::string_view text) {
+  for (const ModelledError& e : rig.m->errors()) {
+    if (e.message.find(text) != std::string::npos) return &e;
+  }
+  return nullptr;
+}
+
+TEST(MachineErrors, StaleRingIdStopsTheQueueAndLatchesPrefRingId) {
+  Rig rig;
+  rig.seed(0, 0, 0, pattern(256));
+  Channel ch = rig.open(0, 4, 2, 8);
+  rig.copy(ch, rig.sbuf(0, 0, 0), rig.sbuf(0, 1, 0), 256);
+  // A second M2S descriptor stamped with a stale ring id (2 on the first pass).
+  auto stale = soc::make_copy_descriptor(rig.sbuf(0, 0, 0), 256, 2).value();
+  rig.bus(0).write_block(ch.m2s.base() + 16, soc::encode_descriptor(stale));
+  ch.s2m.push(rig.bus(0), soc::make_copy_descriptor(rig.sbuf(0, 2, 0), 256, 0).value());
+  rig.start(ch, 2);
+  rig.run();
+  EXPECT_EQ(rig.read(0, 1, 0, 256), pattern(256));                       // the first landed
+  EXPECT_EQ(rig.read(0, 2, 0, 256), std::vector<std::uint8_t>(256, 0));  // the second did not
+  const ModelledError* e = find_error(rig, "pref_ring_id");
+  ASSERT_NE(e, nullptr) << rig.m->error_report();
+  EXPECT_EQ(e->core, 0U);
+  EXPECT_EQ(e->engine, 4U);
+  EXPECT_EQ(e->dir, Direction::kM2S);
+  EXPECT_EQ(e->queue, 2U);
+  const QueueState q = rig.queue(ch, Direction::kM2S);
+  EXPECT_TRUE(q.stopped);
+  EXPECT_EQ(q.head, (RingPos{1, 1}));  // stopped at the stale descriptor
+  const auto log =
+      rig.m->peek_reg(0, 4, Direction::kM2S, std::nullopt, udma_engine_reg::kErrLogMask);
+  EXPECT_EQ(log.value(), 1U << 17);
+  EXPECT_FALSE(rig.m->pending_work().empty());
+}
+
+TEST(MachineErrors, StaleRingIdWithAbortOffLatchesAndContinues) {
+  Rig rig("trn2", MachineOptions{.timing_only = false, .ring_id_abort = false});
+  rig.seed(0, 0, 0, pattern(256));
+  Channel ch = rig.open(0, 4, 2, 8);
+  auto stale = soc::make_copy_descriptor(rig.sbuf(0, 0, 0), 256, 3).value();
+  rig.bus(0).write_block(ch.m2s.base(), soc::encode_descriptor(stale));
+  ch.s2m.push(rig.bus(0), soc::make_copy_descriptor(rig.sbuf(0, 2, 0), 256, 0).value());
+  rig.start(ch, 1);
+  rig.run();
+  EXPECT_EQ(rig.read(0, 2, 0, 256), pattern(256));
+  EXPECT_NE(find_error(rig, "pref_ring_id"), nullptr);
+  EXPECT_FALSE(rig.queue(ch, Direction::kM2S).stopped);
+  EXPECT_EQ(rig.queue(ch, Direction::kM2S).head, (RingPos{1, 1}));
+  EXPECT_EQ(
+      rig.m->peek_reg(0, 4, Direction::kM2S, std::nullopt, udma_engine_reg::kErrLogMask).value(),
+      1U << 17);
+}
+
+TEST(MachineErrors, StaleS2mRingIdLatchesBit11) {
+  Rig rig;
+  Channel ch = rig.open(0, 0, 0, 8);
+  ch.m2s.push(rig.bus(0), soc::make_copy_descriptor(rig.sbuf(0, 0, 0), 64, 0).value());
+  auto stale = soc::make_copy_descriptor(rig.sbuf(0, 2, 0), 64, 0).value();
+  rig.bus(0).write_block(ch.s2m.base(), soc::encode_descriptor(stale));
+  rig.start(ch, 1);
+  rig.run();
+  EXPECT_EQ(
+      rig.m->peek_reg(0, 0, Direction::kS2M, std::nullopt, udma_engine_reg::kErrLogMask).value(),
+      1U << 11);
+  EXPECT_TRUE(rig.queue(ch, Direction::kS2M).stopped);
+  EXPECT_TRUE(rig.queue(ch, Direction::kM2S).stopped);
+}
+
+TEST(MachineErrors, M2sDataWithNoArmedS2mDescriptor) {
+  Rig rig;
+  Channel ch = rig.open(1, 9, 5, 8);
+  rig.copy(ch, rig.sbuf(1, 0, 0), rig.sbuf(1, 1, 0), 64);
+  ASSERT_TRUE(ring_doorbell(rig.bus(1), rig.map(), 1, 9, Direction::kM2S, 5, 1).ok());  // no RX
+  rig.run();
+  const ModelledError* e = find_error(rig, "no armed S2M descriptor");
+  ASSERT_NE(e, nullptr) << rig.m->error_report();
+  EXPECT_EQ(e->core, 1U);
+  EXPECT_EQ(e->engine, 9U);
+  EXPECT_EQ(e->queue, 5U);
+  EXPECT_NE(e->format().find("core 1 engine 9 M2S queue 5"), std::string::npos) << e->format();
+  EXPECT_EQ(rig.m->stats().descriptors, 0U);
+}
+
+TEST(MachineErrors, AddressThatDecodesToNothingNamesIt) {
+  Rig rig;
+  Channel ch = rig.open(0, 0, 0, 8);
+  rig.copy(ch, rig.sbuf(0, 0, 0), base::SocAddr{0x1234560}, 64);
+  rig.start(ch, 1);
+  rig.bus(0).write32(base::SocAddr{0x7654320}, 5);
+  rig.run();
+  EXPECT_NE(find_error(rig, "0x1234560 decodes to nothing"), nullptr) << rig.m->error_report();
+  EXPECT_NE(find_error(rig, "0x7654320 decodes to nothing"), nullptr) << rig.m->error_report();
+  // A chip that does not exist in the topology.
+  Rig one;
+  Channel c1 = one.open(0, 0, 0, 8);
+  const base::SocAddr far = soc::fold_route(0x100, {0, 0}, {9, 0}).value();
+  one.copy(c1, one.sbuf(0, 0, 0), far, 64);
+  one.start(c1, 1);
+  one.run();
+  EXPECT_NE(find_error(one, "routes to chip 9, which does not exist"), nullptr)
+      << one.m->error_report();
+}
+
+TEST(MachineErrors, SbufBeyondTheActivePartition) {
+  Rig rig;
+  const std::uint64_t active = rig.m->profile().partition_active.n;  // 224 KiB on cayman
+  Channel ch = rig.open(0, 0, 0, 8);
+  rig.copy(ch, rig.sbuf(0, 0, 0), rig.sbuf(0, 1, active - 100), 200);
+  rig.start(ch, 1);
+  rig.bus(0).write_block(rig.sbuf(0, 3, active - 2), std::vector<std::uint8_t>(4, 1));
+  rig.run();
+  EXPECT_NE(find_error(rig, "S2M destination: SBUF access beyond the active part"), nullptr)
+      << rig.m->error_report();
+  EXPECT_NE(find_error(rig, "MMIO block write: SBUF access beyond the active part"), nullptr);
+  EXPECT_FALSE(rig.m->sbuf_write(0, 1, active, std::vector<std::uint8_t>(1)).ok());
+  EXPECT_TRUE(rig.m->sbuf_write(0, 1, active - 1, std::vector<std::uint8_t>(1)).ok());
+}
+
+TEST(MachineErrors, WriteToReadOnlyAndReadOfWriteOnly) {
+  Rig rig;
+  const auto tdrhp = rig.map().queue_reg_addr(0, 3, Direction::kM2S, 0, soc::m2s_q::kTdrhp).value();
+  const auto rdrtp_inc =
+      rig.map().queue_reg_addr(0, 3, Direction::kS2M, 0, soc::s2m_q::kRdrtpInc).value();
+  const auto tdrtp_inc =
+      rig.map().queue_reg_addr(0, 3, Direction::kM2S, 0, soc::m2s_q::kTdrtpInc).value();
+  rig.bus(0).write32(tdrhp, 7);
+  EXPECT_EQ(rig.bus(0).read32(rdrtp_inc), 0U);
+  rig.run();
+  EXPECT_NE(find_error(rig, "write of 0x7 to read-only register TDRHP"), nullptr)
+      << rig.m->error_report();
+  EXPECT_NE(find_error(rig, "read of write-only register RDRTP_inc"), nullptr);
+  EXPECT_EQ(rig.m->errors().size(), 2U);
+  EXPECT_EQ(rig.bus(0).read32(tdrhp), 1U << 30);  // unchanged: reset ring id 1, offset 0
+  rig.bus(0).read32(tdrtp_inc);                   // RW in the Cayman table: readable
+  EXPECT_EQ(rig.m->errors().size(), 2U);
+  // Semaphore windows follow the same rule.
+  rig.bus(0).write32(rig.map().sem_window_addr(0, soc::SemWindow::kRead, 4).value(), 1);
+  rig.bus(0).read32(rig.sem_inc(0, 4));
+  rig.run();
+  EXPECT_NE(find_error(rig, "read-only READ window"), nullptr);
+  EXPECT_NE(find_error(rig, "write-only INC window"), nullptr);
+}
+
+TEST(MachineErrors, DoorbellsOnDisabledQueuesAndBeyondTheRing) {
+  Rig rig;
+  // Never enabled, no ring length.
+  ASSERT_TRUE(ring_doorbell(rig.bus(0), rig.map(), 0, 6, Direction::kS2M, 1, 1).ok());
+  Channel ch = rig.open(0, 2, 0, 4);
+  rig.start(ch, 3);
+  rig.start(ch, 3);  // 6 > 4 descriptors
+  rig.run();
+  EXPECT_NE(find_error(rig, "ring of length 0"), nullptr) << rig.m->error_report();
+  EXPECT_NE(find_error(rig, "tail beyond ring"), nullptr);
+  // Enabled queue, engine never started: kept and flagged; starting the engine runs it.
+  Rig late;
+  const auto data = pattern(128);
+  late.seed(0, 0, 0, data);
+  Channel c2 = late.open(0, 1, 0, 4);
+  late.bus(0).write32(late.map().engine_base(0, 1).value() + udma_engine_reg::kChangeState, 2);
+  late.bus(0).write32(
+      late.map().engine_base(0, 1).value() + 0x20000 + udma_engine_reg::kChangeState, 2);
+  late.copy(c2, late.sbuf(0, 0, 0), late.sbuf(0, 5, 0), 128);
+  late.start(c2, 1);
+  late.run();
+  EXPECT_NE(find_error(late, "not in NORMAL state"), nullptr) << late.m->error_report();
+  EXPECT_EQ(late.m->pending_work().size(), 2U);
+  ASSERT_TRUE(start_engine(late.bus(0), late.map(), 0, 1).ok());
+  late.run();
+  EXPECT_EQ(late.read(0, 5, 0, 128), data);
+  EXPECT_TRUE(late.m->pending_work().empty());
+}
+
+TEST(MachineErrors, QueueResetClearsPointersAndAStop) {
+  Rig rig;
+  Channel ch = rig.open(0, 0, 0, 8);
+  auto stale = soc::make_copy_descriptor(rig.sbuf(0, 0, 0), 64, 0).value();
+  rig.bus(0).write_block(ch.m2s.base(), soc::encode_descriptor(stale));
+  ch.s2m.push(rig.bus(0), soc::make_copy_descriptor(rig.sbuf(0, 1, 0), 64, 0).value());
+  rig.start(ch, 1);
+  rig.run();
+  ASSERT_TRUE(rig.queue(ch, Direction::kM2S).stopped);
+  const auto sw = rig.map().queue_reg_addr(0, 0, Direction::kM2S, 0, soc::m2s_q::kQSwCtrl).value();
+  rig.bus(0).write32(sw, 1U << 8);  // rst_q
+  rig.run();
+  const QueueState q = rig.queue(ch, Direction::kM2S);
+  EXPECT_FALSE(q.stopped);
+  EXPECT_EQ(q.head, (RingPos{0, 1}));
+  EXPECT_EQ(q.tail, (RingPos{0, 1}));
+  EXPECT_EQ(q.posted, 0U);
+}
+
+TEST(MachineErrors, BroadcastWithEmptyGroupMask) {
+  Rig rig;
+  ASSERT_TRUE(ring_broadcast_doorbell(rig.bus(0), rig.map(), 0, Direction::kM2S, 0, 1).ok());
+  rig.run();
+  EXPECT_NE(find_error(rig, "empty group mask"), nullptr) << rig.m->error_report();
+}
+
+}  // namespace
+}  // namespace sbrdma::device

@@ -1,0 +1,173 @@
+// Timing: tick-exact probes of the [CHOICE D26] formula, bandwidth sharing on a link,
+// byte-identical traces, and timing-only runs with functional timing.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "machine_rig.h"
+#include "sim/trace.h"
+
+namespace sbrdma::device {
+namespace {
+
+using base::Tick;
+using soc::Direction;
+using testing::Channel;
+using testing::pattern;
+using testing::Rig;
+
+Tick route_latency(const Topology& t, CoreId src, CoreId dst) {
+  Tick sum;
+  for (const Hop& h : t.route(src, dst)) sum += t.link(h.link).latency;
+  return sum;
+}
+
+TEST(MachineTiming, OneTransferAndItsSemaphoreLandAtTheFormulasTick) {
+  Rig rig;
+  const TimingParams& p = rig.m->params();
+  constexpr std::uint32_t kLen = 8192;
+  const auto data = pattern(kLen);
+  rig.seed(0, 2, 0, data);
+  rig.one_word(0);
+  Channel ch = rig.open(0, 3, 0, 8);
+  rig.copy(ch, rig.sbuf(0, 2, 0), rig.sbuf(0, 4, 0), kLen);
+  rig.sema(ch, rig.sem_inc(0, 9));
+  rig.start(ch, 2);  // every MMIO write is issued at t = 0
+  // Data: doorbell register at mmio latency, batch after the fixed cost, one descriptor cost,
+  // streaming at the engine rate, then the same-core route (SBUF port read + write).
+  const Tick engine_free = p.mmio_write_latency + p.dma_fixed_cost + p.dma_desc_cost +
+                           transfer_time(base::Bytes{kLen}, p.dma_engine_rate);
+  const Tick data_lands = engine_free + route_latency(rig.m->topology(), 0, 0);
+  EXPECT_EQ(data_lands.ps, (100 + 1300 + 16 + 100) * 1000 + 356174);  // cayman's figures
+  // Semaphore: its own descriptor after the data's, 4 bytes, then the semaphore latency.
+  const Tick sem_lands = engine_free + p.dma_desc_cost +
+                         transfer_time(base::Bytes{4}, p.dma_engine_rate) +
+                         route_latency(rig.m->topology(), 0, 0) + p.semaphore_write_latency;
+
+  rig.kernel.run_until(data_lands - Tick{1});
+  EXPECT_EQ(rig.read(0, 4, 0, kLen), std::vector<std::uint8_t>(kLen, 0));
+  rig.kernel.run_until(data_lands);
+  EXPECT_EQ(rig.read(0, 4, 0, kLen), data);
+  EXPECT_EQ(rig.queue(ch, Direction::kM2S).completion.offset, 1U);
+  rig.kernel.run_until(sem_lands - Tick{1});
+  EXPECT_EQ(rig.m->semaphore(0, 9), 0U);
+  rig.kernel.run_until(sem_lands);
+  EXPECT_EQ(rig.m->semaphore(0, 9), 1U);
+  const sim::RunResult r = rig.run();
+  EXPECT_EQ(r.end_time, sem_lands);
+  EXPECT_TRUE(rig.m->errors().empty()) << rig.m->error_report();
+}
+
+TEST(MachineTiming, CrossChipTransferAddsItsRoutesLatencies) {
+  Rig rig("trn2.48xlarge");
+  const TimingParams& p = rig.m->params();
+  const CoreId src = 1;      // chip 0, die 0
+  const CoreId dst = 8 + 2;  // chip 1, die 0: one x hop
+  constexpr std::uint32_t kLen = 65536;
+  Channel ch = rig.open(src, 0, 0, 8);
+  rig.copy(ch, rig.sbuf(src, 0, 0), rig.routed(src, rig.sbuf(dst, 0, 0), dst), kLen);
+  rig.start(ch, 1);
+  const sim::RunResult r = rig.run();
+  const Tick route = route_latency(rig.m->topology(), src, dst);
+  EXPECT_EQ(route.ps, (50 + 20 + 200 + 20 + 50) * 1000);  // sbuf, onchip, c2c, onchip, sbuf
+  EXPECT_EQ(r.end_time, p.mmio_write_latency + p.dma_fixed_cost + p.dma_desc_cost +
+                            transfer_time(base::Bytes{kLen}, p.dma_engine_rate) + route);
+}
+
+/// `senders` cores each drive 16 engines x 4 x 64 KiB to a peer; returns the last landing.
+Tick stream_to_peers(const std::vector<std::pair<CoreId, CoreId>>& pairs) {
+  Rig rig("trn2.48xlarge", MachineOptions{.timing_only = true, .ring_id_abort = true});
+  for (const auto& [src, dst] : pairs) {
+    for (unsigned e = 0; e < 16; ++e) {
+      Channel ch = rig.open(src, e, 0, 8);
+      for (unsigned k = 0; k < 4; ++k) {
+        const unsigned part = e * 8 + k;
+        rig.copy(ch, rig.sbuf(src, part, 0), rig.routed(src, rig.sbuf(dst, part, 0), dst), 65536);
+      }
+      rig.start(ch, 4);
+    }
+  }
+  const sim::RunResult r = rig.run();
+  EXPECT_TRUE(rig.m->errors().empty()) << rig.m->error_report();
+  EXPECT_EQ(rig.m->stats().data_bytes, pairs.size() * 16 * 4 * 65536);
+  return r.end_time;
+}
+
+TEST(MachineTiming, TwoTransfersOverOneLinkTakeAboutTwiceAsLong) {
+  // Cores 0 and 1 of chip 0 (die 0) to cores 0 and 1 of chip 1: both cross the one x link
+  // (256 B/ns), which 16 engines at 23 B/ns already saturate.
+  const Tick one = stream_to_peers({{0, 8}});
+  const Tick two = stream_to_peers({{0, 8}, {1, 9}});
+  const double ratio = two.ns() / one.ns();
+  EXPECT_GE(ratio, 1.8) << one.ns() << " vs " << two.ns();
+  EXPECT_LE(ratio, 2.2) << one.ns() << " vs " << two.ns();
+  // Control: core 4 (die 1) to chip 4 leaves over the y link; nothing is shared.
+  const Tick apart = stream_to_peers({{0, 8}, {4, 4 * 8 + 4}});
+  EXPECT_NEAR(apart.ns() / one.ns(), 1.0, 0.05);
+}
+
+/// A mixed scenario (copies across dies, semaphores both ways); returns the event trace.
+std::string mixed_trace(MachineOptions opts, std::uint32_t* sem_out = nullptr,
+                        std::uint64_t* dst_nonzero = nullptr) {
+  Rig rig("trn2", opts);
+  sim::StringTrace trace;
+  rig.kernel.set_trace(&trace);
+  rig.one_word(0);
+  rig.one_word(6);
+  for (unsigned e = 0; e < 4; ++e) {
+    rig.seed(0, e, 0, pattern(20000, e + 2, 1));
+    Channel ch = rig.open(0, e, e, 8);
+    rig.copy(ch, rig.sbuf(0, e, 0), rig.routed(0, rig.sbuf(6, e, 0), 6), 20000);
+    rig.sema(ch, rig.routed(0, rig.sem_inc(6, 1), 6));
+    rig.sema(ch, rig.sem_inc(0, 2));
+    rig.start(ch, 3);
+    Channel back = rig.open(6, e, 0, 8);
+    rig.sema(back, rig.routed(6, rig.sem_inc(0, 1), 0));
+    rig.start(back, 1);
+  }
+  rig.run();
+  rig.kernel.set_trace(nullptr);
+  EXPECT_TRUE(rig.m->errors().empty()) << rig.m->error_report();
+  EXPECT_GT(trace.lines(), 20U);
+  if (sem_out != nullptr) *sem_out = rig.m->semaphore(6, 1) + 100 * rig.m->semaphore(0, 2);
+  if (dst_nonzero != nullptr) {
+    *dst_nonzero = 0;
+    for (std::uint8_t b : rig.read(6, 0, 0, 20000)) *dst_nonzero += b != 0;
+  }
+  return trace.text();
+}
+
+TEST(MachineTiming, SameInputGivesTheSameTraceByteForByte) {
+  const std::string a = mixed_trace({});
+  const std::string b = mixed_trace({});
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a.find("core0.dma3.land"), std::string::npos);
+}
+
+TEST(MachineTiming, TimingOnlyHasTheFunctionalTimingWithoutTheBytes) {
+  std::uint32_t sem_f = 0;
+  std::uint32_t sem_t = 0;
+  std::uint64_t nz_f = 0;
+  std::uint64_t nz_t = 0;
+  const std::string functional = mixed_trace({}, &sem_f, &nz_f);
+  const std::string timing =
+      mixed_trace({.timing_only = true, .ring_id_abort = true}, &sem_t, &nz_t);
+  EXPECT_EQ(functional, timing);
+  EXPECT_EQ(sem_f, 4U + 100 * 4U);
+  EXPECT_EQ(sem_t, sem_f);
+  EXPECT_GT(nz_f, 10000U);  // functional copied the pattern
+  EXPECT_EQ(nz_t, 0U);      // timing-only did not
+}
+
+TEST(MachineTiming, AnUntouchedUltraServerCostsNoMemory) {
+  Rig rig("trn2u");
+  EXPECT_EQ(rig.m->topology().num_cores(), 512U);
+  EXPECT_EQ(rig.m->allocated_bytes(), 0U);
+  EXPECT_EQ(rig.read(511, 127, 0, 64), std::vector<std::uint8_t>(64, 0));
+  EXPECT_EQ(rig.m->allocated_bytes(), 0U);  // reads allocate nothing
+  rig.seed(511, 127, 0, pattern(64));
+  EXPECT_EQ(rig.m->allocated_bytes(), rig.m->profile().partition_active.n);  // one partition
+}
+
+}  // namespace
+}  // namespace sbrdma::device

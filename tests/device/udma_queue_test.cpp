@@ -1,0 +1,100 @@
+// Ring pointers of a queue: tail increments, ring ids on wrap, posted counts, resets; register
+// access rules of the tables.
+#include "device/udma_queue.h"
+
+#include <gtest/gtest.h>
+
+namespace sbrdma::device {
+namespace {
+
+using soc::Direction;
+namespace q = soc::m2s_q;
+
+UdmaQueue ring_of(std::uint32_t len) {
+  UdmaQueue uq(Direction::kM2S);
+  EXPECT_TRUE(uq.regs().write(q::kTdrl, len).ok());
+  EXPECT_TRUE(uq.regs().write(q::kTdrbpLow, 0x12345678).ok());
+  EXPECT_TRUE(uq.regs().write(q::kTdrbpHigh, 0x20).ok());
+  return uq;
+}
+
+TEST(UdmaQueue, ResetPointersCarryRingIdOne) {
+  const UdmaQueue uq(Direction::kS2M);
+  EXPECT_EQ(uq.head(), (RingPos{0, 1}));
+  EXPECT_EQ(uq.tail(), (RingPos{0, 1}));
+  EXPECT_EQ(uq.regs().read(q::kTdrhp).value(), 1U << 30);
+  EXPECT_FALSE(uq.enabled());
+}
+
+TEST(UdmaQueue, BaseIsSixtyFourByteAligned) {
+  const UdmaQueue uq = ring_of(8);
+  EXPECT_EQ(uq.ring_base().v, 0x2012345640ULL);
+}
+
+TEST(UdmaQueue, TailAndHeadWrapWithRingIds) {
+  UdmaQueue uq = ring_of(4);
+  std::vector<unsigned> ids;
+  for (int lap = 0; lap < 5; ++lap) {
+    ASSERT_TRUE(uq.add_tail(3).ok());
+    EXPECT_EQ(uq.posted(), 3U);
+    for (int i = 0; i < 3; ++i) uq.advance_head();
+    ASSERT_TRUE(uq.add_tail(1).ok());
+    uq.advance_head();
+    ids.push_back(uq.head().ring_id);
+    EXPECT_EQ(uq.head(), uq.tail());
+    EXPECT_EQ(uq.current(), uq.head());
+  }
+  EXPECT_EQ(ids, (std::vector<unsigned>{2, 3, 0, 1, 2}));
+  EXPECT_EQ(uq.regs().read(q::kStatus).value() & 0x1FFFFFF, 0U);
+}
+
+TEST(UdmaQueue, AFullRingIsNotEmptyAndRefusesMore) {
+  UdmaQueue uq = ring_of(4);
+  ASSERT_TRUE(uq.add_tail(4).ok());
+  EXPECT_EQ(uq.tail(), (RingPos{0, 2}));
+  EXPECT_EQ(uq.posted(), 4U);  // same offset, other ring id: full
+  const base::Status st = uq.add_tail(1);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("tail beyond ring"), std::string::npos);
+  EXPECT_FALSE(uq.add_tail(0).ok());
+  EXPECT_FALSE(UdmaQueue(Direction::kM2S).add_tail(1).ok());  // length 0
+}
+
+TEST(UdmaQueue, SwCtrlResetsPointers) {
+  UdmaQueue uq = ring_of(8);
+  ASSERT_TRUE(uq.add_tail(5).ok());
+  uq.batches.push_back(Batch{5, base::Tick{}});
+  uq.advance_head();
+  uq.sw_ctrl(1U << 1);  // rst_tail_ptr: tail back to slot 0 behind the head
+  EXPECT_EQ(uq.tail(), (RingPos{0, 1}));
+  uq.sw_ctrl(1U << 2);  // rst_head_ptr
+  EXPECT_EQ(uq.posted(), 0U);
+  EXPECT_TRUE(uq.batches.empty());
+  ASSERT_TRUE(uq.add_tail(2).ok());
+  uq.stop("test");
+  uq.sw_ctrl(1U << 8);  // rst_q
+  EXPECT_FALSE(uq.stopped());
+  EXPECT_EQ(uq.posted(), 0U);
+  EXPECT_EQ(uq.completion(), (RingPos{0, 1}));
+}
+
+TEST(RegFile, AccessRulesComeFromTheTable) {
+  RegFile m2s(soc::m2s_queue_bank());
+  EXPECT_EQ(m2s.read(q::kCfg).value(), 0x03000000U);  // table reset
+  EXPECT_FALSE(m2s.write(q::kTdrhp, 1).ok());         // RO
+  EXPECT_EQ(m2s.get(q::kTdrhp), 1U << 30);            // unchanged
+  EXPECT_FALSE(m2s.read(q::kQSwCtrl).ok());           // WO
+  ASSERT_TRUE(m2s.write(q::kQSwCtrl, 0x100).ok());    // a command: not stored
+  EXPECT_EQ(m2s.get(q::kQSwCtrl), 0U);
+  EXPECT_FALSE(m2s.read(0x10).ok());             // no register at 0x10
+  EXPECT_TRUE(m2s.write(q::kTdrtpInc, 3).ok());  // RW on Cayman
+  EXPECT_EQ(m2s.read(q::kTdrtpInc).value(), 3U);
+  RegFile s2m(soc::s2m_queue_bank());
+  EXPECT_FALSE(s2m.read(soc::s2m_q::kRdrtpInc).ok());  // WO
+  const auto e = s2m.write(soc::s2m_q::kRdrhp, 9);
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.error().message, "write of 0x9 to read-only register RDRHP (S2M_Q +0x34)");
+}
+
+}  // namespace
+}  // namespace sbrdma::device
