@@ -13,7 +13,7 @@ base::Status PoolFirmware::ring_init() {
   if (!layout) return layout.error();
   // Both roles start from fresh rings: tail 0, ring id 1. [CHOICE D2]
   for (const Role role : {Role::kRx, Role::kTx}) {
-    const soc::Direction dir = role == Role::kTx ? soc::Direction::kM2S : soc::Direction::kS2M;
+    const soc::Direction dir = direction_of(role);
     std::array<base::SocAddr, kRdmaEngines> bases{};
     for (unsigned e = 0; e < kRdmaEngines; ++e) bases[e] = layout->ring_base(e, dir);
     streams_[index(role)].reset(bases, cfg_.ring_depth);

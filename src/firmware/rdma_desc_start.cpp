@@ -1,9 +1,6 @@
 // rdma_desc_start (ExtendedInst 9): publish what rdma_desc_gen built. [HIGH] spec §4 (drain,
 // role split, RX arms S2M then right_push, TX left_pop then fires M2S); the count check
 // [CHOICE D6], roles [CHOICE D7, D22a], broadcast triggers [CHOICE D8, D22b].
-#include <algorithm>
-#include <map>
-
 #include "firmware/log_formats.h"
 #include "firmware/pool_firmware.h"
 #include "firmware/ring_layout.h"
@@ -16,22 +13,7 @@ std::uint32_t lo32(base::SocAddr a) {
   return static_cast<std::uint32_t>(a.v);
 }
 
-soc::Direction direction_of(Role role) {
-  return role == Role::kTx ? soc::Direction::kM2S : soc::Direction::kS2M;
-}
-
 }  // namespace
-
-std::vector<Trigger> plan_triggers(const DescriptorStream& stream) {
-  std::map<unsigned, std::uint32_t, std::greater<>> by_count;  // largest count first
-  for (unsigned e = 0; e < kRdmaEngines; ++e) {
-    const unsigned n = stream.ring(e).pending;
-    if (n != 0) by_count[n] |= 1U << e;
-  }
-  std::vector<Trigger> out;
-  for (const auto& [n, mask] : by_count) out.push_back(Trigger{mask, n});
-  return out;
-}
 
 base::Task<base::Status> PoolFirmware::rdma_desc_start() {
   if (!layout_) {

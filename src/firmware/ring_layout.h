@@ -20,6 +20,7 @@
 #include "base/result.h"
 #include "base/units.h"
 #include "firmware/config.h"
+#include "firmware/env.h"
 #include "soc/address_map.h"
 #include "soc/mmio_bus.h"
 
@@ -35,6 +36,12 @@ inline constexpr std::uint64_t kRingAlign = 256;
 inline constexpr std::uint32_t kBroadcastCfgGroup = 0x100;
 /// Value that lets every engine of the group take broadcast writes. [CHOICE D22b]
 inline constexpr std::uint32_t kAllEngines = 0xFFFF;
+
+/// The queue a role drives: TX the M2S (read local) queue, RX the S2M (write remote) one.
+/// [HIGH] spec §3 (token adjacency TX\0RX\0 / M2S\0S2M\0)
+constexpr soc::Direction direction_of(Role r) {
+  return r == Role::kTx ? soc::Direction::kM2S : soc::Direction::kS2M;
+}
 
 /// The ring addresses of one core.
 class RingLayout {
