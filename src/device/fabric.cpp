@@ -48,7 +48,12 @@ base::Tick LinkCalendar::book(base::Tick earliest, base::Tick d, base::Tick hori
 }
 
 Fabric::Fabric(const Topology& topology)
-    : topo_(&topology), calendars_(topology.links().size() * 2) {}
+    : topo_(&topology), calendars_(topology.links().size() * 2) {
+  for (const Link& l : topology.links()) {
+    links_.push_back(
+        LinkInfo{l.bandwidth, l.latency, transfer_time(base::Bytes{kChunkBytes}, l.bandwidth)});
+  }
+}
 
 Route Fabric::data_route(CoreId src, CoreId engine, CoreId dst) const {
   if (src == engine) return topo_->route(engine, dst);
@@ -72,7 +77,7 @@ base::Tick Fabric::mmio_latency(const Route& r) const {
 base::Tick Fabric::transfer(const Route& r, base::Bytes len, base::Tick t0, Bandwidth rate,
                             base::Tick now) {
   base::Tick arrival = t0;
-  for (const Hop& h : r) arrival += topo_->link(h.link).latency;
+  for (const Hop& h : r) arrival += links_[h.link].latency;
   std::uint64_t sent = 0;
   base::Tick e_start = t0;
   while (sent < len.n) {
@@ -83,8 +88,9 @@ base::Tick Fabric::transfer(const Route& r, base::Bytes len, base::Tick t0, Band
     base::Tick head = e_start;
     base::Tick tail = e_end;
     for (const Hop& h : r) {
-      const Link& l = topo_->link(h.link);
-      const base::Tick busy = transfer_time(base::Bytes{size}, l.bandwidth);
+      const LinkInfo& l = links_[h.link];
+      const base::Tick busy =
+          size == kChunkBytes ? l.chunk_time : transfer_time(base::Bytes{size}, l.bandwidth);
       const base::Tick start = calendars_[slot(h)].book(head, busy, now);
       const base::Tick busy_end = start + busy;  // busy for the chunk's bytes at its own rate
       head = start + l.latency;

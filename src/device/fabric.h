@@ -85,8 +85,16 @@ class Fabric {
     return std::size_t{h.link} * 2 + (h.reverse ? 1 : 0);
   }
 
+  /// What transfer() reads of a link, copied out of the topology for the hot loop.
+  struct LinkInfo {
+    Bandwidth bandwidth;
+    base::Tick latency;
+    base::Tick chunk_time;  ///< a full chunk's time at the bandwidth
+  };
+
   const Topology* topo_;
   std::vector<LinkCalendar> calendars_;  // per link direction
+  std::vector<LinkInfo> links_;          // per link
 };
 
 }  // namespace sbrdma::device

@@ -48,6 +48,8 @@ Machine::Machine(sim::Kernel& kernel, Topology topology, soc::AddressMap map,
   buses_.reserve(n);
   last_write_.resize(n);
   for (CoreId c = 0; c < n; ++c) {
+    const CoreLoc loc = topology_.locate(c);
+    chip_die_.push_back(soc::ChipDie{topology_.routing_id(loc.chip), loc.die});
     cores_.push_back(std::make_unique<CoreState>(kernel, c, p));
     buses_.push_back(std::make_unique<CoreBus>(*this, c));
   }
@@ -110,8 +112,8 @@ void Machine::record(const ErrorSite& site, std::string message) {
 }
 
 base::Result<Machine::Resolved> Machine::resolve(CoreId issuer, base::SocAddr a) const {
-  const CoreLoc me = topology_.locate(issuer);
-  auto d = map_.decode(a, soc::ChipDie{topology_.routing_id(me.chip), me.die});
+  SBRDMA_CHECK(issuer < chip_die_.size());
+  auto d = map_.decode(a, chip_die_[issuer]);
   if (!d) return base::make_error(fmt::format("address {:#x}: {}", a.v, d.error().message));
   // routing id = chip id [CHOICE D9]
   if (d->target.chip >= topology_.num_chips()) {

@@ -186,7 +186,8 @@ class Machine {
   std::uint32_t bus_read32(CoreId issuer, base::SocAddr a);
   [[nodiscard]] base::Tick mmio_delay(CoreId issuer, CoreId target) const;
   void apply_write32(CoreId issuer, base::SocAddr a, std::uint32_t v);
-  void apply_block(CoreId issuer, base::SocAddr a, const std::vector<std::uint8_t>& bytes);
+  void apply_block(CoreId issuer, base::SocAddr a, const Resolved& r,
+                   const std::vector<std::uint8_t>& bytes);
   void write_udma(const Resolved& r, std::uint32_t v);
   void write_engine_reg(CoreId core, unsigned engine, soc::Direction dir,
                         std::optional<unsigned> queue, std::uint32_t offset, std::uint32_t v);
@@ -212,6 +213,7 @@ class Machine {
   ErrorLog errors_;
   MachineStats stats_;
   std::vector<base::Tick> last_write_;  // per issuing core: when its latest MMIO write lands
+  std::vector<soc::ChipDie> chip_die_;  // per core: how it issues addresses (routing id, die)
 };
 
 }  // namespace sbrdma::device

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "base/bits.h"
 #include "device/machine_internal.h"
@@ -58,15 +59,16 @@ void Machine::bus_write_block(CoreId issuer, base::SocAddr a, std::span<const st
   last_write_[issuer] = std::max(last_write_[issuer], kernel_->now() + delay);
   kernel_->schedule(
       delay,
-      [this, issuer, a, data = std::vector<std::uint8_t>(bytes.begin(), bytes.end())] {
-        apply_block(issuer, a, data);
+      [this, issuer, a, hit = std::make_unique<Resolved>(*r),
+       data = std::vector<std::uint8_t>(bytes.begin(), bytes.end())] {
+        apply_block(issuer, a, *hit, data);
       },
       "mmio.block");
 }
 
-void Machine::apply_block(CoreId issuer, base::SocAddr a, const std::vector<std::uint8_t>& bytes) {
-  auto r = resolve(issuer, a);
-  if (!r) return record(ErrorSite{issuer}, r.error().message);
+void Machine::apply_block(CoreId issuer, base::SocAddr a, const Resolved& resolved,
+                          const std::vector<std::uint8_t>& bytes) {
+  const Resolved* r = &resolved;  // the map is static: the issue-time resolution holds
   const RegionKind kind = r->hit.region->kind;
   if (kind == RegionKind::kStateBuf || is_plain_memory(kind)) {
     auto m = memory_ref(*r, bytes.size());

@@ -13,7 +13,9 @@ std::string ModelledError::format() const {
   if (engine) out += fmt::format(" engine {}", *engine);
   if (dir) out += fmt::format(" {}", soc::direction_name(*dir));
   if (queue) out += fmt::format(" queue {}", *queue);
-  return out + ": " + message;
+  out += ": ";
+  out += message;
+  return out;
 }
 
 void ErrorLog::record(base::Tick time, const ErrorSite& site, std::string message) {

@@ -74,7 +74,8 @@ void copy_bytes(const PagedMemory& src, std::uint64_t src_off, PagedMemory& dst,
                 std::uint64_t dst_off, std::uint64_t len) {
   SBRDMA_CHECK(src.valid_range(src_off, len) && dst.valid_range(dst_off, len));
   const bool overlap = &src == &dst && src_off < dst_off + len && dst_off < src_off + len;
-  if (overlap && src_off != dst_off) {
+  if (overlap && src_off == dst_off) return;  // a copy onto itself
+  if (overlap) {
     // Run-by-run copying could overwrite source bytes of a later run: stage the bytes.
     std::vector<std::uint8_t> tmp(len);
     src.read(src_off, tmp);
@@ -87,7 +88,7 @@ void copy_bytes(const PagedMemory& src, std::uint64_t src_off, PagedMemory& dst,
     // (pages live behind stable pointers), so the source run stays valid.
     const auto d = dst.write_run(dst_off + done, len - done);
     const auto s = src.read_run(src_off + done, d.size());
-    std::memmove(d.data(), s.data(), s.size());
+    std::memcpy(d.data(), s.data(), s.size());  // disjoint: overlaps were staged above
     done += s.size();
   }
 }

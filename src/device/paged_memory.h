@@ -11,7 +11,7 @@
 ///   checks ranges with valid_range() before any access, so the hole is never touched.
 ///
 /// Bulk copies go through runs (contiguous spans inside one page) so that a copy is a few
-/// memmove calls, never a per-byte loop.
+/// memcpy calls, never a per-byte loop.
 
 #include <cstdint>
 #include <memory>

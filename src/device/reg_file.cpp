@@ -35,6 +35,12 @@ const soc::RegDesc* RegFile::find(std::uint32_t offset) const {
   return i == kNone ? nullptr : &bank_->regs[i];
 }
 
+std::size_t RegFile::index(std::uint32_t offset) const {
+  const std::size_t i = index_of(offset);
+  SBRDMA_CHECK_MSG(i != kNone, "no register at this offset");
+  return i;
+}
+
 std::uint32_t RegFile::get(std::uint32_t offset) const {
   const std::size_t i = index_of(offset);
   SBRDMA_CHECK_MSG(i != kNone, "no register at this offset");

@@ -31,6 +31,13 @@ class RegFile {
   /// Hardware update (RO registers included). Contract: a register exists at `offset`.
   void set(std::uint32_t offset, std::uint32_t v);
 
+  /// The table row of the register at `offset`, for callers that keep it (hot paths).
+  /// Contract: a register exists at `offset`.
+  [[nodiscard]] std::size_t index(std::uint32_t offset) const;
+  /// get/set by table row. Contract: i < bank().regs.size().
+  [[nodiscard]] std::uint32_t get_at(std::size_t i) const { return values_[i]; }
+  void set_at(std::size_t i, std::uint32_t v) { values_[i] = v; }
+
   /// Software read. Errors: no register at `offset`, a write-only register.
   [[nodiscard]] base::Result<std::uint32_t> read(std::uint32_t offset) const;
   /// Software write: stores `v` (command registers are not stored: they read as their reset)

@@ -33,28 +33,33 @@ std::uint32_t ring_pos_reg(RingPos p) {
       soc::kPtrRingId.set(soc::kPtrOffset.set(0, p.offset), p.ring_id));
 }
 
-UdmaQueue::UdmaQueue(soc::Direction dir) : dir_(dir), regs_(bank_of(dir)) {}
+UdmaQueue::UdmaQueue(soc::Direction dir)
+    : dir_(dir), regs_(bank_of(dir)), rows_{regs_.index(q::kTdrbpLow), regs_.index(q::kTdrbpHigh),
+                                            regs_.index(q::kTdrl),     regs_.index(q::kTdrhp),
+                                            regs_.index(q::kTdrtp),    regs_.index(q::kTdcp),
+                                            regs_.index(kCompHead),    regs_.index(q::kCfg),
+                                            regs_.index(q::kStatus)} {}
 
 base::SocAddr UdmaQueue::ring_base() const {
-  const std::uint64_t lo = regs_.get(q::kTdrbpLow) & 0xFFFFFFC0U;  // addr[31:6]
-  return base::SocAddr{(std::uint64_t{regs_.get(q::kTdrbpHigh)} << 32) | lo};
+  const std::uint64_t lo = regs_.get_at(rows_.base_low) & 0xFFFFFFC0U;  // addr[31:6]
+  return base::SocAddr{(std::uint64_t{regs_.get_at(rows_.base_high)} << 32) | lo};
 }
 
 std::uint32_t UdmaQueue::ring_len() const {
-  return regs_.get(q::kTdrl) & 0xFFFFFFU;  // length[23:0]
+  return regs_.get_at(rows_.len) & 0xFFFFFFU;  // length[23:0]
 }
 
 RingPos UdmaQueue::head() const {
-  return ring_pos(regs_.get(q::kTdrhp));
+  return ring_pos(regs_.get_at(rows_.head));
 }
 RingPos UdmaQueue::tail() const {
-  return ring_pos(regs_.get(q::kTdrtp));
+  return ring_pos(regs_.get_at(rows_.tail));
 }
 RingPos UdmaQueue::current() const {
-  return ring_pos(regs_.get(q::kTdcp));
+  return ring_pos(regs_.get_at(rows_.current));
 }
 RingPos UdmaQueue::completion() const {
-  return ring_pos(regs_.get(kCompHead));
+  return ring_pos(regs_.get_at(rows_.completion));
 }
 
 std::uint64_t UdmaQueue::abs_pos(RingPos p) const {
@@ -70,29 +75,29 @@ std::uint32_t UdmaQueue::posted() const {
 }
 
 bool UdmaQueue::enabled() const {
-  const std::uint32_t cfg = regs_.get(q::kCfg);
+  const std::uint32_t cfg = regs_.get_at(rows_.cfg);
   return kEnPref.get(cfg) != 0 && kEnSchedOrStream.get(cfg) != 0;
 }
 
-void UdmaQueue::set_pos(std::uint32_t reg, RingPos p) {
-  regs_.set(reg, ring_pos_reg(p));
+void UdmaQueue::set_pos(std::size_t row, RingPos p) {
+  regs_.set_at(row, ring_pos_reg(p));
 }
 
-void UdmaQueue::advance(std::uint32_t reg, std::uint32_t n) {
+void UdmaQueue::advance(std::size_t row, std::uint32_t n) {
   const std::uint32_t len = ring_len();
-  RingPos p = ring_pos(regs_.get(reg));
+  RingPos p = ring_pos(regs_.get_at(row));
   std::uint64_t off = std::uint64_t{p.offset} + n;
   while (len != 0 && off >= len) {  // wrap: the ring id advances (id + 1) mod 4 [CHOICE D2]
     off -= len;
     p.ring_id = (p.ring_id + 1) % kRingIds;
   }
   p.offset = static_cast<std::uint32_t>(off);
-  set_pos(reg, p);
+  set_pos(row, p);
 }
 
 void UdmaQueue::update_status() {
-  regs_.set(q::kStatus,
-            static_cast<std::uint32_t>(kStatusUsed.set(regs_.get(q::kStatus), posted())));
+  regs_.set_at(rows_.status,
+               static_cast<std::uint32_t>(kStatusUsed.set(regs_.get_at(rows_.status), posted())));
 }
 
 base::Status UdmaQueue::add_tail(std::uint32_t n) {
@@ -107,19 +112,19 @@ base::Status UdmaQueue::add_tail(std::uint32_t n) {
     return base::make_error(fmt::format(
         "tail beyond ring: doorbell +{} with {} of {} descriptors already posted", n, before, len));
   }
-  advance(q::kTdrtp, n);
+  advance(rows_.tail, n);
   update_status();
   return base::ok_status();
 }
 
 void UdmaQueue::advance_head() {
-  advance(q::kTdrhp, 1);
-  set_pos(q::kTdcp, head());
+  advance(rows_.head, 1);
+  set_pos(rows_.current, head());
   update_status();
 }
 
 void UdmaQueue::advance_completion() {
-  advance(kCompHead, 1);
+  advance(rows_.completion, 1);
 }
 
 void UdmaQueue::trim_batches() {
@@ -138,11 +143,11 @@ void UdmaQueue::trim_batches() {
 void UdmaQueue::sw_ctrl(std::uint32_t v) {
   const RingPos fresh{};
   const bool all = kRstQ.get(v) != 0;
-  if (all || kRstTail.get(v) != 0) set_pos(q::kTdrtp, fresh);
-  if (all || kRstHead.get(v) != 0) set_pos(q::kTdrhp, fresh);
-  if (all || kRstCurrent.get(v) != 0) set_pos(q::kTdcp, fresh);
+  if (all || kRstTail.get(v) != 0) set_pos(rows_.tail, fresh);
+  if (all || kRstHead.get(v) != 0) set_pos(rows_.head, fresh);
+  if (all || kRstCurrent.get(v) != 0) set_pos(rows_.current, fresh);
   if (all) {
-    set_pos(kCompHead, fresh);
+    set_pos(rows_.completion, fresh);
     stopped_ = false;
     stop_reason_.clear();
     batches.clear();

@@ -87,14 +87,20 @@ class UdmaQueue {
 
  private:
   [[nodiscard]] std::uint64_t abs_pos(RingPos p) const;
-  void advance(std::uint32_t reg, std::uint32_t n);
-  void set_pos(std::uint32_t reg, RingPos p);
+  void advance(std::size_t row, std::uint32_t n);
+  void set_pos(std::size_t row, RingPos p);
   /// Keeps the batches' total equal to posted() (after a pointer reset).
   void trim_batches();
   void update_status();
 
+  /// Table rows of the registers the engine touches on every descriptor.
+  struct Rows {
+    std::size_t base_low, base_high, len, head, tail, current, completion, cfg, status;
+  };
+
   soc::Direction dir_;
   RegFile regs_;
+  Rows rows_;
   bool stopped_ = false;
   std::string stop_reason_;
 };
