@@ -31,6 +31,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/result.h"
@@ -198,6 +199,9 @@ class Machine {
   void kick(UdmaEngine& eng, base::Tick at);
   void engine_step(UdmaEngine& eng, std::uint64_t gen);
   void process_pair(UdmaEngine& eng, unsigned queue);
+  /// The descriptor at a queue's head and its address. Errors: the ring slot is not memory.
+  [[nodiscard]] base::Result<std::pair<soc::UdmaDescriptor, base::SocAddr>> read_head(
+      const UdmaEngine& eng, soc::Direction dir, unsigned queue) const;
   std::optional<soc::UdmaDescriptor> prefetch(UdmaEngine& eng, soc::Direction dir, unsigned queue);
   [[nodiscard]] base::Result<DmaDest> resolve_dest(CoreId issuer, base::SocAddr a,
                                                    std::uint32_t len) const;

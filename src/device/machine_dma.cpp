@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <limits>
+#include <utility>
 
 #include "device/machine_internal.h"
 
@@ -37,24 +39,33 @@ void Machine::engine_step(UdmaEngine& eng, std::uint64_t gen) {
   if (eng.pick(base::Tick{std::numeric_limits<std::uint64_t>::max()}).queue) kick(eng, eng.free_at);
 }
 
+base::Result<std::pair<soc::UdmaDescriptor, base::SocAddr>> Machine::read_head(
+    const UdmaEngine& eng, Direction dir, unsigned queue) const {
+  const UdmaQueue& q = eng.queue(dir, queue);
+  const base::SocAddr at = q.ring_base() + std::uint64_t{q.head().offset} * soc::kDescBytes;
+  std::array<std::uint8_t, soc::kDescBytes> raw{};
+  auto r = resolve(eng.core(), at);
+  if (!r) return r.error();
+  auto m = memory_ref(*r, raw.size());
+  if (!m) return m.error();
+  memory(*m).read(m->offset, raw);
+  return std::pair{soc::decode_descriptor(raw), at};
+}
+
 std::optional<soc::UdmaDescriptor> Machine::prefetch(UdmaEngine& eng, Direction dir,
                                                      unsigned queue) {
   UdmaQueue& q = eng.queue(dir, queue);
   const ErrorSite site{eng.core(), eng.index(), dir, queue};
   const RingPos head = q.head();
-  const base::SocAddr at = q.ring_base() + std::uint64_t{head.offset} * soc::kDescBytes;
-  std::array<std::uint8_t, soc::kDescBytes> raw{};
-  auto r = resolve(eng.core(), at);
-  base::Result<MemRef> m = r ? memory_ref(*r, raw.size()) : base::Result<MemRef>(r.error());
-  if (!m) {
+  auto got = read_head(eng, dir, queue);
+  if (!got) {
     const std::string msg =
-        fmt::format("descriptor prefetch at slot {}: {}", head.offset, m.error().message);
+        fmt::format("descriptor prefetch at slot {}: {}", head.offset, got.error().message);
     record(site, msg);
     q.stop(msg);
     return std::nullopt;
   }
-  memory(*m).read(m->offset, raw);
-  const soc::UdmaDescriptor d = soc::decode_descriptor(raw);
+  const auto [d, at] = *got;
   if (d.ring_id() != head.ring_id) {  // [CHOICE D2]
     eng.latch_error(dir, dir == Direction::kM2S ? kM2sPrefRingIdErr : kS2mPrefRingIdErr);
     const std::string msg = fmt::format(
@@ -116,9 +127,28 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
     if (&q != &m2s) m2s.stop("its S2M queue stopped");
   };
 
-  // 1. Prefetch the M2S descriptor at head (ring-id check inside).
+  // 0. DMB (word0) or write_barrier (word1): "all previous transfers are done before starting
+  //    this one" [HIGH] udma-facts §1.1, §3.4 — wait for the queue's earlier data to land.
+  if (m2s.last_data_land > now) {
+    const auto next = read_head(eng, Direction::kM2S, qi);
+    if (next && (soc::desc_word0::kDmb.get(next->first.word0) != 0 ||
+                 soc::desc_word1::kWriteBarrier.get(next->first.word1) != 0)) {
+      m2s.not_before = m2s.last_data_land;
+      return;
+    }
+  }
+  // 1. Prefetch the M2S descriptor at head (ring-id check inside); only CME COPY is modelled.
   const auto md = prefetch(eng, Direction::kM2S, qi);
   if (!md) return;
+  const auto op = static_cast<unsigned>(soc::desc_word1::kOp.get(md->word1));
+  const auto optype = static_cast<unsigned>(soc::desc_word1::kOptype.get(md->word1));
+  if (op != static_cast<unsigned>(soc::SdmaOp::kCme) ||
+      optype != static_cast<unsigned>(soc::SdmaCmeType::kCopy)) {
+    return fail(m2s, m2s_site,
+                fmt::format("M2S descriptor word1 {:#010x} (op {}, optype {}) is not a CME COPY, "
+                            "the only command modelled",
+                            md->word1, op, optype));
+  }
   // 2. The S2M side must hold an armed descriptor for the data.
   std::string why = eng.blocked_reason(Direction::kS2M, qi);
   if (why.empty() && s2m.posted() == 0) why = "no descriptor posted (RDRTP_inc not written)";

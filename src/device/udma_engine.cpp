@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "device/misc_regs.h"
 
 namespace sbrdma::device {
@@ -99,7 +101,7 @@ UdmaEngine::Pick UdmaEngine::pick(base::Tick now) const {
     const UdmaQueue& uq = m2s_q_[q];
     if (uq.batches.empty() || uq.posted() == 0) continue;
     if (!blocked_reason(soc::Direction::kM2S, q).empty()) continue;
-    const base::Tick ready = uq.batches.front().ready;
+    const base::Tick ready = std::max(uq.batches.front().ready, uq.not_before);
     if (ready <= now) {
       p.queue = q;
       return p;

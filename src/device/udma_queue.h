@@ -84,6 +84,9 @@ class UdmaQueue {
   std::deque<Batch> batches;
   /// Latest landing time of data taken from this queue (semaphore writes land after it).
   base::Tick last_data_land;
+  /// M2S only: no descriptor is taken before this tick (a DMB descriptor waiting for the
+  /// queue's earlier data to land).
+  base::Tick not_before;
 
  private:
   [[nodiscard]] std::uint64_t abs_pos(RingPos p) const;

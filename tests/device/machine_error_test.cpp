@@ -97,6 +97,20 @@ TEST(MachineErrors, M2sDataWithNoArmedS2mDescriptor) {
   EXPECT_EQ(rig.m->stats().descriptors, 0U);
 }
 
+TEST(MachineErrors, OnlyCmeCopyIsModelled) {
+  Rig rig;
+  Channel ch = rig.open(0, 0, 0, 8);
+  auto crc = soc::make_copy_descriptor(rig.sbuf(0, 0, 0), 64, 0).value();
+  crc.word1 = static_cast<std::uint32_t>(soc::desc_word1::kOptype.set(crc.word1, 1));  // CRC32
+  ch.m2s.push(rig.bus(0), crc);
+  ch.s2m.push(rig.bus(0), soc::make_copy_descriptor(rig.sbuf(0, 1, 0), 64, 0).value());
+  rig.start(ch, 1);
+  rig.run();
+  EXPECT_NE(find_error(rig, "(op 2, optype 1) is not a CME COPY"), nullptr)
+      << rig.m->error_report();
+  EXPECT_TRUE(rig.queue(ch, Direction::kM2S).stopped);
+}
+
 TEST(MachineErrors, AddressThatDecodesToNothingNamesIt) {
   Rig rig;
   Channel ch = rig.open(0, 0, 0, 8);

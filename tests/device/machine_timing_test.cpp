@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "machine_rig.h"
 #include "sim/trace.h"
@@ -72,6 +73,41 @@ TEST(MachineTiming, CrossChipTransferAddsItsRoutesLatencies) {
   EXPECT_EQ(route.ps, (50 + 20 + 200 + 20 + 50) * 1000);  // sbuf, onchip, c2c, onchip, sbuf
   EXPECT_EQ(r.end_time, p.mmio_write_latency + p.dma_fixed_cost + p.dma_desc_cost +
                             transfer_time(base::Bytes{kLen}, p.dma_engine_rate) + route);
+}
+
+/// Lands a 64 KiB copy to chip 1, then a 4 KiB copy on the issuing core (with DMB or not);
+/// returns whether the second has landed one tick before `expected`, and at `expected`.
+std::pair<bool, bool> probe_second(bool dmb, Tick expected) {
+  Rig rig("trn2.48xlarge");
+  const auto data = pattern(4096);
+  rig.seed(0, 1, 0, data);
+  Channel ch = rig.open(0, 0, 0, 8);
+  rig.copy(ch, rig.sbuf(0, 0, 0), rig.routed(0, rig.sbuf(8, 0, 0), 8), 65536);
+  const auto flags = soc::CopyFlags{.dmb = dmb};
+  ch.m2s.push(rig.bus(0), soc::make_copy_descriptor(rig.sbuf(0, 1, 0), 4096, 0, flags).value());
+  ch.s2m.push(rig.bus(0), soc::make_copy_descriptor(rig.sbuf(0, 2, 0), 4096, 0).value());
+  rig.start(ch, 2);
+  rig.kernel.run_until(expected - Tick{1});
+  const bool before = rig.read(0, 2, 0, 4096) == data;
+  rig.kernel.run_until(expected);
+  return {before, rig.read(0, 2, 0, 4096) == data};
+}
+
+TEST(MachineTiming, ADmbDescriptorWaitsForTheQueuesEarlierData) {
+  Rig rig("trn2.48xlarge");
+  const TimingParams& p = rig.m->params();
+  const Tick start = p.mmio_write_latency + p.dma_fixed_cost;
+  const Tick engine_free =
+      start + p.dma_desc_cost + transfer_time(base::Bytes{65536}, p.dma_engine_rate);
+  const Tick first_lands = engine_free + route_latency(rig.m->topology(), 0, 8);
+  const Tick local = p.dma_desc_cost + transfer_time(base::Bytes{4096}, p.dma_engine_rate) +
+                     route_latency(rig.m->topology(), 0, 0);
+  // Without DMB the local copy streams as soon as the engine is free, and overtakes the first.
+  const Tick plain = engine_free + local;
+  EXPECT_LT(plain, first_lands);
+  EXPECT_EQ(probe_second(false, plain), std::make_pair(false, true));
+  // With DMB it starts when the first has landed.
+  EXPECT_EQ(probe_second(true, first_lands + local), std::make_pair(false, true));
 }
 
 /// `senders` cores each drive 16 engines x 4 x 64 KiB to a peer; returns the last landing.
