@@ -57,6 +57,7 @@ class LinkCalendar {
   std::vector<Busy> busy_;
 };
 
+/// The links' timing state for one topology (see the top of this file).
 class Fabric {
  public:
   /// Contract: `topology` outlives the Fabric.

@@ -76,9 +76,10 @@ struct QueueState {
   RingPos completion;
   std::uint32_t posted = 0;
   bool stopped = false;
-  std::string stop_reason;
+  std::string stop_reason;  ///< the error that stopped the queue, empty if running
 };
 
+/// The device model of a topology (see the top of this file).
 class Machine {
  public:
   /// Builds the machine for `topology` (its profile's SoC map and its timing parameters).
@@ -96,11 +97,17 @@ class Machine {
   /// immediate. Contract: core < topology().num_cores().
   [[nodiscard]] soc::MmioBus& bus(CoreId core);
 
+  /// The kernel the machine schedules its events on.
   [[nodiscard]] sim::Kernel& kernel() noexcept { return *kernel_; }
+  /// The topology (chips, cores, links) the machine was built for.
   [[nodiscard]] const Topology& topology() const noexcept { return topology_; }
+  /// The timing parameters in use (the topology's profile with its overrides).
   [[nodiscard]] const TimingParams& params() const noexcept { return topology_.params(); }
+  /// The generation profile (cayman, sunda, mariana).
   [[nodiscard]] const soc::Profile& profile() const noexcept { return map_.profile(); }
+  /// Every chip's SoC address map (chip-relative; all chips share it).
   [[nodiscard]] const soc::AddressMap& address_map() const noexcept { return map_; }
+  /// The options the machine was built with.
   [[nodiscard]] const MachineOptions& options() const noexcept { return options_; }
 
   // ---- direct (untimed) access for tests and platform initialisation --------------------
@@ -151,6 +158,7 @@ class Machine {
   [[nodiscard]] const std::vector<ModelledError>& errors() const noexcept { return errors_.all(); }
   /// errors() one per line.
   [[nodiscard]] std::string error_report() const { return errors_.report(); }
+  /// Counters since the machine was built.
   [[nodiscard]] const MachineStats& stats() const noexcept { return stats_; }
   /// Queues that still hold posted descriptors, one line each with why they are stuck.
   [[nodiscard]] std::vector<std::string> pending_work() const;

@@ -43,9 +43,13 @@ struct ErrorSite {
 /// The errors of one machine, in the order they were flagged.
 class ErrorLog {
  public:
+  /// Appends one error.
   void record(base::Tick time, const ErrorSite& site, std::string message);
+  /// Every error, in the order flagged.
   [[nodiscard]] const std::vector<ModelledError>& all() const noexcept { return errors_; }
+  /// True if none was flagged.
   [[nodiscard]] bool empty() const noexcept { return errors_.empty(); }
+  /// Number of errors.
   [[nodiscard]] std::size_t size() const noexcept { return errors_.size(); }
   /// Every error's format(), one per line; empty if there are none.
   [[nodiscard]] std::string report() const;

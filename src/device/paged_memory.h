@@ -20,13 +20,17 @@
 
 namespace sbrdma::device {
 
+/// A sparse, lazily allocated byte memory (see the top of this file).
 class PagedMemory {
  public:
   /// Contract: page_bytes > 0, 0 < valid_bytes <= page_bytes, size a multiple of page_bytes.
   PagedMemory(std::uint64_t size, std::uint64_t page_bytes, std::uint64_t valid_bytes);
 
+  /// Bytes of address space.
   [[nodiscard]] std::uint64_t size() const noexcept { return size_; }
+  /// Address distance between pages.
   [[nodiscard]] std::uint64_t page_bytes() const noexcept { return page_bytes_; }
+  /// Bytes at the start of each page that exist.
   [[nodiscard]] std::uint64_t valid_bytes() const noexcept { return valid_bytes_; }
   /// Pages allocated so far.
   [[nodiscard]] std::size_t allocated_pages() const noexcept { return pages_.size(); }

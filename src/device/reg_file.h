@@ -17,11 +17,13 @@
 
 namespace sbrdma::device {
 
+/// One register bank's values (see the top of this file).
 class RegFile {
  public:
   /// Contract: `bank` outlives the RegFile (the soc tables are static).
   explicit RegFile(const soc::RegBank& bank);
 
+  /// The table this file was built from.
   [[nodiscard]] const soc::RegBank& bank() const noexcept { return *bank_; }
   /// The register at `offset`, or nullptr.
   [[nodiscard]] const soc::RegDesc* find(std::uint32_t offset) const;

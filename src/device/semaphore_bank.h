@@ -26,16 +26,19 @@ namespace sbrdma::device {
 /// A condition on one semaphore's value, with its text for reports (e.g. ">= 16"). The
 /// caller defines the compare (firmware's wait modes live above the device layer).
 struct SemCondition {
-  std::function<bool(std::uint32_t)> holds;
-  std::string text;
+  std::function<bool(std::uint32_t)> holds;  ///< true when the value satisfies it
+  std::string text;                          ///< e.g. ">= 16"
 };
 
+/// One core's semaphores and events (see the top of this file).
 class SemaphoreBank {
  public:
   /// `name` names the Signal (e.g. "core3.sem"); `count` semaphores and `events` events.
   SemaphoreBank(sim::Kernel& kernel, std::string name, unsigned count, unsigned events);
 
+  /// Number of semaphores.
   [[nodiscard]] unsigned count() const noexcept { return static_cast<unsigned>(values_.size()); }
+  /// Number of events.
   [[nodiscard]] unsigned events() const noexcept { return static_cast<unsigned>(events_.size()); }
   /// Contract: idx < count().
   [[nodiscard]] std::uint32_t value(unsigned idx) const;

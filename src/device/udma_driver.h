@@ -60,9 +60,13 @@ class RingWriter {
   /// slot it used.
   std::uint32_t push(soc::MmioBus& bus, soc::UdmaDescriptor d);
 
+  /// The slot the next push uses.
   [[nodiscard]] std::uint32_t next_slot() const noexcept { return slot_; }
+  /// The ring id the next push stamps.
   [[nodiscard]] unsigned ring_id() const noexcept { return ring_id_; }
+  /// Ring base address.
   [[nodiscard]] base::SocAddr base() const noexcept { return base_; }
+  /// Ring length in descriptors.
   [[nodiscard]] std::uint32_t ring_len() const noexcept { return len_; }
 
  private:

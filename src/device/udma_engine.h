@@ -43,27 +43,34 @@ inline constexpr std::uint32_t kS2mPrefQueueEn = 0x254;
 inline constexpr base::BitField kM2sPrefRingIdErr = base::bit(17);
 inline constexpr base::BitField kS2mPrefRingIdErr = base::bit(11);
 
+/// One DMA engine of a core (see the top of this file).
 class UdmaEngine {
  public:
   /// Engine `index` of global core `core`, with `queues` queues per direction.
   UdmaEngine(CoreId core, unsigned index, unsigned queues);
 
+  /// The global core the engine belongs to.
   [[nodiscard]] CoreId core() const noexcept { return core_; }
+  /// Its index among the core's engines (0..15).
   [[nodiscard]] unsigned index() const noexcept { return index_; }
+  /// Queues per direction.
   [[nodiscard]] unsigned queues() const noexcept { return queues_; }
 
+  /// The engine-global M2S or S2M registers (state, change_state, err_log_mask, ...).
   [[nodiscard]] RegFile& engine_regs(soc::Direction d) {
     return d == soc::Direction::kM2S ? m2s_ : s2m_;
   }
   [[nodiscard]] const RegFile& engine_regs(soc::Direction d) const {
     return d == soc::Direction::kM2S ? m2s_ : s2m_;
   }
+  /// The SDMA wrapper (MISC) registers.
   [[nodiscard]] RegFile& misc() noexcept { return misc_; }
   [[nodiscard]] const RegFile& misc() const noexcept { return misc_; }
-  /// Contract: q < queues().
+  /// Queue `q` of direction `d`. Contract: q < queues().
   [[nodiscard]] UdmaQueue& queue(soc::Direction d, unsigned q);
   [[nodiscard]] const UdmaQueue& queue(soc::Direction d, unsigned q) const;
 
+  /// The state of the M2S or S2M block.
   [[nodiscard]] EngineState state(soc::Direction d) const { return state_[slot(d)]; }
   /// A change_state command (abort wins over dis, dis over normal); updates the RO state
   /// register: every sub-state field 1 when normal, 2 when aborted, 0 otherwise.
@@ -81,8 +88,8 @@ class UdmaEngine {
   /// queues that can run, hold posted descriptors and whose oldest batch is ready. If none is
   /// ready, `next` is the earliest time one becomes ready (nullopt: no work at all).
   struct Pick {
-    std::optional<unsigned> queue;
-    std::optional<base::Tick> next;
+    std::optional<unsigned> queue;   ///< the queue to serve now
+    std::optional<base::Tick> next;  ///< else: when one becomes ready
   };
   [[nodiscard]] Pick pick(base::Tick now) const;
   /// Marks `q` as served (the round robin continues after it).

@@ -32,8 +32,9 @@ struct RingPos {
   unsigned ring_id = 1;
   bool operator==(const RingPos&) const = default;
 };
-/// Register value <-> position.
+/// The position a pointer register holds.
 RingPos ring_pos(std::uint32_t reg);
+/// The register value of a position (ring_id [31:30], offset [23:0]).
 std::uint32_t ring_pos_reg(RingPos p);
 
 /// The M2S descriptors one doorbell posted, which may start once the transfer's fixed cost has
@@ -43,11 +44,14 @@ struct Batch {
   base::Tick ready;
 };
 
+/// One M2S or S2M queue (see the top of this file).
 class UdmaQueue {
  public:
   explicit UdmaQueue(soc::Direction dir);
 
+  /// M2S or S2M.
   [[nodiscard]] soc::Direction dir() const noexcept { return dir_; }
+  /// The queue's register bank (M2S_Q or S2M_Q table).
   [[nodiscard]] RegFile& regs() noexcept { return regs_; }
   [[nodiscard]] const RegFile& regs() const noexcept { return regs_; }
 
@@ -55,9 +59,13 @@ class UdmaQueue {
   [[nodiscard]] base::SocAddr ring_base() const;
   /// Ring length in descriptors (DRL[23:0]).
   [[nodiscard]] std::uint32_t ring_len() const;
+  /// Next descriptor the engine takes (DRHP).
   [[nodiscard]] RingPos head() const;
+  /// One past the last posted descriptor (DRTP).
   [[nodiscard]] RingPos tail() const;
+  /// Next descriptor the scheduler reads (DCP); follows head in this model.
   [[nodiscard]] RingPos current() const;
+  /// Next descriptor to complete (CRHP).
   [[nodiscard]] RingPos completion() const;
   /// Descriptors posted by doorbells and not yet taken.
   [[nodiscard]] std::uint32_t posted() const;
@@ -77,7 +85,9 @@ class UdmaQueue {
   /// Stops the queue after a modelled error; it takes nothing until rst_q.
   void stop(std::string reason);
 
+  /// True after a modelled error stopped the queue.
   [[nodiscard]] bool stopped() const noexcept { return stopped_; }
+  /// The error that stopped it.
   [[nodiscard]] const std::string& stop_reason() const noexcept { return stop_reason_; }
 
   /// M2S only: the doorbell batches still holding descriptors, oldest first.
