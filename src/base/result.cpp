@@ -5,7 +5,10 @@ std::string Error::format() const {
   std::string out;
   if (!loc.file.empty()) {
     out += loc.file;
-    if (loc.line > 0) out += ":" + std::to_string(loc.line);
+    if (loc.line > 0) {
+      out += ':';
+      out += std::to_string(loc.line);
+    }
     out += ": ";
   }
   out += "error: ";
