@@ -29,6 +29,21 @@ struct Sb2sbSemaphores {
   unsigned remote = 255;  ///< gen's remote_sem: +16 when the peer's data has landed here
 };
 
+/// The Q7 time of local compute (ExtendedInst TENSOR_TENSOR_ARITH). [CHOICE D28]
+///   time = access_latency + 16 partitions x vectors per partition x cycles_per_vector / clock
+/// (each Q7 runs its 16 partitions one after the other; the 8 Q7 cores run in parallel).
+struct ComputeTiming {
+  /// GpSimd clock. [HIGH] hw-params row "engine clocks": 1.2 GHz on trn2 (1.4 on trn1)
+  std::uint32_t clock_mhz = 1200;
+  /// Bytes of one SIMD vector. [HIGH] hw-params "GPSIMD engine": 512-bit SIMD per core
+  std::uint32_t vector_bytes = 64;
+  /// Cycles per vector op: two source reads through one 512-bit/cycle SBUF read port, the
+  /// write overlapping them. [CHOICE D28] from hw-params "512 bit/cycle read + write"
+  std::uint32_t cycles_per_vector = 2;
+  /// Fixed SBUF access cost per instruction. [CHOICE D16d] ~60 cycles (sbuf_port_latency)
+  base::Tick access_latency = base::nanoseconds(50);
+};
+
 /// What the runtime sets up at boot. Every default is a recorded choice.
 struct FirmwareConfig {
   unsigned ring_num = 0;       ///< queue of each engine reserved for RDMA [CHOICE D3]
@@ -39,6 +54,7 @@ struct FirmwareConfig {
   std::array<std::uint8_t, kRdmaEngines> sbuf_swizzle{0, 1, 2,  3,  4,  5,  6,  7,
                                                       8, 9, 10, 11, 12, 13, 14, 15};
   Sb2sbSemaphores sb2sb_sems;
+  ComputeTiming compute;  ///< local compute time model [CHOICE D28]
 };
 
 /// Smallest and largest ring the UDMA queue accepts; a multiple of 16 descriptors.

@@ -11,9 +11,11 @@
 ///   PRID 0 (RX) --right_push(0, v)--> FIFO --left_pop(1)--> PRID 1 (TX)      [CHOICE D22a]
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "base/coro.h"
+#include "base/result.h"
 #include "base/units.h"
 #include "soc/mmio_bus.h"
 
@@ -96,6 +98,29 @@ class Q7Env {
   /// Contract: one DEBUG line, already formatted in the firmware's own format string, without
   /// a trailing newline. Called only when debug_enabled().
   virtual void debug_log(std::string_view line) = 0;
+
+  // ---- local compute: the GPSIMD cores are wired to this core's SBUF partitions -----------
+  // Not pure: environments without local compute (the firmware's scripted tests) keep
+  // compiling, and a TENSOR_TENSOR_ARITH word on them fails with the default's error.
+
+  /// Contract: true when data is not modelled (`--timing-only`): local compute then reads and
+  /// writes no SBUF bytes; its time and everything else are unchanged. [CHOICE D27, D28]
+  [[nodiscard]] virtual bool timing_only() const { return false; }
+
+  /// Contract: copies `out.size()` bytes at byte `offset` of SBUF partition `partition` of
+  /// this core into `out`, untimed (the caller charges time with delay()). Errors (nothing
+  /// copied): partition or range outside the partition's active bytes.
+  virtual base::Status sbuf_read(unsigned partition, std::uint64_t offset,
+                                 std::span<std::uint8_t> out) {
+    (void)partition, (void)offset, (void)out;
+    return base::make_error("local SBUF access is not wired in this environment");
+  }
+  /// Contract: as sbuf_read, copying `in` into the partition.
+  virtual base::Status sbuf_write(unsigned partition, std::uint64_t offset,
+                                  std::span<const std::uint8_t> in) {
+    (void)partition, (void)offset, (void)in;
+    return base::make_error("local SBUF access is not wired in this environment");
+  }
 };
 
 }  // namespace sbrdma::firmware

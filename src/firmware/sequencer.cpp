@@ -7,6 +7,7 @@
 
 #include "firmware/log_formats.h"
 #include "firmware/pool_firmware.h"
+#include "firmware/tensor_tensor_arith.h"
 #include "isa/enums.h"
 #include "isa/op_table.h"
 #include "isa/validate.h"
@@ -18,7 +19,7 @@ using isa::UpdateMode;
 using isa::WaitMode;
 
 /// What an op word does once dispatched.
-enum class Op { kGen, kStart, kSb2sb, kEventsOnly };
+enum class Op { kGen, kStart, kTensorTensorArith, kSb2sb, kEventsOnly };
 
 /// 1. Dispatch by opcode, and by extended_opcode for 0xF0. Misses are the firmware's own
 ///    errors; sub-ops without behaviour here are "unsupported". [CHOICE D23a]
@@ -37,6 +38,8 @@ base::Result<Op> dispatch(const isa::Word& w) {
       return Op::kGen;
     case isa::ExtendedOpcode::kRdmaDescStart:
       return Op::kStart;
+    case isa::ExtendedOpcode::kTensorTensorArith:  // local compute [CHOICE D28]
+      return Op::kTensorTensorArith;
     case isa::ExtendedOpcode::kEngineNop:
       return Op::kEventsOnly;
     case isa::ExtendedOpcode::kSbufToSbuf:  // [CHOICE D12]
@@ -147,6 +150,10 @@ base::Task<base::Status> PoolFirmware::execute(isa::Word word) {
       break;
     case Op::kStart:
       st = co_await rdma_desc_start();
+      break;
+    case Op::kTensorTensorArith:
+      st = co_await run_tensor_tensor_arith(env_, map_.profile(), cfg_.compute,
+                                            isa::decode_ext_tensor_tensor_arith(word).value());
       break;
     case Op::kSb2sb:
       st = co_await sb2sb(isa::decode_sb2sb_collective(word).value());
