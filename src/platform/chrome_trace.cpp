@@ -1,0 +1,254 @@
+#include "platform/chrome_trace.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <utility>
+
+#include "platform/simulation.h"
+
+namespace sbrdma::platform {
+namespace {
+
+constexpr unsigned kPoolTid = 0;
+constexpr unsigned kQ7Tid = 1;     // + PRID
+constexpr unsigned kDmaTid = 100;  // + engine
+
+/// Microseconds with 6 decimals, exact from picoseconds.
+std::string us(base::Tick t) {
+  return fmt::format("{}.{:06}", t.ps / 1000000, t.ps % 1000000);
+}
+
+/// JSON string escaping for the few texts we write (names are ASCII).
+std::string quote(std::string_view s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+/// Parses "core<C>.dma<E>.<what>"; nullopt for other labels.
+std::optional<std::pair<device::CoreId, unsigned>> engine_of(std::string_view label,
+                                                             std::string_view what) {
+  if (!label.starts_with("core") || !label.ends_with(what)) return std::nullopt;
+  const char* p = label.data() + 4;
+  const char* end = label.data() + label.size();
+  device::CoreId core = 0;
+  unsigned engine = 0;
+  auto r1 = std::from_chars(p, end, core);
+  if (r1.ec != std::errc{} || std::string_view(r1.ptr, end).substr(0, 4) != ".dma") {
+    return std::nullopt;
+  }
+  auto r2 = std::from_chars(r1.ptr + 4, end, engine);
+  if (r2.ec != std::errc{} || std::string_view(r2.ptr, end) != what) return std::nullopt;
+  return std::pair{core, engine};
+}
+
+}  // namespace
+
+ChromeTrace::ChromeTrace(const Simulation& sim) : sim_(sim) {}
+
+void ChromeTrace::begin() {
+  std::set<device::CoreId> traced;
+  for (const device::CoreId c : sim_.program_cores()) {
+    traced.insert(c);
+    CoreTrack& ct = cores_[c];
+    const std::string first = sim_.word_name(c, 0);
+    if (!first.empty()) ct.word = OpenSlice{first, base::Tick{}, 0, kPoolTid};
+    // The peers its words name receive semaphore increments: trace their counters too.
+    const auto peers = sim_.peers_of(c);
+    traced.insert(peers.begin(), peers.end());
+  }
+  sem_cores_.assign(traced.begin(), traced.end());
+  const unsigned nsem = sim_.profile().semaphores;
+  sems_.resize(sem_cores_.size() * nsem);
+  sem_emitted_.assign(sems_.size(), false);
+  for (std::size_t i = 0; i < sem_cores_.size(); ++i) {
+    for (unsigned s = 0; s < nsem; ++s) {
+      sems_[i * nsem + s] = sim_.machine().semaphore(sem_cores_[i], s);
+    }
+  }
+}
+
+void ChromeTrace::record(const sim::TraceRecord& r) {
+  poll(last_);
+  if (r.label == "mmio.write32") sem_dirty_ = true;
+  if (auto e = engine_of(r.label, ".step")) {
+    head_checks_.push_back({e->first, e->second, engine_head(e->first, e->second)});
+  } else if (auto l = engine_of(r.label, ".land")) {
+    sem_dirty_ = true;
+    EngineTrack& et = engines_[*l];
+    if (et.next < et.taken.size()) {
+      slice(l->first, kDmaTid + l->second, "descriptor", et.taken[et.next++], r.time);
+    }
+  }
+  last_ = r.time;
+}
+
+void ChromeTrace::end(base::Tick t) {
+  poll(last_);
+  for (auto& [core, ct] : cores_) {
+    if (ct.wait) slice(core, ct.wait->tid, ct.wait->name, ct.wait->since, t);
+    if (ct.word)
+      slice(core, kPoolTid, ct.word->name, ct.word->since, t, fmt::format("\"pc\":{}", ct.pc));
+    ct.wait.reset();
+    ct.word.reset();
+  }
+}
+
+void ChromeTrace::poll(base::Tick t) {
+  for (const HeadCheck& h : head_checks_) {
+    if (engine_head(h.core, h.engine) != h.head_before) {
+      engines_[{h.core, h.engine}].taken.push_back(t);
+    }
+  }
+  head_checks_.clear();
+  for (auto& [core, ct] : cores_) poll_core(core, ct, t);
+  if (sem_dirty_) poll_semaphores(t);
+  sem_dirty_ = false;
+}
+
+void ChromeTrace::poll_core(device::CoreId core, CoreTrack& ct, base::Tick t) {
+  const firmware::PoolFirmware* fw = sim_.firmware(core);
+  const CoreEnv* env = sim_.env(core);
+  const sim::ProcessState st = sim_.process_state(core);
+  // Waits: the latest blocking wait, open while the process waits (or is woken, not resumed).
+  const auto& lw = env->last_wait();
+  const bool waiting =
+      st == sim::ProcessState::kWaiting || (st == sim::ProcessState::kReady && ct.wait);
+  if (ct.wait && (!waiting || !lw || lw->seq != ct.wait->seq)) {
+    slice(core, ct.wait->tid, ct.wait->name, ct.wait->since, t);
+    ct.closed_wait = ct.wait->seq;
+    ct.wait.reset();
+  }
+  if (!ct.wait && waiting && lw && lw->seq != ct.closed_wait) {
+    OpenSlice w;
+    w.since = lw->since;
+    w.seq = lw->seq;
+    if (lw->semaphore) {
+      w.name = fmt::format("wait sem[{}] {} {}", *lw->semaphore,
+                           firmware::sem_compare_symbol(lw->compare), lw->value);
+      w.tid = kPoolTid;
+    } else {
+      w.name = "left_pop";
+      w.tid = kQ7Tid + lw->prid;
+    }
+    ct.wait = w;
+  }
+  // Words: a new pc (or the end) closes the current word's slice.
+  const bool finished = st == sim::ProcessState::kFinished;
+  if (fw->pc() != ct.pc || finished) {
+    if (ct.word) {
+      slice(core, kPoolTid, ct.word->name, ct.word->since, t, fmt::format("\"pc\":{}", ct.pc));
+      ct.word.reset();
+    }
+    ct.pc = fw->pc();
+    const std::string name = sim_.word_name(core, ct.pc);
+    if (!finished && !name.empty()) ct.word = OpenSlice{name, t, 0, kPoolTid};
+  }
+}
+
+void ChromeTrace::poll_semaphores(base::Tick t) {
+  const unsigned nsem = sim_.profile().semaphores;
+  for (std::size_t i = 0; i < sem_cores_.size(); ++i) {
+    const device::CoreId core = sem_cores_[i];
+    for (unsigned s = 0; s < nsem; ++s) {
+      const std::size_t k = i * nsem + s;
+      const std::uint32_t v = sim_.machine().semaphore(core, s);
+      if (v == sems_[k]) continue;
+      if (!sem_emitted_[k]) {
+        events_.push_back(
+            fmt::format(R"J({{"name":"sem[{}]","ph":"C","pid":{},"ts":{},"args":{{"value":{}}}}})J",
+                        s, core, us(base::Tick{}), sems_[k]));
+        sem_emitted_[k] = true;
+      }
+      events_.push_back(
+          fmt::format(R"J({{"name":"sem[{}]","ph":"C","pid":{},"ts":{},"args":{{"value":{}}}}})J",
+                      s, core, us(t), v));
+      tracks_.insert({core, UINT32_MAX});
+      sems_[k] = v;
+    }
+  }
+}
+
+std::uint32_t ChromeTrace::engine_head(device::CoreId core, unsigned engine) const {
+  const device::QueueState q = sim_.machine().queue_state(core, engine, soc::Direction::kM2S,
+                                                          sim_.firmware_config().ring_num);
+  return q.head.offset | (q.head.ring_id << 30);
+}
+
+void ChromeTrace::on_busy(device::CoreId core, base::Tick t, base::Tick d) {
+  slice(core, kPoolTid, "q7 busy", t, t + d);
+}
+
+void ChromeTrace::on_fence(device::CoreId core, unsigned prid, base::Tick t, base::Tick until) {
+  slice(core, kQ7Tid + prid, "drain", t, until);
+}
+
+void ChromeTrace::on_push(device::CoreId core, unsigned prid, base::Tick t, std::uint32_t value) {
+  use_track(core, kQ7Tid + prid);
+  events_.push_back(fmt::format(
+      R"J({{"name":"right_push","ph":"i","s":"t","pid":{},"tid":{},"ts":{},"args":{{"value":{}}}}})J",
+      core, kQ7Tid + prid, us(t), value));
+}
+
+void ChromeTrace::slice(device::CoreId core, unsigned tid, const std::string& name, base::Tick from,
+                        base::Tick to, const std::string& args) {
+  use_track(core, tid);
+  events_.push_back(
+      fmt::format(R"J({{"name":{},"ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{{{}}}}})J",
+                  quote(name), core, tid, us(from), us(to - from), args));
+}
+
+void ChromeTrace::use_track(device::CoreId core, unsigned tid) {
+  tracks_.insert({core, tid});
+}
+
+std::string ChromeTrace::json() const {
+  std::vector<std::string> meta;
+  std::optional<device::CoreId> last_core;
+  for (const auto& [core, tid] : tracks_) {
+    if (core != last_core) {
+      const device::CoreLoc loc = sim_.topology().locate(core);
+      meta.push_back(fmt::format(
+          R"J({{"name":"process_name","ph":"M","pid":{},"args":{{"name":"core {} (chip {} tpb {})"}}}})J",
+          core, core, loc.chip, loc.tpb));
+      meta.push_back(fmt::format(
+          R"J({{"name":"process_sort_index","ph":"M","pid":{},"args":{{"sort_index":{}}}}})J", core,
+          core));
+      last_core = core;
+    }
+    if (tid == UINT32_MAX) continue;  // counters only
+    std::string name;
+    if (tid == kPoolTid) {
+      name = "POOL";
+    } else if (tid >= kDmaTid) {
+      name = fmt::format("DMA {}", tid - kDmaTid);
+    } else {
+      const unsigned prid = tid - kQ7Tid;
+      name = fmt::format("Q7 P{} ({})", prid, prid % 2 == 0 ? "RX" : "TX");
+    }
+    meta.push_back(fmt::format(
+        R"J({{"name":"thread_name","ph":"M","pid":{},"tid":{},"args":{{"name":"{}"}}}})J", core,
+        tid, name));
+    meta.push_back(fmt::format(
+        R"J({{"name":"thread_sort_index","ph":"M","pid":{},"tid":{},"args":{{"sort_index":{}}}}})J",
+        core, tid, tid));
+  }
+  std::string out = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
+  bool first = true;
+  for (const std::vector<std::string>* list : {&std::as_const(meta), &events_}) {
+    for (const std::string& e : *list) {
+      if (!first) out += ",\n";
+      out += e;
+      first = false;
+    }
+  }
+  out += "\n]}\n";
+  return out;
+}
+
+}  // namespace sbrdma::platform

@@ -1,0 +1,103 @@
+#pragma once
+/// ChromeTrace: a Chrome / Perfetto trace (JSON "traceEvents") of one Simulation run, for
+/// chrome://tracing or ui.perfetto.dev. Deterministic: the same run gives the same bytes.
+///
+///   process "core N (chip c tpb t)"          one per traced core (pid = global core id)
+///     thread 0     "POOL"         one slice per instruction word (its mnemonic, from the
+///                                 tick the sequencer reaches it to the tick it moves on),
+///                                 nested: "wait sem[i] >= v" and "q7 busy" (desc gen cost,
+///                                 local compute)
+///     thread 1+p   "Q7 Pp (RX|TX)" the Q7 roles: "drain" (write fence), "left_pop" waits,
+///                                 "right_push" instants
+///     thread 100+e "DMA e"        one slice per descriptor pair, from the engine taking it
+///                                 to its landing
+///     counters     "sem[i]"       every change of a semaphore (its value before the first
+///                                 change at t = 0)
+///   Times are microseconds with 6 decimals (exact picoseconds).
+///
+/// How it learns: the kernel calls record() before each event; state the previous event
+/// changed (a sequencer's pc, a process's wait, a queue's head, semaphores) is polled then and
+/// dated at that previous event's tick. The environments report delays, fences and pushes.
+/// Traced cores: those with a program and the peers their gen / SB2SB words name.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "base/units.h"
+#include "device/topology.h"
+#include "sim/trace.h"
+
+namespace sbrdma::platform {
+
+class Simulation;
+
+class ChromeTrace final : public sim::TraceSink {
+ public:
+  /// Contract: `sim` outlives the trace; begin() is called after the programs are loaded.
+  explicit ChromeTrace(const Simulation& sim);
+
+  /// Before the run: picks the traced cores, opens each sequencer's first word.
+  void begin();
+  /// sim::TraceSink: polls what the previous event changed.
+  void record(const sim::TraceRecord& r) override;
+  /// After the run (at its end time): the last poll; closes open slices.
+  void end(base::Tick t);
+
+  // From the environments (EnvObserver calls, forwarded by the Simulation).
+  void on_busy(device::CoreId core, base::Tick t, base::Tick d);
+  void on_fence(device::CoreId core, unsigned prid, base::Tick t, base::Tick until);
+  void on_push(device::CoreId core, unsigned prid, base::Tick t, std::uint32_t value);
+
+  /// The whole trace document.
+  [[nodiscard]] std::string json() const;
+
+ private:
+  struct OpenSlice {
+    std::string name;
+    base::Tick since;
+    std::uint64_t seq = 0;  ///< waits: the CoreWait sequence number
+    unsigned tid = 0;
+  };
+  struct CoreTrack {
+    std::optional<OpenSlice> word;  ///< the instruction being executed
+    std::size_t pc = 0;
+    std::optional<OpenSlice> wait;
+    std::uint64_t closed_wait = 0;
+  };
+  struct EngineTrack {
+    std::vector<base::Tick> taken;  ///< take ticks of pairs not landed yet (FIFO)
+    std::size_t next = 0;           ///< index of the oldest in `taken`
+  };
+  struct HeadCheck {  ///< an engine step ran: did it take a pair?
+    device::CoreId core;
+    unsigned engine;
+    std::uint32_t head_before;
+  };
+
+  void poll(base::Tick t);
+  void poll_core(device::CoreId core, CoreTrack& ct, base::Tick t);
+  void poll_semaphores(base::Tick t);
+  void engine_event(std::string_view label, base::Tick t);
+  [[nodiscard]] std::uint32_t engine_head(device::CoreId core, unsigned engine) const;
+  void slice(device::CoreId core, unsigned tid, const std::string& name, base::Tick from,
+             base::Tick to, const std::string& args = {});
+  void use_track(device::CoreId core, unsigned tid);
+
+  const Simulation& sim_;
+  std::map<device::CoreId, CoreTrack> cores_;  // the programmed cores
+  std::vector<device::CoreId> sem_cores_;      // traced cores (semaphore counters)
+  std::vector<std::uint32_t> sems_;            // [i * semaphores + idx], last value seen
+  std::vector<bool> sem_emitted_;
+  std::map<std::pair<device::CoreId, unsigned>, EngineTrack> engines_;
+  std::vector<HeadCheck> head_checks_;
+  bool sem_dirty_ = false;
+  base::Tick last_;
+  std::set<std::pair<device::CoreId, unsigned>> tracks_;  // (pid, tid) used
+  std::vector<std::string> events_;
+};
+
+}  // namespace sbrdma::platform

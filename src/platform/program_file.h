@@ -1,0 +1,77 @@
+#pragma once
+/// Program files of `sbrdma run` (docs/program-files.md): assembly (docs/isa-syntax.md) plus
+/// directives, one per line.
+///
+///   .core N                       following words go to core N's POOL queue (global core id)
+///   .init core=N addr=A bytes=B pattern=iota|const:V|random:SEED [partitions=P0:P1]
+///   .expect sem core=N idx=I value=V
+///   .expect sbuf core=N addr=A bytes=B equals core=M addr=A2 [partitions=P0:P1]
+///
+/// addr is a byte offset inside each partition; a range covers it in every partition
+/// (0..127) unless partitions=P0:P1 narrows it to [P0, P1). Numbers are decimal or 0x hex.
+/// Every error — assembly or directive — is reported as `file:line: error: ...`, all of them,
+/// and a file with any error does not run.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "device/topology.h"
+#include "isa/word.h"
+#include "platform/sbuf_region.h"
+#include "soc/profile.h"
+
+namespace sbrdma::platform {
+
+/// `.init`: fill a region before the run.
+struct InitDirective {
+  base::SourceLoc loc;
+  SbufRegion region;
+  FillPattern pattern;
+};
+
+/// `.expect sem`: a semaphore's value after the run.
+struct SemExpect {
+  base::SourceLoc loc;
+  std::string text;  ///< the directive as written (comment and blanks stripped)
+  device::CoreId core = 0;
+  unsigned idx = 0;
+  std::uint32_t value = 0;
+};
+
+/// `.expect sbuf`: two regions hold the same bytes after the run.
+struct SbufExpect {
+  base::SourceLoc loc;
+  std::string text;
+  SbufRegion actual;    ///< core=N addr=A
+  SbufRegion expected;  ///< core=M addr=A2, same size and partitions
+};
+
+/// The words of one core, with their source lines.
+struct CoreProgram {
+  device::CoreId core = 0;
+  std::vector<isa::Word> words;
+  std::vector<base::SourceLoc> locs;
+};
+
+/// A parsed program file.
+struct ProgramFile {
+  std::vector<CoreProgram> cores;  ///< ascending core id; a `.core` with no words is listed
+  std::vector<InitDirective> inits;
+  std::vector<SemExpect> sem_expects;
+  std::vector<SbufExpect> sbuf_expects;
+};
+
+/// The program and every error found (the program is unusable unless errors is empty).
+struct ProgramParse {
+  ProgramFile program;
+  base::Errors errors;
+  [[nodiscard]] bool ok() const { return errors.empty(); }
+};
+
+/// Parses `text` (named `file` in errors) for `topology`, whose profile is `profile`.
+ProgramParse parse_program(std::string_view text, std::string_view file,
+                           const device::Topology& topology, const soc::Profile& profile);
+
+}  // namespace sbrdma::platform

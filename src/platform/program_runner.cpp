@@ -1,0 +1,132 @@
+#include "platform/program_runner.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace sbrdma::platform {
+namespace {
+
+ExpectResult check_sem(const Simulation& sim, const SemExpect& e) {
+  ExpectResult r{e.loc, e.text, false, false, {}};
+  const std::uint32_t v = sim.machine().semaphore(e.core, e.idx);
+  r.passed = v == e.value;
+  if (!r.passed) {
+    r.detail = fmt::format("core {} sem[{}] is {}, expected {}", e.core, e.idx, v, e.value);
+  }
+  return r;
+}
+
+ExpectResult check_sbuf(const Simulation& sim, const SbufExpect& e) {
+  ExpectResult r{e.loc, e.text, false, false, {}};
+  if (sim.options().timing_only) {
+    r.skipped = true;
+    r.detail = "timing-only: no data moved";
+    return r;
+  }
+  auto a = sim.read(e.actual);
+  auto b = sim.read(e.expected);
+  if (!a || !b) {  // checked at parse time; kept as a failure rather than a crash
+    r.detail = (!a ? a.error() : b.error()).message;
+    return r;
+  }
+  auto diff = compare_regions(e.actual, *a, e.expected, *b);
+  r.passed = !diff;
+  if (diff) r.detail = *diff;
+  return r;
+}
+
+}  // namespace
+
+bool ProgramOutcome::ok() const {
+  return report.ok() && std::all_of(expects.begin(), expects.end(),
+                                    [](const ExpectResult& e) { return e.passed || e.skipped; });
+}
+
+std::optional<std::string> compare_regions(const SbufRegion& actual,
+                                           const std::vector<std::uint8_t>& actual_bytes,
+                                           const SbufRegion& expected,
+                                           const std::vector<std::uint8_t>& expected_bytes) {
+  const auto mismatch =
+      std::mismatch(actual_bytes.begin(), actual_bytes.end(), expected_bytes.begin());
+  if (mismatch.first == actual_bytes.end()) return std::nullopt;
+  const auto at = static_cast<std::uint64_t>(mismatch.first - actual_bytes.begin());
+  std::uint64_t differ = 0;
+  for (std::size_t i = at; i < actual_bytes.size(); ++i) {
+    differ += actual_bytes[i] != expected_bytes[i] ? 1 : 0;
+  }
+  const unsigned partition = actual.first_partition + static_cast<unsigned>(at / actual.bytes);
+  const std::uint64_t byte = at % actual.bytes;
+  return fmt::format(
+      "core {} partition {} byte 0x{:x} is 0x{:02x}, but core {} partition {} byte 0x{:x} is "
+      "0x{:02x} ({} of {} bytes differ)",
+      actual.core, partition, actual.offset + byte, *mismatch.first, expected.core, partition,
+      expected.offset + byte, *mismatch.second, differ, actual_bytes.size());
+}
+
+base::Result<ProgramOutcome> run_program(const ProgramFile& program, device::Topology topology,
+                                         const SimOptions& options) {
+  auto sim = Simulation::create(std::move(topology), options);
+  if (!sim) return sim.error();
+  Simulation& s = **sim;
+  for (const CoreProgram& cp : program.cores) {
+    SBRDMA_TRY(s.load_program(cp.core, cp.words, cp.locs));
+  }
+  for (const InitDirective& init : program.inits) {
+    if (auto st = s.fill(init.region, init.pattern); !st) {
+      return base::make_error(init.loc, st.error().message);
+    }
+  }
+  auto report = s.run();
+  if (!report) return report.error();
+  ProgramOutcome out;
+  out.report = std::move(*report);
+  for (const SemExpect& e : program.sem_expects) out.expects.push_back(check_sem(s, e));
+  for (const SbufExpect& e : program.sbuf_expects) out.expects.push_back(check_sbuf(s, e));
+  std::stable_sort(
+      out.expects.begin(), out.expects.end(),
+      [](const ExpectResult& a, const ExpectResult& b) { return a.loc.line < b.loc.line; });
+  out.trace_json = s.trace_json();
+  return out;
+}
+
+std::vector<std::string> outcome_lines(const ProgramOutcome& o, bool with_debug) {
+  std::vector<std::string> out;
+  if (with_debug) {
+    for (const DebugLine& d : o.report.debug) {
+      out.push_back(fmt::format("[core {}] {}", d.core, d.text));
+    }
+  }
+  for (std::string& l : report_state_lines(o.report)) out.push_back(std::move(l));
+  std::size_t failed = 0;
+  for (const ExpectResult& e : o.expects) {
+    const char* verdict = e.passed ? "ok" : e.skipped ? "skipped" : "FAILED";
+    std::string line = fmt::format("{}:{}: {}: {}", e.loc.file, e.loc.line, e.text, verdict);
+    if (e.skipped) line += " (" + e.detail + ")";
+    out.push_back(std::move(line));
+    failed += (e.passed || e.skipped) ? 0 : 1;
+  }
+  if (o.ok()) {
+    out.emplace_back("result: ok");
+  } else {
+    const RunReport& r = o.report;
+    out.push_back(fmt::format(
+        "result: FAILED ({} firmware error{}, {} device error{}, {} deadlocked core{}, {} "
+        "failed expect{})",
+        r.firmware_errors.size(), r.firmware_errors.size() == 1 ? "" : "s", r.device_errors.size(),
+        r.device_errors.size() == 1 ? "" : "s", r.deadlock.size(),
+        r.deadlock.size() == 1 ? "" : "s", failed, failed == 1 ? "" : "s"));
+  }
+  return out;
+}
+
+std::vector<base::Error> outcome_failures(const ProgramOutcome& o) {
+  std::vector<base::Error> out = report_failures(o.report);
+  for (const ExpectResult& e : o.expects) {
+    if (e.passed || e.skipped) continue;
+    out.push_back(base::make_error(e.loc, fmt::format("{} failed: {}", e.text, e.detail)));
+  }
+  return out;
+}
+
+}  // namespace sbrdma::platform

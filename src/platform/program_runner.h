@@ -1,0 +1,61 @@
+#pragma once
+/// Running a program file (`sbrdma run`): load it into a Simulation, fill the `.init`
+/// regions, run, check the `.expect`s, and say what happened.
+///
+///   stdout (outcome_lines)       the DEBUG lines (`[core N] <line>`) when asked, then
+///                                `simulated time: ...`, per core the changed semaphores,
+///                                the counters, each expect with ok / FAILED / skipped, and
+///                                `result: ok` or `result: FAILED (...)`
+///   stderr (outcome_failures)    one `error:` line per failure: firmware and device errors,
+///                                deadlocked cores, failed expects (what differed)
+///
+/// In timing-only mode no data moves, so `.expect sbuf` lines are skipped (not failed).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "platform/program_file.h"
+#include "platform/run_report.h"
+#include "platform/simulation.h"
+
+namespace sbrdma::platform {
+
+/// The verdict on one `.expect`.
+struct ExpectResult {
+  base::SourceLoc loc;
+  std::string text;  ///< the directive as written
+  bool passed = false;
+  bool skipped = false;  ///< sbuf expects in timing-only mode
+  std::string detail;    ///< what differed (failed) or why skipped
+};
+
+/// Everything a run of a program file produced.
+struct ProgramOutcome {
+  RunReport report;
+  std::vector<ExpectResult> expects;  ///< in file order
+  std::string trace_json;             ///< with SimOptions::trace
+
+  /// True if the run reported nothing wrong and no expect failed.
+  [[nodiscard]] bool ok() const;
+};
+
+/// Runs `program` on `topology`. Errors (kind 1): what Simulation::create/run refuse.
+base::Result<ProgramOutcome> run_program(const ProgramFile& program, device::Topology topology,
+                                         const SimOptions& options);
+
+/// The report for stdout, one line each (see the header comment).
+std::vector<std::string> outcome_lines(const ProgramOutcome& o, bool with_debug);
+
+/// The failures for stderr, one Error each (format() gives `file:line: error: ...`).
+std::vector<base::Error> outcome_failures(const ProgramOutcome& o);
+
+/// Compares two regions' bytes (same shape); nullopt if equal, else a sentence naming the
+/// first differing partition and byte of each, their values and how many bytes differ.
+std::optional<std::string> compare_regions(const SbufRegion& actual,
+                                           const std::vector<std::uint8_t>& actual_bytes,
+                                           const SbufRegion& expected,
+                                           const std::vector<std::uint8_t>& expected_bytes);
+
+}  // namespace sbrdma::platform

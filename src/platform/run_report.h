@@ -1,0 +1,100 @@
+#pragma once
+/// What a Simulation run reports: the final time, the semaphores that changed, every firmware
+/// and device error, the deadlock (every waiter with its core, semaphore, condition and
+/// current value) and the counters. DESIGN.md "Errors": modelled errors (kind 2) and a
+/// deadlock are outcomes of a run, reported here, never aborts.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "base/units.h"
+#include "device/machine.h"
+#include "device/modelled_error.h"
+#include "firmware/config.h"
+
+namespace sbrdma::platform {
+
+/// One semaphore whose final value differs from its value before the run.
+struct SemaphoreChange {
+  unsigned idx = 0;
+  std::uint32_t before = 0;
+  std::uint32_t after = 0;
+};
+
+/// The changed semaphores of one core (only cores with a change are listed).
+struct CoreSemaphores {
+  device::CoreId core = 0;
+  std::vector<SemaphoreChange> changes;
+};
+
+/// A core that stopped on a firmware error.
+struct FirmwareFailure {
+  device::CoreId core = 0;
+  firmware::FirmwareError error;
+  base::SourceLoc loc;  ///< the word's source line, when the program came from text
+};
+
+/// A core whose sequencer was still waiting when nothing else could happen.
+struct DeadlockWaiter {
+  device::CoreId core = 0;
+  std::optional<unsigned> semaphore;  ///< the semaphore waited on (else a Q7 FIFO pop)
+  std::string condition;              ///< ">= 16"
+  std::uint32_t current = 0;          ///< the semaphore's value at the end
+  std::string description;            ///< "sem[4] >= 16, current 0" or the FIFO wait
+  std::size_t pc = 0;                 ///< the word it waits in
+  base::SourceLoc loc;                ///< that word's source line, if known
+};
+
+/// Counters of the run.
+struct RunStats {
+  std::uint64_t events = 0;            ///< kernel events processed
+  std::uint64_t descriptors = 0;       ///< descriptor pairs completed
+  std::uint64_t data_bytes = 0;        ///< bytes moved by data descriptors
+  std::uint64_t semaphore_writes = 0;  ///< semaphore descriptors completed
+  std::uint64_t mmio_writes = 0;
+};
+
+/// A firmware DEBUG line and who wrote it when.
+struct DebugLine {
+  device::CoreId core = 0;
+  base::Tick time;
+  std::string text;
+};
+
+struct RunReport {
+  base::Tick end_time;
+  std::vector<CoreSemaphores> semaphores;
+  std::vector<FirmwareFailure> firmware_errors;
+  std::vector<device::ModelledError> device_errors;
+  std::vector<DeadlockWaiter> deadlock;
+  /// Queues still holding posted descriptors at the end (why each is stuck); informational.
+  std::vector<std::string> pending_work;
+  std::vector<DebugLine> debug;
+  RunStats stats;
+
+  /// True if nothing failed: no firmware or device error and no deadlock.
+  [[nodiscard]] bool ok() const {
+    return firmware_errors.empty() && device_errors.empty() && deadlock.empty();
+  }
+  /// The final value of a changed semaphore, if it changed.
+  [[nodiscard]] std::optional<std::uint32_t> changed(device::CoreId core, unsigned idx) const;
+};
+
+/// `1872.174 ns` (exact, from integer picoseconds; trailing zeros kept to 3 decimals).
+std::string format_ns(base::Tick t);
+
+/// The state part of a report, one line each: time, per core the changed semaphores
+/// (`core 1: sem[4]=16 (was 0)`), the counters.
+std::vector<std::string> report_state_lines(const RunReport& r);
+
+/// One line per failure, without the `error: ` prefix the CLI adds:
+///   `prog.s:7: core 3: P1: ERROR: DescriptorStream wrote 3 descriptors, expected 5`
+///   `device: t=1300.000ns core 3 engine 5 M2S queue 0: ...`
+///   `deadlock: core 1 waits at prog.s:9 for sem[4] >= 16, current 0`
+/// (a line that starts with `file:line:` is printed as is; others get `error: `).
+std::vector<base::Error> report_failures(const RunReport& r);
+
+}  // namespace sbrdma::platform

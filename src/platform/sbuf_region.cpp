@@ -1,0 +1,117 @@
+#include "platform/sbuf_region.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+
+namespace sbrdma::platform {
+namespace {
+
+constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ULL;
+
+/// splitmix64 (Steele, Lea, Flood 2014): advances `state`, returns the next output.
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += kGolden);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+base::Result<std::uint64_t> parse_number(std::string_view text, std::string_view what) {
+  std::string_view digits = text;
+  int base = 10;
+  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+    digits.remove_prefix(2);
+    base = 16;
+  }
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
+  if (digits.empty() || ec != std::errc{} || end != digits.data() + digits.size()) {
+    if (ec == std::errc::result_out_of_range) {
+      return base::make_error(fmt::format("{} '{}' is too large", what, text));
+    }
+    return base::make_error(fmt::format("bad number '{}' for {}", text, what));
+  }
+  return v;
+}
+
+base::Status check_region(const SbufRegion& r, const device::Topology& topology,
+                          const soc::Profile& p) {
+  if (r.core >= topology.num_cores()) {
+    return base::make_error(fmt::format("core {} does not exist (topology {} has {} cores)", r.core,
+                                        topology.name(), topology.num_cores()));
+  }
+  if (r.first_partition >= r.end_partition || r.end_partition > p.sbuf_partitions) {
+    return base::make_error(fmt::format("partitions {}:{} are not a range inside 0:{}",
+                                        r.first_partition, r.end_partition, p.sbuf_partitions));
+  }
+  if (r.offset + r.bytes > p.partition_active.n || r.offset + r.bytes < r.offset) {
+    return base::make_error(
+        fmt::format("bytes [0x{:x}, 0x{:x}) leave the active partition (0x{:x} bytes on {})",
+                    r.offset, r.offset + r.bytes, p.partition_active.n, p.name));
+  }
+  return base::ok_status();
+}
+
+base::Result<FillPattern> parse_fill_pattern(std::string_view text) {
+  FillPattern p;
+  if (text == "iota") return p;
+  const auto colon = text.find(':');
+  const std::string_view kind = text.substr(0, colon);
+  if (colon == std::string_view::npos || (kind != "const" && kind != "random")) {
+    return base::make_error(
+        fmt::format("unknown pattern '{}' (iota, const:V or random:SEED)", text));
+  }
+  auto v = parse_number(text.substr(colon + 1), fmt::format("pattern {}", kind));
+  if (!v) return v.error();
+  p.value = *v;
+  if (kind == "const") {
+    if (p.value > 0xff) {
+      return base::make_error(fmt::format("const value {} out of range (0..255)", p.value));
+    }
+    p.kind = FillPattern::Kind::kConst;
+  } else {
+    p.kind = FillPattern::Kind::kRandom;
+  }
+  return p;
+}
+
+std::string format_fill_pattern(const FillPattern& p) {
+  switch (p.kind) {
+    case FillPattern::Kind::kIota:
+      return "iota";
+    case FillPattern::Kind::kConst:
+      return fmt::format("const:{}", p.value);
+    case FillPattern::Kind::kRandom:
+      return fmt::format("random:{}", p.value);
+  }
+  return "?";
+}
+
+void fill_pattern_bytes(const FillPattern& p, unsigned partition, std::span<std::uint8_t> out) {
+  switch (p.kind) {
+    case FillPattern::Kind::kIota:
+      for (std::size_t i = 0; i < out.size(); ++i) {
+        out[i] = static_cast<std::uint8_t>(partition + i);
+      }
+      return;
+    case FillPattern::Kind::kConst:
+      std::fill(out.begin(), out.end(), static_cast<std::uint8_t>(p.value));
+      return;
+    case FillPattern::Kind::kRandom: {
+      std::uint64_t state = p.value + (std::uint64_t{partition} + 1) * kGolden;
+      for (std::size_t i = 0; i < out.size(); i += 8) {
+        const std::uint64_t r = splitmix64(state);
+        for (std::size_t b = 0; b < 8 && i + b < out.size(); ++b) {
+          out[i + b] = static_cast<std::uint8_t>(r >> (8 * b));
+        }
+      }
+      return;
+    }
+  }
+}
+
+}  // namespace sbrdma::platform

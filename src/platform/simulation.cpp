@@ -1,0 +1,294 @@
+#include "platform/simulation.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "isa/op_table.h"
+#include "isa/views.h"
+#include "platform/chrome_trace.h"
+#include "platform/topology_json.h"
+
+namespace sbrdma::platform {
+
+/// A programmed core: its program, environment, firmware and process.
+struct Simulation::CoreSlot {
+  std::vector<isa::Word> words;
+  std::vector<base::SourceLoc> locs;
+  std::unique_ptr<CoreEnv> env;
+  std::unique_ptr<firmware::PoolFirmware> fw;
+  std::optional<sim::ProcessId> pid;
+};
+
+/// Fans the environments' reports out to the DEBUG collection and the trace.
+class Simulation::Observer final : public EnvObserver {
+ public:
+  explicit Observer(ChromeTrace* trace) : trace_(trace) {}
+  void on_debug(device::CoreId core, base::Tick t, std::string_view line) override {
+    lines.push_back(DebugLine{core, t, std::string(line)});
+  }
+  void on_busy(device::CoreId core, base::Tick t, base::Tick d) override {
+    if (trace_ != nullptr) trace_->on_busy(core, t, d);
+  }
+  void on_fence(device::CoreId core, unsigned prid, base::Tick t, base::Tick until) override {
+    if (trace_ != nullptr) trace_->on_fence(core, prid, t, until);
+  }
+  void on_push(device::CoreId core, unsigned prid, base::Tick t, std::uint32_t value) override {
+    if (trace_ != nullptr) trace_->on_push(core, prid, t, value);
+  }
+  std::vector<DebugLine> lines;
+
+ private:
+  ChromeTrace* trace_;
+};
+
+firmware::FirmwareConfig default_firmware_config(const device::Topology& topology) {
+  firmware::FirmwareConfig c;
+  c.desc_gen_cost = topology.params().q7_desc_gen_cost;  // [CHOICE D16b]
+  // GpSimd clock per generation. [HIGH] hw-params "engine clocks": trn1 1.4, trn2/trn3 1.2 GHz
+  c.compute.clock_mhz = topology.profile() == "sunda" ? 1400 : 1200;
+  c.compute.access_latency = topology.params().sbuf_port_latency;  // [CHOICE D16d, D28]
+  return c;
+}
+
+Simulation::Simulation(SimOptions options, firmware::FirmwareConfig fw_config)
+    : options_(options), fw_config_(fw_config) {}
+
+Simulation::~Simulation() = default;
+
+base::Result<std::unique_ptr<Simulation>> Simulation::create(device::Topology topology,
+                                                             SimOptions options) {
+  const firmware::FirmwareConfig cfg =
+      options.firmware ? *options.firmware : default_firmware_config(topology);
+  std::unique_ptr<Simulation> s(new Simulation(options, cfg));
+  s->kernel_ = std::make_unique<sim::Kernel>(options.seed);
+  device::MachineOptions mo;
+  mo.timing_only = options.timing_only;
+  mo.ring_id_abort = options.ring_id_abort;
+  auto m = device::Machine::create(*s->kernel_, std::move(topology), mo);
+  if (!m) return m.error();
+  s->machine_ = std::move(*m);
+  if (s->profile().decode_only) {
+    return base::make_error(
+        fmt::format("profile {} is decode-only: nothing runs on it", s->profile().name));
+  }
+  // The firmware checks its configuration per core; check it once here for a clear error.
+  SBRDMA_TRY(firmware::check_config(cfg, firmware::CoreIdentity{}, s->profile()));
+  if (cfg.compute.clock_mhz == 0 || cfg.compute.vector_bytes == 0) {
+    return base::make_error("local compute needs a non-zero clock_mhz and vector_bytes");
+  }
+  if (options.trace) s->trace_ = std::make_unique<ChromeTrace>(*s);
+  s->observer_ = std::make_unique<Observer>(s->trace_.get());
+  s->slots_.resize(s->topology().num_cores());
+  return s;
+}
+
+base::Result<std::unique_ptr<Simulation>> Simulation::create(std::string_view topology,
+                                                             SimOptions options) {
+  auto t = load_topology(topology);
+  if (!t) return t.error();
+  return create(std::move(*t), options);
+}
+
+Simulation::CoreSlot& Simulation::slot(device::CoreId core) {
+  auto& s = slots_[core];
+  if (!s) {
+    s = std::make_unique<CoreSlot>();
+    const device::CoreLoc loc = topology().locate(core);
+    s->env =
+        std::make_unique<CoreEnv>(*kernel_, *machine_, core, options_.debug_log, observer_.get());
+    s->fw = std::make_unique<firmware::PoolFirmware>(
+        *s->env, machine_->address_map(), firmware::CoreIdentity{loc.tpb, loc.chip}, fw_config_);
+  }
+  return *s;
+}
+
+base::Status Simulation::load_program(device::CoreId core, std::vector<isa::Word> words,
+                                      std::vector<base::SourceLoc> locs) {
+  if (ran_) return base::make_error("the simulation has already run");
+  if (core >= topology().num_cores()) {
+    return base::make_error(fmt::format("core {} does not exist (topology {} has {} cores)", core,
+                                        topology().name(), topology().num_cores()));
+  }
+  if (!locs.empty() && locs.size() != words.size()) {
+    return base::make_error("load_program: one source location per word is needed");
+  }
+  CoreSlot& s = slot(core);
+  locs.resize(words.size());
+  s.words.insert(s.words.end(), words.begin(), words.end());
+  s.locs.insert(s.locs.end(), locs.begin(), locs.end());
+  return base::ok_status();
+}
+
+base::Status Simulation::check_region(const SbufRegion& r) const {
+  return platform::check_region(r, topology(), profile());
+}
+
+base::Status Simulation::fill(const SbufRegion& r, const FillPattern& p) {
+  SBRDMA_TRY(check_region(r));
+  std::vector<std::uint8_t> buf(r.bytes);
+  for (unsigned part = r.first_partition; part < r.end_partition; ++part) {
+    fill_pattern_bytes(p, part, buf);
+    SBRDMA_TRY(machine_->sbuf_write(r.core, part, r.offset, buf));
+  }
+  return base::ok_status();
+}
+
+base::Status Simulation::write(const SbufRegion& r, std::span<const std::uint8_t> bytes) {
+  SBRDMA_TRY(check_region(r));
+  if (bytes.size() != r.total_bytes()) {
+    return base::make_error(
+        fmt::format("write of {} bytes into a region of {} bytes", bytes.size(), r.total_bytes()));
+  }
+  for (unsigned part = r.first_partition; part < r.end_partition; ++part) {
+    SBRDMA_TRY(machine_->sbuf_write(r.core, part, r.offset,
+                                    bytes.subspan((part - r.first_partition) * r.bytes, r.bytes)));
+  }
+  return base::ok_status();
+}
+
+base::Result<std::vector<std::uint8_t>> Simulation::read(const SbufRegion& r) const {
+  SBRDMA_TRY(check_region(r));
+  std::vector<std::uint8_t> out(r.total_bytes());
+  for (unsigned part = r.first_partition; part < r.end_partition; ++part) {
+    SBRDMA_TRY(
+        machine_->sbuf_read(r.core, part, r.offset,
+                            std::span(out).subspan((part - r.first_partition) * r.bytes, r.bytes)));
+  }
+  return out;
+}
+
+base::Result<RunReport> Simulation::run() {
+  if (ran_) return base::make_error("the simulation has already run");
+  ran_ = true;
+  // 1. Boot every programmed core: ring_init programs its RDMA queues through MMIO.
+  for (device::CoreId c = 0; c < slots_.size(); ++c) {
+    if (!slots_[c]) continue;
+    if (auto st = slots_[c]->fw->ring_init(); !st) {
+      return base::make_error(fmt::format("core {}: ring_init: {}", c, st.error().message));
+    }
+  }
+  // 2. The semaphores before the run, to report what changed.
+  const unsigned nsem = profile().semaphores;
+  sems_before_.resize(std::size_t{topology().num_cores()} * nsem);
+  for (device::CoreId c = 0; c < topology().num_cores(); ++c) {
+    for (unsigned i = 0; i < nsem; ++i) sems_before_[c * nsem + i] = machine_->semaphore(c, i);
+  }
+  // 3. The sequencers, in core order.
+  for (device::CoreId c = 0; c < slots_.size(); ++c) {
+    if (!slots_[c]) continue;
+    slots_[c]->pid =
+        kernel_->spawn(fmt::format("core{}.pool", c), slots_[c]->fw->run(slots_[c]->words));
+  }
+  if (trace_) {
+    trace_->begin();
+    kernel_->set_trace(trace_.get());
+  }
+  const sim::RunResult rr = kernel_->run();
+  kernel_->set_trace(nullptr);
+  if (trace_) trace_->end(rr.end_time);
+  RunReport report;
+  build_report(rr, report);
+  return report;
+}
+
+void Simulation::build_report(const sim::RunResult& rr, RunReport& r) const {
+  r.end_time = rr.end_time;
+  const unsigned nsem = profile().semaphores;
+  for (device::CoreId c = 0; c < topology().num_cores(); ++c) {
+    CoreSemaphores cs{c, {}};
+    for (unsigned i = 0; i < nsem; ++i) {
+      const std::uint32_t before = sems_before_[c * nsem + i];
+      const std::uint32_t after = machine_->semaphore(c, i);
+      if (before != after) cs.changes.push_back({i, before, after});
+    }
+    if (!cs.changes.empty()) r.semaphores.push_back(std::move(cs));
+  }
+  for (device::CoreId c = 0; c < slots_.size(); ++c) {
+    if (!slots_[c]) continue;
+    const CoreSlot& s = *slots_[c];
+    for (const firmware::FirmwareError& e : s.fw->errors()) {
+      r.firmware_errors.push_back({c, e, e.pc < s.locs.size() ? s.locs[e.pc] : base::SourceLoc{}});
+    }
+  }
+  r.device_errors = machine_->errors();
+  for (const sim::BlockedProcess& b : rr.blocked) {
+    for (device::CoreId c = 0; c < slots_.size(); ++c) {
+      if (!slots_[c] || slots_[c]->pid != b.id) continue;
+      const CoreSlot& s = *slots_[c];
+      DeadlockWaiter w;
+      w.core = c;
+      w.pc = s.fw->pc();
+      w.loc = w.pc < s.locs.size() ? s.locs[w.pc] : base::SourceLoc{};
+      w.description = s.env->describe_wait();
+      if (const auto& lw = s.env->last_wait(); lw && lw->semaphore) {
+        w.semaphore = lw->semaphore;
+        w.condition = fmt::format("{} {}", firmware::sem_compare_symbol(lw->compare), lw->value);
+        w.current = machine_->semaphore(c, *lw->semaphore);
+      }
+      r.deadlock.push_back(std::move(w));
+    }
+  }
+  r.pending_work = machine_->pending_work();
+  r.debug = observer_->lines;
+  const device::MachineStats& ms = machine_->stats();
+  r.stats = RunStats{rr.events_processed, ms.descriptors, ms.data_bytes, ms.semaphore_writes,
+                     ms.mmio_writes};
+}
+
+std::string Simulation::trace_json() const {
+  return trace_ ? trace_->json() : std::string();
+}
+
+std::vector<device::CoreId> Simulation::program_cores() const {
+  std::vector<device::CoreId> out;
+  for (device::CoreId c = 0; c < slots_.size(); ++c) {
+    if (slots_[c]) out.push_back(c);
+  }
+  return out;
+}
+
+const firmware::PoolFirmware* Simulation::firmware(device::CoreId core) const {
+  return core < slots_.size() && slots_[core] ? slots_[core]->fw.get() : nullptr;
+}
+
+const CoreEnv* Simulation::env(device::CoreId core) const {
+  return core < slots_.size() && slots_[core] ? slots_[core]->env.get() : nullptr;
+}
+
+sim::ProcessState Simulation::process_state(device::CoreId core) const {
+  if (core >= slots_.size() || !slots_[core] || !slots_[core]->pid)
+    return sim::ProcessState::kReady;
+  return kernel_->state(*slots_[core]->pid);
+}
+
+std::vector<device::CoreId> Simulation::peers_of(device::CoreId core) const {
+  std::set<device::CoreId> out;
+  if (core >= slots_.size() || !slots_[core]) return {};
+  const device::Topology& topo = topology();
+  for (const isa::Word& w : slots_[core]->words) {
+    if (auto g = isa::decode_rdma_desc_gen(w)) {
+      const std::uint64_t peer =
+          std::uint64_t{g->remote_routing_id.imm} * topo.cores_per_chip() + g->remote_core_id.imm;
+      if (g->remote_core_id.imm < topo.cores_per_chip() && peer < topo.num_cores()) {
+        out.insert(static_cast<device::CoreId>(peer));
+      }
+    } else if (isa::decode_sb2sb_collective(w)) {
+      out.insert(core ^ 1U);  // the LNC2 partner on this chip [CHOICE D12]
+    }
+  }
+  out.erase(core);
+  std::vector<device::CoreId> v(out.begin(), out.end());
+  std::erase_if(v, [&](device::CoreId c) { return c >= topo.num_cores(); });
+  return v;
+}
+
+std::string Simulation::word_name(device::CoreId core, std::size_t pc) const {
+  if (core >= slots_.size() || !slots_[core] || pc >= slots_[core]->words.size()) return {};
+  const isa::OpDesc* op = isa::find_op(slots_[core]->words[pc]);
+  return op != nullptr ? std::string(op->mnemonic)
+                       : fmt::format("opcode 0x{:02x}", slots_[core]->words[pc][0]);
+}
+
+}  // namespace sbrdma::platform

@@ -1,0 +1,134 @@
+#pragma once
+/// Simulation: one run of POOL programs on a topology — the sim::Kernel, the device::Machine,
+/// and per programmed core a CoreEnv and a firmware::PoolFirmware, bound together. This is
+/// the API `sbrdma run`, `sbrdma bench` and the collectives' tests drive:
+///
+///   auto sim = Simulation::create("trn2", {.timing_only = false});
+///   sim->load_program(core, words);                 // per core, the POOL queue's words
+///   sim->fill({core, offset, bytes}, pattern);      // SBUF inputs
+///   RunReport r = sim->run().value();               // ring_init, spawn, run to the end
+///   auto bytes = sim->read({core, offset, bytes});  // SBUF outputs
+///
+/// run(): every core with a program boots (firmware ring_init, MMIO only) and its sequencer
+/// starts at t = 0, in core order. The run ends when no event is left; waiters left then are
+/// the deadlock of the report. A Simulation runs once.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "device/machine.h"
+#include "device/topology.h"
+#include "firmware/config.h"
+#include "firmware/pool_firmware.h"
+#include "isa/word.h"
+#include "platform/core_env.h"
+#include "platform/run_report.h"
+#include "platform/sbuf_region.h"
+#include "sim/kernel.h"
+
+namespace sbrdma::platform {
+
+class ChromeTrace;
+
+/// How a Simulation runs.
+struct SimOptions {
+  /// Skip byte copies and local-compute data (timing, semaphores, errors unchanged). [D27]
+  bool timing_only = false;
+  /// A ring-id mismatch stops its queue (else only latched and reported). [CHOICE D2]
+  bool ring_id_abort = true;
+  /// Non-zero: same-time events run in a reproducible shuffled order (sim::EventQueue).
+  std::uint64_t seed = 0;
+  /// Collect the firmware DEBUG lines into RunReport::debug.
+  bool debug_log = false;
+  /// Record a Chrome/Perfetto trace (trace_json() after the run).
+  bool trace = false;
+  /// The firmware's configuration; nullopt: default_firmware_config(topology).
+  std::optional<firmware::FirmwareConfig> firmware;
+};
+
+/// The firmware configuration a topology implies: the D3 ring defaults, the Q7 descriptor
+/// cost from its timing parameters, and local compute at its profile's GpSimd clock.
+firmware::FirmwareConfig default_firmware_config(const device::Topology& topology);
+
+class Simulation {
+ public:
+  /// Errors: the topology's profile cannot run (no address map, decode-only), a bad
+  /// firmware configuration.
+  static base::Result<std::unique_ptr<Simulation>> create(device::Topology topology,
+                                                          SimOptions options = {});
+  /// A built-in topology by name, or a topology JSON file (platform/topology_json.h).
+  static base::Result<std::unique_ptr<Simulation>> create(std::string_view topology,
+                                                          SimOptions options = {});
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  [[nodiscard]] const device::Topology& topology() const { return machine_->topology(); }
+  [[nodiscard]] const soc::Profile& profile() const { return machine_->profile(); }
+  [[nodiscard]] device::Machine& machine() { return *machine_; }
+  [[nodiscard]] const device::Machine& machine() const { return *machine_; }
+  [[nodiscard]] sim::Kernel& kernel() { return *kernel_; }
+  [[nodiscard]] const SimOptions& options() const { return options_; }
+  [[nodiscard]] const firmware::FirmwareConfig& firmware_config() const { return fw_config_; }
+
+  /// Appends `words` to core `core`'s POOL program; `locs` (same length, or empty) are their
+  /// source lines for reports. Errors: no such core, a run already happened, length mismatch.
+  base::Status load_program(device::CoreId core, std::vector<isa::Word> words,
+                            std::vector<base::SourceLoc> locs = {});
+
+  /// Errors unless `r` names an existing core and lies inside its partitions' active bytes.
+  [[nodiscard]] base::Status check_region(const SbufRegion& r) const;
+  /// Fills a region with a pattern (untimed, before or after a run).
+  base::Status fill(const SbufRegion& r, const FillPattern& p);
+  /// Writes `bytes` (partition-major, r.total_bytes() of them) into a region.
+  base::Status write(const SbufRegion& r, std::span<const std::uint8_t> bytes);
+  /// Reads a region, partition-major.
+  [[nodiscard]] base::Result<std::vector<std::uint8_t>> read(const SbufRegion& r) const;
+
+  /// Boots the programmed cores, runs until nothing is left to happen and reports. Errors
+  /// (kind 1): a second run, a firmware configuration its ring_init refuses.
+  base::Result<RunReport> run();
+
+  /// The Chrome trace of the run (empty unless options().trace and run() happened).
+  [[nodiscard]] std::string trace_json() const;
+
+  // ---- views for the trace and tests ----------------------------------------------------
+  /// Cores with a program, in ascending order.
+  [[nodiscard]] std::vector<device::CoreId> program_cores() const;
+  /// The firmware / env of a programmed core, or null.
+  [[nodiscard]] const firmware::PoolFirmware* firmware(device::CoreId core) const;
+  [[nodiscard]] const CoreEnv* env(device::CoreId core) const;
+  /// The state of a programmed core's sequencer process (kReady before the run).
+  [[nodiscard]] sim::ProcessState process_state(device::CoreId core) const;
+  /// The cores `core`'s program names as peers (rdma_desc_gen targets, SB2SB LNC2 partners)
+  /// that exist in the topology, ascending, without `core` itself.
+  [[nodiscard]] std::vector<device::CoreId> peers_of(device::CoreId core) const;
+  /// The mnemonic of word `pc` of core `core`'s program ("" if out of range).
+  [[nodiscard]] std::string word_name(device::CoreId core, std::size_t pc) const;
+
+ private:
+  struct CoreSlot;
+  class Observer;
+
+  Simulation(SimOptions options, firmware::FirmwareConfig fw_config);
+  CoreSlot& slot(device::CoreId core);
+  void build_report(const sim::RunResult& rr, RunReport& report) const;
+
+  SimOptions options_;
+  firmware::FirmwareConfig fw_config_;
+  std::unique_ptr<sim::Kernel> kernel_;
+  std::unique_ptr<device::Machine> machine_;
+  std::unique_ptr<Observer> observer_;
+  std::unique_ptr<ChromeTrace> trace_;
+  std::vector<std::unique_ptr<CoreSlot>> slots_;  // by core id; null without a program
+  std::vector<std::uint32_t> sems_before_;        // [core * semaphores + idx]
+  bool ran_ = false;
+};
+
+}  // namespace sbrdma::platform

@@ -1,0 +1,182 @@
+// Program files of `sbrdma run`: directives, words per core, and the exact file:line error of
+// every bad directive; the fill patterns' bytes as documented. [CHOICE D29]
+#include "platform/program_file.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "platform/topology_json.h"
+
+namespace sbrdma::platform {
+namespace {
+
+ProgramParse parse(const std::string& text, std::string_view topology = "trn2") {
+  static const device::Topology trn2 = load_topology("trn2").value();
+  static const device::Topology big = load_topology("trn2.48xlarge").value();
+  const device::Topology& t = topology == "trn2" ? trn2 : big;
+  return parse_program(text, "p.s", t, soc::cayman_profile());
+}
+
+/// The single error of a one-directive file.
+std::string error_of(const std::string& line) {
+  const ProgramParse p = parse(line + "\n");
+  if (p.errors.size() != 1) return std::to_string(p.errors.size()) + " errors";
+  return p.errors[0].format();
+}
+
+TEST(ProgramFile, WordsGoToTheirCoreSection) {
+  const ProgramParse p = parse(
+      "# comment\n"
+      ".core 3\n"
+      "rdma_desc_start\n"
+      ".core 1\n"
+      "ext_engine_nop   # one\n"
+      ".core 3\n"
+      "rdma_desc_start wait_mode=ge_imm wait_idx=1 semaphore_value=1\n"
+      ".core 6\n");
+  ASSERT_TRUE(p.ok());
+  ASSERT_EQ(p.program.cores.size(), 3U);
+  EXPECT_EQ(p.program.cores[0].core, 1U);
+  EXPECT_EQ(p.program.cores[0].words.size(), 1U);
+  EXPECT_EQ(p.program.cores[1].core, 3U);
+  ASSERT_EQ(p.program.cores[1].words.size(), 2U);
+  EXPECT_EQ(p.program.cores[1].locs[1].line, 7);
+  EXPECT_EQ(p.program.cores[1].words[1][4], 0x05) << "the second word carries the wait";
+  EXPECT_EQ(p.program.cores[2].core, 6U);
+  EXPECT_TRUE(p.program.cores[2].words.empty());
+}
+
+TEST(ProgramFile, DirectivesAndTheirDefaults) {
+  const ProgramParse p = parse(
+      ".init core=2 addr=0x100 bytes=64 pattern=const:0x7f partitions=16:32\n"
+      ".init core=2 addr=0 bytes=229376 pattern=random:5\n"
+      ".expect sem core=7 idx=255 value=0xffffffff\n"
+      ".expect sbuf core=1 addr=0x40 bytes=8 equals core=2 addr=0x80 partitions=1:2\n");
+  ASSERT_TRUE(p.ok()) << p.errors[0].format();
+  ASSERT_EQ(p.program.inits.size(), 2U);
+  const SbufRegion& a = p.program.inits[0].region;
+  EXPECT_EQ(a.core, 2U);
+  EXPECT_EQ(a.offset, 0x100U);
+  EXPECT_EQ(a.bytes, 64U);
+  EXPECT_EQ(a.first_partition, 16U);
+  EXPECT_EQ(a.end_partition, 32U);
+  EXPECT_EQ(p.program.inits[0].pattern.kind, FillPattern::Kind::kConst);
+  EXPECT_EQ(p.program.inits[0].pattern.value, 0x7fU);
+  EXPECT_EQ(p.program.inits[1].region.end_partition, 128U) << "all partitions by default";
+  ASSERT_EQ(p.program.sem_expects.size(), 1U);
+  EXPECT_EQ(p.program.sem_expects[0].value, 0xffffffffU);
+  EXPECT_EQ(p.program.sem_expects[0].text, ".expect sem core=7 idx=255 value=0xffffffff");
+  ASSERT_EQ(p.program.sbuf_expects.size(), 1U);
+  const SbufExpect& e = p.program.sbuf_expects[0];
+  EXPECT_EQ(e.expected.core, 2U);
+  EXPECT_EQ(e.expected.offset, 0x80U);
+  EXPECT_EQ(e.expected.bytes, 8U);
+  EXPECT_EQ(e.actual.first_partition, 1U);
+  EXPECT_EQ(e.expected.first_partition, 1U);
+  EXPECT_EQ(e.expected.end_partition, 2U);
+}
+
+TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
+  const std::pair<std::string, std::string> cases[] = {
+      {".core", "p.s:1: error: .core takes one core id: .core N"},
+      {".core 8", "p.s:1: error: core 8 does not exist (topology trn2 has 8 cores)"},
+      {".core x", "p.s:1: error: bad number 'x' for core"},
+      {".init core=0 addr=0 bytes=4", "p.s:1: error: missing key 'pattern' for .init"},
+      {".init core=0 addr=0 pattern=iota", "p.s:1: error: missing key 'bytes' for .init"},
+      {".init core=0 addr=0 bytes=0 pattern=iota", "p.s:1: error: bytes must be at least 1"},
+      {".init core=0 addr=0 bytes=4 pattern=iota size=3",
+       "p.s:1: error: unknown key 'size' for .init (core, addr, bytes, pattern, partitions)"},
+      {".init core=0 core=1 addr=0 bytes=4 pattern=iota",
+       "p.s:1: error: duplicate key 'core' for .init"},
+      {".init core=0 addr=0 bytes=4 pattern", "p.s:1: error: missing '=' in 'pattern' (.init)"},
+      {".init core=0 addr=0 bytes=4 pattern=zeros",
+       "p.s:1: error: unknown pattern 'zeros' (iota, const:V or random:SEED)"},
+      {".init core=0 addr=0 bytes=4 pattern=const:256",
+       "p.s:1: error: const value 256 out of range (0..255)"},
+      {".init core=0 addr=0x37ff0 bytes=17 pattern=iota",
+       "p.s:1: error: bytes [0x37ff0, 0x38001) leave the active partition (0x38000 bytes on "
+       "cayman)"},
+      {".init core=0 addr=0 bytes=4 pattern=iota partitions=4:4",
+       "p.s:1: error: partitions 4:4 are not a range inside 0:128 (P0 < P1, P1 exclusive)"},
+      {".init core=0 addr=0 bytes=4 pattern=iota partitions=0:129",
+       "p.s:1: error: partitions 0:129 are not a range inside 0:128 (P0 < P1, P1 exclusive)"},
+      {".init core=0 addr=0 bytes=4 pattern=iota partitions=7",
+       "p.s:1: error: bad partitions '7' (expected P0:P1)"},
+      {".expect", "p.s:1: error: .expect needs a kind: sem or sbuf"},
+      {".expect dram core=0", "p.s:1: error: unknown .expect kind 'dram' (sem or sbuf)"},
+      {".expect sem core=0 idx=256 value=1", "p.s:1: error: idx 256 out of range (0..255)"},
+      {".expect sem core=0 idx=1 value=0x100000000",
+       "p.s:1: error: value 4294967296 out of range (0..4294967295)"},
+      {".expect sem core=0 value=1", "p.s:1: error: missing key 'idx' for .expect sem"},
+      {".expect sbuf core=0 addr=0 bytes=4 core=1 addr=0",
+       "p.s:1: error: .expect sbuf needs 'equals core=M addr=A2' after its region"},
+      {".expect sbuf core=0 addr=0 bytes=4 equals core=1 addr=0 bytes=4",
+       "p.s:1: error: unknown key 'bytes' for .expect sbuf ... equals (core, addr, partitions)"},
+      {".expect sbuf core=0 addr=0 bytes=4 equals core=9 addr=0",
+       "p.s:1: error: core 9 does not exist (topology trn2 has 8 cores)"},
+      {".expect sbuf core=0 addr=0 bytes=4 equals core=1 addr=0x37ffd",
+       "p.s:1: error: bytes [0x37ffd, 0x38001) leave the active partition (0x38000 bytes on "
+       "cayman)"},
+      {".expect sbuf core=0 addr=0 bytes=4 partitions=0:1 equals core=1 addr=0 partitions=0:1",
+       "p.s:1: error: duplicate key 'partitions' for .expect sbuf (give it once)"},
+      {".expected sem",
+       "p.s:1: error: unknown directive '.expected' (.core, .init, .expect, .raw)"},
+      {"rdma_desc_start",
+       "p.s:1: error: instruction before any '.core N' directive (which core "
+       "runs it?)"},
+  };
+  for (const auto& [line, want] : cases) EXPECT_EQ(error_of(line), want) << line;
+}
+
+TEST(ProgramFile, AllErrorsInLineOrderAndAssemblyErrorsToo) {
+  const ProgramParse p = parse(
+      ".core 0\n"
+      "rdma_desc_gen local_sem=300\n"
+      ".init core=0\n"
+      "frob\n");
+  ASSERT_EQ(p.errors.size(), 3U);
+  EXPECT_EQ(p.errors[0].loc.line, 2);
+  EXPECT_EQ(p.errors[1].format(), "p.s:3: error: missing key 'addr' for .init");
+  EXPECT_EQ(p.errors[2].format(), "p.s:4: error: unknown mnemonic 'frob'");
+}
+
+TEST(ProgramFile, CoresOfABiggerTopology) {
+  EXPECT_TRUE(parse(".core 127\n", "trn2.48xlarge").ok());
+  EXPECT_EQ(parse(".core 128\n", "trn2.48xlarge").errors.at(0).message,
+            "core 128 does not exist (topology trn2.48xlarge has 128 cores)");
+}
+
+TEST(FillPattern, BytesAsDocumented) {
+  std::vector<std::uint8_t> b(10);
+  fill_pattern_bytes({FillPattern::Kind::kIota, 0}, 250, b);
+  EXPECT_EQ(b, (std::vector<std::uint8_t>{250, 251, 252, 253, 254, 255, 0, 1, 2, 3}));
+  fill_pattern_bytes({FillPattern::Kind::kConst, 0xab}, 3, b);
+  EXPECT_EQ(b, std::vector<std::uint8_t>(10, 0xab));
+  // random:0, partition 0: splitmix64 from state 0x9E3779B97F4A7C15; its first output is
+  // splitmix64's well-known second value from seed 0, 0x6E789E6AA1B965F4.
+  fill_pattern_bytes({FillPattern::Kind::kRandom, 0}, 0, b);
+  EXPECT_EQ(
+      b, (std::vector<std::uint8_t>{0xf4, 0x65, 0xb9, 0xa1, 0x6a, 0x9e, 0x78, 0x6e, b[8], b[9]}));
+  std::vector<std::uint8_t> again(10);
+  fill_pattern_bytes({FillPattern::Kind::kRandom, 0}, 0, again);
+  EXPECT_EQ(again, b) << "deterministic";
+  fill_pattern_bytes({FillPattern::Kind::kRandom, 0}, 1, again);
+  EXPECT_NE(again, b) << "per partition";
+  std::vector<std::uint8_t> prefix(3);
+  fill_pattern_bytes({FillPattern::Kind::kRandom, 0}, 0, prefix);
+  EXPECT_EQ(prefix, std::vector<std::uint8_t>(b.begin(), b.begin() + 3)) << "prefix-stable";
+}
+
+TEST(FillPattern, ParseAndFormat) {
+  for (const char* text : {"iota", "const:7", "random:123"}) {
+    auto p = parse_fill_pattern(text);
+    ASSERT_TRUE(p.ok()) << text;
+    EXPECT_EQ(format_fill_pattern(*p), text);
+  }
+  EXPECT_EQ(parse_fill_pattern("random:0x10")->value, 16U);
+  EXPECT_EQ(parse_fill_pattern("random:").error().message, "bad number '' for pattern random");
+}
+
+}  // namespace
+}  // namespace sbrdma::platform

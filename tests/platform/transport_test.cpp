@@ -1,0 +1,291 @@
+// The transport end to end through the platform: program text -> Simulation -> bytes and
+// semaphores. Engine masks, sizes up to the whole active partition, cross-die and cross-chip
+// routes, and every failure a run reports (firmware error, device error, deadlock).
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "firmware/log_formats.h"
+#include "isa/assembler.h"
+#include "isa/views.h"
+#include "platform/program_runner.h"
+#include "platform/topology_json.h"
+
+namespace sbrdma::platform {
+namespace {
+
+/// Parses and runs a program text on `topology`; the parse must succeed.
+ProgramOutcome run_text(const std::string& text, std::string_view topology = "trn2",
+                        SimOptions opt = {}) {
+  auto topo = load_topology(topology);
+  SBRDMA_CHECK(topo.ok());
+  const soc::Profile& p = **soc::find_profile(topo->profile());
+  ProgramParse parsed = parse_program(text, "t.s", *topo, p);
+  for (const auto& e : parsed.errors) ADD_FAILURE() << e.format();
+  auto out = run_program(parsed.program, std::move(*topo), opt);
+  SBRDMA_CHECK(out.ok());
+  return std::move(*out);
+}
+
+/// A copy of `bytes` per partition from core `src` to `dst_core` (tpb `tpb`, chip `chip`).
+std::string copy_program(unsigned src, unsigned tpb, unsigned chip, unsigned dst_core,
+                         std::uint32_t mask, std::uint64_t bytes, std::uint64_t src_off = 0,
+                         std::uint64_t dst_off = 0) {
+  return fmt::format(
+      ".init core={0} addr={5} bytes={4} pattern=random:9\n"
+      ".core {0}\n"
+      "rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id={1} remote_routing_id={2} "
+      "dma_engine_mask={3:#x} src_addr={5:#x} dst_addr={6:#x} free_dim_bytes={4}\n"
+      "rdma_desc_start\n"
+      ".expect sem core={0} idx=3 value=16\n"
+      ".expect sem core={7} idx=4 value={8}\n"
+      ".expect sbuf core={7} addr={6:#x} bytes={4} equals core={0} addr={5:#x}\n",
+      src, tpb, chip, mask, bytes, src_off, dst_off, dst_core, __builtin_popcount(mask));
+}
+
+void expect_all_held(const ProgramOutcome& o) {
+  for (const base::Error& e : outcome_failures(o)) ADD_FAILURE() << e.format();
+  ASSERT_EQ(o.expects.size(), 3U);
+  EXPECT_TRUE(o.ok());
+}
+
+TEST(Transport, EngineMasksOneToSixteen) {
+  for (const std::uint32_t mask : {0x1U, 0x3U, 0xf0U, 0xffU, 0xffffU}) {
+    SCOPED_TRACE(fmt::format("mask {:#x}", mask));
+    expect_all_held(run_text(copy_program(0, 1, 0, 1, mask, 4096, 0x100, 0x9000)));
+  }
+}
+
+TEST(Transport, SizesFromOneByteToTheWholeActivePartition) {
+  // 64 KiB + 1 is two chunks per partition; 224 KiB (cayman's active bytes) is four.
+  for (const std::uint64_t bytes : {1ULL, 3ULL, 65537ULL, 229376ULL}) {
+    SCOPED_TRACE(bytes);
+    const std::uint64_t dst = bytes == 229376 ? 0 : 0x18000;
+    expect_all_held(run_text(copy_program(2, 3, 0, 3, 0xffff, bytes, 0, dst)));
+  }
+}
+
+TEST(Transport, CrossDieBothWays) {
+  expect_all_held(run_text(copy_program(0, 5, 0, 5, 0xf, 8192)));
+  expect_all_held(run_text(copy_program(6, 1, 0, 1, 0xff, 8192, 0x2000, 0x3000)));
+}
+
+TEST(Transport, CrossChipOnTrn2_48xlarge) {
+  // chip 1 is one x hop away; chip 5 is (1, 1): an x hop, then a y hop.
+  expect_all_held(run_text(copy_program(0, 3, 1, 11, 0xffff, 4096), "trn2.48xlarge"));
+  const ProgramOutcome far = run_text(copy_program(0, 2, 5, 42, 0xff, 4096), "trn2.48xlarge");
+  expect_all_held(far);
+  const ProgramOutcome near = run_text(copy_program(0, 2, 0, 2, 0xff, 4096), "trn2.48xlarge");
+  EXPECT_GT(far.report.end_time, near.report.end_time) << "two chip hops take longer";
+}
+
+std::string only_error(const ProgramOutcome& o) {
+  const auto f = outcome_failures(o);
+  return f.size() == 1 ? f[0].format() : fmt::format("{} failures", f.size());
+}
+
+TEST(Transport, MaskWithThreeEnginesIsRefused) {
+  isa::RdmaDescGen g;
+  g.local_sem = 3;
+  g.remote_sem = 4;
+  g.remote_core_id.imm = 1;
+  g.dma_engine_mask.imm = 0x7;  // the assembler refuses it: write the word raw
+  g.free_dim_bytes = 64;
+  const std::string raw = fmt::format("{:02x}", fmt::join(isa::encode(g), ""));
+  const ProgramOutcome o = run_text(".core 0\n.raw " + raw + "\nrdma_desc_start\n");
+  EXPECT_FALSE(o.ok());
+  EXPECT_EQ(only_error(o),
+            "t.s:2: error: core 0 word 0: rdma_desc_gen: dma_engine_mask 0x7 selects 3 engines "
+            "(must be 1, 2, 4, 8 or 16)");
+}
+
+TEST(Transport, StartWithoutGen) {
+  const ProgramOutcome o = run_text(".core 4\nrdma_desc_start\n");
+  EXPECT_EQ(only_error(o),
+            "t.s:2: error: core 4 word 0: rdma_desc_start: no rdma_desc_gen since the last "
+            "start: nothing to start");
+}
+
+TEST(Transport, RingTooSmallIsTheDescriptorStreamError) {
+  SimOptions opt;
+  firmware::FirmwareConfig cfg;
+  // 31 usable slots per ring. Engine 0 (the only active one) needs 128 data + REMOTE + LOCAL
+  // = 130 and writes 31; engines 1..15 need and write their LOCAL descriptor. The stream counts
+  // over all 16 engines: wrote 31 + 15, expected 130 + 15.
+  cfg.ring_depth = 32;
+  opt.firmware = cfg;
+  const ProgramOutcome o = run_text(
+      ".core 0\n"
+      "rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0x1 "
+      "free_dim_bytes=64\n"
+      "rdma_desc_start\n",
+      "trn2", opt);
+  EXPECT_EQ(only_error(o),
+            "t.s:3: error: core 0 word 1: P0: ERROR: DescriptorStream wrote 46 descriptors, "
+            "expected 145");
+}
+
+TEST(Transport, DeadlockNamesCoreSemaphoreConditionAndValue) {
+  const ProgramOutcome o = run_text(
+      ".core 0\n"
+      "rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0xf "
+      "free_dim_bytes=64\n"
+      "rdma_desc_start wait_mode=ge_imm wait_idx=7 semaphore_value=2\n");
+  ASSERT_EQ(o.report.deadlock.size(), 1U);
+  const DeadlockWaiter& w = o.report.deadlock[0];
+  EXPECT_EQ(w.core, 0U);
+  EXPECT_EQ(w.semaphore, 7U);
+  EXPECT_EQ(w.condition, ">= 2");
+  EXPECT_EQ(w.current, 0U);
+  EXPECT_EQ(w.pc, 1U);
+  EXPECT_EQ(only_error(o),
+            "t.s:3: error: deadlock: core 0 word 1 waits for sem[7] >= 2, current 0");
+}
+
+TEST(Transport, SourceOrDestinationBeyondThePartition) {
+  const auto prog = [](const char* src, const char* dst) {
+    return fmt::format(
+        ".core 0\nrdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 "
+        "dma_engine_mask=0xffff src_addr={} dst_addr={} free_dim_bytes=8192\nrdma_desc_start\n",
+        src, dst);
+  };
+  EXPECT_EQ(only_error(run_text(prog("0x37000", "0"))),
+            "t.s:2: error: core 0 word 0: rdma_desc_gen: src_addr range [0x37000, 0x39000) is "
+            "beyond the 229376 active bytes of an SBUF partition");
+  EXPECT_EQ(only_error(run_text(prog("0", "0x36001"))),
+            "t.s:2: error: core 0 word 0: rdma_desc_gen: dst_addr range [0x36001, 0x38001) is "
+            "beyond the 229376 active bytes of an SBUF partition");
+}
+
+TEST(Transport, PeerOutsideTheTopology) {
+  // Chip 3 of a one-chip topology: the firmware cannot know; every engine's S2M queue stops.
+  const ProgramOutcome o = run_text(
+      ".core 0\nrdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 remote_routing_id=3 "
+      "dma_engine_mask=0x1 free_dim_bytes=64\nrdma_desc_start\n");
+  ASSERT_EQ(o.report.device_errors.size(), 1U);
+  EXPECT_EQ(o.report.device_errors[0].message,
+            "S2M destination: address 0x43003000000000 routes to chip 3, which does not exist (1 "
+            "chips)");
+  EXPECT_FALSE(o.ok());
+  // A core id beyond the chip is the firmware's own check.
+  EXPECT_EQ(only_error(run_text(".core 0\nrdma_desc_gen local_sem=3 remote_sem=4 "
+                                "remote_core_id=8 dma_engine_mask=0x1 free_dim_bytes=64\n")),
+            "t.s:2: error: core 0 word 0: rdma_desc_gen: remote_core_id 8 is not a core of the "
+            "chip (0..7 on cayman)");
+}
+
+TEST(Transport, FailingExpectSaysWhatDiffered) {
+  const ProgramOutcome o = run_text(
+      ".init core=0 addr=0 bytes=16 pattern=iota\n"
+      ".init core=1 addr=0x100 bytes=16 pattern=iota partitions=0:3\n"
+      ".expect sem core=2 idx=5 value=1\n"
+      ".expect sbuf core=1 addr=0x100 bytes=16 equals core=0 addr=0\n");
+  EXPECT_FALSE(o.ok());
+  const auto f = outcome_failures(o);
+  ASSERT_EQ(f.size(), 2U);
+  EXPECT_EQ(
+      f[0].format(),
+      "t.s:3: error: .expect sem core=2 idx=5 value=1 failed: core 2 sem[5] is 0, expected 1");
+  EXPECT_EQ(f[1].format(),
+            "t.s:4: error: .expect sbuf core=1 addr=0x100 bytes=16 equals core=0 addr=0 failed: "
+            "core 1 partition 3 byte 0x100 is 0x00, but core 0 partition 3 byte 0x0 is 0x03 (2000 "
+            "of 2048 bytes differ)");
+}
+
+TEST(Transport, SameInputSameOutputAndTrace) {
+  const std::string prog = copy_program(0, 5, 0, 5, 0xffff, 4096) +
+                           ".core 5\nrdma_desc_gen local_sem=8 remote_sem=9 remote_core_id=0 "
+                           "dma_engine_mask=0xffff free_dim_bytes=0\nrdma_desc_start\n";
+  SimOptions opt;
+  opt.trace = true;
+  const ProgramOutcome a = run_text(prog, "trn2", opt);
+  const ProgramOutcome b = run_text(prog, "trn2", opt);
+  EXPECT_TRUE(a.ok());
+  EXPECT_EQ(outcome_lines(a, false), outcome_lines(b, false));
+  EXPECT_FALSE(a.trace_json.empty());
+  EXPECT_EQ(a.trace_json, b.trace_json);
+  // A tie seed shuffles same-time events but reproduces itself.
+  opt.seed = 12345;
+  const ProgramOutcome c = run_text(prog, "trn2", opt);
+  const ProgramOutcome d = run_text(prog, "trn2", opt);
+  EXPECT_EQ(c.trace_json, d.trace_json);
+  EXPECT_EQ(outcome_lines(c, false), outcome_lines(d, false));
+  EXPECT_TRUE(c.ok());
+}
+
+TEST(Transport, DebugLinesAreTheFirmwareFormats) {
+  SimOptions opt;
+  opt.debug_log = true;
+  const ProgramOutcome o = run_text(copy_program(0, 1, 0, 1, 0xffff, 4096), "trn2", opt);
+  const std::vector<std::string> lines = outcome_lines(o, true);
+  using firmware::render;
+  namespace f = firmware::log_fmt;
+  const std::string gen_start = "[core 0] " + render(f::kGenStart, 0, f::kRoleRx, 0);
+  const std::string start_end = "[core 0] " + render(f::kStartEnd, 1, f::kRoleTx);
+  EXPECT_EQ(gen_start, "[core 0] P0: Q7: rdma_desc_gen [RX] Start, cpu_id=0");
+  EXPECT_EQ(start_end, "[core 0] P1: Q7: rdma_desc_start [TX] End");
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines.front(), gen_start);
+  const auto end_it = std::find(lines.begin(), lines.end(), start_end);
+  ASSERT_NE(end_it, lines.end());
+  EXPECT_TRUE(std::next(end_it)->starts_with("simulated time: ")) << "start's End is the last";
+  // Without --log debug: no firmware lines.
+  EXPECT_TRUE(outcome_lines(o, false).front().starts_with("simulated time: "));
+}
+
+TEST(Transport, TimingOnlySkipsDataExpectsAndKeepsTime) {
+  SimOptions opt;
+  opt.timing_only = true;
+  const ProgramOutcome t = run_text(copy_program(0, 1, 0, 1, 0xffff, 4096), "trn2", opt);
+  const ProgramOutcome f = run_text(copy_program(0, 1, 0, 1, 0xffff, 4096));
+  EXPECT_TRUE(t.ok());
+  EXPECT_EQ(t.report.end_time, f.report.end_time);
+  ASSERT_EQ(t.expects.size(), 3U);
+  EXPECT_TRUE(t.expects[2].skipped);
+  EXPECT_TRUE(t.expects[1].passed);
+}
+
+TEST(Transport, TraceTracksAndCounters) {
+  SimOptions opt;
+  opt.trace = true;
+  const ProgramOutcome o = run_text(copy_program(0, 1, 0, 1, 0xf, 4096), "trn2", opt);
+  const nlohmann::json doc = nlohmann::json::parse(o.trace_json);
+  std::map<std::pair<int, int>, std::string> threads;
+  std::map<std::string, int> slices;  // name -> count on core 0
+  std::set<int> processes;
+  int dma0 = 0;
+  std::uint64_t last_sem4 = 0;
+  for (const auto& e : doc.at("traceEvents")) {
+    const std::string ph = e.at("ph");
+    const std::string name = e.at("name");
+    if (ph == "M" && name == "thread_name") {
+      threads[{e.at("pid"), e.at("tid")}] = e.at("args").at("name");
+    } else if (ph == "M" && name == "process_name") {
+      processes.insert(e.at("pid").get<int>());
+    } else if (ph == "X" && e.at("pid") == 0) {
+      ++slices[name];
+      if (e.at("tid") == 100) ++dma0;
+    } else if (ph == "C" && name == "sem[4]" && e.at("pid") == 1) {
+      last_sem4 = e.at("args").at("value");
+    }
+  }
+  EXPECT_EQ(processes, (std::set<int>{0, 1})) << "the programmed core and its peer";
+  EXPECT_EQ(threads[std::pair(0, 0)], "POOL");
+  EXPECT_EQ(threads[std::pair(0, 1)], "Q7 P0 (RX)");
+  EXPECT_EQ(threads[std::pair(0, 2)], "Q7 P1 (TX)");
+  EXPECT_EQ(threads[std::pair(0, 100)], "DMA 0");
+  EXPECT_EQ(threads[std::pair(0, 115)], "DMA 15") << "inactive engines carry LOCAL descriptors";
+  EXPECT_EQ(slices["rdma_desc_gen"], 1);
+  EXPECT_EQ(slices["rdma_desc_start"], 1);
+  EXPECT_EQ(slices["q7 busy"], 1) << "gen's descriptor cost";
+  // Engine 0 of 4 moves 32 partitions (one descriptor pair each), then REMOTE and LOCAL.
+  EXPECT_EQ(dma0, 34);
+  EXPECT_EQ(last_sem4, 4U) << "the peer's remote_sem counter ends at n_active";
+}
+
+}  // namespace
+}  // namespace sbrdma::platform
