@@ -25,5 +25,7 @@ void add_info_regs(CLI::App& info, Context& ctx);         // info regs
 void add_info_platform(CLI::App& info, Context& ctx);     // info topology NAME|FILE, info params
 // demo_command.cpp
 void add_demo_command(CLI::App& app, Context& ctx);       // demo (the ./dev run job)
+// run_command.cpp
+void add_run_command(CLI::App& app, Context& ctx);        // run PROGRAM
 
 }  // namespace sbrdma::cli

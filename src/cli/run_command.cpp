@@ -1,0 +1,122 @@
+// `sbrdma run PROGRAM [--topology NAME|FILE] [--log debug] [--trace FILE] [--timing-only]
+// [--seed N] [--no-ring-id-abort]`: a thin driver over platform/program_runner.h. Exit 0 only
+// if the run reported nothing wrong and every expect held; 1 otherwise (bad input, a firmware
+// or device error, a deadlock, a failed expect).
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+
+#include "cli/commands.h"
+#include "platform/program_runner.h"
+#include "platform/topology_json.h"
+#include "soc/profile.h"
+
+namespace sbrdma::cli {
+namespace {
+
+struct RunArgs {
+  std::string program;
+  std::string topology = "trn2";
+  std::string log = "info";
+  std::string trace;
+  bool timing_only = false;
+  std::uint64_t seed = 0;
+  bool no_ring_id_abort = false;
+};
+
+int fail(const base::Error& e) {
+  std::fprintf(stderr, "%s\n", e.format().c_str());
+  return 1;
+}
+
+base::Result<std::string> read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return base::make_error(base::SourceLoc{path, 0},
+                            fmt::format("cannot open: {}", std::strerror(errno)));
+  }
+  std::string data{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) return base::make_error(base::SourceLoc{path, 0}, "cannot read");
+  return data;
+}
+
+base::Status write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) {
+    return base::make_error(base::SourceLoc{path, 0},
+                            fmt::format("cannot write: {}", std::strerror(errno)));
+  }
+  return base::ok_status();
+}
+
+int run(const RunArgs& a) {
+  auto text = read_text(a.program);
+  if (!text) return fail(text.error());
+  auto topology = platform::load_topology(a.topology);
+  if (!topology) return fail(topology.error());
+  auto profile = soc::find_profile(topology->profile());
+  if (!profile) return fail(profile.error());
+  const platform::ProgramParse parsed =
+      platform::parse_program(*text, a.program, *topology, **profile);
+  if (!parsed.ok()) {
+    for (const base::Error& e : parsed.errors) std::fprintf(stderr, "%s\n", e.format().c_str());
+    return 1;
+  }
+  platform::SimOptions opt;
+  opt.timing_only = a.timing_only;
+  opt.ring_id_abort = !a.no_ring_id_abort;
+  opt.seed = a.seed;
+  opt.debug_log = a.log == "debug";
+  opt.trace = !a.trace.empty();
+  const std::string name = topology->name();
+  auto outcome = platform::run_program(parsed.program, std::move(*topology), opt);
+  if (!outcome) return fail(outcome.error());
+  std::string cores;
+  for (const platform::CoreProgram& cp : parsed.program.cores) {
+    cores += fmt::format(" {}", cp.core);
+  }
+  std::printf("run %s on %s; programmed cores:%s\n", a.program.c_str(), name.c_str(),
+              cores.empty() ? " none" : cores.c_str());
+  for (const std::string& line : platform::outcome_lines(*outcome, opt.debug_log)) {
+    std::printf("%s\n", line.c_str());
+  }
+  std::fflush(stdout);
+  for (const base::Error& e : platform::outcome_failures(*outcome)) {
+    std::fprintf(stderr, "%s\n", e.format().c_str());
+  }
+  if (opt.trace) {
+    if (auto st = write_text(a.trace, outcome->trace_json); !st) return fail(st.error());
+  }
+  return outcome->ok() ? 0 : 1;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, Context& ctx) {
+  auto args = std::make_shared<RunArgs>();
+  auto* cmd = app.add_subcommand(
+      "run", "Run a program file (assembly + .core/.init/.expect) on a topology and check it");
+  cmd->add_option("PROGRAM", args->program, "Program file (docs/program-files.md)")->required();
+  cmd->add_option("--topology", args->topology, "Built-in topology name or JSON file")
+      ->capture_default_str();
+  cmd->add_option("--log", args->log, "Log level: info, or debug for the firmware DEBUG lines")
+      ->check(CLI::IsMember({"info", "debug"}))
+      ->capture_default_str();
+  cmd->add_option("--trace", args->trace, "Write a Chrome/Perfetto JSON trace to FILE");
+  cmd->add_flag("--timing-only", args->timing_only,
+                "Skip byte copies (timing, semaphores and errors unchanged)");
+  cmd->add_option("--seed", args->seed, "Shuffle same-time events reproducibly (0: no shuffle)");
+  cmd->add_flag("--no-ring-id-abort", args->no_ring_id_abort,
+                "Latch ring-id mismatches without stopping the queue (D2)");
+  cmd->callback([args, &ctx] { ctx.status = run(*args); });
+}
+
+}  // namespace sbrdma::cli

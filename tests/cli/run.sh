@@ -1,0 +1,103 @@
+# `sbrdma run PROGRAM`: every example passes its expects through the real binary; failures
+# (bad directives, firmware and device errors, deadlocks, failed expects) exit 1 with one
+# clear message each; output and trace are the same byte for byte on a second run.
+EXAMPLES="$DIR/../../examples"
+RUN_DATA="$DIR/../data/run"
+
+for ex in same_die_copy cross_die_copy gated_start semaphore_only ping_pong sb2sb_leg reduce_add; do
+  check "run_example_$ex" 0 - -- run "$EXAMPLES/$ex.s"
+  expect_out "result: ok"
+done
+check run_example_cross_chip_copy 0 - -- run "$EXAMPLES/cross_chip_copy.s" --topology trn2.48xlarge
+expect_out "core 42: sem[11]=8"
+expect_out "result: ok"
+# Every example file is listed above (a new one must be added here and in examples/README.md).
+for f in "$EXAMPLES"/*.s; do
+  n=$(basename "$f" .s)
+  if ! grep -q "$n" "$EXAMPLES/README.md"; then _fail "examples/README.md does not list $n"; fi
+done
+
+check run_report 0 - -- run "$EXAMPLES/same_die_copy.s"
+expect_out "run $EXAMPLES/same_die_copy.s on trn2; programmed cores: 0"
+expect_out "simulated time: "
+expect_out "core 0: sem[3]=16"
+expect_out "core 1: sem[4]=16"
+expect_out "stats: 160 descriptors, 524288 data bytes, 32 semaphore writes"
+expect_out "same_die_copy.s:18: .expect sbuf core=1 addr=0x2000 bytes=4096 equals core=0 addr=0x1000: ok"
+expect_err_lines 0
+
+# --log debug: the firmware's own lines, in order, prefixed with the core.
+check run_debug 0 - -- run "$EXAMPLES/same_die_copy.s" --log debug
+expect_out "[core 0] P0: Q7: rdma_desc_gen [RX] Start, cpu_id=0"
+expect_out "[core 0] P1: Q7: rdma_desc_gen [TX] dma_mask=0xffff, n_active_dmas=16"
+expect_out "[core 0] P0: Q7: rdma_desc_start [RX] Signaling TX to proceed (right_push)"
+expect_out "[core 0] P1: Q7: rdma_desc_start [TX] End"
+check run_no_debug 0 - -- run "$EXAMPLES/same_die_copy.s"
+if grep -q "rdma_desc_gen \[RX\]" "$(work)/out"; then _fail "DEBUG lines without --log debug"; fi
+check run_bad_log 1 - -- run "$EXAMPLES/same_die_copy.s" --log verbose
+
+# Same input twice: identical stdout and trace; a seed reproduces itself.
+check run_trace_a 0 - -- run "$EXAMPLES/ping_pong.s" --trace a.json
+cp "$(work)/out" "$(work)/out_a"
+check run_trace_b 0 - -- run "$EXAMPLES/ping_pong.s" --trace b.json
+expect_out_file "$(work)/out_a"
+if ! cmp -s "$(work)/a.json" "$(work)/b.json"; then _fail "traces differ"; fi
+if ! grep -q '"name":"thread_name","ph":"M","pid":1,"tid":100,"args":{"name":"DMA 0"}' "$(work)/a.json"; then
+  _fail "trace lacks core 1's DMA 0 track"
+fi
+if ! grep -q '"name":"sem\[6\]","ph":"C","pid":0' "$(work)/a.json"; then _fail "trace lacks sem[6] counter"; fi
+check run_seed_a 0 - -- run "$EXAMPLES/ping_pong.s" --seed 7
+cp "$(work)/out" "$(work)/out_s"
+check run_seed_b 0 - -- run "$EXAMPLES/ping_pong.s" --seed 7
+expect_out_file "$(work)/out_s"
+
+# Timing-only: same time, data expects skipped.
+check run_timing_only 0 - -- run "$EXAMPLES/same_die_copy.s" --timing-only
+expect_out "equals core=0 addr=0x1000: skipped (timing-only: no data moved)"
+expect_out "result: ok"
+
+# Failures: one clear message each, exit 1.
+check run_failed_expect 1 - -- run "$RUN_DATA/failed_expect.s"
+expect_err "failed_expect.s:9: error: .expect sbuf core=1 addr=0x2000 bytes=64 equals core=0 addr=0x40 failed: core 1 partition 0 byte 0x2001 is 0x00, but core 0 partition 0 byte 0x41 is 0x01 (8191 of 8192 bytes differ)"
+expect_err "failed_expect.s:8: error: .expect sem core=1 idx=4 value=15 failed: core 1 sem[4] is 16, expected 15"
+expect_out "result: FAILED (0 firmware errors, 0 device errors, 0 deadlocked cores, 2 failed expects)"
+expect_err_lines 2
+
+check run_deadlock 1 - -- run "$RUN_DATA/deadlock.s"
+expect_err "deadlock.s:5: error: deadlock: core 2 word 1 waits for sem[7] >= 1, current 0"
+expect_err_lines 1
+
+check run_mask7 1 - -- run "$RUN_DATA/mask7.s"
+expect_err "mask7.s:4: error: core 0 word 0: rdma_desc_gen: dma_engine_mask 0x7 selects 3 engines (must be 1, 2, 4, 8 or 16)"
+expect_err_lines 1
+
+check run_no_gen 1 - -- run "$RUN_DATA/no_gen.s"
+expect_err "no_gen.s:3: error: core 1 word 0: rdma_desc_start: no rdma_desc_gen since the last start: nothing to start"
+
+check run_ring_full 1 - -- run "$RUN_DATA/ring_full.s"
+expect_err "ring_full.s:6: error: core 0 word 2: P0: ERROR: DescriptorStream wrote 1053 descriptors, expected 1058"
+
+check run_beyond 1 - -- run "$RUN_DATA/beyond_partition.s"
+expect_err "beyond_partition.s:3: error: core 0 word 0: rdma_desc_gen: dst_addr range [0x37800, 0x38800) is beyond the 229376 active bytes of an SBUF partition"
+
+check run_no_peer 1 - -- run "$RUN_DATA/no_peer.s"
+expect_err "error: device: t="
+expect_err "core 0 engine 0 S2M queue 0: S2M destination: address 0x43003000000000 routes to chip 3, which does not exist (1 chips)"
+expect_out "result: FAILED (0 firmware errors, 1 device error, 0 deadlocked cores, 0 failed expects)"
+
+# Bad program files: every error with file:line, nothing runs.
+check run_bad_directives 1 - -- run "$RUN_DATA/bad_directives.s"
+expect_err "bad_directives.s:3: error: core 8 does not exist (topology trn2 has 8 cores)"
+expect_err "bad_directives.s:4: error: unknown key 'size' for .init (core, addr, bytes, pattern, partitions)"
+expect_err "bad_directives.s:5: error: bytes [0x37f00, 0x38001) leave the active partition (0x38000 bytes on cayman)"
+expect_err "bad_directives.s:6: error: unknown .expect kind 'psum' (sem or sbuf)"
+expect_err "bad_directives.s:7: error: unknown directive '.repeat' (.core, .init, .expect, .raw)"
+expect_err "bad_directives.s:8: error: unknown mnemonic 'rdma_desc_go'"
+expect_err "bad_directives.s:2: error: instruction before any '.core N' directive (which core runs it?)"
+expect_err_lines 7
+if [[ -s "$(work)/out" ]]; then _fail "a bad program printed a report"; fi
+
+check run_missing_file 1 - -- run no_such_program.s
+expect_err "no_such_program.s: error: cannot open: No such file or directory"
+check run_bad_topology 1 - -- run "$EXAMPLES/same_die_copy.s" --topology trn9
+expect_err "trn9"

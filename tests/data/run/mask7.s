@@ -1,0 +1,5 @@
+# dma_engine_mask 0x7 selects three engines: the firmware refuses it.
+# (.raw, because the assembler refuses it already)
+.core 0
+.raw f0100000000000000000000008000304010000000000000007000000000000000000000040000000000000000000000000000000000000000000000000000000
+rdma_desc_start

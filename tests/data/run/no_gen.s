@@ -1,0 +1,3 @@
+.core 1
+# a start with no gen before it
+rdma_desc_start
