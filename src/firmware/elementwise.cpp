@@ -23,6 +23,14 @@ using isa::Dtype;
 //  bfloat16  | s | eeeeeeee | mmmmmmm |       the top half of a binary32
 //  binary32  | s | eeeeeeee | m x 23 |        bias 127
 
+/// `c ? a : b` as bit masks, so that both sides are always computed. With a plain `?:` GCC
+/// moves a floating-point side into a branch (it might trap, -ftrapping-math) and then cannot
+/// vectorise the loop; the masks keep the loop branch-free.
+inline std::uint32_t pick(bool c, std::uint32_t a, std::uint32_t b) {
+  const std::uint32_t m = 0U - static_cast<std::uint32_t>(c);
+  return (a & m) | (b & ~m);
+}
+
 inline float from_half(std::uint16_t h) {
   const std::uint32_t sign = std::uint32_t{h & 0x8000u} << 16;
   const std::uint32_t e = (h >> 10) & 0x1fu;
@@ -31,7 +39,7 @@ inline float from_half(std::uint16_t h) {
   const std::uint32_t inf_nan = 0x7f800000u | (m << 13);
   // A subnormal is m * 2^-24, exact in binary32.
   const std::uint32_t sub = std::bit_cast<std::uint32_t>(static_cast<float>(m) * 0x1p-24f);
-  const std::uint32_t r = e == 0 ? sub : (e == 31 ? inf_nan : normal);
+  const std::uint32_t r = pick(e == 0, sub, pick(e == 31, inf_nan, normal));
   return std::bit_cast<float>(sign | r);
 }
 
@@ -47,9 +55,9 @@ inline std::uint16_t to_half(float f) {
   // (0x400, the smallest normal, when it rounds up).
   const float af = std::bit_cast<float>(a);
   const std::uint32_t sub = std::bit_cast<std::uint32_t>(af + 0.5f) - 0x3f000000u;
-  std::uint32_t r = a < 0x38800000u ? sub : normal;
-  r = a >= 0x477ff000u ? 0x7c00u : r;  // >= 65520 rounds to infinity (65504 is the largest)
-  r = a > 0x7f800000u ? (0x7e00u | ((a >> 13) & 0x3ffu)) : r;  // NaN stays NaN, quiet
+  std::uint32_t r = pick(a < 0x38800000u, sub, normal);
+  r = pick(a >= 0x477ff000u, 0x7c00u, r);  // >= 65520 rounds to infinity (65504 is the largest)
+  r = pick(a > 0x7f800000u, 0x7e00u | ((a >> 13) & 0x3ffu), r);  // NaN stays NaN, quiet
   return static_cast<std::uint16_t>(sign | r);
 }
 

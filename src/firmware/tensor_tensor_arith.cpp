@@ -103,6 +103,15 @@ bool chunkable(const TtaPlan& pl) {
 
 base::Status apply_chunked(Q7Env& env, const TtaPlan& pl, unsigned partition) {
   const unsigned size = pl.elem_bytes;
+  if (const std::span<std::uint8_t> view = env.sbuf_partition(partition); !view.empty()) {
+    // In place: the operands were checked against the active bytes, and dst meets a source
+    // only at the same start, which elementwise() allows.
+    SBRDMA_CHECK(pl.dst.hi <= view.size() && pl.src0.hi <= view.size() &&
+                 pl.src1.hi <= view.size());
+    elementwise(pl.op, pl.dtype, view.data() + pl.src0.lo, view.data() + pl.src1.lo,
+                view.data() + pl.dst.lo, pl.elements);
+    return base::ok_status();
+  }
   const std::uint64_t chunk_elems = kChunkBytes / size;
   std::vector<std::uint8_t> a(kChunkBytes);
   std::vector<std::uint8_t> b(kChunkBytes);

@@ -3,6 +3,8 @@
 // reference per dtype; patterns, ports, refusals, time and timing-only. [CHOICE D28]
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <coroutine>
 #include <vector>
 
 #include "firmware/tensor_tensor_arith.h"
@@ -241,6 +243,79 @@ TEST(Tta, TimingOnlyTouchesNoData) {
                                        pattern(0, 1, 64), pattern(0x100, 1, 64)))});
   EXPECT_TRUE(r.ok());
   EXPECT_EQ(sim->read({0, 0x100, 64}).value(), std::vector<std::uint8_t>(64U * 128, 0));
+}
+
+/// An environment with plain in-memory partitions: local SBUF access only, with or without
+/// in-place views.
+class MemoryEnv final : public firmware::Q7Env {
+ public:
+  explicit MemoryEnv(bool views) : views_(views), parts_(128, std::vector<std::uint8_t>(4096)) {}
+  soc::MmioBus& bus() override { return bus_; }
+  base::Suspend delay(base::Tick) override { return never(); }
+  base::Suspend wait_semaphore(unsigned, firmware::SemCompare, std::uint32_t) override {
+    return never();
+  }
+  base::Suspend write_fence(unsigned) override { return never(); }
+  void right_push(unsigned, std::uint32_t) override {}
+  base::Task<std::uint32_t> left_pop(unsigned) override { co_return 0; }
+  [[nodiscard]] bool debug_enabled() const override { return false; }
+  void debug_log(std::string_view) override {}
+  base::Status sbuf_read(unsigned p, std::uint64_t off, std::span<std::uint8_t> out) override {
+    std::copy_n(parts_.at(p).begin() + static_cast<std::ptrdiff_t>(off), out.size(), out.begin());
+    ++copies;
+    return base::ok_status();
+  }
+  base::Status sbuf_write(unsigned p, std::uint64_t off,
+                          std::span<const std::uint8_t> in) override {
+    std::copy(in.begin(), in.end(), parts_.at(p).begin() + static_cast<std::ptrdiff_t>(off));
+    ++copies;
+    return base::ok_status();
+  }
+  std::span<std::uint8_t> sbuf_partition(unsigned p) override {
+    return views_ ? std::span<std::uint8_t>(parts_.at(p)) : std::span<std::uint8_t>();
+  }
+  std::vector<std::vector<std::uint8_t>>& parts() { return parts_; }
+  int copies = 0;
+
+ private:
+  struct NullBus final : soc::MmioBus {
+    void write32(base::SocAddr, std::uint32_t) override {}
+    std::uint32_t read32(base::SocAddr) override { return 0; }
+    void write_block(base::SocAddr, std::span<const std::uint8_t>) override {}
+  };
+  static base::Suspend never() {
+    return base::Suspend([](std::coroutine_handle<>) { return false; });
+  }
+  bool views_;
+  std::vector<std::vector<std::uint8_t>> parts_;
+  NullBus bus_;
+};
+
+TEST(Tta, InPlaceViewsAndCopiesGiveTheSameBytes) {
+  soc::Profile p = soc::cayman_profile();
+  p.partition_active = base::Bytes{4096};
+  const auto plan =
+      firmware::plan_tensor_tensor_arith(tta(AluOp::kMult, Dtype::kBfloat16, pattern(0, 1, 512),
+                                             pattern(1024, 1, 512), pattern(0, 1, 512)),
+                                         p);
+  ASSERT_TRUE(plan.ok());
+  MemoryEnv with(true);
+  MemoryEnv without(false);
+  for (unsigned i = 0; i < 128; ++i) {
+    fill_pattern_bytes({FillPattern::Kind::kRandom, 4}, i, with.parts()[i]);
+    without.parts()[i] = with.parts()[i];
+  }
+  const auto before = with.parts();
+  ASSERT_TRUE(firmware::apply_tensor_tensor_arith(with, *plan).ok());
+  ASSERT_TRUE(firmware::apply_tensor_tensor_arith(without, *plan).ok());
+  EXPECT_EQ(with.copies, 0) << "the view path copies nothing";
+  EXPECT_GT(without.copies, 0);
+  EXPECT_EQ(with.parts(), without.parts());
+  for (std::size_t i = 0; i < 512; ++i) {
+    ASSERT_TRUE(firmware::testing_ref::ref_matches(ArithOp::kMult, Dtype::kBfloat16,
+                                                   before[9].data(), before[9].data() + 1024,
+                                                   with.parts()[9].data(), i));
+  }
 }
 
 }  // namespace
