@@ -1,0 +1,30 @@
+#pragma once
+/// A communicator: replica groups of ranks, one rank = one NeuronCore (global core id).
+/// Groups run the same collective at the same time and must not share cores (hw-params §3:
+/// "sub-groups must not overlap"). Rank r of a group is the group's r-th core.
+
+#include <vector>
+
+#include "base/result.h"
+#include "collectives/geometry.h"
+
+namespace sbrdma::collectives {
+
+struct Communicator {
+  std::vector<std::vector<CoreId>> groups;
+  /// Ranks per group. Contract: at least one group.
+  [[nodiscard]] unsigned ranks() const { return static_cast<unsigned>(groups.front().size()); }
+};
+
+/// One group of the first `ranks` cores in chip-major order. Errors: 0 ranks, more ranks
+/// than the topology has cores.
+base::Result<Communicator> default_communicator(const Geometry& g, unsigned ranks);
+
+/// Checks `c` on `g`: at least one group, no empty group, every group the same size, every
+/// core on the topology, no core twice.
+base::Status check_communicator(const Geometry& g, const Communicator& c);
+
+/// Number of distinct chips the ranks of `group` sit on.
+unsigned chips_spanned(const Geometry& g, const std::vector<CoreId>& group);
+
+}  // namespace sbrdma::collectives

@@ -1,0 +1,293 @@
+#include "collectives/emitter.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "base/check.h"
+
+namespace sbrdma::collectives {
+namespace {
+
+constexpr std::uint64_t kAlign = 64;           // scratch offsets: one SBUF line [CHOICE D30a]
+constexpr std::uint32_t kAllEngines = 0xFFFF;  // data legs use every engine [CHOICE D30c]
+constexpr std::uint32_t kOneEngine = 0x0001;   // semaphore-only legs use engine 0
+constexpr unsigned kLocalIncrement = 16;       // LOCAL descriptors per leg [CHOICE D5]
+constexpr std::uint64_t kMaxNum0 = 65535;      // TENSOR2D num_elem is u16 [HIGH]
+constexpr std::uint64_t kMaxStep = 32767;      // TENSOR2D step_elem is s16 [HIGH]
+
+isa::Word wait_word(unsigned sem, std::uint32_t target) {
+  isa::EventSemaphore w;
+  w.events.wait_mode = isa::WaitMode::kGeImm;  // [CHOICE D11] >=
+  w.events.wait_idx = static_cast<std::uint8_t>(sem);
+  w.events.semaphore_value = target;
+  return isa::encode(w);
+}
+
+bool is_pure_wait(const isa::Word& w) {
+  if (w[0] != isa::kOpcodeEventSemaphore) return false;
+  const isa::Events ev = isa::decode_events(w);
+  return ev.wait_mode != isa::WaitMode::kNone && ev.update_mode == isa::UpdateMode::kNone;
+}
+
+isa::AluOp alu_of(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::kSum:
+      return isa::AluOp::kAdd;
+    case ReduceOp::kMax:
+      return isa::AluOp::kMax;
+    case ReduceOp::kMin:
+      return static_cast<isa::AluOp>(0x09);  // ALU_OP_MIN [HIGH] tensor-tensor §3; run per D28
+  }
+  return isa::AluOp::kAdd;
+}
+
+}  // namespace
+
+Emitter::Emitter(const Geometry& g, bool notes) : g_(g), notes_(notes) {
+  books_.resize(g_.num_cores());
+  expected_.assign(static_cast<std::size_t>(g_.num_cores()) * g_.semaphores, 0);
+  // Window size: K legs of the largest shape must fit a ring between two reuses of a slot
+  // (one slot of the ring stays free, [CHOICE D20c]).
+  const std::uint64_t chunks = (g_.partition_bytes + g_.max_desc_bytes - 1) / g_.max_desc_bytes;
+  const std::uint64_t per_leg = g_.partitions / g_.engines * chunks + 2;
+  const std::uint64_t fit = (g_.ring_depth - 1) / per_leg;
+  const unsigned k = static_cast<unsigned>(std::clamp<std::uint64_t>(fit, 1, kWindow));
+  window_ = alloc_sems(k, "the legs-in-flight window");
+}
+
+unsigned Emitter::alloc_sem(std::string_view purpose) {
+  if (next_sem_ >= g_.usable_semaphores()) {
+    fail(fmt::format("out of semaphores: {} are usable per core and all are taken before {}",
+                     g_.usable_semaphores(), purpose));
+    return 0;
+  }
+  return next_sem_++;
+}
+
+std::vector<unsigned> Emitter::alloc_sems(unsigned n, std::string_view purpose) {
+  std::vector<unsigned> out;
+  out.reserve(n);
+  for (unsigned i = 0; i < n; ++i) out.push_back(alloc_sem(purpose));
+  return out;
+}
+
+std::uint64_t Emitter::alloc_bytes(std::uint64_t bytes) {
+  const std::uint64_t at = sbuf_used_;
+  sbuf_used_ += (bytes + kAlign - 1) / kAlign * kAlign;
+  return at;
+}
+
+std::uint32_t Emitter::expected(CoreId core, unsigned sem) const {
+  return expected_[static_cast<std::size_t>(core) * g_.semaphores + sem];
+}
+
+Emitter::CoreBook& Emitter::book(CoreId core) {
+  SBRDMA_CHECK(core < books_.size());
+  CoreBook& b = books_[core];
+  if (!b.touched) {
+    b.touched = true;
+    b.prog.core = core;
+  }
+  return b;
+}
+
+void Emitter::put(CoreId core, std::size_t at, const isa::Word& w, std::string_view note) {
+  CoreProgram& p = book(core).prog;
+  SBRDMA_CHECK(at <= p.words.size());
+  p.words.insert(p.words.begin() + static_cast<std::ptrdiff_t>(at), w);
+  if (notes_) {
+    p.notes.resize(p.words.size() - 1);
+    p.notes.insert(p.notes.begin() + static_cast<std::ptrdiff_t>(at), std::string(note));
+    for (StepMark& m : p.steps) {
+      if (m.pc > at) ++m.pc;  // a word hoisted above a step start belongs to the step before
+    }
+  }
+}
+
+void Emitter::step(CoreId core, std::string_view name) {
+  if (!notes_) return;
+  CoreProgram& p = book(core).prog;
+  p.steps.push_back(StepMark{p.words.size(), std::string(name)});
+}
+
+void Emitter::fail(std::string message) {
+  if (status_.ok()) status_ = base::make_error(std::move(message));
+}
+
+Arrival Emitter::leg(CoreId src, CoreId dst, std::uint64_t src_off, std::uint64_t dst_off,
+                     std::uint64_t bytes, unsigned remote_sem, std::string_view note) {
+  const unsigned n_active = bytes == 0 ? 1 : g_.engines;  // [CHOICE D5] remote +n_active
+  std::uint32_t& exp = expected_[static_cast<std::size_t>(dst) * g_.semaphores + remote_sem];
+  exp += n_active;
+  const Arrival a{dst, remote_sem, exp};
+  if (foldable(g_, src, dst)) {
+    direct_leg(src, dst, src_off, dst_off, bytes, remote_sem, note);
+    return a;
+  }
+  // [CHOICE D30g] src -> relay (same die, chip-id fold) -> dst (neighbour fold).
+  const CoreId relay = relay_core(g_, src, dst);
+  const auto key = std::make_tuple(src, dst, dst_off, bytes);
+  auto slot = relay_slots_.find(key);
+  if (slot == relay_slots_.end()) slot = relay_slots_.emplace(key, alloc_bytes(bytes)).first;
+  const unsigned rs = relay_sem(remote_sem);
+  expected_[static_cast<std::size_t>(relay) * g_.semaphores + rs] += n_active;
+  direct_leg(src, relay, src_off, slot->second, bytes, rs,
+             notes_ ? fmt::format("{} (first hop, via relay core {})", note, relay) : "");
+  pending_.push_back(Pending{relay, dst, slot->second, dst_off, bytes, remote_sem, rs,
+                             notes_ ? std::string(note) : std::string()});
+  ++stats_.relayed_legs;
+  return a;
+}
+
+unsigned Emitter::relay_sem(unsigned remote_sem) {
+  auto it = relay_sems_.find(remote_sem);
+  if (it != relay_sems_.end()) return it->second;
+  const unsigned s = alloc_sem("a relay semaphore");
+  relay_sems_.emplace(remote_sem, s);
+  return s;
+}
+
+void Emitter::direct_leg(CoreId src, CoreId dst, std::uint64_t src_off, std::uint64_t dst_off,
+                         std::uint64_t bytes, unsigned remote_sem, std::string_view note) {
+  CoreBook& b = book(src);
+  const std::uint64_t j = b.legs++;
+  const unsigned k = static_cast<unsigned>(window_.size());
+  const unsigned local = window_[j % k];
+  std::size_t at = b.after_start;
+  if (j >= k) {  // leg j-k used this local semaphore: wait until all its engines are done
+    put(src, at++, wait_word(local, static_cast<std::uint32_t>(kLocalIncrement * (j / k))),
+        "window: an earlier leg's engines are done");
+    ++stats_.wait_words;
+  }
+  const Place peer = g_.locate(dst);
+  isa::RdmaDescGen gen;
+  gen.local_sem = static_cast<std::uint8_t>(local);
+  gen.remote_sem = static_cast<std::uint8_t>(remote_sem);
+  gen.remote_core_id.imm = peer.tpb;      // [CHOICE D9]
+  gen.remote_routing_id.imm = peer.chip;  // [CHOICE D9]
+  gen.dma_engine_mask.imm = bytes == 0 ? kOneEngine : kAllEngines;
+  gen.src_addr.value = static_cast<std::uint32_t>(src_off);
+  gen.dst_addr.value = static_cast<std::uint32_t>(dst_off);
+  gen.free_dim_bytes = static_cast<std::uint32_t>(bytes);
+  put(src, at++, isa::encode(gen), note);
+
+  isa::RdmaDescStart start;
+  CoreProgram& p = b.prog;
+  if (p.words.size() > at && is_pure_wait(p.words.back())) {
+    start.events = isa::decode_events(p.words.back());  // the wait gates the start itself
+    p.words.pop_back();
+    if (notes_) p.notes.pop_back();
+    --stats_.wait_words;
+  }
+  put(src, p.words.size(), isa::encode(start),
+      notes_ ? fmt::format("start: to core {}, {} B per partition", dst, bytes) : "");
+  b.after_start = p.words.size();
+  if (bytes > 0) {
+    // Legs older than the window are done (the window waited for them).
+    std::erase_if(b.reading, [&](const Reading& r) { return r.leg + k <= j; });
+    b.reading.push_back(Reading{src_off, src_off + bytes, j});
+  }
+  ++stats_.legs;
+  if (bytes == 0) ++stats_.semaphore_legs;
+}
+
+void Emitter::wait(const Arrival& a, std::string_view note) {
+  flush_relays();
+  CoreBook& b = book(a.core);
+  put(a.core, b.prog.words.size(), wait_word(a.sem, a.target), note);
+  ++stats_.wait_words;
+}
+
+void Emitter::release(CoreId core, std::uint64_t lo, std::uint64_t hi) {
+  CoreBook& b = book(core);
+  const std::uint64_t none = ~std::uint64_t{0};
+  std::uint64_t newest = none;
+  for (const Reading& r : b.reading) {
+    if (r.lo < hi && lo < r.hi && (newest == none || r.leg > newest)) newest = r.leg;
+  }
+  if (newest == none) return;
+  const unsigned k = static_cast<unsigned>(window_.size());
+  put(core, b.prog.words.size(),
+      wait_word(window_[newest % k],
+                static_cast<std::uint32_t>(kLocalIncrement * (newest / k + 1))),
+      "the core's own send of these bytes is done");
+  ++stats_.wait_words;
+  std::erase_if(b.reading, [&](const Reading& r) { return r.leg <= newest; });
+}
+
+void Emitter::reduce(CoreId core, std::uint64_t dst_off, std::uint64_t src_off, std::uint64_t cols,
+                     DataType dt, ReduceOp op, std::string_view note) {
+  const unsigned eb = dtype_bytes(dt);
+  release(core, dst_off, dst_off + cols * eb);
+  std::uint64_t done = 0;
+  while (done < cols) {
+    const std::uint64_t left = cols - done;
+    const std::uint64_t n0 = left <= kMaxNum0 ? left : kMaxStep;
+    const std::uint64_t n1 = left <= kMaxNum0 ? 1 : std::min(left / n0, kMaxNum0);
+    isa::ExtTensorTensorArith t;  // [CHOICE D13, D28] dst = src0 op src1
+    t.in0_in1_dtype = isa::DtypePair{isa_dtype(dt), isa_dtype(dt)};
+    t.out_dtype = isa_dtype(dt);
+    t.op = alu_of(op);
+    auto pattern = [&](std::uint64_t off) {
+      isa::Tensor2d p;
+      p.start_addr.value = static_cast<std::uint32_t>(off + done * eb);
+      p.step_elem = {1, static_cast<std::int16_t>(n1 > 1 ? n0 : 0)};
+      p.num_elem = {static_cast<std::uint16_t>(n0), static_cast<std::uint16_t>(n1)};
+      return p;
+    };
+    t.src0_mem_pattern = pattern(dst_off);
+    t.src1_mem_pattern = pattern(src_off);
+    t.dst_mem_pattern = pattern(dst_off);
+    put(core, book(core).prog.words.size(), isa::encode(t), note);
+    ++stats_.reduce_words;
+    done += n0 * n1;
+  }
+}
+
+void Emitter::flush_relays() {
+  if (pending_.empty()) return;
+  std::vector<Pending> pend = std::move(pending_);
+  pending_.clear();
+  std::vector<CoreId> relays;
+  for (const Pending& p : pend) {
+    if (std::find(relays.begin(), relays.end(), p.relay) == relays.end()) relays.push_back(p.relay);
+  }
+  for (CoreId m : relays) {
+    std::vector<unsigned> sems;
+    for (const Pending& p : pend) {
+      if (p.relay == m && std::find(sems.begin(), sems.end(), p.relay_sem) == sems.end()) {
+        sems.push_back(p.relay_sem);
+      }
+    }
+    for (unsigned s : sems) {  // everything relayed to s so far has landed here
+      put(m, book(m).prog.words.size(), wait_word(s, expected(m, s)), "relay: first hops landed");
+      ++stats_.wait_words;
+    }
+    for (const Pending& p : pend) {
+      if (p.relay != m) continue;
+      direct_leg(m, p.dst, p.relay_off, p.dst_off, p.bytes, p.remote_sem,
+                 notes_ ? fmt::format("{} (second hop, relayed)", p.note) : "");
+    }
+  }
+}
+
+void Emitter::end_iteration() {
+  flush_relays();
+  for (CoreBook& b : books_) {
+    b.prog.iteration_end.push_back(b.prog.words.size());
+    b.after_start = b.prog.words.size();  // no gen hoisted across an iteration's end
+  }
+}
+
+std::vector<CoreProgram> Emitter::take_programs() {
+  flush_relays();
+  std::vector<CoreProgram> out;
+  for (CoreBook& b : books_) {
+    if (b.touched) out.push_back(std::move(b.prog));
+  }
+  books_.clear();
+  return out;
+}
+
+}  // namespace sbrdma::collectives

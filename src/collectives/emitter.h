@@ -1,0 +1,151 @@
+#pragma once
+/// Emitter: writes the per-core programs of a lowering and keeps the books that make them
+/// safe — semaphore indices, cumulative semaphore targets, the SBUF scratch bump, the window
+/// of legs in flight per core, and relays around unfoldable addresses.
+///
+/// A leg (one SB2SB step, spec §7) is one rdma_desc_gen + one rdma_desc_start on the sender:
+///
+///   [wait LS[j%K] >= 16*(j/K)]   only if leg j-K may still own ring slots   [CHOICE D30c]
+///   rdma_desc_gen local_sem=LS[j%K] remote_sem=S ...  hoisted to just after the previous start
+///   ... the core's other words (waits, reduces) ...
+///   rdma_desc_start [wait ...]   the last wait before it is folded into its events
+///
+/// A local write (reduce) into bytes that a leg of the same core may still be reading waits
+/// first for that leg's local semaphore (the "source buffer released" signal, spec §2.1):
+/// the newest overlapping leg is enough, engines finish their legs in order. [CHOICE D30c]
+///
+/// Every leg's remote_sem increment (n_active engines, [CHOICE D5]) is added to the
+/// receiver's expected count of S, so `Arrival::target` is "everything sent to S so far has
+/// landed". Algorithms decide which waits are exact (see docs/decisions.md D30).
+///
+/// Errors (semaphores exhausted) are sticky: emission goes on, status() reports the first.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "base/result.h"
+#include "collectives/geometry.h"
+#include "collectives/program.h"
+#include "collectives/types.h"
+#include "isa/views.h"
+
+namespace sbrdma::collectives {
+
+/// A wait condition: semaphore `sem` of core `core` >= `target`.
+struct Arrival {
+  CoreId core = 0;
+  unsigned sem = 0;
+  std::uint32_t target = 0;
+};
+
+/// What a lowering emitted.
+struct EmitStats {
+  std::uint64_t legs = 0;            ///< gen+start pairs, relays' second hops included
+  std::uint64_t semaphore_legs = 0;  ///< legs with free_dim_bytes 0
+  std::uint64_t relayed_legs = 0;    ///< legs that went through a relay core [CHOICE D30g]
+  std::uint64_t reduce_words = 0;
+  std::uint64_t wait_words = 0;
+};
+
+class Emitter {
+ public:
+  /// Window of legs in flight per core (local-semaphore slots). [CHOICE D30c]
+  static constexpr unsigned kWindow = 16;
+
+  /// `notes`: keep a note per word (for --dump-programs; costs memory at scale).
+  Emitter(const Geometry& g, bool notes);
+
+  [[nodiscard]] const Geometry& geometry() const { return g_; }
+
+  // ---- resources (the same index / offset on every core) ------------------------------
+  /// A fresh semaphore index; `purpose` names it in errors. Exhaustion is a sticky error
+  /// (index 0 is returned so that emission can go on).
+  unsigned alloc_sem(std::string_view purpose);
+  /// `n` fresh semaphores.
+  std::vector<unsigned> alloc_sems(unsigned n, std::string_view purpose);
+  /// Reserves `bytes` of every partition (64-byte aligned) and returns the offset.
+  std::uint64_t alloc_bytes(std::uint64_t bytes);
+  /// Bytes of each partition reserved so far.
+  [[nodiscard]] std::uint64_t sbuf_used() const { return sbuf_used_; }
+  [[nodiscard]] unsigned sems_used() const { return next_sem_; }
+
+  // ---- words --------------------------------------------------------------------------
+  /// A leg moving [src_off, src_off + bytes) of every partition of `src` to dst_off of `dst`,
+  /// incrementing `remote_sem` on `dst`. bytes 0: a semaphore-only leg on one engine. Legs
+  /// that cannot be folded go through relay_core() (forwarded at the next flush_relays()).
+  /// Returns the receiver's wait for everything sent to remote_sem so far.
+  Arrival leg(CoreId src, CoreId dst, std::uint64_t src_off, std::uint64_t dst_off,
+              std::uint64_t bytes, unsigned remote_sem, std::string_view note);
+  /// A wait word on a.core (folded into the next start when nothing comes in between).
+  void wait(const Arrival& a, std::string_view note);
+  /// The current cumulative expected count of `sem` on `core`.
+  [[nodiscard]] std::uint32_t expected(CoreId core, unsigned sem) const;
+  /// dst = dst op src over `cols` columns of every partition (TENSOR_TENSOR_ARITH words).
+  void reduce(CoreId core, std::uint64_t dst_off, std::uint64_t src_off, std::uint64_t cols,
+              DataType dt, ReduceOp op, std::string_view note);
+  /// Emits the pending relays: on each relay core, one wait per relay semaphore for all that
+  /// was sent to it, then the forwarding legs. wait() calls it first. [CHOICE D30g]
+  void flush_relays();
+  /// Marks the end of an iteration on every program.
+  void end_iteration();
+  /// Marks the start of a step of `core`'s program (kept with the notes only).
+  void step(CoreId core, std::string_view name);
+
+  [[nodiscard]] const EmitStats& stats() const { return stats_; }
+  [[nodiscard]] const base::Status& status() const { return status_; }
+  /// The programs of every core that has words, by core id. Flushes relays first.
+  std::vector<CoreProgram> take_programs();
+
+ private:
+  struct Pending {  // a relayed leg waiting for its second hop
+    CoreId relay;
+    CoreId dst;
+    std::uint64_t relay_off;
+    std::uint64_t dst_off;
+    std::uint64_t bytes;
+    unsigned remote_sem;
+    unsigned relay_sem;
+    std::string note;
+  };
+  struct Reading {  // a leg of this core that may still read [lo, hi) of every partition
+    std::uint64_t lo;
+    std::uint64_t hi;
+    std::uint64_t leg;
+  };
+  struct CoreBook {
+    CoreProgram prog;
+    std::size_t after_start = 0;  ///< index just after the last start word
+    std::uint64_t legs = 0;       ///< legs issued (window position)
+    bool touched = false;
+    std::vector<Reading> reading;  ///< at most the window's legs
+  };
+
+  CoreBook& book(CoreId core);
+  void put(CoreId core, std::size_t at, const isa::Word& w, std::string_view note);
+  /// gen + start, no relay check; `count` adds the increment to the receiver's books.
+  void direct_leg(CoreId src, CoreId dst, std::uint64_t src_off, std::uint64_t dst_off,
+                  std::uint64_t bytes, unsigned remote_sem, std::string_view note);
+  unsigned relay_sem(unsigned remote_sem);
+  /// Before a local write of [lo, hi): wait until the core's legs reading it are done.
+  void release(CoreId core, std::uint64_t lo, std::uint64_t hi);
+  void fail(std::string message);
+
+  Geometry g_;
+  bool notes_;
+  std::vector<CoreBook> books_;
+  std::vector<std::uint32_t> expected_;  // [core * semaphores + sem]
+  std::vector<unsigned> window_;         // the local-semaphore slots
+  unsigned next_sem_ = 0;
+  std::uint64_t sbuf_used_ = 0;
+  std::vector<Pending> pending_;
+  std::map<unsigned, unsigned> relay_sems_;  // remote_sem -> relay's semaphore
+  std::map<std::tuple<CoreId, CoreId, std::uint64_t, std::uint64_t>, std::uint64_t> relay_slots_;
+  EmitStats stats_;
+  base::Status status_ = base::ok_status();
+};
+
+}  // namespace sbrdma::collectives

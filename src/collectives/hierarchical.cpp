@@ -1,0 +1,107 @@
+// Hierarchical collectives: phases on sub-groups. [HIGH] hw-params §3 CC-INTER; the choice of
+// sub-algorithms is [CHOICE D30d].
+//
+//   chips c = 0..C-1 of a group (in order of first appearance), ranks (c, l), l = 0..n-1 in
+//   group order on their chip.
+//   all-reduce:     intra ring rs of pieces P_l -> inter all-reduce of P_l among (., l)
+//                   -> intra ring ag of P_l
+//   all-gather:     inter ag of the blocks of (., l) -> intra ag of S_l = blocks of (., l)
+//   reduce-scatter: intra rs of S_l -> inter rs of the blocks of (., l)
+#include <algorithm>
+#include <bit>
+
+#include "base/check.h"
+#include "collectives/phases.h"
+
+namespace sbrdma::collectives {
+namespace {
+
+/// The group's ranks as [chip][local index] -> index of the rank in the group.
+std::vector<std::vector<unsigned>> by_chip(const Geometry& g, const std::vector<CoreId>& group) {
+  std::vector<unsigned> chips;
+  std::vector<std::vector<unsigned>> out;
+  for (unsigned r = 0; r < group.size(); ++r) {
+    const unsigned chip = g.locate(group[r]).chip;
+    auto it = std::find(chips.begin(), chips.end(), chip);
+    if (it == chips.end()) {
+      chips.push_back(chip);
+      out.emplace_back();
+      it = chips.end() - 1;
+    }
+    out[static_cast<std::size_t>(it - chips.begin())].push_back(r);
+  }
+  return out;
+}
+
+std::unique_ptr<Phase> inter_phase(Ctx& ctx, std::vector<Group> groups, bool rs, bool ag) {
+  const auto n = static_cast<unsigned>(groups.front().ranks.size());
+  if (std::has_single_bit(n)) return make_rdh(ctx, std::move(groups), rs, ag);
+  return make_ring(ctx, std::move(groups), rs, ag);
+}
+
+}  // namespace
+
+std::vector<std::unique_ptr<Phase>> make_hierarchical(
+    Ctx& ctx, const Geometry& g, const std::vector<std::vector<CoreId>>& groups, Op op,
+    std::uint64_t base, Cols whole, const std::vector<Cols>& blocks) {
+  std::vector<Group> intra;
+  std::vector<Group> inter;
+  for (const auto& group : groups) {
+    const auto chips = by_chip(g, group);
+    const auto C = static_cast<unsigned>(chips.size());
+    const auto n = static_cast<unsigned>(chips.front().size());
+    for (const auto& on : chips) SBRDMA_CHECK(on.size() == n);
+    const std::vector<Cols> parts = split_even(whole, n);
+    // Pieces of the intra-chip phases, by local index.
+    std::vector<Segments> local(n);
+    for (unsigned l = 0; l < n; ++l) {
+      if (op == Op::kAllReduce) {
+        append(local[l], parts[l]);
+      } else {
+        for (unsigned c = 0; c < C; ++c) append(local[l], blocks[chips[c][l]]);
+      }
+    }
+    for (unsigned c = 0; c < C; ++c) {
+      Group grp;
+      grp.base = base;
+      for (unsigned l = 0; l < n; ++l) grp.ranks.push_back(group[chips[c][l]]);
+      grp.pieces = local;
+      intra.push_back(std::move(grp));
+    }
+    for (unsigned l = 0; l < n; ++l) {
+      Group grp;
+      grp.base = base;
+      for (unsigned c = 0; c < C; ++c) {
+        grp.ranks.push_back(group[chips[c][l]]);
+        if (op == Op::kAllReduce) {
+          grp.pieces.push_back(split_piece(local[l], C, c));
+        } else {
+          grp.pieces.push_back(Segments{});
+          append(grp.pieces.back(), blocks[chips[c][l]]);
+        }
+      }
+      inter.push_back(std::move(grp));
+    }
+  }
+  std::vector<std::unique_ptr<Phase>> phases;
+  switch (op) {
+    case Op::kAllReduce:
+      phases.push_back(make_ring(ctx, intra, true, false));
+      phases.push_back(inter_phase(ctx, std::move(inter), true, true));
+      phases.push_back(make_ring(ctx, std::move(intra), false, true));
+      break;
+    case Op::kAllGather:
+      phases.push_back(inter_phase(ctx, std::move(inter), false, true));
+      phases.push_back(make_ring(ctx, std::move(intra), false, true));
+      break;
+    case Op::kReduceScatter:
+      phases.push_back(make_ring(ctx, std::move(intra), true, false));
+      phases.push_back(inter_phase(ctx, std::move(inter), true, false));
+      break;
+    default:
+      SBRDMA_CHECK_MSG(false, "hierarchical: not a reduce or gather op");
+  }
+  return phases;
+}
+
+}  // namespace sbrdma::collectives

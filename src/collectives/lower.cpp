@@ -1,0 +1,334 @@
+#include "collectives/lower.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <memory>
+
+#include "base/check.h"
+#include "collectives/phases.h"
+
+namespace sbrdma::collectives {
+namespace {
+
+// [HIGH] hw-params §2 CC-INTRA: "Mesh < 1 MB; RDH 1-56 MB; KangaRing > 56 MB; Ring fallback".
+constexpr std::uint64_t kMeshBelow = 1'000'000;
+constexpr std::uint64_t kRdhUpTo = 56'000'000;
+constexpr std::uint64_t kAlign = 64;
+
+std::uint64_t align_up(std::uint64_t v) {
+  return (v + kAlign - 1) / kAlign * kAlign;
+}
+
+/// Buffers and phases of one request, before any word is written.
+struct Plan {
+  std::unique_ptr<Emitter> em;
+  std::unique_ptr<Ctx> ctx;
+  std::vector<std::vector<RankBuffers>> buffers;
+  std::vector<std::unique_ptr<Phase>> phases;
+};
+
+/// Index of each core of `group` in it.
+std::vector<unsigned> positions_in(const std::vector<CoreId>& group,
+                                   const std::vector<CoreId>& order) {
+  std::vector<unsigned> out;
+  for (CoreId r : order) {
+    out.push_back(static_cast<unsigned>(std::find(group.begin(), group.end(), r) - group.begin()));
+  }
+  return out;
+}
+
+/// Lays out the buffers of every rank; returns the bytes of each partition they use.
+std::uint64_t layout(const Geometry& g, const Communicator& c, const LowerRequest& req,
+                     std::uint64_t count, std::vector<std::vector<RankBuffers>>& out) {
+  const unsigned eb = dtype_bytes(req.dtype);
+  const unsigned R = c.ranks();
+  const unsigned P = g.partitions;
+  const std::vector<std::uint64_t> blocks = even_counts(count, R);
+  std::uint64_t used = 0;
+  for (std::size_t gi = 0; gi < c.groups.size(); ++gi) {
+    std::vector<RankBuffers> ranks(R);
+    for (unsigned r = 0; r < R; ++r) {
+      RankBuffers& b = ranks[r];
+      switch (req.op) {
+        case Op::kAllReduce:
+          b.in = tile_blocks(0, eb, P, {count});
+          b.out = b.in;
+          break;
+        case Op::kAllGather:
+          b.out = tile_blocks(0, eb, P, blocks);
+          b.in = b.out.block(r);
+          break;
+        case Op::kReduceScatter:
+          b.in = tile_blocks(0, eb, P, blocks);
+          b.out = b.in.block(r);
+          break;
+        case Op::kAllToAll: {
+          b.in = tile_blocks(0, eb, P, blocks);
+          const std::uint64_t out_base = align_up(b.in.end_col() * eb);
+          b.out = tile_blocks(out_base, eb, P, std::vector<std::uint64_t>(R, blocks[r]));
+          break;
+        }
+        case Op::kSendRecv:
+        case Op::kPermute:
+          b.in = tile_blocks(0, eb, P, {count});
+          b.out = tile_blocks(align_up(b.in.end_col() * eb), eb, P, {count});
+          break;
+      }
+      used = std::max({used, b.in.byte_of(b.in.end_col()), b.out.byte_of(b.out.end_col())});
+    }
+    out.push_back(std::move(ranks));
+  }
+  return used;
+}
+
+/// The flat reduce/gather phase of `alg` over every group.
+void flat_phase(Plan& p, const Geometry& g, const Communicator& c, const LowerRequest& req,
+                Algorithm alg) {
+  const bool rs = req.op == Op::kAllReduce || req.op == Op::kReduceScatter;
+  const bool ag = req.op == Op::kAllReduce || req.op == Op::kAllGather;
+  const unsigned R = c.ranks();
+  std::vector<Group> groups;
+  for (std::size_t gi = 0; gi < c.groups.size(); ++gi) {
+    const auto& group = c.groups[gi];
+    const RankBuffers& b0 = p.buffers[gi][0];
+    const Tiled& whole = req.op == Op::kAllGather ? b0.out : b0.in;
+    Group grp;
+    grp.base = whole.base;
+    grp.ranks = alg == Algorithm::kRing ? snake_order(g, group) : group;
+    const std::vector<unsigned> pos = positions_in(group, grp.ranks);
+    const std::vector<Cols> parts =
+        req.op == Op::kAllReduce ? split_even(Cols{0, whole.end_col()}, R) : std::vector<Cols>{};
+    for (unsigned i = 0; i < R; ++i) {
+      Segments s;
+      append(s, req.op == Op::kAllReduce ? parts[i] : whole.block_cols(pos[i]));
+      grp.pieces.push_back(std::move(s));
+    }
+    groups.push_back(std::move(grp));
+  }
+  switch (alg) {
+    case Algorithm::kRing:
+      p.phases.push_back(make_ring(*p.ctx, std::move(groups), rs, ag));
+      break;
+    case Algorithm::kMesh:
+      p.phases.push_back(make_mesh(*p.ctx, std::move(groups), rs, ag));
+      break;
+    case Algorithm::kRdh:
+      p.phases.push_back(make_rdh(*p.ctx, std::move(groups), rs, ag));
+      break;
+    default:
+      SBRDMA_CHECK_MSG(false, "flat_phase: not a flat algorithm");
+  }
+}
+
+void point_phases(Plan& p, const Communicator& c, const LowerRequest& req) {
+  const unsigned R = c.ranks();
+  if (req.op == Op::kAllToAll) {
+    std::vector<AllToAllGroup> groups;
+    for (std::size_t gi = 0; gi < c.groups.size(); ++gi) {
+      AllToAllGroup a;
+      a.ranks = c.groups[gi];
+      a.in_base = p.buffers[gi][0].in.base;
+      a.out_base = p.buffers[gi][0].out.base;
+      a.in_blocks.resize(R);
+      a.out_blocks.resize(R);
+      for (unsigned s = 0; s < R; ++s) {
+        for (unsigned j = 0; j < R; ++j) {
+          a.in_blocks[s].push_back(p.buffers[gi][s].in.block_cols(j));
+          a.out_blocks[s].push_back(p.buffers[gi][s].out.block_cols(j));
+        }
+      }
+      groups.push_back(std::move(a));
+    }
+    p.phases.push_back(make_all_to_all(*p.ctx, std::move(groups)));
+    return;
+  }
+  std::vector<P2pGroup> groups;
+  for (std::size_t gi = 0; gi < c.groups.size(); ++gi) {
+    P2pGroup q;
+    q.ranks = c.groups[gi];
+    q.in_base = p.buffers[gi][0].in.base;
+    q.out_base = p.buffers[gi][0].out.base;
+    q.cols = p.buffers[gi][0].in.block_cols(0);
+    for (unsigned i = 0; i < R; ++i) {
+      if (req.op == Op::kPermute) {
+        q.dest.push_back((i + 1) % R);
+      } else {  // pairs (2k, 2k+1); an odd last rank sends to itself [CHOICE D30e]
+        q.dest.push_back((i ^ 1U) < R ? (i ^ 1U) : i);
+      }
+    }
+    groups.push_back(std::move(q));
+  }
+  p.phases.push_back(make_p2p(*p.ctx, std::move(groups)));
+}
+
+/// Builds buffers and phases (reserving memory and semaphores) for `alg`.
+Plan plan(const Geometry& g, const Communicator& c, const LowerRequest& req, std::uint64_t count,
+          Algorithm alg) {
+  Plan p;
+  p.em = std::make_unique<Emitter>(g, req.notes);
+  p.ctx = std::make_unique<Ctx>(
+      Ctx{*p.em, req.dtype, req.reduce, req.iterations, req.ring_halves_from});
+  p.em->alloc_bytes(layout(g, c, req, count, p.buffers));
+  if (c.ranks() == 1 && is_reduction(req.op)) return p;  // one rank: nothing moves
+  if (req.op == Op::kAllToAll || req.op == Op::kSendRecv || req.op == Op::kPermute) {
+    point_phases(p, c, req);
+  } else if (alg == Algorithm::kHierarchical) {
+    const RankBuffers& b0 = p.buffers[0][0];
+    const Tiled& whole = req.op == Op::kAllGather ? b0.out : b0.in;
+    std::vector<Cols> blocks;
+    for (std::size_t k = 0; k < whole.blocks(); ++k) blocks.push_back(whole.block_cols(k));
+    p.phases = make_hierarchical(*p.ctx, g, c.groups, req.op, whole.base, Cols{0, whole.end_col()},
+                                 blocks);
+  } else if (c.ranks() > 1) {
+    flat_phase(p, g, c, req, alg);
+  }
+  return p;
+}
+
+bool fits(const Geometry& g, const Communicator& c, const LowerRequest& req, std::uint64_t count,
+          Algorithm alg) {
+  const Plan p = plan(g, c, req, count, alg);
+  return p.em->status().ok() && p.em->sbuf_used() <= g.partition_bytes;
+}
+
+/// Ranks per chip of `group`, if the same on every chip it spans.
+bool same_ranks_per_chip(const Geometry& g, const std::vector<CoreId>& group) {
+  std::vector<unsigned> per(g.chips, 0);
+  for (CoreId r : group) ++per[g.locate(r).chip];
+  unsigned n = 0;
+  for (unsigned k : per) {
+    if (k == 0) continue;
+    if (n != 0 && k != n) return false;
+    n = k;
+  }
+  return true;
+}
+
+std::string bytes_text(std::uint64_t b) {
+  if (b % (1 << 20) == 0) return fmt::format("{} MiB", b >> 20);
+  if (b % (1 << 10) == 0) return fmt::format("{} KiB", b >> 10);
+  return fmt::format("{} B", b);
+}
+
+}  // namespace
+
+base::Result<std::uint64_t> element_count(const LowerRequest& req) {
+  if (req.bytes == 0) return base::make_error("size 0: a collective needs at least one element");
+  const std::uint64_t count = req.bytes / dtype_bytes(req.dtype);
+  if (count == 0) {
+    return base::make_error(fmt::format("size {} B holds no {} element ({} B)", req.bytes,
+                                        dtype_name(req.dtype), dtype_bytes(req.dtype)));
+  }
+  return count;
+}
+
+base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator& c,
+                                          const LowerRequest& req) {
+  const Algorithm a = req.algorithm;
+  auto not_for = [&](std::string_view only) {
+    return base::make_error(fmt::format("--algorithm {} does not apply to {} (use {})",
+                                        algorithm_name(a), op_long_name(req.op), only));
+  };
+  if (req.op == Op::kSendRecv || req.op == Op::kPermute) {
+    if (a == Algorithm::kAuto || a == Algorithm::kRing) return Algorithm::kRing;
+    return not_for("ring or auto");
+  }
+  if (req.op == Op::kAllToAll) {
+    if (a == Algorithm::kAuto || a == Algorithm::kMesh) return Algorithm::kMesh;
+    return not_for("mesh or auto");
+  }
+  const unsigned R = c.ranks();
+  if (a == Algorithm::kRdh && !std::has_single_bit(R)) {
+    return base::make_error(
+        fmt::format("--algorithm rdh needs a power-of-2 number of ranks per group, got {}", R));
+  }
+  if (a == Algorithm::kHierarchical) {
+    for (std::size_t k = 0; k < c.groups.size(); ++k) {
+      if (chips_spanned(g, c.groups[k]) < 2) {
+        return base::make_error(fmt::format(
+            "--algorithm hierarchical needs groups on more than one chip (group {} is on one)", k));
+      }
+      if (!same_ranks_per_chip(g, c.groups[k])) {
+        return base::make_error(fmt::format(
+            "--algorithm hierarchical needs the same number of ranks on every chip of a group "
+            "(group {} differs)",
+            k));
+      }
+    }
+  }
+  if (a != Algorithm::kAuto) return a;
+  if (R == 1) return Algorithm::kRing;
+  auto count = element_count(req);
+  if (!count) return count.error();
+  // [HIGH] hw-params §2 CC-INTRA thresholds; an algorithm whose scratch does not fit yields.
+  if (req.bytes < kMeshBelow && fits(g, c, req, *count, Algorithm::kMesh)) return Algorithm::kMesh;
+  if (std::has_single_bit(R) && req.bytes <= kRdhUpTo && fits(g, c, req, *count, Algorithm::kRdh)) {
+    return Algorithm::kRdh;
+  }
+  return Algorithm::kRing;
+}
+
+base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const LowerRequest& req) {
+  SBRDMA_TRY(check_communicator(g, c));
+  auto count = element_count(req);
+  if (!count) return count.error();
+  auto alg = resolve_algorithm(g, c, req);
+  if (!alg) return alg.error();
+  if (req.iterations == 0) return base::make_error("-n: at least one iteration");
+  Plan p = plan(g, c, req, *count, *alg);
+  if (!p.em->status().ok()) return p.em->status().error();
+  if (p.em->sbuf_used() > g.partition_bytes) {
+    LowerRequest fixed = req;
+    fixed.algorithm = *alg;
+    const std::uint64_t most = max_fitting_bytes(g, c, fixed);
+    return base::make_error(fmt::format(
+        "{} of {} B ({}, {} ranks, {}) needs {} per SBUF partition for buffers and scratch; {} "
+        "fit: at most {} B",
+        op_long_name(req.op), req.bytes, dtype_name(req.dtype), c.ranks(), algorithm_name(*alg),
+        bytes_text(p.em->sbuf_used()), bytes_text(g.partition_bytes), most));
+  }
+  for (unsigned it = 0; it < req.iterations; ++it) {
+    for (auto& ph : p.phases) ph->emit(it);
+    p.em->end_iteration();
+  }
+  if (!p.em->status().ok()) return p.em->status().error();
+  if (p.em->sbuf_used() > g.partition_bytes) {  // relay slots come during emission
+    return base::make_error(fmt::format(
+        "{} of {} B: the relays around unroutable addresses need {} per SBUF partition; {} fit",
+        op_long_name(req.op), req.bytes, bytes_text(p.em->sbuf_used()),
+        bytes_text(g.partition_bytes)));
+  }
+  Lowered out;
+  out.algorithm = *alg;
+  out.count = *count;
+  out.buffers = std::move(p.buffers);
+  out.sbuf_bytes = p.em->sbuf_used();
+  out.semaphores = p.em->sems_used();
+  out.stats = p.em->stats();
+  out.programs = p.em->take_programs();
+  return out;
+}
+
+std::uint64_t max_fitting_bytes(const Geometry& g, const Communicator& c, const LowerRequest& req) {
+  const unsigned eb = dtype_bytes(req.dtype);
+  auto alg = resolve_algorithm(g, c, req);
+  if (!alg) return 0;
+  // Search in whole elements; the footprint grows with the size (up to a slot-count change).
+  std::uint64_t lo = 0;                                                      // fits (0 trivially)
+  std::uint64_t hi = g.partition_bytes * g.partitions / eb * c.ranks() + 1;  // does not fit
+  while (hi - lo > 1) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    LowerRequest r = req;
+    r.bytes = mid * eb;
+    if (fits(g, c, r, mid, *alg)) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo * eb;
+}
+
+}  // namespace sbrdma::collectives

@@ -1,0 +1,79 @@
+#pragma once
+/// Lowering: a collective on a communicator -> one POOL program per core, plus where each
+/// rank's input and output live in SBUF (for whoever fills and checks them).
+///
+///   auto r = lower(geometry, comm, LowerRequest{Op::kAllReduce, DataType::kFp32, ...});
+///   r->programs      one CoreProgram per core that has work
+///   r->buffers[g][k] rank k of group g: its input and output tiles
+///
+/// Buffers (count = bytes / element size, blocks = count cut into `ranks` near-equal parts):
+///   all-reduce       one tile of count elements, in place (input = output)
+///   all-gather       output: one block per rank; input: the rank's own block (in place)
+///   reduce-scatter   input: one block per rank; output: the rank's own block (in place)
+///   all-to-all       input: one block per destination; output: `ranks` blocks of the size
+///                    of this rank's input block, one from each source
+///   send/recv, permute  input tile, output tile of count elements
+/// Scratch follows the buffers in every partition. [CHOICE D30a]
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "collectives/communicator.h"
+#include "collectives/emitter.h"
+#include "collectives/layout.h"
+#include "collectives/program.h"
+#include "collectives/types.h"
+
+namespace sbrdma::collectives {
+
+/// What to lower.
+struct LowerRequest {
+  Op op = Op::kAllReduce;
+  DataType dtype = DataType::kFp32;
+  ReduceOp reduce = ReduceOp::kSum;
+  std::uint64_t bytes = 0;  ///< nccom-test's size(B)
+  Algorithm algorithm = Algorithm::kAuto;
+  unsigned iterations = 1;  ///< back-to-back repetitions in one program
+  bool notes = false;       ///< keep a note per word (for --dump-programs)
+  /// Ring: a piece moves in two halves when each half has at least this many bytes per
+  /// partition (a half then streams longer than its gen takes). [CHOICE D30d]
+  std::uint64_t ring_halves_from = 16 << 10;
+};
+
+/// Where one rank's data lives.
+struct RankBuffers {
+  Tiled in;
+  Tiled out;
+};
+
+/// The lowered collective.
+struct Lowered {
+  Algorithm algorithm = Algorithm::kRing;  ///< the one used (auto resolved)
+  std::uint64_t count = 0;                 ///< elements (bytes / element size)
+  std::vector<CoreProgram> programs;
+  std::vector<std::vector<RankBuffers>> buffers;  ///< [group][rank]
+  std::uint64_t sbuf_bytes = 0;                   ///< bytes of each partition used
+  unsigned semaphores = 0;                        ///< semaphore indices used (0 .. n-1)
+  EmitStats stats;
+};
+
+/// Elements of `req` (bytes / element size). Error: a size of 0, or one that holds no
+/// element of the dtype.
+base::Result<std::uint64_t> element_count(const LowerRequest& req);
+
+/// The algorithm `req` runs with (auto resolved by size [HIGH] hw-params §2 CC-INTRA), or an
+/// error when the requested one does not apply (RDH on 6 ranks, hierarchical on one chip,
+/// anything but mesh for all-to-all, anything but ring for send/recv and permute).
+base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator& c,
+                                          const LowerRequest& req);
+
+/// Lowers `req` on `c`. Errors: bad size, an algorithm that does not apply, a size whose
+/// buffers and scratch do not fit a partition (saying how much fits), semaphores exhausted.
+base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const LowerRequest& req);
+
+/// The largest size of `req` (same op, dtype, algorithm) that fits, in bytes; 0 if none.
+std::uint64_t max_fitting_bytes(const Geometry& g, const Communicator& c, const LowerRequest& req);
+
+}  // namespace sbrdma::collectives

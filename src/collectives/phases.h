@@ -1,0 +1,105 @@
+#pragma once
+/// The building blocks of every collective: phases that run the same step pattern on several
+/// disjoint groups of cores at once (the replica groups of a flat algorithm, or the chips /
+/// columns of a hierarchical one). A phase reserves its semaphores and scratch when it is
+/// built (the same indices and offsets on every core) and writes one iteration's words per
+/// emit() call. Memory is therefore known before any word is written.
+///
+/// Safety rules the phases follow ([CHOICE D30b-f]):
+///  - a wait is exact: when a semaphore reaches its target, every leg it counts has landed
+///    and no later leg to it can have been sent yet;
+///  - a buffer or scratch slot is written again only after its reader is done with it;
+///  - both follow either from a causal chain in the algorithm or from a credit leg.
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "collectives/emitter.h"
+#include "collectives/layout.h"
+#include "collectives/types.h"
+
+namespace sbrdma::collectives {
+
+/// What every phase of one lowering shares.
+struct Ctx {
+  Emitter& em;
+  DataType dt = DataType::kFp32;
+  ReduceOp red = ReduceOp::kSum;
+  unsigned iterations = 1;
+  std::uint64_t ring_halves_from = 16 << 10;  ///< see LowerRequest
+  [[nodiscard]] unsigned eb() const { return dtype_bytes(dt); }
+};
+
+/// One group of a phase: its cores in algorithm order and, per position, the piece of the
+/// buffer that position owns (ends with after a reduce-scatter, starts with before an
+/// all-gather). Pieces are column ranges of a buffer at byte `base`.
+struct Group {
+  std::vector<CoreId> ranks;
+  std::vector<Segments> pieces;
+  std::uint64_t base = 0;
+};
+
+/// The end of a one-step exchange: every position in `got` waits until everything sent to
+/// its semaphore `sem` has landed (one joint wait).
+void wait_all_sent(Ctx& ctx, const std::vector<CoreId>& ranks, const std::vector<bool>& got,
+                   unsigned sem, std::string_view note);
+
+/// A phase of a lowering.
+class Phase {
+ public:
+  virtual ~Phase() = default;
+  /// Writes iteration `iter`'s words. Contract: iterations are emitted in order 0, 1, ...
+  virtual void emit(unsigned iter) = 0;
+};
+
+/// Ring reduce-scatter (rs) and/or all-gather (ag); both = all-reduce. Each piece moves in
+/// one or two halves so that reducing one half overlaps receiving the other. [CHOICE D30d]
+std::unique_ptr<Phase> make_ring(Ctx& ctx, std::vector<Group> groups, bool rs, bool ag);
+
+/// Mesh: every position sends each peer its piece directly, in one step per half of the
+/// job (rs: pieces to their owners' scratch, then reduce; ag: own piece to every peer).
+std::unique_ptr<Phase> make_mesh(Ctx& ctx, std::vector<Group> groups, bool rs, bool ag);
+
+/// Recursive halving (rs) and doubling (ag) over 2^k positions. [CHOICE D30d]
+std::unique_ptr<Phase> make_rdh(Ctx& ctx, std::vector<Group> groups, bool rs, bool ag);
+
+/// All-to-all, mesh: block j of position s's input (`in` at in_base) goes to block s of
+/// position j's output (at out_base). in_blocks[s][j] / out_blocks[j][s] are column ranges.
+struct AllToAllGroup {
+  std::vector<CoreId> ranks;
+  std::vector<std::vector<Cols>> in_blocks;   ///< [s][j]
+  std::vector<std::vector<Cols>> out_blocks;  ///< [j][s]
+  std::uint64_t in_base = 0;
+  std::uint64_t out_base = 0;
+};
+std::unique_ptr<Phase> make_all_to_all(Ctx& ctx, std::vector<AllToAllGroup> groups);
+
+/// Point to point: position i sends `cols` of its buffer at in_base to position dest[i]'s
+/// buffer at out_base (send/recv pairs, ring permute). Contract: dest is a permutation.
+struct P2pGroup {
+  std::vector<CoreId> ranks;
+  std::vector<unsigned> dest;
+  Cols cols;
+  std::uint64_t in_base = 0;
+  std::uint64_t out_base = 0;
+};
+std::unique_ptr<Phase> make_p2p(Ctx& ctx, std::vector<P2pGroup> groups);
+
+/// Hierarchical all-reduce, all-gather or reduce-scatter over `groups` (each spanning
+/// chips with the same number of ranks on each): intra-chip ring, then inter-chip (RDH when
+/// the chip count is a power of 2, else ring) among the ranks with the same index on their
+/// chip, then intra-chip ring. [HIGH] hw-params §3 CC-INTER (AR = intra RS + inter AR +
+/// intra AG; AG = inter then intra; RS = intra then inter). `whole` is the all-reduce buffer,
+/// `blocks[r]` rank r's block of an all-gather / reduce-scatter buffer at byte `base`.
+std::vector<std::unique_ptr<Phase>> make_hierarchical(
+    Ctx& ctx, const Geometry& g, const std::vector<std::vector<CoreId>>& groups, Op op,
+    std::uint64_t base, Cols whole, const std::vector<Cols>& blocks);
+
+/// Ring order for `ranks` that avoids unfoldable hops where it can: chips in order of first
+/// appearance, each chip's ranks by tpb, every other chip reversed (a snake), so that a hop
+/// between chips stays on one die. [CHOICE D30g]
+std::vector<CoreId> snake_order(const Geometry& g, const std::vector<CoreId>& ranks);
+
+}  // namespace sbrdma::collectives

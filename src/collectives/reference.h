@@ -1,0 +1,56 @@
+#pragma once
+/// The data side of a collective, on the CPU: inputs (`-c random|all_ones`, seeded), the
+/// expected outputs, and the count of wrong elements. Elements are little-endian bytes of the
+/// dtype; a rank's input and output are the logical element sequences of lower.h (blocks in
+/// order), independent of where they sit in SBUF.
+///
+/// Exactness ([CHOICE D30f]): integer sums wrap (local compute's rule, D28), so any order
+/// gives the same bits and the check is exact; max and min are exact. Float sums depend on the
+/// order the algorithm adds in, so a float element is wrong when it is off by more than
+/// ranks x unit roundoff x (sum of |inputs|) — the bound of recursive summation in any
+/// order. Random float inputs are multiples of 1/8 in [-1, 1] (exact in every dtype), so fp32
+/// sums of up to 2^20 ranks are exact anyway.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "collectives/types.h"
+
+namespace sbrdma::collectives {
+
+/// How inputs are filled.
+enum class DataFill : std::uint8_t {
+  kRandom,   ///< `-c random`: seeded per (seed, group, rank, element)
+  kAllOnes,  ///< `-c all_ones`: every element 1
+};
+
+/// The input of rank `rank` of group `group`: `elements` elements.
+std::vector<std::uint8_t> make_input(DataType dt, std::uint64_t elements, DataFill fill,
+                                     std::uint64_t seed, unsigned group, unsigned rank);
+
+/// What one rank must end with.
+struct Expected {
+  std::vector<std::uint8_t> bytes;  ///< exact result (non-float, or non-reduction)
+  std::vector<double> value;        ///< float reductions: the exact sum / max / min
+  std::vector<double> abs_sum;      ///< float sums: sum of |inputs| per element
+};
+
+/// Expected outputs of the ranks of one group of `op`, given every rank's input (logical
+/// elements) and the element counts of each rank's output. Contract: the inputs have the
+/// sizes lower.h gives them.
+std::vector<Expected> expected_outputs(Op op, DataType dt, ReduceOp red,
+                                       const std::vector<std::vector<std::uint8_t>>& inputs,
+                                       const std::vector<std::uint64_t>& out_elements);
+
+/// Elements of `got` that are wrong against `want` (see the tolerance above). Contract:
+/// got.size() == the expected byte count.
+std::uint64_t count_wrong(DataType dt, unsigned ranks, std::span<const std::uint8_t> got,
+                          const Expected& want);
+
+/// The value of one element as a double (floats widened exactly, integers as numbers).
+double element_value(DataType dt, const std::uint8_t* p);
+/// Stores `v` as an element of `dt` (floats rounded to nearest even; integers wrap).
+void store_element(DataType dt, double v, std::uint8_t* p);
+
+}  // namespace sbrdma::collectives

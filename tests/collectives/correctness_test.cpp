@@ -1,0 +1,189 @@
+// Every operation x algorithm on small sizes, run on the test interpreter under several
+// random schedules and checked against the CPU reference. Three iterations back to back, so
+// that reuse across iterations is exercised too.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "collectives/harness.h"
+
+namespace sbrdma::collectives {
+namespace {
+
+using testing::Outcome;
+using testing::run_collective;
+using testing::small_geometry;
+
+struct Case {
+  Op op;
+  Algorithm alg;
+  DataType dt;
+  std::uint64_t count;  // elements
+  Communicator comm;
+  ReduceOp red = ReduceOp::kSum;
+};
+
+std::string name(const Case& c) {
+  return fmt::format("{} {} {} {} elements, {} ranks, {}", op_name(c.op), algorithm_name(c.alg),
+                     dtype_name(c.dt), c.count, c.comm.ranks(), reduce_op_name(c.red));
+}
+
+void expect_right(const Geometry& g, const Case& c, unsigned seeds = 2,
+                  std::uint64_t halves_from = 16 << 10) {
+  LowerRequest r;
+  r.ring_halves_from = halves_from;
+  r.op = c.op;
+  r.algorithm = c.alg;
+  r.dtype = c.dt;
+  r.reduce = c.red;
+  r.bytes = c.count * dtype_bytes(c.dt);
+  // Three iterations back to back exercise reuse across iterations. In-place sums reduce
+  // their own results again: all-reduce's are predictable (exact dtypes), a reduce-scatter
+  // leaves partial sums in the other blocks, so those are checked after one.
+  const bool half = c.dt == DataType::kBf16 || c.dt == DataType::kFp16;
+  const bool once =
+      c.red == ReduceOp::kSum && (c.op == Op::kReduceScatter || (c.op == Op::kAllReduce && half));
+  r.iterations = once ? 1 : 3;
+  for (std::uint64_t s = 1; s <= seeds; ++s) {
+    const Outcome o = run_collective(g, c.comm, r, DataFill::kRandom, s);
+    ASSERT_EQ(o.error, "") << name(c);
+    EXPECT_EQ(o.wrong, 0u) << name(c) << " schedule " << s;
+    EXPECT_GT(o.checked, 0u) << name(c);
+  }
+}
+
+Communicator ranks(const Geometry& g, unsigned n) {
+  return *default_communicator(g, n);
+}
+
+Communicator groups(std::vector<std::vector<CoreId>> gs) {
+  return Communicator{std::move(gs)};
+}
+
+constexpr Op kReduceOps[] = {Op::kAllReduce, Op::kReduceScatter, Op::kAllGather};
+constexpr Algorithm kFlat[] = {Algorithm::kRing, Algorithm::kMesh};
+
+TEST(Correctness, EveryDtypeOnEveryFlatAlgorithm) {
+  const Geometry g = small_geometry(1);
+  for (Op op : kReduceOps) {
+    for (Algorithm a : {Algorithm::kRing, Algorithm::kMesh, Algorithm::kRdh}) {
+      for (DataType dt : all_dtypes()) {
+        expect_right(g, Case{op, a, dt, 131 * 4 + 3, ranks(g, 4)}, 1);  // a prime count
+      }
+    }
+  }
+}
+
+TEST(Correctness, MaxAndMin) {
+  const Geometry g = small_geometry(1);
+  for (ReduceOp red : {ReduceOp::kMax, ReduceOp::kMin}) {
+    for (DataType dt : {DataType::kFp32, DataType::kBf16, DataType::kInt8, DataType::kUint8}) {
+      expect_right(g, Case{Op::kAllReduce, Algorithm::kRing, dt, 700, ranks(g, 3), red}, 1);
+      expect_right(g, Case{Op::kReduceScatter, Algorithm::kRdh, dt, 700, ranks(g, 4), red}, 1);
+    }
+  }
+}
+
+TEST(Correctness, TinyAndUnevenSizes) {
+  const Geometry g = small_geometry(1);
+  for (Op op : kReduceOps) {
+    for (Algorithm a : kFlat) {
+      for (std::uint64_t n : {1u, 3u, 127u, 129u, 1031u}) {
+        for (unsigned r : {2u, 3u, 5u, 8u})
+          expect_right(g, Case{op, a, DataType::kUint8, n, ranks(g, r)}, 1);
+      }
+    }
+    for (std::uint64_t n : {1u, 3u, 1031u}) {
+      expect_right(g, Case{op, Algorithm::kRdh, DataType::kInt32, n, ranks(g, 8)}, 1);
+    }
+  }
+}
+
+TEST(Correctness, OneRank) {
+  const Geometry g = small_geometry(1);
+  for (Op op : all_ops())
+    expect_right(g, Case{op, Algorithm::kAuto, DataType::kFp32, 77, ranks(g, 1)}, 1);
+}
+
+TEST(Correctness, AllToAllSendRecvPermute) {
+  const Geometry g = small_geometry(1);
+  for (Op op : {Op::kAllToAll, Op::kSendRecv, Op::kPermute}) {
+    for (unsigned r : {2u, 3u, 8u}) {
+      for (std::uint64_t n : {1u, 5u, 1000u}) {
+        expect_right(g, Case{op, Algorithm::kAuto, DataType::kBf16, n, ranks(g, r)});
+      }
+    }
+  }
+}
+
+TEST(Correctness, RingHalvesAndCredits) {
+  // 4 KiB partitions: a 2.5 KiB-per-partition buffer leaves room for 8 of the 16 scratch slots
+  // a credit-free ring of 8 ranks in halves needs, so the ring credits them.
+  const Geometry g = small_geometry(1, 4 << 10);
+  const Case c{Op::kAllReduce, Algorithm::kRing, DataType::kInt32, 128 * 640, ranks(g, 8)};
+  expect_right(g, c, 2, 64);
+  expect_right(g,
+               Case{Op::kReduceScatter, Algorithm::kRing, DataType::kFp32, 128 * 640, ranks(g, 8)},
+               1, 64);
+  expect_right(g,
+               Case{Op::kAllGather, Algorithm::kRing, DataType::kUint8, 128 * 900 + 7, ranks(g, 5)},
+               2, 64);
+  LowerRequest r;
+  r.bytes = c.count * 4;
+  r.dtype = c.dt;
+  r.algorithm = Algorithm::kRing;
+  r.iterations = 3;
+  r.ring_halves_from = 64;
+  const auto low = lower(g, c.comm, r);
+  ASSERT_TRUE(low.ok());
+  EXPECT_GT(low->stats.semaphore_legs, 0u) << "expected credit legs";
+  EXPECT_EQ(low->stats.legs - low->stats.semaphore_legs, 8u * 2 * 14 * 3) << "two halves a step";
+}
+
+TEST(Correctness, ReplicaGroupsRunSideBySide) {
+  const Geometry g = small_geometry(1);
+  const Communicator c = groups({{0, 5, 2}, {7, 1, 4}});
+  for (Op op : all_ops()) {
+    const Algorithm a = op == Op::kAllToAll                           ? Algorithm::kMesh
+                        : (op == Op::kSendRecv || op == Op::kPermute) ? Algorithm::kRing
+                                                                      : Algorithm::kRing;
+    expect_right(g, Case{op, a, DataType::kInt32, 301, c});
+  }
+  expect_right(
+      g, Case{Op::kAllReduce, Algorithm::kRdh, DataType::kFp16, 301, groups({{6, 1}, {3, 4}})});
+}
+
+TEST(Correctness, RanksOverChipsAndHierarchical) {
+  const Geometry g = small_geometry(16);  // trn2.48xlarge's chip count
+  const Communicator spread = groups({{0, 5, 8, 13, 16, 21, 24, 29}});  // 2 per chip, both dies
+  for (Op op : kReduceOps) {
+    for (Algorithm a :
+         {Algorithm::kRing, Algorithm::kMesh, Algorithm::kRdh, Algorithm::kHierarchical}) {
+      expect_right(g, Case{op, a, DataType::kFp32, 2000, spread}, 1);
+    }
+  }
+  // 3 chips x 4 ranks: hierarchical's inter-chip phase is a ring.
+  const Communicator three = groups({{0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19}});
+  for (Op op : kReduceOps)
+    expect_right(g, Case{op, Algorithm::kHierarchical, DataType::kBf16, 999, three}, 1);
+}
+
+TEST(Correctness, UnroutableAddressesAreRelayed) {
+  const Geometry g = small_geometry(26);
+  // Core 0 (chip 0 die 0) and core 24*8+5 (chip 24 die 1): 0 -> 197 cannot be folded.
+  const Communicator c = groups({{0, 24 * 8 + 5, 3 * 8 + 4}});
+  for (Op op : all_ops()) {
+    const Algorithm a = op == Op::kAllToAll ? Algorithm::kMesh : Algorithm::kRing;
+    expect_right(g, Case{op, a, DataType::kFp32, 500, c});
+  }
+  expect_right(g, Case{Op::kAllGather, Algorithm::kMesh, DataType::kFp32, 500, c});
+  LowerRequest r;
+  r.op = Op::kAllReduce;
+  r.bytes = 2000;
+  r.algorithm = Algorithm::kMesh;
+  const auto low = lower(g, c, r);
+  ASSERT_TRUE(low.ok());
+  EXPECT_GT(low->stats.relayed_legs, 0u);
+}
+
+}  // namespace
+}  // namespace sbrdma::collectives

@@ -1,0 +1,122 @@
+#include "collectives/lower.h"
+
+#include <gtest/gtest.h>
+
+#include "collectives/harness.h"
+#include "isa/assembler.h"
+
+namespace sbrdma::collectives {
+namespace {
+
+using testing::small_geometry;
+
+Communicator first(unsigned ranks, const Geometry& g) {
+  return *default_communicator(g, ranks);
+}
+
+LowerRequest req(Op op, std::uint64_t bytes, Algorithm a = Algorithm::kAuto,
+                 DataType dt = DataType::kFp32) {
+  LowerRequest r;
+  r.op = op;
+  r.bytes = bytes;
+  r.algorithm = a;
+  r.dtype = dt;
+  return r;
+}
+
+TEST(Lower, AutoPicksBySize) {
+  const Geometry g = Geometry::of(soc::cayman_profile(), 1);
+  const Communicator c = first(8, g);
+  EXPECT_EQ(*resolve_algorithm(g, c, req(Op::kAllReduce, 999'999)), Algorithm::kMesh);
+  EXPECT_EQ(*resolve_algorithm(g, c, req(Op::kAllReduce, 1'000'000)), Algorithm::kRdh);
+  EXPECT_EQ(*resolve_algorithm(g, c, req(Op::kAllGather, 8 << 20)), Algorithm::kRdh);
+  // 16 MiB: RDH's scratch (half the buffer and more) does not fit next to the buffer.
+  EXPECT_EQ(*resolve_algorithm(g, c, req(Op::kAllReduce, 16 << 20)), Algorithm::kRing);
+  EXPECT_EQ(*resolve_algorithm(g, first(6, g), req(Op::kAllReduce, 4 << 20)), Algorithm::kRing);
+  EXPECT_EQ(*resolve_algorithm(g, c, req(Op::kAllToAll, 4 << 20)), Algorithm::kMesh);
+  EXPECT_EQ(*resolve_algorithm(g, c, req(Op::kPermute, 4 << 20)), Algorithm::kRing);
+}
+
+TEST(Lower, AlgorithmsThatDoNotApplyAreErrors) {
+  const Geometry g = Geometry::of(soc::cayman_profile(), 2);
+  auto e1 = resolve_algorithm(g, first(6, g), req(Op::kAllReduce, 4096, Algorithm::kRdh));
+  EXPECT_EQ(e1.error().message,
+            "--algorithm rdh needs a power-of-2 number of ranks per group, got 6");
+  auto e2 = resolve_algorithm(g, first(8, g), req(Op::kAllReduce, 4096, Algorithm::kHierarchical));
+  EXPECT_EQ(e2.error().message,
+            "--algorithm hierarchical needs groups on more than one chip (group 0 is on one)");
+  auto e3 = resolve_algorithm(g, first(12, g), req(Op::kAllGather, 4096, Algorithm::kHierarchical));
+  EXPECT_EQ(e3.error().message,
+            "--algorithm hierarchical needs the same number of ranks on every chip of a group "
+            "(group 0 differs)");
+  auto e4 = resolve_algorithm(g, first(4, g), req(Op::kAllToAll, 4096, Algorithm::kRing));
+  EXPECT_EQ(e4.error().message, "--algorithm ring does not apply to all-to-all (use mesh or auto)");
+  auto e5 = resolve_algorithm(g, first(4, g), req(Op::kSendRecv, 4096, Algorithm::kMesh));
+  EXPECT_EQ(e5.error().message, "--algorithm mesh does not apply to send/recv (use ring or auto)");
+}
+
+TEST(Lower, SizesThatHoldNoElementAreErrors) {
+  const Geometry g = Geometry::of(soc::cayman_profile(), 1);
+  EXPECT_EQ(lower(g, first(2, g), req(Op::kAllReduce, 0)).error().message,
+            "size 0: a collective needs at least one element");
+  EXPECT_EQ(lower(g, first(2, g), req(Op::kAllReduce, 3)).error().message,
+            "size 3 B holds no fp32 element (4 B)");
+}
+
+TEST(Lower, ASizeThatDoesNotFitSaysHowMuchDoes) {
+  const Geometry g = Geometry::of(soc::cayman_profile(), 1);
+  auto r = lower(g, first(8, g), req(Op::kAllReduce, 32 << 20, Algorithm::kRing));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("all-reduce of 33554432 B (fp32, 8 ranks, ring) needs "),
+            std::string::npos)
+      << r.error().message;
+  EXPECT_NE(r.error().message.find("; 224 KiB fit: at most "), std::string::npos);
+  const std::uint64_t most =
+      max_fitting_bytes(g, first(8, g), req(Op::kAllReduce, 1, Algorithm::kRing));
+  EXPECT_GT(most, 16u << 20);  // 16 MiB fits (the ./dev run sweep's top)
+  EXPECT_LT(most, 28u << 20);
+  EXPECT_TRUE(lower(g, first(8, g), req(Op::kAllReduce, most, Algorithm::kRing)).ok());
+  EXPECT_FALSE(
+      lower(g, first(8, g), req(Op::kAllReduce, most + 128 * 4 * 8, Algorithm::kRing)).ok());
+}
+
+TEST(Lower, ProgramsAssembleBackToTheSameWords) {
+  const Geometry g = Geometry::of(soc::cayman_profile(), 1);
+  LowerRequest r = req(Op::kAllReduce, 64 << 10, Algorithm::kRing);
+  r.notes = true;
+  r.iterations = 2;
+  auto low = lower(g, first(4, g), r);
+  ASSERT_TRUE(low.ok()) << low.error().message;
+  ASSERT_EQ(low->programs.size(), 4u);
+  for (const CoreProgram& p : low->programs) {
+    ASSERT_EQ(p.iteration_end.size(), 2u);
+    const std::string text = program_text(p, "test program");
+    EXPECT_EQ(text.rfind("# test program\n", 0), 0u);
+    EXPECT_NE(text.find("# -- iteration 0 ends"), std::string::npos);
+    const isa::AsmResult back = isa::assemble(text, "dump.s");
+    ASSERT_TRUE(back.ok()) << back.errors.front().format();
+    EXPECT_EQ(back.word_list(), p.words);
+  }
+}
+
+TEST(Lower, OneRankMovesNothing) {
+  const Geometry g = Geometry::of(soc::cayman_profile(), 1);
+  auto low = lower(g, first(1, g), req(Op::kAllReduce, 4096));
+  ASSERT_TRUE(low.ok());
+  EXPECT_TRUE(low->programs.empty());
+}
+
+TEST(Lower, TheSameRequestLowersToTheSameWords) {
+  const Geometry g = small_geometry(2);
+  const Communicator c = first(16, g);
+  auto a = lower(g, c, req(Op::kAllReduce, 40000, Algorithm::kHierarchical));
+  auto b = lower(g, c, req(Op::kAllReduce, 40000, Algorithm::kHierarchical));
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_EQ(a->programs.size(), b->programs.size());
+  for (std::size_t i = 0; i < a->programs.size(); ++i) {
+    EXPECT_EQ(a->programs[i].words, b->programs[i].words);
+  }
+}
+
+}  // namespace
+}  // namespace sbrdma::collectives

@@ -1,0 +1,112 @@
+#include "collectives/reference.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace sbrdma::collectives {
+namespace {
+
+std::vector<std::uint8_t> elems(DataType dt, std::initializer_list<double> vs) {
+  std::vector<std::uint8_t> out(vs.size() * dtype_bytes(dt));
+  std::size_t i = 0;
+  for (double v : vs) store_element(dt, v, &out[i++ * dtype_bytes(dt)]);
+  return out;
+}
+
+TEST(Reference, ElementsRoundTripEveryDtype) {
+  for (DataType dt : all_dtypes()) {
+    std::vector<std::uint8_t> b(4);
+    store_element(dt, -1.0, b.data());
+    const double back = element_value(dt, b.data());
+    EXPECT_EQ(back, dt == DataType::kUint8 ? 255.0 : -1.0) << dtype_name(dt);
+  }
+  std::vector<std::uint8_t> b(2);
+  store_element(DataType::kBf16, 1.0 + 1.0 / 512, b.data());  // halfway: to even (1.0)
+  EXPECT_EQ(element_value(DataType::kBf16, b.data()), 1.0);
+  store_element(DataType::kFp16, 65520.0, b.data());  // rounds past the largest half: inf
+  EXPECT_TRUE(std::isinf(element_value(DataType::kFp16, b.data())));
+  store_element(DataType::kFp16, 0.375, b.data());
+  EXPECT_EQ(element_value(DataType::kFp16, b.data()), 0.375);
+}
+
+TEST(Reference, InputsAreSeededAndAllOnesIsOne) {
+  const auto a = make_input(DataType::kFp32, 100, DataFill::kRandom, 1, 0, 3);
+  EXPECT_EQ(a, make_input(DataType::kFp32, 100, DataFill::kRandom, 1, 0, 3));
+  EXPECT_NE(a, make_input(DataType::kFp32, 100, DataFill::kRandom, 2, 0, 3));
+  EXPECT_NE(a, make_input(DataType::kFp32, 100, DataFill::kRandom, 1, 0, 4));
+  for (std::size_t e = 0; e < 100; ++e) {
+    const double v = element_value(DataType::kFp32, &a[e * 4]);
+    EXPECT_EQ(v * 8, std::round(v * 8));
+    EXPECT_LE(std::fabs(v), 1.0);
+  }
+  const auto ones = make_input(DataType::kBf16, 3, DataFill::kAllOnes, 1, 0, 0);
+  EXPECT_EQ(ones, elems(DataType::kBf16, {1, 1, 1}));
+}
+
+TEST(Reference, AllReduceSumsAndIntegersWrap) {
+  const auto want = expected_outputs(
+      Op::kAllReduce, DataType::kInt8, ReduceOp::kSum,
+      {elems(DataType::kInt8, {100, -3}), elems(DataType::kInt8, {100, 5})}, {2, 2});
+  EXPECT_EQ(want[1].bytes, elems(DataType::kInt8, {-56, 2}));  // 200 wraps to -56
+  EXPECT_TRUE(want[1].value.empty());
+  const auto mx = expected_outputs(
+      Op::kAllReduce, DataType::kUint8, ReduceOp::kMax,
+      {elems(DataType::kUint8, {1, 250}), elems(DataType::kUint8, {9, 3})}, {2, 2});
+  EXPECT_EQ(mx[0].bytes, elems(DataType::kUint8, {9, 250}));
+}
+
+TEST(Reference, ReduceScatterGivesEachRankItsBlock) {
+  // 5 elements on 2 ranks: blocks of 3 and 2.
+  const auto want = expected_outputs(
+      Op::kReduceScatter, DataType::kInt32, ReduceOp::kMin,
+      {elems(DataType::kInt32, {1, 2, 3, 4, 5}), elems(DataType::kInt32, {5, 0, 7, -1, 9})},
+      {3, 2});
+  EXPECT_EQ(want[0].bytes, elems(DataType::kInt32, {1, 0, 3}));
+  EXPECT_EQ(want[1].bytes, elems(DataType::kInt32, {-1, 5}));
+}
+
+TEST(Reference, GatherAllToAllAndPermuteMoveBlocks) {
+  const auto ag =
+      expected_outputs(Op::kAllGather, DataType::kUint8, ReduceOp::kSum,
+                       {elems(DataType::kUint8, {1, 2}), elems(DataType::kUint8, {3})}, {3, 3});
+  EXPECT_EQ(ag[1].bytes, elems(DataType::kUint8, {1, 2, 3}));
+  // All-to-all, 2 ranks, 3 elements: blocks of 2 (to rank 0) and 1 (to rank 1).
+  const auto a2a = expected_outputs(
+      Op::kAllToAll, DataType::kUint8, ReduceOp::kSum,
+      {elems(DataType::kUint8, {1, 2, 3}), elems(DataType::kUint8, {4, 5, 6})}, {4, 2});
+  EXPECT_EQ(a2a[0].bytes, elems(DataType::kUint8, {1, 2, 4, 5}));
+  EXPECT_EQ(a2a[1].bytes, elems(DataType::kUint8, {3, 6}));
+  const auto perm = expected_outputs(
+      Op::kPermute, DataType::kUint8, ReduceOp::kSum,
+      {elems(DataType::kUint8, {1}), elems(DataType::kUint8, {2}), elems(DataType::kUint8, {3})},
+      {1, 1, 1});
+  EXPECT_EQ(perm[0].bytes, elems(DataType::kUint8, {3}));
+  const auto sr = expected_outputs(
+      Op::kSendRecv, DataType::kUint8, ReduceOp::kSum,
+      {elems(DataType::kUint8, {1}), elems(DataType::kUint8, {2}), elems(DataType::kUint8, {3})},
+      {1, 1, 1});
+  EXPECT_EQ(sr[0].bytes, elems(DataType::kUint8, {2}));
+  EXPECT_EQ(sr[2].bytes, elems(DataType::kUint8, {3}));  // the odd one out keeps its own
+}
+
+TEST(Reference, FloatSumsAllowTheSummationBound) {
+  // bf16: 1 + 2^-8 + 2^-8 is 1.0078125; in order it rounds to 1 (each step ties to even).
+  const auto want =
+      expected_outputs(Op::kAllReduce, DataType::kBf16, ReduceOp::kSum,
+                       {elems(DataType::kBf16, {1.0}), elems(DataType::kBf16, {1.0 / 256}),
+                        elems(DataType::kBf16, {1.0 / 256})},
+                       {1, 1, 1});
+  EXPECT_EQ(count_wrong(DataType::kBf16, 3, elems(DataType::kBf16, {1.0}), want[0]), 0u);
+  EXPECT_EQ(count_wrong(DataType::kBf16, 3, elems(DataType::kBf16, {1.0078125}), want[0]), 0u);
+  EXPECT_EQ(count_wrong(DataType::kBf16, 3, elems(DataType::kBf16, {1.5}), want[0]), 1u);
+  // fp32: the bound is tiny, a missing contribution is wrong.
+  const auto f =
+      expected_outputs(Op::kAllReduce, DataType::kFp32, ReduceOp::kSum,
+                       {elems(DataType::kFp32, {0.5}), elems(DataType::kFp32, {0.125})}, {1, 1});
+  EXPECT_EQ(count_wrong(DataType::kFp32, 2, elems(DataType::kFp32, {0.625}), f[0]), 0u);
+  EXPECT_EQ(count_wrong(DataType::kFp32, 2, elems(DataType::kFp32, {0.5}), f[0]), 1u);
+}
+
+}  // namespace
+}  // namespace sbrdma::collectives
