@@ -27,5 +27,7 @@ void add_info_platform(CLI::App& info, Context& ctx);     // info topology NAME|
 void add_demo_command(CLI::App& app, Context& ctx);       // demo (the ./dev run job)
 // run_command.cpp
 void add_run_command(CLI::App& app, Context& ctx);        // run PROGRAM
+// bench_command.cpp
+void add_bench_command(CLI::App& app, Context& ctx);      // bench COLLECTIVE -r RANKS ...
 
 }  // namespace sbrdma::cli

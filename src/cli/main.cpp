@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   add_info_platform(*info, ctx);
   add_demo_command(app, ctx);
   add_run_command(app, ctx);
+  add_bench_command(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

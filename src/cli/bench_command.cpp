@@ -1,0 +1,251 @@
+// `sbrdma bench <allr|allg|redsct|alltoall|sendrecv|permute> -r RANKS ...`: nccom-test's
+// flags over platform/bench.h (docs/bench.md). Prints the table on stdout and one progress
+// line per size on stderr. Exit 0; 1 for bad input, a failed run or any #wrong > 0.
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "collectives/program.h"
+#include "platform/bench.h"
+#include "platform/collective_groups.h"
+#include "platform/collective_runner.h"
+#include "platform/topology_json.h"
+
+namespace sbrdma::cli {
+namespace {
+
+struct BenchArgs {
+  std::string collective;
+  unsigned ranks = 0;
+  std::string minbytes = "1M";
+  std::string maxbytes;
+  std::uint64_t factor = 2;
+  std::string step;
+  unsigned iters = 5;
+  unsigned warmups = 1;
+  std::string dtype = "fp32";
+  std::string op = "sum";
+  std::string check;
+  std::uint64_t seed = 0;
+  bool show_algorithm = false;
+  std::vector<std::string> time_stats;
+  std::string json;
+  std::string groups;
+  bool sb2sb = false;
+  std::string topology = "trn2";
+  std::string algorithm = "auto";
+  bool timing_only = false;
+  std::string trace;
+  std::string plot;
+  std::string dump;
+};
+
+int fail(const base::Error& e) {
+  std::fprintf(stderr, "%s\n", e.format().c_str());
+  return 1;
+}
+
+base::Status write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) {
+    return base::make_error(base::SourceLoc{path, 0},
+                            fmt::format("cannot write: {}", std::strerror(errno)));
+  }
+  return base::ok_status();
+}
+
+/// The flags, checked and turned into BenchOptions (everything but the groups' topology check).
+base::Result<platform::BenchOptions> options_of(const BenchArgs& a) {
+  platform::BenchOptions o;
+  auto op = collectives::parse_op(a.collective);
+  if (!op) return op.error();
+  o.op = *op;
+  auto dt = collectives::parse_dtype(a.dtype);
+  if (!dt) return base::make_error("-d: " + dt.error().message);
+  o.dtype = *dt;
+  auto red = collectives::parse_reduce_op(a.op);
+  if (!red) return base::make_error("-o: " + red.error().message);
+  o.reduce = *red;
+  auto b = platform::parse_size(a.minbytes, "-b");
+  if (!b) return b.error();
+  auto e = platform::parse_size(a.maxbytes.empty() ? a.minbytes : a.maxbytes, "-e");
+  if (!e) return e.error();
+  std::uint64_t step = 0;
+  if (!a.step.empty()) {
+    auto s = platform::parse_size(a.step, "-i");
+    if (!s) return s.error();
+    if (*s == 0) return base::make_error("-i: the step must be at least 1 byte");
+    step = *s;
+  }
+  auto sizes = platform::sweep_sizes(*b, *e, a.factor, step);
+  if (!sizes) return sizes.error();
+  o.sizes = std::move(*sizes);
+  for (std::size_t at = 0; at <= a.algorithm.size();) {
+    const std::size_t comma = std::min(a.algorithm.find(',', at), a.algorithm.size());
+    auto alg = collectives::parse_algorithm(a.algorithm.substr(at, comma - at));
+    if (!alg) return base::make_error("--algorithm: " + alg.error().message);
+    o.algorithms.push_back(*alg);
+    at = comma + 1;
+  }
+  if (a.iters == 0) return base::make_error("-n: at least one iteration");
+  o.iterations = a.iters;
+  o.warmups = a.warmups;
+  if (!a.check.empty()) {
+    if (a.check == "random") {
+      o.check = collectives::DataFill::kRandom;
+    } else if (a.check == "all_ones") {
+      o.check = collectives::DataFill::kAllOnes;
+    } else {
+      return base::make_error(fmt::format("-c: unknown check '{}' (random or all_ones)", a.check));
+    }
+  }
+  if (o.check && a.timing_only) {
+    return base::make_error("-c (data check) needs data: it cannot run with --timing-only");
+  }
+  o.seed = a.seed;
+  if (!a.time_stats.empty()) o.stats.clear();
+  for (const std::string& t : a.time_stats) {
+    if (t == "avg") {
+      o.stats.push_back(platform::TimeStat::kAvg);
+    } else if (t == "p50") {
+      o.stats.push_back(platform::TimeStat::kP50);
+    } else if (t == "p99") {
+      o.stats.push_back(platform::TimeStat::kP99);
+    } else {
+      return base::make_error(fmt::format("-t: unknown statistic '{}' (avg, p50, p99)", t));
+    }
+  }
+  o.show_algorithm = a.show_algorithm || o.algorithms.size() > 1;
+  o.timing_only = a.timing_only;
+  o.trace = !a.trace.empty();
+  o.keep_programs = !a.dump.empty();
+  o.ranks = a.ranks;
+  if (a.ranks == 0 && a.groups.empty()) {
+    return base::make_error("-r: the number of ranks is required (or --custom-replica-groups)");
+  }
+  return o;
+}
+
+/// One .s file per core, readable back by `sbrdma asm`.
+base::Status dump_programs(const std::string& dir, const platform::BenchOptions& o,
+                           const platform::BenchResult& r) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return base::make_error(base::SourceLoc{dir, 0}, "cannot create: " + ec.message());
+  const platform::BenchRow& last = r.rows.back();
+  for (const collectives::CoreProgram& p : r.programs) {
+    const std::string header = fmt::format(
+        "sbrdma bench {} {} B {} on {}: core {}, {} iteration{} after {} warmup{}\n"
+        "(assemble with `sbrdma asm`; notes after `#` say what each word is for)",
+        collectives::op_name(o.op), last.size, collectives::algorithm_name(last.algorithm),
+        o.topology_name, p.core, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
+        o.warmups == 1 ? "" : "s");
+    SBRDMA_TRY(
+        write_text(fmt::format("{}/core{}.s", dir, p.core), collectives::program_text(p, header)));
+  }
+  return base::ok_status();
+}
+
+int bench(const BenchArgs& a) {
+  auto opts = options_of(a);
+  if (!opts) return fail(opts.error());
+  platform::BenchOptions& o = *opts;
+  auto topology = platform::load_topology(a.topology);
+  if (!topology) return fail(topology.error());
+  o.topology_name = topology->name();
+  const collectives::Geometry geom = platform::geometry_of(*topology);
+  if (!a.groups.empty()) {
+    auto g = platform::load_replica_groups(a.groups);
+    if (!g) return fail(g.error());
+    if (auto st = collectives::check_communicator(geom, *g); !st) {
+      return fail(base::make_error(base::SourceLoc{a.groups, 0}, st.error().message));
+    }
+    if (a.ranks != 0 && a.ranks != g->ranks()) {
+      return fail(base::make_error(
+          fmt::format("-r {} does not match --custom-replica-groups ({} ranks per group)", a.ranks,
+                      g->ranks())));
+    }
+    o.ranks = g->ranks();
+    o.groups = std::move(*g);
+  } else if (a.ranks > geom.num_cores()) {
+    return fail(base::make_error(fmt::format("-r {}: topology {} has only {} cores (ranks)",
+                                             a.ranks, o.topology_name, geom.num_cores())));
+  }
+  auto r = platform::run_bench(
+      o, *topology, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
+  if (!r) return fail(r.error());
+  std::fputs(platform::format_table(o, *r).c_str(), stdout);
+  std::fflush(stdout);
+  if (!a.json.empty()) {
+    if (auto st = write_text(a.json, platform::format_json(o, *r)); !st) return fail(st.error());
+  }
+  if (!a.plot.empty()) {
+    if (auto st = write_text(a.plot, platform::format_plot(o, *r)); !st) return fail(st.error());
+  }
+  if (!a.trace.empty()) {
+    if (auto st = write_text(a.trace, r->trace_json); !st) return fail(st.error());
+  }
+  if (!a.dump.empty()) {
+    if (auto st = dump_programs(a.dump, o, *r); !st) return fail(st.error());
+  }
+  std::uint64_t wrong = 0;
+  for (const platform::BenchRow& row : r->rows) wrong += row.wrong.value_or(0);
+  if (wrong > 0) {
+    std::fprintf(stderr, "error: %llu wrong elements\n", static_cast<unsigned long long>(wrong));
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app, Context& ctx) {
+  auto a = std::make_shared<BenchArgs>();
+  auto* cmd = app.add_subcommand(
+      "bench", "Benchmark a collective in the nccom-test dialect on a simulated topology");
+  cmd->add_option("COLLECTIVE", a->collective, "allr, allg, redsct, alltoall, sendrecv or permute")
+      ->required();
+  cmd->add_option("-r,--nworkers", a->ranks, "Ranks (NeuronCores) per group");
+  cmd->add_option("-b,--minbytes", a->minbytes, "Smallest size (K/M/G suffixes)")
+      ->capture_default_str();
+  cmd->add_option("-e,--maxbytes", a->maxbytes, "Largest size (default: -b)");
+  auto* f = cmd->add_option("-f,--stepfactor", a->factor, "Multiply the size by this")
+                ->capture_default_str();
+  cmd->add_option("-i,--stepbytes", a->step, "Add this to the size instead")->excludes(f);
+  cmd->add_option("-n,--iters", a->iters, "Measured iterations")->capture_default_str();
+  cmd->add_option("-w,--warmup_iters", a->warmups, "Iterations run first, not measured")
+      ->capture_default_str();
+  cmd->add_option("-d,--datatype", a->dtype, "fp32, bf16, fp16, int32, int8, uint8")
+      ->capture_default_str();
+  cmd->add_option("-o,--op", a->op, "Reduction: sum, max, min")->capture_default_str();
+  cmd->add_option("-c,--check", a->check, "Check the data: random or all_ones");
+  cmd->add_option("--seed", a->seed, "Seed of the random data")->capture_default_str();
+  cmd->add_flag("--show-algorithm", a->show_algorithm, "Add the algorithm column");
+  cmd->add_option("-t,--time-stats", a->time_stats, "Time columns: avg p50 p99")->expected(1, 3);
+  cmd->add_option("--report-to-json-file", a->json, "Also write the results as JSON");
+  cmd->add_option("--custom-replica-groups", a->groups,
+                  "JSON file with the replica groups ([[0,1,...],[...]])");
+  cmd->add_flag("--sb2sb", a->sb2sb, "Accepted: collectives here are always SBUF to SBUF");
+  cmd->add_option("--topology", a->topology, "Built-in topology name or JSON file")
+      ->capture_default_str();
+  cmd->add_option("--algorithm", a->algorithm,
+                  "auto, ring, mesh, rdh, hierarchical (a comma list runs each)")
+      ->capture_default_str();
+  cmd->add_flag("--timing-only", a->timing_only, "Move no data (times are unchanged)");
+  cmd->add_option("--trace", a->trace, "Chrome/Perfetto trace of one iteration of the last size");
+  cmd->add_option("--plot", a->plot, "SVG plot of busbw against size");
+  cmd->add_option("--dump-programs", a->dump, "Write each core's program (last size) to DIR");
+  cmd->callback([a, &ctx] { ctx.status = bench(*a); });
+}
+
+}  // namespace sbrdma::cli

@@ -1,0 +1,201 @@
+#include "platform/bench.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+#include "platform/collective_runner.h"
+
+namespace sbrdma::platform {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// Nearest-rank percentile of `v` (sorted), p in (0, 100].
+double percentile(const std::vector<double>& v, double p) {
+  if (v.empty()) return 0;
+  const auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size())));
+  return v[std::clamp<std::size_t>(rank, 1, v.size()) - 1];
+}
+
+std::string size_name(std::uint64_t b) {
+  if (b >= (1ULL << 30) && b % (1ULL << 30) == 0) return fmt::format("{}G", b >> 30);
+  if (b >= (1ULL << 20) && b % (1ULL << 20) == 0) return fmt::format("{}M", b >> 20);
+  if (b >= (1ULL << 10) && b % (1ULL << 10) == 0) return fmt::format("{}K", b >> 10);
+  return fmt::format("{}", b);
+}
+
+}  // namespace
+
+base::Result<std::uint64_t> parse_size(std::string_view text, std::string_view what) {
+  std::uint64_t mult = 1;
+  std::string_view digits = text;
+  if (!text.empty()) {
+    switch (text.back()) {
+      case 'K':
+      case 'k':
+        mult = 1ULL << 10;
+        break;
+      case 'M':
+      case 'm':
+        mult = 1ULL << 20;
+        break;
+      case 'G':
+      case 'g':
+        mult = 1ULL << 30;
+        break;
+      default:
+        break;
+    }
+    if (mult != 1) digits.remove_suffix(1);
+  }
+  std::uint64_t v = 0;
+  if (digits.empty() || digits.size() > 12) {
+    return base::make_error(
+        fmt::format("{}: bad size '{}' (a number of bytes, K/M/G allowed)", what, text));
+  }
+  for (char c : digits) {
+    if (c < '0' || c > '9') {
+      return base::make_error(
+          fmt::format("{}: bad size '{}' (a number of bytes, K/M/G allowed)", what, text));
+    }
+    v = v * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  return v * mult;
+}
+
+base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::uint64_t end,
+                                                     std::uint64_t factor, std::uint64_t step) {
+  if (begin == 0) return base::make_error("-b: size 0: a collective needs at least one byte");
+  if (begin > end) {
+    return base::make_error(fmt::format("-b {} is larger than -e {}", begin, end));
+  }
+  if (step == 0 && factor < 2) return base::make_error("-f: the factor must be at least 2");
+  std::vector<std::uint64_t> out;
+  for (std::uint64_t s = begin; s <= end;) {
+    out.push_back(s);
+    const std::uint64_t next = step != 0 ? s + step : s * factor;
+    if (next <= s) break;  // overflow
+    s = next;
+  }
+  return out;
+}
+
+double measure_memcpy(std::uint64_t bytes, std::uint64_t chunk) {
+  if (bytes == 0) return 0;
+  chunk = std::clamp<std::uint64_t>(chunk, 64, 64ULL << 20);
+  const std::uint64_t span = std::max(chunk, std::min<std::uint64_t>(bytes, 64ULL << 20));
+  std::vector<std::uint8_t> src(span, 1);
+  std::vector<std::uint8_t> dst(span, 0);  // both touched: no first-touch cost in the timing
+  const auto t0 = Clock::now();
+  std::uint64_t done = 0;
+  std::uint64_t at = 0;
+  while (done < bytes) {
+    const std::uint64_t n = std::min({chunk, bytes - done, span - at});
+    std::memcpy(dst.data() + at, src.data() + at, n);
+    done += n;
+    at = at + n >= span ? 0 : at + n;
+  }
+  const double s = seconds_since(t0);
+  volatile std::uint8_t sink = dst[span / 2];  // keep the copies
+  (void)sink;
+  return s > 0 ? static_cast<double>(bytes) / s : 0;
+}
+
+base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topology& topology,
+                                    const Progress& progress) {
+  const auto t0 = Clock::now();
+  const collectives::Geometry geom = geometry_of(topology);
+  collectives::Communicator comm;
+  if (o.groups) {
+    comm = *o.groups;
+  } else {
+    auto c = collectives::default_communicator(geom, o.ranks);
+    if (!c) return c.error();
+    comm = std::move(*c);
+  }
+  SBRDMA_TRY(collectives::check_communicator(geom, comm));
+  const unsigned R = comm.ranks();
+  BenchResult out;
+  out.groups = static_cast<unsigned>(comm.groups.size());
+  std::uint64_t data_descriptors = 0;
+  for (std::size_t ai = 0; ai < o.algorithms.size(); ++ai) {
+    for (std::size_t si = 0; si < o.sizes.size(); ++si) {
+      const auto p0 = Clock::now();
+      const bool last = ai + 1 == o.algorithms.size() && si + 1 == o.sizes.size();
+      CollectiveJob job;
+      job.topology = &topology;
+      job.comm = comm;
+      job.request.op = o.op;
+      job.request.dtype = o.dtype;
+      job.request.reduce = o.reduce;
+      job.request.bytes = o.sizes[si];
+      job.request.algorithm = o.algorithms[ai];
+      job.request.iterations = o.iterations;
+      job.request.notes = o.keep_programs && last;
+      job.warmups = o.warmups;
+      job.timing_only = o.timing_only;
+      job.check = o.check;
+      job.seed = o.seed;
+      job.trace = o.trace && last;
+      auto r = run_collective(job);
+      if (!r) {
+        return base::make_error(fmt::format("{} B ({}): {}", o.sizes[si],
+                                            collectives::algorithm_name(o.algorithms[ai]),
+                                            r.error().message));
+      }
+      BenchRow row;
+      row.requested = o.algorithms[ai];
+      row.algorithm = r->algorithm;
+      row.count = r->count;
+      row.size = r->count * collectives::dtype_bytes(o.dtype);
+      std::vector<double> us;
+      for (base::Tick t : r->iterations) us.push_back(t.us());
+      std::sort(us.begin(), us.end());
+      double sum = 0;
+      for (double v : us) sum += v;
+      row.avg_us = us.empty() ? 0 : sum / static_cast<double>(us.size());
+      row.p50_us = percentile(us, 50);
+      row.p99_us = percentile(us, 99);
+      row.algbw = row.avg_us > 0 ? static_cast<double>(row.size) / row.avg_us / 1e3 : 0;
+      row.busbw = row.algbw * collectives::busbw_factor(o.op, R);
+      row.wrong = r->wrong;
+      row.descriptors = r->descriptors;
+      row.copied_bytes = r->copied_bytes;
+      row.sim_seconds = r->sim_seconds;
+      row.wall_seconds = seconds_since(p0);
+      data_descriptors += r->stats.descriptors - r->stats.semaphore_writes;
+      out.cost.sim_seconds += r->sim_seconds;
+      out.cost.descriptors += r->descriptors;
+      out.cost.copied_bytes += r->copied_bytes;
+      if (last) {
+        out.trace_json = std::move(r->trace_json);
+        if (o.keep_programs) out.programs = std::move(r->programs);
+      }
+      if (progress) {
+        progress(
+            fmt::format("bench: {} {} ({} B), {}: {} iterations in {:.2f} s wall, {} "
+                        "descriptors",
+                        collectives::op_name(o.op), size_name(row.size), row.size,
+                        collectives::algorithm_name(row.algorithm), o.warmups + o.iterations,
+                        row.wall_seconds, row.descriptors));
+      }
+      out.rows.push_back(std::move(row));
+    }
+  }
+  out.cost.wall_seconds = seconds_since(t0);
+  const std::uint64_t chunk =
+      data_descriptors == 0 ? 4096
+                            : out.cost.copied_bytes / std::max<std::uint64_t>(data_descriptors, 1);
+  out.cost.memcpy_bytes_per_s = measure_memcpy(out.cost.copied_bytes, chunk);
+  return out;
+}
+
+}  // namespace sbrdma::platform

@@ -1,0 +1,116 @@
+#pragma once
+/// `sbrdma bench`: a sweep of sizes of one collective in nccom-test's dialect, on a simulated
+/// topology. The CLI parses flags into BenchOptions; run_bench runs every (algorithm, size)
+/// point with platform::run_collective and returns the rows; the format_* functions print
+/// them (table, JSON report, SVG plot).
+///
+///   size(B)  count(elems)  type  time(us)  algbw(GB/s)  busbw(GB/s)  [algorithm]  #wrong
+///
+/// Times are simulated device time; GB/s are decimal (1e9 bytes) per simulated second;
+/// algbw = size / time, busbw = algbw x nccom-test's factor (collectives::busbw_factor).
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "collectives/communicator.h"
+#include "collectives/lower.h"
+#include "collectives/reference.h"
+#include "device/topology.h"
+
+namespace sbrdma::platform {
+
+/// A time statistic column (`-t avg p50 p99`).
+enum class TimeStat : std::uint8_t { kAvg, kP50, kP99 };
+
+/// Everything a bench run needs, already validated by the parser.
+struct BenchOptions {
+  collectives::Op op = collectives::Op::kAllReduce;
+  unsigned ranks = 0;
+  std::vector<std::uint64_t> sizes;                ///< bytes, in order
+  std::vector<collectives::Algorithm> algorithms;  ///< one sweep each (auto: by size)
+  collectives::DataType dtype = collectives::DataType::kFp32;
+  collectives::ReduceOp reduce = collectives::ReduceOp::kSum;
+  unsigned iterations = 5;
+  unsigned warmups = 1;
+  std::optional<collectives::DataFill> check;
+  std::uint64_t seed = 0;
+  std::vector<TimeStat> stats{TimeStat::kAvg};
+  bool show_algorithm = false;
+  bool timing_only = false;
+  std::string topology_name = "trn2";
+  std::optional<collectives::Communicator> groups;  ///< --custom-replica-groups
+  bool trace = false;                               ///< trace the last point
+  bool keep_programs = false;                       ///< --dump-programs
+};
+
+/// One measured point.
+struct BenchRow {
+  collectives::Algorithm requested = collectives::Algorithm::kAuto;
+  collectives::Algorithm algorithm = collectives::Algorithm::kRing;  ///< as run
+  std::uint64_t size = 0;   ///< bytes (count x element size)
+  std::uint64_t count = 0;  ///< elements
+  double avg_us = 0;
+  double p50_us = 0;
+  double p99_us = 0;
+  double algbw = 0;  ///< GB/s, from the average time
+  double busbw = 0;
+  std::optional<std::uint64_t> wrong;
+  std::uint64_t descriptors = 0;
+  std::uint64_t copied_bytes = 0;
+  double sim_seconds = 0;
+  double wall_seconds = 0;  ///< the whole point: lowering, runs, check
+};
+
+/// The run's own cost, for the closing line.
+struct BenchCost {
+  double wall_seconds = 0;         ///< the whole sweep
+  double sim_seconds = 0;          ///< inside Simulation::run
+  std::uint64_t descriptors = 0;   ///< descriptor pairs simulated
+  std::uint64_t copied_bytes = 0;  ///< bytes the engines really copied
+  double memcpy_bytes_per_s = 0;   ///< memcpy of as many bytes, measured in this run
+};
+
+/// What run_bench produced.
+struct BenchResult {
+  std::vector<BenchRow> rows;
+  BenchCost cost;
+  std::string trace_json;                          ///< with options.trace
+  std::vector<collectives::CoreProgram> programs;  ///< last point's, with keep_programs
+  unsigned groups = 1;
+};
+
+/// A size with an optional K, M or G suffix (binary: 1K = 1024). Errors name `what`.
+base::Result<std::uint64_t> parse_size(std::string_view text, std::string_view what);
+/// The sizes of a sweep: begin, then x factor (or + step) while <= end. Errors: begin 0,
+/// begin > end, factor < 2 with no step.
+base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::uint64_t end,
+                                                     std::uint64_t factor, std::uint64_t step);
+
+/// Called after each point with one progress line (no newline).
+using Progress = std::function<void(const std::string&)>;
+
+/// Runs the sweep. Errors: the first point that fails (lowering, run, bad groups).
+base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topology& topology,
+                                    const Progress& progress = {});
+
+/// The table, `Avg bus bandwidth` line(s) and the closing cost line, as `sbrdma bench`
+/// prints them (deterministic except the closing line's wall-clock figures).
+std::string format_table(const BenchOptions& o, const BenchResult& r);
+/// The closing line alone: wall seconds, descriptors, bytes copied per wall-second and that
+/// as a percentage of memcpy.
+std::string format_cost(const BenchCost& c);
+/// The JSON report (`--report-to-json-file`).
+std::string format_json(const BenchOptions& o, const BenchResult& r);
+/// The SVG plot (`--plot`): busbw against size, log2 x axis, one line per algorithm.
+/// Deterministic: the same rows give the same bytes.
+std::string format_plot(const BenchOptions& o, const BenchResult& r);
+
+/// Bytes per second of memcpy over `bytes` bytes (in chunks of `chunk` bytes through two
+/// buffers of up to 64 MiB), measured now.
+double measure_memcpy(std::uint64_t bytes, std::uint64_t chunk);
+
+}  // namespace sbrdma::platform

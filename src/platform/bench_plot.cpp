@@ -1,0 +1,118 @@
+// The SVG plot of a bench run (platform/bench.h): bus bandwidth against size, one line per
+// algorithm. Written by hand, numbers with fixed precision, so the same rows give the same
+// bytes.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "platform/bench.h"
+
+namespace sbrdma::platform {
+namespace {
+
+constexpr double kW = 720;
+constexpr double kH = 440;
+constexpr double kLeft = 70;
+constexpr double kRight = 160;
+constexpr double kTop = 40;
+constexpr double kBottom = 60;
+constexpr std::string_view kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"};
+
+std::string size_label(std::uint64_t b) {
+  if (b >= (1ULL << 30)) return fmt::format("{}G", b >> 30);
+  if (b >= (1ULL << 20)) return fmt::format("{}M", b >> 20);
+  if (b >= (1ULL << 10)) return fmt::format("{}K", b >> 10);
+  return fmt::format("{}", b);
+}
+
+/// A round step for about `n` ticks up to `top`.
+double nice_step(double top, int n) {
+  const double raw = top / n;
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0}) {
+    if (raw <= m * mag) return m * mag;
+  }
+  return 10 * mag;
+}
+
+}  // namespace
+
+std::string format_plot(const BenchOptions& o, const BenchResult& r) {
+  std::uint64_t lo = ~std::uint64_t{0};
+  std::uint64_t hi = 0;
+  double top = 0;
+  for (const BenchRow& row : r.rows) {
+    lo = std::min(lo, row.size);
+    hi = std::max(hi, row.size);
+    top = std::max(top, row.busbw);
+  }
+  if (r.rows.empty()) lo = hi = 1;
+  const double step = nice_step(top > 0 ? top : 1, 5);
+  const double ymax = step * std::ceil((top > 0 ? top : 1) / step);
+  const double x0 = std::log2(static_cast<double>(lo));
+  const double x1 = std::max(x0 + 1, std::log2(static_cast<double>(hi)));
+  const double pw = kW - kLeft - kRight;
+  const double ph = kH - kTop - kBottom;
+  auto X = [&](std::uint64_t s) {
+    return kLeft + (std::log2(static_cast<double>(s)) - x0) / (x1 - x0) * pw;
+  };
+  auto Y = [&](double v) { return kTop + ph - v / ymax * ph; };
+
+  std::string svg = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0f}\" height=\"{:.0f}\" "
+      "viewBox=\"0 0 {:.0f} {:.0f}\" font-family=\"sans-serif\" font-size=\"12\">\n",
+      kW, kH, kW, kH);
+  svg += fmt::format("<rect width=\"{:.0f}\" height=\"{:.0f}\" fill=\"white\"/>\n", kW, kH);
+  svg += fmt::format(
+      "<text x=\"{:.1f}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">sbrdma bench {}: "
+      "{} ranks on {}, {}</text>\n",
+      kLeft + pw / 2, collectives::op_name(o.op), o.groups ? o.groups->ranks() : o.ranks,
+      o.topology_name, collectives::dtype_name(o.dtype));
+  // Axes, grid and ticks.
+  svg +=
+      fmt::format("<path d=\"M{:.1f} {:.1f} V{:.1f} H{:.1f}\" stroke=\"black\" fill=\"none\"/>\n",
+                  kLeft, kTop, kTop + ph, kLeft + pw);
+  for (double v = 0; v <= ymax + step / 2; v += step) {
+    svg += fmt::format(
+        "<path d=\"M{:.1f} {:.1f} H{:.1f}\" stroke=\"#dddddd\"/><text x=\"{:.1f}\" y=\"{:.1f}\" "
+        "text-anchor=\"end\">{:.4g}</text>\n",
+        kLeft, Y(v), kLeft + pw, kLeft - 6, Y(v) + 4, v);
+  }
+  for (double e = std::ceil(x0); e <= x1 + 1e-9; e += 1) {
+    const auto s = static_cast<std::uint64_t>(std::llround(std::exp2(e)));
+    svg += fmt::format(
+        "<path d=\"M{:.1f} {:.1f} v5\" stroke=\"black\"/><text x=\"{:.1f}\" y=\"{:.1f}\" "
+        "text-anchor=\"middle\">{}</text>\n",
+        X(s), kTop + ph, X(s), kTop + ph + 18, size_label(s));
+  }
+  svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">size (bytes)</text>\n",
+                     kLeft + pw / 2, kH - 16);
+  svg += fmt::format(
+      "<text x=\"16\" y=\"{:.1f}\" text-anchor=\"middle\" transform=\"rotate(-90 16 {:.1f})\">"
+      "busbw (GB/s, simulated)</text>\n",
+      kTop + ph / 2, kTop + ph / 2);
+  // One line per requested algorithm, with its legend entry.
+  for (std::size_t a = 0; a < o.algorithms.size(); ++a) {
+    const std::string_view color = kColors[a % std::size(kColors)];
+    std::string pts;
+    for (const BenchRow& row : r.rows) {
+      if (row.requested != o.algorithms[a]) continue;
+      pts += fmt::format("{}{:.1f},{:.1f}", pts.empty() ? "" : " ", X(row.size), Y(row.busbw));
+      svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>\n", X(row.size),
+                         Y(row.busbw), color);
+    }
+    svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n",
+                       pts, color);
+    const double ly = kTop + 10 + 20 * static_cast<double>(a);
+    svg += fmt::format(
+        "<path d=\"M{:.1f} {:.1f} h24\" stroke=\"{}\" stroke-width=\"2\"/><text x=\"{:.1f}\" "
+        "y=\"{:.1f}\">{}</text>\n",
+        kLeft + pw + 16, ly, color, kLeft + pw + 46, ly + 4,
+        collectives::algorithm_name(o.algorithms[a]));
+  }
+  svg += "</svg>\n";
+  return svg;
+}
+
+}  // namespace sbrdma::platform

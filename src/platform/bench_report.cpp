@@ -1,0 +1,161 @@
+// The text and JSON forms of a bench run (platform/bench.h).
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/bench.h"
+
+namespace sbrdma::platform {
+namespace {
+
+std::string_view stat_name(TimeStat s) {
+  switch (s) {
+    case TimeStat::kAvg:
+      return "avg";
+    case TimeStat::kP50:
+      return "p50";
+    case TimeStat::kP99:
+      return "p99";
+  }
+  return "avg";
+}
+
+double stat_value(const BenchRow& r, TimeStat s) {
+  switch (s) {
+    case TimeStat::kAvg:
+      return r.avg_us;
+    case TimeStat::kP50:
+      return r.p50_us;
+    case TimeStat::kP99:
+      return r.p99_us;
+  }
+  return r.avg_us;
+}
+
+std::string wrong_text(const BenchRow& r) {
+  return r.wrong ? fmt::format("{}", *r.wrong) : std::string("n/a");
+}
+
+std::string header_line(const BenchOptions& o, unsigned groups) {
+  const unsigned R = o.groups ? o.groups->ranks() : o.ranks;
+  std::string what = collectives::dtype_name(o.dtype).data();
+  if (collectives::is_reduction(o.op))
+    what += fmt::format(" {}", collectives::reduce_op_name(o.reduce));
+  return fmt::format(
+      "# sbrdma bench {}: {} rank{} x {} group{} on {}, {}, {} iteration{} after {} warmup{}{}\n",
+      collectives::op_name(o.op), R, R == 1 ? "" : "s", groups, groups == 1 ? "" : "s",
+      o.topology_name, what, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
+      o.warmups == 1 ? "" : "s", o.timing_only ? ", timing only" : "");
+}
+
+}  // namespace
+
+std::string format_table(const BenchOptions& o, const BenchResult& r) {
+  std::string out = header_line(o, r.groups);
+  out += "# time: simulated device time; GB/s: 10^9 bytes per simulated second\n";
+  out += fmt::format("{:>12}  {:>14}  {:>7}", "size(B)", "count(elems)", "type");
+  const bool one = o.stats.size() == 1 && o.stats[0] == TimeStat::kAvg;
+  for (TimeStat s : o.stats) {
+    out += fmt::format("  {:>10}", one ? "time(us)" : fmt::format("{}(us)", stat_name(s)));
+  }
+  out += fmt::format("  {:>11}  {:>11}", "algbw(GB/s)", "busbw(GB/s)");
+  if (o.show_algorithm) out += fmt::format("  {:>12}", "algorithm");
+  out += fmt::format("  {:>7}\n", "#wrong");
+  for (const BenchRow& row : r.rows) {
+    out +=
+        fmt::format("{:>12}  {:>14}  {:>7}", row.size, row.count, collectives::dtype_name(o.dtype));
+    for (TimeStat s : o.stats) out += fmt::format("  {:>10.2f}", stat_value(row, s));
+    out += fmt::format("  {:>11.2f}  {:>11.2f}", row.algbw, row.busbw);
+    if (o.show_algorithm)
+      out += fmt::format("  {:>12}", collectives::algorithm_name(row.algorithm));
+    out += fmt::format("  {:>7}\n", wrong_text(row));
+  }
+  // One average per requested algorithm (nccom-test prints one for its single sweep).
+  for (collectives::Algorithm a : o.algorithms) {
+    double sum = 0;
+    unsigned n = 0;
+    for (const BenchRow& row : r.rows) {
+      if (row.requested != a) continue;
+      sum += row.busbw;
+      ++n;
+    }
+    const double avg = n == 0 ? 0 : sum / n;
+    if (o.algorithms.size() == 1) {
+      out += fmt::format("Avg bus bandwidth:      {:.4f}GB/s\n", avg);
+    } else {
+      out += fmt::format("Avg bus bandwidth ({}):      {:.4f}GB/s\n",
+                         collectives::algorithm_name(a), avg);
+    }
+  }
+  out += format_cost(r.cost) + "\n";
+  return out;
+}
+
+std::string format_cost(const BenchCost& c) {
+  const double per_s =
+      c.wall_seconds > 0 ? static_cast<double>(c.copied_bytes) / c.wall_seconds : 0;
+  const double sim_per_s =
+      c.sim_seconds > 0 ? static_cast<double>(c.copied_bytes) / c.sim_seconds : 0;
+  const double desc_per_s =
+      c.sim_seconds > 0 ? static_cast<double>(c.descriptors) / c.sim_seconds : 0;
+  std::string out = fmt::format(
+      "# run: {:.2f} s wall ({:.2f} s simulating), {} descriptors ({:.2f} M/s simulated), ",
+      c.wall_seconds, c.sim_seconds, c.descriptors, desc_per_s / 1e6);
+  if (c.copied_bytes == 0) return out + "no bytes copied (timing only)";
+  auto pct = [&](double v) {
+    return c.memcpy_bytes_per_s > 0 ? 100.0 * v / c.memcpy_bytes_per_s : 0;
+  };
+  return out + fmt::format(
+                   "{:.3f} GB copied: {:.2f} GB/s per wall-second = {:.0f}% of memcpy ({:.0f}% "
+                   "while simulating; memcpy {:.2f} GB/s in this run)",
+                   static_cast<double>(c.copied_bytes) / 1e9, per_s / 1e9, pct(per_s),
+                   pct(sim_per_s), c.memcpy_bytes_per_s / 1e9);
+}
+
+std::string format_json(const BenchOptions& o, const BenchResult& r) {
+  nlohmann::ordered_json j;
+  j["collective"] = collectives::op_name(o.op);
+  j["ranks"] = o.groups ? o.groups->ranks() : o.ranks;
+  j["groups"] = r.groups;
+  j["topology"] = o.topology_name;
+  j["dtype"] = collectives::dtype_name(o.dtype);
+  j["reduce"] = collectives::reduce_op_name(o.reduce);
+  j["iterations"] = o.iterations;
+  j["warmups"] = o.warmups;
+  j["timing_only"] = o.timing_only;
+  j["check"] = !o.check                                     ? "none"
+               : *o.check == collectives::DataFill::kRandom ? "random"
+                                                            : "all_ones";
+  j["time_unit"] = "us (simulated)";
+  j["bandwidth_unit"] = "GB/s (1e9 bytes per simulated second)";
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const BenchRow& row : r.rows) {
+    nlohmann::ordered_json x;
+    x["size"] = row.size;
+    x["count"] = row.count;
+    x["algorithm_requested"] = collectives::algorithm_name(row.requested);
+    x["algorithm"] = collectives::algorithm_name(row.algorithm);
+    x["time_avg_us"] = row.avg_us;
+    x["time_p50_us"] = row.p50_us;
+    x["time_p99_us"] = row.p99_us;
+    x["algbw"] = row.algbw;
+    x["busbw"] = row.busbw;
+    x["wrong"] = row.wrong ? nlohmann::ordered_json(*row.wrong) : nlohmann::ordered_json(nullptr);
+    x["descriptors"] = row.descriptors;
+    x["copied_bytes"] = row.copied_bytes;
+    x["wall_seconds"] = row.wall_seconds;
+    rows.push_back(std::move(x));
+  }
+  j["results"] = std::move(rows);
+  double sum = 0;
+  for (const BenchRow& row : r.rows) sum += row.busbw;
+  j["avg_busbw"] = r.rows.empty() ? 0.0 : sum / static_cast<double>(r.rows.size());
+  j["run"] = {{"wall_seconds", r.cost.wall_seconds},
+              {"sim_seconds", r.cost.sim_seconds},
+              {"descriptors", r.cost.descriptors},
+              {"copied_bytes", r.cost.copied_bytes},
+              {"memcpy_bytes_per_second", r.cost.memcpy_bytes_per_s}};
+  return j.dump(2) + "\n";
+}
+
+}  // namespace sbrdma::platform

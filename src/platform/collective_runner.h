@@ -1,0 +1,68 @@
+#pragma once
+/// Runs a lowered collective on a Simulation: loads the per-core programs, fills the ranks'
+/// inputs, times every iteration, reads the outputs back and counts wrong elements against
+/// the CPU reference (collectives/reference.h).
+///
+///   CollectiveJob job{.topology = &topo, .comm = comm, .request = req, .warmups = 1, ...};
+///   auto r = run_collective(job);   // r->iterations: simulated time of each measured one
+///
+/// Timing ([CHOICE D30h]): one simulation runs warmups + iterations back to back (the
+/// programs hold them all). Iteration i ends when the last core has finished its words of
+/// iteration i; its time is that end minus the previous iteration's end (the first from
+/// t = 0). A data check of an in-place sum (all-reduce, reduce-scatter) runs a second,
+/// one-iteration simulation, because repeating an in-place sum changes its input; the other
+/// collectives are checked on the timed run's outputs.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "base/units.h"
+#include "collectives/geometry.h"
+#include "collectives/lower.h"
+#include "collectives/reference.h"
+#include "device/topology.h"
+#include "platform/run_report.h"
+
+namespace sbrdma::platform {
+
+/// The lowering geometry of `topology` with the firmware's ring depth.
+collectives::Geometry geometry_of(const device::Topology& topology);
+
+/// One collective to run.
+struct CollectiveJob {
+  const device::Topology* topology = nullptr;
+  collectives::Communicator comm;
+  collectives::LowerRequest request;           ///< iterations = the measured ones
+  unsigned warmups = 0;                        ///< iterations run first and not measured
+  bool timing_only = false;                    ///< no data moves (D27); no check possible
+  std::optional<collectives::DataFill> check;  ///< fill inputs and check outputs
+  std::uint64_t seed = 0;                      ///< data seed (`--seed`)
+  bool trace = false;                          ///< also run one traced iteration
+};
+
+/// What a run gave.
+struct CollectiveResult {
+  collectives::Algorithm algorithm = collectives::Algorithm::kRing;
+  std::uint64_t count = 0;             ///< elements
+  std::vector<base::Tick> iterations;  ///< the measured iterations' times
+  base::Tick end_time;                 ///< of the timed run
+  std::optional<std::uint64_t> wrong;  ///< wrong output elements, with a check
+  std::uint64_t checked = 0;           ///< output elements checked
+  RunStats stats;                      ///< of the timed run
+  std::uint64_t copied_bytes = 0;      ///< bytes the engines really copied (functional runs)
+  double sim_seconds = 0;              ///< wall seconds inside Simulation::run (all runs)
+  std::uint64_t descriptors = 0;       ///< descriptor pairs simulated (all runs)
+  collectives::EmitStats emit;
+  std::uint64_t sbuf_bytes = 0;  ///< per partition
+  std::string trace_json;        ///< with job.trace: one iteration, step boxes added
+  std::vector<collectives::CoreProgram> programs;  ///< of the timed run (notes if asked)
+};
+
+/// Lowers and runs `job`. Errors: lowering errors (bad size, algorithm, SBUF), a check with
+/// timing_only, and a run that failed (firmware or device error, deadlock: the report's lines).
+base::Result<CollectiveResult> run_collective(const CollectiveJob& job);
+
+}  // namespace sbrdma::platform

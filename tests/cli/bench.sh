@@ -1,0 +1,73 @@
+# `sbrdma bench`: the nccom-test dialect on a simulated topology (docs/bench.md).
+BENCH_DATA="$DIR/../data/bench"
+
+check bench_allr_check 0 - -- bench allr -r 4 -b 1K -e 4K -f 4 -c random -n 2 --show-algorithm
+expect_out "size(B)    count(elems)     type    time(us)  algbw(GB/s)  busbw(GB/s)     algorithm   #wrong"
+expect_out "# time: simulated device time; GB/s: 10^9 bytes per simulated second"
+expect_out "        4096            1024     fp32"
+expect_out "mesh        0"
+expect_out "Avg bus bandwidth:"
+expect_out "# run: "
+expect_err "bench: allr 1K (1024 B), mesh: 3 iterations"
+expect_err_lines 2
+
+# Same command twice, same table (the closing cost line is wall-clock, left out).
+check bench_same_1 0 - -- bench allg -r 3 -b 1000 -e 3000 -i 1000 -d bf16 -c all_ones -t avg p50 p99 --algorithm ring
+grep -v '^# run:' "$(work)/out" >"$(work)/first.txt"
+check bench_same_2 0 - -- bench allg -r 3 -b 1000 -e 3000 -i 1000 -d bf16 -c all_ones -t avg p50 p99 --algorithm ring
+grep -v '^# run:' "$(work)/out" >"$(work)/second.txt"
+if cmp -s "$(work)/first.txt" "$(work)/second.txt"; then pass=$((pass + 1)); else _fail "two runs differ"; fi
+expect_out "avg(us)     p50(us)     p99(us)"
+
+check bench_groups 0 - -- bench redsct -b 999 -c random --custom-replica-groups "$BENCH_DATA/groups_2x3.json" --report-to-json-file bench.json --plot bench.svg --dump-programs dump
+expect_out "# sbrdma bench redsct: 3 ranks x 2 groups on trn2"
+if grep -q '"collective": "redsct"' "$(work)/bench.json" && grep -q '"wrong": 0' "$(work)/bench.json"; then
+  pass=$((pass + 1)); else _fail "bench.json lacks the run"; fi
+if grep -q '<polyline points=' "$(work)/bench.svg"; then pass=$((pass + 1)); else _fail "no plot line"; fi
+check bench_dump_reads_back 0 - -- asm dump/core7.s -o core7.bin
+check bench_dump_disasm 0 - -- disasm core7.bin
+expect_out "rdma_desc_gen"
+
+check bench_timing_only 0 - -- bench alltoall -r 8 -b 64K --timing-only --sb2sb
+expect_out "n/a"
+expect_out "no bytes copied (timing only)"
+
+check bench_trace 0 - -- bench permute -r 2 -b 4K --trace trace.json
+if grep -q '"name":"steps"' "$(work)/trace.json"; then pass=$((pass + 1)); else _fail "trace lacks step boxes"; fi
+
+# Bad input: one clear message, exit 1.
+check bench_bad_collective 1 - -- bench allreduce -r 2
+expect_err "error: unknown collective 'allreduce' (one of: allr, allg, redsct, alltoall, sendrecv, permute)"
+expect_err_lines 1
+check bench_bad_flag 1 - -- bench allr -r 2 --bogus
+expect_err "--bogus"
+check bench_b_above_e 1 - -- bench allr -r 2 -b 4K -e 1K
+expect_err "error: -b 4096 is larger than -e 1024"
+expect_err_lines 1
+check bench_size_zero 1 - -- bench allr -r 2 -b 0
+expect_err "error: -b: size 0: a collective needs at least one byte"
+check bench_bad_size 1 - -- bench allr -r 2 -b 12X
+expect_err "error: -b: bad size '12X' (a number of bytes, K/M/G allowed)"
+check bench_too_many_ranks 1 - -- bench allr -r 9
+expect_err "error: -r 9: topology trn2 has only 8 cores (ranks)"
+expect_err_lines 1
+check bench_groups_malformed 1 - -- bench allr --custom-replica-groups "$BENCH_DATA/groups_malformed.json"
+expect_err "groups_malformed.json:2: error: malformed JSON:"
+expect_err_lines 1
+check bench_groups_bad_rank 1 - -- bench allr --custom-replica-groups "$BENCH_DATA/groups_bad_rank.json"
+expect_err "groups_bad_rank.json: error: /1/1: expected a rank (a core id, 0 or more)"
+check bench_groups_overlap 1 - -- bench allr --custom-replica-groups "$BENCH_DATA/groups_overlap.json"
+expect_err "groups_overlap.json: error: replica groups 0 and 1 overlap at rank 2"
+check bench_too_large 1 - -- bench allr -r 8 -b 32M --algorithm ring
+expect_err "all-reduce of 33554432 B (fp32, 8 ranks, ring) needs"
+expect_err "224 KiB fit: at most "
+expect_err_lines 1
+check bench_rdh_6 1 - -- bench allr -r 6 -b 4K --algorithm rdh
+expect_err "error: 4096 B (rdh): --algorithm rdh needs a power-of-2 number of ranks per group, got 6"
+expect_err_lines 1
+check bench_check_timing_only 1 - -- bench allr -r 2 -c random --timing-only
+expect_err "error: -c (data check) needs data: it cannot run with --timing-only"
+check bench_bad_check 1 - -- bench allr -r 2 -c everything
+expect_err "error: -c: unknown check 'everything' (random or all_ones)"
+check bench_no_ranks 1 - -- bench allr
+expect_err "error: -r: the number of ranks is required (or --custom-replica-groups)"

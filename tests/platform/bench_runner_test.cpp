@@ -1,0 +1,138 @@
+// Collectives run on the real simulator (device + firmware) through platform::run_collective:
+// data checked against the CPU reference, iterations timed.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "collectives/communicator.h"
+#include "platform/collective_runner.h"
+#include "platform/topology_json.h"
+
+namespace sbrdma::platform {
+namespace {
+
+using collectives::Algorithm;
+using collectives::DataFill;
+using collectives::DataType;
+using collectives::Op;
+
+struct Machine {
+  device::Topology topo;
+  collectives::Communicator comm;
+};
+
+Machine on(std::string_view topology, unsigned ranks) {
+  auto t = load_topology(topology);
+  EXPECT_TRUE(t.ok());
+  auto c = collectives::default_communicator(geometry_of(*t), ranks);
+  EXPECT_TRUE(c.ok());
+  return Machine{std::move(*t), std::move(*c)};
+}
+
+CollectiveJob job(const Machine& s, Op op, Algorithm a, DataType dt, std::uint64_t bytes) {
+  CollectiveJob j;
+  j.topology = &s.topo;
+  j.comm = s.comm;
+  j.request.op = op;
+  j.request.algorithm = a;
+  j.request.dtype = dt;
+  j.request.bytes = bytes;
+  j.request.iterations = 1;
+  j.warmups = 0;
+  j.check = DataFill::kRandom;
+  j.seed = 3;
+  return j;
+}
+
+std::string what(const CollectiveJob& j) {
+  return fmt::format("{} {} {} {} B", op_name(j.request.op), algorithm_name(j.request.algorithm),
+                     dtype_name(j.request.dtype), j.request.bytes);
+}
+
+void expect_right(const CollectiveJob& j) {
+  auto r = run_collective(j);
+  ASSERT_TRUE(r.ok()) << what(j) << ": " << r.error().message;
+  ASSERT_TRUE(r->wrong.has_value());
+  EXPECT_EQ(*r->wrong, 0u) << what(j);
+  EXPECT_GT(r->checked, 0u);
+  ASSERT_EQ(r->iterations.size(), 1u);
+  for (base::Tick t : r->iterations) EXPECT_GT(t.ps, 0u) << what(j);
+}
+
+TEST(BenchRunner, EveryOpAndAlgorithmOnTrn2) {
+  // Both dies: ranks 2..5 (the test interpreter covers every dtype and size on every algorithm).
+  Machine s = on("trn2", 4);
+  s.comm.groups = {{2, 3, 4, 5}};
+  for (Op op : {Op::kAllReduce, Op::kAllGather, Op::kReduceScatter}) {
+    for (Algorithm a : {Algorithm::kRing, Algorithm::kMesh, Algorithm::kRdh}) {
+      expect_right(job(s, op, a, DataType::kFp32, 40000));
+    }
+  }
+  for (Op op : {Op::kAllToAll, Op::kSendRecv, Op::kPermute}) {
+    expect_right(job(s, op, Algorithm::kAuto, DataType::kBf16, 6002));
+  }
+}
+
+TEST(BenchRunner, DtypesAndOddSizes) {
+  const Machine s = on("trn2", 3);
+  for (DataType dt : collectives::all_dtypes()) {
+    expect_right(job(s, Op::kAllReduce, Algorithm::kRing, dt, 3 * 1031));
+  }
+  expect_right(job(s, Op::kAllGather, Algorithm::kMesh, DataType::kUint8, 1));
+  expect_right(job(s, Op::kReduceScatter, Algorithm::kRing, DataType::kInt8, 3));
+}
+
+TEST(BenchRunner, AcrossChipsAndHierarchical) {
+  Machine s = on("trn2.48xlarge", 4);
+  s.comm.groups = {{0, 6, 8, 14}};  // chips 0 and 1, both dies
+  expect_right(job(s, Op::kAllReduce, Algorithm::kHierarchical, DataType::kFp32, 65536));
+  expect_right(job(s, Op::kAllGather, Algorithm::kRing, DataType::kFp16, 20000));
+}
+
+TEST(BenchRunner, TheIterationsTimeAddsUpToTheRun) {
+  const Machine s = on("trn2", 4);
+  CollectiveJob j = job(s, Op::kAllReduce, Algorithm::kRing, DataType::kFp32, 1 << 18);
+  j.check.reset();
+  j.request.iterations = 3;
+  j.warmups = 1;
+  auto r = run_collective(j);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  base::Tick sum;
+  for (base::Tick t : r->iterations) sum += t;
+  EXPECT_LE(sum.ps, r->end_time.ps);      // the warmup is not in the sum
+  EXPECT_GT(sum.ps, r->end_time.ps / 2);  // three of four iterations
+  EXPECT_GT(r->stats.descriptors, 0u);
+  EXPECT_EQ(r->copied_bytes, r->stats.data_bytes);
+  EXPECT_FALSE(r->wrong.has_value());
+}
+
+TEST(BenchRunner, TimingOnlyMovesNoBytesAndRefusesACheck) {
+  const Machine s = on("trn2", 4);
+  CollectiveJob j = job(s, Op::kAllGather, Algorithm::kRing, DataType::kFp32, 1 << 16);
+  j.timing_only = true;
+  EXPECT_EQ(run_collective(j).error().message,
+            "-c (data check) needs data: it cannot run with --timing-only");
+  j.check.reset();
+  auto r = run_collective(j);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->copied_bytes, 0u);
+  CollectiveJob f = j;
+  f.timing_only = false;
+  auto g = run_collective(f);
+  ASSERT_TRUE(g.ok());
+  EXPECT_EQ(g->iterations, r->iterations) << "timing-only changes no tick";
+}
+
+TEST(BenchRunner, TheTraceHasAStepBoxPerStep) {
+  const Machine s = on("trn2", 4);
+  CollectiveJob j = job(s, Op::kAllReduce, Algorithm::kRing, DataType::kFp32, 8192);
+  j.trace = true;
+  auto r = run_collective(j);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_NE(r->trace_json.find("\"name\":\"steps\""), std::string::npos);
+  EXPECT_NE(r->trace_json.find("\"name\":\"ring rs step 2\""), std::string::npos);
+  EXPECT_NE(r->trace_json.find("\"name\":\"ring ag step 0\""), std::string::npos);
+  EXPECT_NE(r->trace_json.find("DMA 15"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sbrdma::platform
