@@ -5,7 +5,8 @@
 /// order), independent of where they sit in SBUF.
 ///
 /// Exactness ([CHOICE D30f]): integer sums wrap (local compute's rule, D28), so any order
-/// gives the same bits and the check is exact; max and min are exact. Float sums depend on the
+/// gives the same bits and the check is exact (sums of up to 2^20 inputs are exact in the
+/// double accumulator before they wrap); max and min are exact. Float sums depend on the
 /// order the algorithm adds in, so a float element is wrong when it is off by more than
 /// ranks x unit roundoff x (sum of |inputs|) — the bound of recursive summation in any
 /// order. Random float inputs are multiples of 1/8 in [-1, 1] (exact in every dtype), so fp32
@@ -36,12 +37,19 @@ struct Expected {
   std::vector<double> abs_sum;      ///< float sums: sum of |inputs| per element
 };
 
+/// The expected outputs of a group's ranks (all-reduce ranks share one).
+struct ExpectedOutputs {
+  std::vector<Expected> distinct;
+  std::vector<unsigned> of_rank;  ///< index into `distinct` per rank
+  const Expected& operator[](unsigned rank) const { return distinct[of_rank[rank]]; }
+};
+
 /// Expected outputs of the ranks of one group of `op`, given every rank's input (logical
 /// elements) and the element counts of each rank's output. Contract: the inputs have the
 /// sizes lower.h gives them.
-std::vector<Expected> expected_outputs(Op op, DataType dt, ReduceOp red,
-                                       const std::vector<std::vector<std::uint8_t>>& inputs,
-                                       const std::vector<std::uint64_t>& out_elements);
+ExpectedOutputs expected_outputs(Op op, DataType dt, ReduceOp red,
+                                 const std::vector<std::vector<std::uint8_t>>& inputs,
+                                 const std::vector<std::uint64_t>& out_elements);
 
 /// Elements of `got` that are wrong against `want` (see the tolerance above). Contract:
 /// got.size() == the expected byte count.

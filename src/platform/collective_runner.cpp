@@ -37,27 +37,32 @@ class IterationClock final : public sim::TraceSink {
   }
 
   void record(const sim::TraceRecord& r) override {
-    if (pending_) poll(*pending_, last_);
+    if (pending_ != kNone) poll(pending_, last_);
     pending_ = pool_core(r.label);
     last_ = r.time;
   }
   void finish() {
-    if (pending_) poll(*pending_, last_);
-    pending_.reset();
+    if (pending_ != kNone) poll(pending_, last_);
+    pending_ = kNone;
   }
   [[nodiscard]] const std::vector<base::Tick>& ends() const { return ends_; }
 
  private:
-  /// N for a label "coreN.pool" or "coreN.sem".
-  static std::optional<device::CoreId> pool_core(std::string_view label) {
-    if (label.size() < 6 || label.substr(0, 4) != "core") return std::nullopt;
+  static constexpr device::CoreId kNone = ~device::CoreId{0};
+
+  /// N for a label "coreN.pool" or "coreN.sem", else kNone. Called for every event: the
+  /// engines' ".step" / ".land" labels are turned away by their last letter.
+  static device::CoreId pool_core(std::string_view label) {
+    if (label.size() < 8 || (label.back() != 'l' && label.back() != 'm') || label[0] != 'c') {
+      return kNone;
+    }
     device::CoreId c = 0;
     std::size_t i = 4;
     for (; i < label.size() && label[i] >= '0' && label[i] <= '9'; ++i) {
       c = c * 10 + static_cast<device::CoreId>(label[i] - '0');
     }
     const std::string_view rest = label.substr(i);
-    if (i == 4 || (rest != ".pool" && rest != ".sem")) return std::nullopt;
+    if (i == 4 || label.substr(0, 4) != "core" || (rest != ".pool" && rest != ".sem")) return kNone;
     return c;
   }
 
@@ -77,7 +82,7 @@ class IterationClock final : public sim::TraceSink {
   std::vector<const std::vector<std::size_t>*> bounds_;
   std::vector<std::size_t> next_;
   std::vector<base::Tick> ends_;
-  std::optional<device::CoreId> pending_;
+  device::CoreId pending_ = kNone;
   base::Tick last_;
 };
 
@@ -87,23 +92,50 @@ SbufRegion block_region(device::CoreId core, const Tiled& t, std::size_t b) {
   return SbufRegion{core, t.byte_of(c.begin), c.size() * t.elem_bytes, 0, t.partitions};
 }
 
+/// Moves the elements of one block between its logical order (element e at e) and the
+/// partition-major bytes of its SBUF region (element e at partition e % P, column e / P):
+/// to_sbuf true copies logical -> region. Typed by element size so each copy is one move.
+template <unsigned EB>
+void transpose(std::uint8_t* logical, std::uint8_t* region, std::uint64_t n, std::uint64_t cols,
+               unsigned partitions, bool to_sbuf) {
+  for (std::uint64_t i = 0; i < cols; ++i) {
+    const std::uint64_t base = i * partitions;
+    const unsigned parts = static_cast<unsigned>(std::min<std::uint64_t>(partitions, n - base));
+    for (unsigned p = 0; p < parts; ++p) {
+      std::uint8_t* a = logical + (base + p) * EB;
+      std::uint8_t* b = region + (p * cols + i) * EB;
+      if (to_sbuf) {
+        std::memcpy(b, a, EB);
+      } else {
+        std::memcpy(a, b, EB);
+      }
+    }
+  }
+}
+
+void transpose_block(unsigned eb, std::uint8_t* logical, std::uint8_t* region, std::uint64_t n,
+                     std::uint64_t cols, unsigned partitions, bool to_sbuf) {
+  switch (eb) {
+    case 1:
+      return transpose<1>(logical, region, n, cols, partitions, to_sbuf);
+    case 2:
+      return transpose<2>(logical, region, n, cols, partitions, to_sbuf);
+    default:
+      return transpose<4>(logical, region, n, cols, partitions, to_sbuf);
+  }
+}
+
 /// Writes `logical` (the tile's elements, blocks in order) into `core`'s SBUF.
 base::Status write_tile(Simulation& sim, device::CoreId core, const Tiled& t,
-                        const std::vector<std::uint8_t>& logical) {
-  const unsigned eb = t.elem_bytes;
+                        std::vector<std::uint8_t>& logical) {
   std::uint64_t first = 0;
+  std::vector<std::uint8_t> bytes;
   for (std::size_t b = 0; b < t.blocks(); ++b) {
     const SbufRegion r = block_region(core, t, b);
     if (r.bytes == 0) continue;
-    const std::uint64_t cols = r.bytes / eb;
-    std::vector<std::uint8_t> bytes(r.total_bytes(), 0);  // padding cells stay 0
-    for (unsigned p = 0; p < t.partitions; ++p) {
-      for (std::uint64_t i = 0; i < cols; ++i) {
-        const std::uint64_t e = i * t.partitions + p;
-        if (e >= t.counts[b]) break;
-        std::memcpy(&bytes[(p * cols + i) * eb], &logical[(first + e) * eb], eb);
-      }
-    }
+    bytes.assign(r.total_bytes(), 0);  // padding cells stay 0
+    transpose_block(t.elem_bytes, logical.data() + first * t.elem_bytes, bytes.data(), t.counts[b],
+                    r.bytes / t.elem_bytes, t.partitions, true);
     SBRDMA_TRY(sim.write(r, bytes));
     first += t.counts[b];
   }
@@ -113,34 +145,44 @@ base::Status write_tile(Simulation& sim, device::CoreId core, const Tiled& t,
 /// Reads the tile's elements from `core`'s SBUF, blocks in order.
 base::Result<std::vector<std::uint8_t>> read_tile(const Simulation& sim, device::CoreId core,
                                                   const Tiled& t) {
-  const unsigned eb = t.elem_bytes;
-  std::vector<std::uint8_t> out(t.elements() * eb);
+  std::vector<std::uint8_t> out(t.elements() * t.elem_bytes);
   std::uint64_t first = 0;
   for (std::size_t b = 0; b < t.blocks(); ++b) {
     const SbufRegion r = block_region(core, t, b);
     if (r.bytes == 0) continue;
     auto bytes = sim.read(r);
     if (!bytes) return bytes.error();
-    const std::uint64_t cols = r.bytes / eb;
-    for (unsigned p = 0; p < t.partitions; ++p) {
-      for (std::uint64_t i = 0; i < cols; ++i) {
-        const std::uint64_t e = i * t.partitions + p;
-        if (e >= t.counts[b]) break;
-        std::memcpy(&out[(first + e) * eb], &(*bytes)[(p * cols + i) * eb], eb);
-      }
-    }
+    transpose_block(t.elem_bytes, out.data() + first * t.elem_bytes, bytes->data(), t.counts[b],
+                    r.bytes / t.elem_bytes, t.partitions, false);
     first += t.counts[b];
   }
   return out;
 }
 
-base::Status fill_inputs(Simulation& sim, const CollectiveJob& job, const Lowered& low) {
+/// Every rank's input, [group][rank] (the check's reference needs them again).
+using Inputs = std::vector<std::vector<std::vector<std::uint8_t>>>;
+
+/// Inputs are kept for the check up to this many bytes; beyond, the check makes them again.
+constexpr std::uint64_t kKeepInputs = 1ULL << 30;
+
+std::vector<std::uint8_t> input_of(const CollectiveJob& job, const Lowered& low, std::size_t g,
+                                   unsigned r) {
+  return collectives::make_input(job.request.dtype, low.buffers[g][r].in.elements(), *job.check,
+                                 job.seed, static_cast<unsigned>(g), r);
+}
+
+base::Status fill_inputs(Simulation& sim, const CollectiveJob& job, const Lowered& low,
+                         Inputs& kept) {
+  std::uint64_t total = 0;
+  for (const auto& group : low.buffers) {
+    for (const RankBuffers& b : group) total += b.in.elements() * b.in.elem_bytes;
+  }
   for (std::size_t g = 0; g < job.comm.groups.size(); ++g) {
+    if (total <= kKeepInputs) kept.emplace_back();
     for (unsigned r = 0; r < job.comm.ranks(); ++r) {
-      const RankBuffers& b = low.buffers[g][r];
-      const auto in = collectives::make_input(job.request.dtype, b.in.elements(), *job.check,
-                                              job.seed, static_cast<unsigned>(g), r);
-      SBRDMA_TRY(write_tile(sim, job.comm.groups[g][r], b.in, in));
+      auto in = input_of(job, low, g, r);
+      SBRDMA_TRY(write_tile(sim, job.comm.groups[g][r], low.buffers[g][r].in, in));
+      if (total <= kKeepInputs) kept.back().push_back(std::move(in));
     }
   }
   return base::ok_status();
@@ -148,16 +190,16 @@ base::Status fill_inputs(Simulation& sim, const CollectiveJob& job, const Lowere
 
 /// Wrong elements over every rank's output.
 base::Result<std::uint64_t> check_outputs(const Simulation& sim, const CollectiveJob& job,
-                                          const Lowered& low, std::uint64_t& checked) {
+                                          const Lowered& low, Inputs& kept,
+                                          std::uint64_t& checked) {
   std::uint64_t wrong = 0;
   for (std::size_t g = 0; g < job.comm.groups.size(); ++g) {
     std::vector<std::vector<std::uint8_t>> inputs;
+    if (g < kept.size()) inputs = std::move(kept[g]);
     std::vector<std::uint64_t> out_elems;
     for (unsigned r = 0; r < job.comm.ranks(); ++r) {
-      const RankBuffers& b = low.buffers[g][r];
-      inputs.push_back(collectives::make_input(job.request.dtype, b.in.elements(), *job.check,
-                                               job.seed, static_cast<unsigned>(g), r));
-      out_elems.push_back(b.out.elements());
+      if (g >= kept.size()) inputs.push_back(input_of(job, low, g, r));
+      out_elems.push_back(low.buffers[g][r].out.elements());
     }
     const auto want = collectives::expected_outputs(job.request.op, job.request.dtype,
                                                     job.request.reduce, inputs, out_elems);
@@ -174,6 +216,7 @@ base::Result<std::uint64_t> check_outputs(const Simulation& sim, const Collectiv
 /// A simulation of `low`'s programs, run; fills inputs first when asked.
 struct Ran {
   std::unique_ptr<Simulation> sim;
+  Inputs inputs;  ///< kept from the fill
   RunReport report;
   std::vector<base::Tick> ends;
   double seconds = 0;
@@ -187,7 +230,8 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   auto sim = Simulation::create(*job.topology, o);
   if (!sim) return sim.error();
   for (const CoreProgram& p : low.programs) SBRDMA_TRY((*sim)->load_program(p.core, p.words));
-  if (fill) SBRDMA_TRY(fill_inputs(**sim, job, low));
+  Inputs kept;
+  if (fill) SBRDMA_TRY(fill_inputs(**sim, job, low, kept));
   IterationClock clock(**sim, low.programs, iterations);
   if (!trace) (*sim)->kernel().set_trace(&clock);
   const auto t0 = std::chrono::steady_clock::now();
@@ -205,6 +249,7 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   }
   Ran out;
   out.sim = std::move(*sim);
+  out.inputs = std::move(kept);
   out.report = std::move(*rep);
   out.ends = clock.ends();
   out.seconds = std::chrono::duration<double>(t1 - t0).count();
@@ -266,6 +311,7 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
     if (job.check) {
       std::optional<Ran> own;
       const Simulation* sim = timed->sim.get();
+      Inputs* inputs = &timed->inputs;
       const Lowered* used = &*low;
       if (!check_here) {
         auto r = simulate(job, *low1, true, false, 1);
@@ -275,10 +321,11 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
         res.copied_bytes += r->report.stats.data_bytes;
         own = std::move(*r);
         sim = own->sim.get();
+        inputs = &own->inputs;
         used = &*low1;
       }
       std::uint64_t checked = 0;
-      auto wrong = check_outputs(*sim, job, *used, checked);
+      auto wrong = check_outputs(*sim, job, *used, *inputs, checked);
       if (!wrong) return wrong.error();
       res.wrong = *wrong;
       res.checked = checked;
