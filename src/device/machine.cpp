@@ -41,12 +41,14 @@ Machine::Machine(sim::Kernel& kernel, Topology topology, soc::AddressMap map,
       topology_(std::move(topology)),
       map_(std::move(map)),
       options_(options),
-      fabric_(topology_) {
+      fabric_(topology_),
+      writes_landed_(kernel, "mmio.writes_landed") {
   const soc::Profile& p = map_.profile();
   const unsigned n = topology_.num_cores();
   cores_.reserve(n);
   buses_.reserve(n);
   last_write_.resize(n);
+  posted_.resize(n);
   for (CoreId c = 0; c < n; ++c) {
     const CoreLoc loc = topology_.locate(c);
     chip_die_.push_back(soc::ChipDie{topology_.routing_id(loc.chip), loc.die});
@@ -62,7 +64,8 @@ Machine::CoreState::CoreState(sim::Kernel& kernel, CoreId core, const soc::Profi
            p.partition_active.n),
       mem(soc::cayman_map::kTpbRegionSize, kMemPageBytes, kMemPageBytes),
       sems(kernel, fmt::format("core{}.sem", core), p.semaphores, p.events),
-      engines(p.dma_engines_per_tpb) {}
+      engines(p.dma_engines_per_tpb),
+      landings(p.dma_engines_per_tpb) {}
 
 soc::MmioBus& Machine::bus(CoreId core) {
   SBRDMA_CHECK(core < buses_.size());
@@ -237,6 +240,23 @@ bool Machine::park_on_semaphore(std::coroutine_handle<> h, CoreId core, unsigned
 base::Tick Machine::writes_landed_by(CoreId issuer) const {
   SBRDMA_CHECK(issuer < last_write_.size());
   return std::max(last_write_[issuer], kernel_->now());
+}
+
+bool Machine::park_until_writes_landed(std::coroutine_handle<> h, CoreId issuer) {
+  SBRDMA_CHECK(issuer < posted_.size());
+  // Done once nothing due by `until` is left: writes issued after the fence that land by then
+  // are waited for too, which ends the wait no later than `until`.
+  const base::Tick until = last_write_[issuer];
+  return writes_landed_.park(
+      h,
+      [this, issuer, until] {
+        const OrderedArrivals<PostedWrite>& p = posted_[issuer];
+        return p.empty() || p.earliest() > until;
+      },
+      [this, issuer, until] {
+        return fmt::format("core {}: {} posted MMIO write(s) to land by {} ns", issuer,
+                           posted_[issuer].size(), until.ns());
+      });
 }
 
 std::uint64_t Machine::allocated_bytes() const {

@@ -22,6 +22,9 @@
 ///   data lands        = start + dma_desc_cost + Fabric::transfer(...)  (uncontended:
 ///                       + transfer_time(len, rate) + the route's link latencies)
 ///   semaphore lands   = max(its own arrival, earlier data of the queue) + semaphore_write_latency
+/// Same-tick order survives a tie seed (OrderedArrivals): one core's posted writes that land at
+/// one tick apply in issue order, an engine's pairs that land at one tick in the order it took
+/// them, and a write fence resumes after the writes it waits for took effect.
 
 #include <coroutine>
 #include <cstdint>
@@ -38,6 +41,7 @@
 #include "base/units.h"
 #include "device/fabric.h"
 #include "device/modelled_error.h"
+#include "device/ordered_arrivals.h"
 #include "device/paged_memory.h"
 #include "device/semaphore_bank.h"
 #include "device/topology.h"
@@ -140,6 +144,11 @@ class Machine {
   /// The tick at which the last write issued so far through bus(issuer) takes effect (now or
   /// earlier if none is pending): a write fence waits until then.
   [[nodiscard]] base::Tick writes_landed_by(CoreId issuer) const;
+  /// A write fence for a base::Suspend implementer: returns false if every write issued so far
+  /// through bus(issuer) has taken effect, else parks the running process at `h` until they
+  /// all have (at writes_landed_by(issuer), after the last of them, whatever the tie order of
+  /// that tick's events). Contract: issuer < topology().num_cores().
+  bool park_until_writes_landed(std::coroutine_handle<> h, CoreId issuer);
 
   /// The stored value of a UDMA register (hardware view: no access check, no side effect).
   /// `queue` nullopt: the engine-global bank. Errors: no register at `offset`, bad ids.
@@ -172,6 +181,7 @@ class Machine {
   struct MemRef;
   struct DmaDest;
   struct Landing;
+  struct PostedWrite;
 
   Machine(sim::Kernel& kernel, Topology topology, soc::AddressMap map, MachineOptions options);
 
@@ -194,6 +204,11 @@ class Machine {
   void bus_write_block(CoreId issuer, base::SocAddr a, std::span<const std::uint8_t> bytes);
   std::uint32_t bus_read32(CoreId issuer, base::SocAddr a);
   [[nodiscard]] base::Tick mmio_delay(CoreId issuer, CoreId target) const;
+  /// Queues `w` to take effect `delay` from now, in issue order among the issuer's writes
+  /// that land at the same tick. [CHOICE D26a]
+  void post(CoreId issuer, base::Tick delay, PostedWrite w);
+  /// The landing event of one of the issuer's posted writes: applies the one due first.
+  void deliver_write(CoreId issuer);
   void apply_write32(CoreId issuer, base::SocAddr a, std::uint32_t v);
   void apply_block(CoreId issuer, base::SocAddr a, const Resolved& r,
                    const std::vector<std::uint8_t>& bytes);
@@ -213,7 +228,7 @@ class Machine {
   std::optional<soc::UdmaDescriptor> prefetch(UdmaEngine& eng, soc::Direction dir, unsigned queue);
   [[nodiscard]] base::Result<DmaDest> resolve_dest(CoreId issuer, base::SocAddr a,
                                                    std::uint32_t len) const;
-  void land(Landing& l);
+  void land(const Landing& l);
 
   sim::Kernel* kernel_;
   Topology topology_;
@@ -225,6 +240,8 @@ class Machine {
   ErrorLog errors_;
   MachineStats stats_;
   std::vector<base::Tick> last_write_;  // per issuing core: when its latest MMIO write lands
+  std::vector<OrderedArrivals<PostedWrite>> posted_;  // per issuing core: writes in flight
+  sim::Signal writes_landed_;  // notified after every posted write took effect (fences wait)
   std::vector<soc::ChipDie> chip_die_;  // per core: how it issues addresses (routing id, die)
 };
 

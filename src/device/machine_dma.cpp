@@ -187,13 +187,20 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   } else {
     m2s.last_data_land = std::max(m2s.last_data_land, arrival);
   }
-  // 6. The landing applies the pair.
-  auto l = std::make_unique<Landing>(Landing{&eng, qi, *src, *dst, len});
+  // 6. The landing applies the pair. Its event takes the engine's pair due first, so pairs
+  //    landing at one tick apply in the order the engine took them, whatever the tie order.
+  OrderedArrivals<Landing>& in_flight = core_state(eng.core()).landings[eng.index()];
+  in_flight.add(at, Landing{&eng, qi, *src, *dst, len});
   kernel_->schedule(
-      at - now, [this, l = std::move(l)] { land(*l); }, eng.land_label);
+      at - now,
+      [this, &in_flight] {
+        SBRDMA_CHECK_MSG(in_flight.earliest() == kernel_->now(), "one event per landing");
+        land(in_flight.take());
+      },
+      eng.land_label);
 }
 
-void Machine::land(Landing& l) {
+void Machine::land(const Landing& l) {
   if (l.dst.semaphore) {
     // [CHOICE D5] each 4-byte word read from the source is the operand of the window's
     // operation (a semaphore descriptor's source word holds 1). Both data modes do this.

@@ -4,9 +4,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "device/machine.h"
+#include "device/ordered_arrivals.h"
 
 namespace sbrdma::device {
 
@@ -27,18 +29,6 @@ inline bool is_plain_memory(soc::RegionKind k) {
       return false;
   }
 }
-
-/// One core's hardware.
-struct Machine::CoreState {
-  CoreState(sim::Kernel& kernel, CoreId core, const soc::Profile& p);
-  /// STATE_BUF: one page per partition, only its active bytes kept.
-  PagedMemory sbuf;
-  /// The TPB window's other memories, by offset from the TPB base.
-  PagedMemory mem;
-  SemaphoreBank sems;
-  /// Engines by index, created on first use.
-  std::vector<std::unique_ptr<UdmaEngine>> engines;
-};
 
 /// What an address hits, seen from an issuer: the global core that owns the region and the hit.
 struct Machine::Resolved {
@@ -69,6 +59,30 @@ struct Machine::Landing {
   MemRef src;
   DmaDest dst;
   std::uint32_t len = 0;
+};
+
+/// A posted MMIO write on its way to its target: a 32-bit write, or a block resolved when it
+/// was issued (the map is static, so the issue-time resolution holds when it lands).
+struct Machine::PostedWrite {
+  base::SocAddr addr;
+  std::uint32_t value = 0;          ///< write32
+  std::optional<Resolved> block;    ///< set for a block write
+  std::vector<std::uint8_t> bytes;  ///< the block's bytes
+};
+
+/// One core's hardware.
+struct Machine::CoreState {
+  CoreState(sim::Kernel& kernel, CoreId core, const soc::Profile& p);
+  /// STATE_BUF: one page per partition, only its active bytes kept.
+  PagedMemory sbuf;
+  /// The TPB window's other memories, by offset from the TPB base.
+  PagedMemory mem;
+  SemaphoreBank sems;
+  /// Engines by index, created on first use.
+  std::vector<std::unique_ptr<UdmaEngine>> engines;
+  /// Per engine, its descriptor pairs in flight: same-tick landings apply in the order the
+  /// engine took them (and so a queue's semaphore write after its data). [CHOICE D26d]
+  std::vector<OrderedArrivals<Landing>> landings;
 };
 
 /// The MMIO view of one core.

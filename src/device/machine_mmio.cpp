@@ -40,10 +40,7 @@ void Machine::bus_write32(CoreId issuer, base::SocAddr a, std::uint32_t v) {
     record(ErrorSite{issuer}, fmt::format("MMIO write of {:#x}: {}", v, r.error().message));
     return;
   }
-  const base::Tick delay = mmio_delay(issuer, r->core);
-  last_write_[issuer] = std::max(last_write_[issuer], kernel_->now() + delay);
-  kernel_->schedule(
-      delay, [this, issuer, a, v] { apply_write32(issuer, a, v); }, "mmio.write32");
+  post(issuer, mmio_delay(issuer, r->core), PostedWrite{a, v, std::nullopt, {}});
 }
 
 void Machine::bus_write_block(CoreId issuer, base::SocAddr a, std::span<const std::uint8_t> bytes) {
@@ -55,15 +52,30 @@ void Machine::bus_write_block(CoreId issuer, base::SocAddr a, std::span<const st
     return;
   }
   if (bytes.empty()) return;
-  const base::Tick delay = mmio_delay(issuer, r->core);
-  last_write_[issuer] = std::max(last_write_[issuer], kernel_->now() + delay);
+  post(issuer, mmio_delay(issuer, r->core),
+       PostedWrite{a, 0, *r, std::vector<std::uint8_t>(bytes.begin(), bytes.end())});
+}
+
+void Machine::post(CoreId issuer, base::Tick delay, PostedWrite w) {
+  const base::Tick at = kernel_->now() + delay;
+  last_write_[issuer] = std::max(last_write_[issuer], at);
+  posted_[issuer].add(at, std::move(w));
+  // The event carries no write: it applies whichever of the issuer's writes is due first, so
+  // same-tick writes take effect in issue order even when a tie seed shuffles the events.
   kernel_->schedule(
-      delay,
-      [this, issuer, a, hit = std::make_unique<Resolved>(*r),
-       data = std::vector<std::uint8_t>(bytes.begin(), bytes.end())] {
-        apply_block(issuer, a, *hit, data);
-      },
-      "mmio.block");
+      delay, [this, issuer] { deliver_write(issuer); }, "mmio.write");
+}
+
+void Machine::deliver_write(CoreId issuer) {
+  OrderedArrivals<PostedWrite>& pending = posted_[issuer];
+  SBRDMA_CHECK_MSG(pending.earliest() == kernel_->now(), "one landing event per posted write");
+  const PostedWrite w = pending.take();
+  if (w.block) {
+    apply_block(issuer, w.addr, *w.block, w.bytes);
+  } else {
+    apply_write32(issuer, w.addr, w.value);
+  }
+  writes_landed_.notify();
 }
 
 void Machine::apply_block(CoreId issuer, base::SocAddr a, const Resolved& resolved,

@@ -75,7 +75,7 @@ void ChromeTrace::begin() {
 
 void ChromeTrace::record(const sim::TraceRecord& r) {
   poll(last_);
-  if (r.label == "mmio.write32") sem_dirty_ = true;
+  if (r.label == "mmio.write") sem_dirty_ = true;  // may be an EVT_SEM write
   if (auto e = engine_of(r.label, ".step")) {
     head_checks_.push_back({e->first, e->second, engine_head(e->first, e->second)});
   } else if (auto l = engine_of(r.label, ".land")) {

@@ -44,9 +44,10 @@ base::Suspend CoreEnv::write_fence(unsigned prid) {
   return base::Suspend([this, prid](std::coroutine_handle<> h) {
     const base::Tick now = kernel_.now();
     const base::Tick until = machine_.writes_landed_by(core_);
-    if (until <= now) return false;
+    // Parked, not asleep until `until`: the process resumes after the last write took effect,
+    // even when a tie seed runs that tick's landing events after its wake-up.
+    if (!machine_.park_until_writes_landed(h, core_)) return false;
     if (observer_ != nullptr) observer_->on_fence(core_, prid, now, until);
-    kernel_.sleep(h, until - now);
     return true;
   });
 }

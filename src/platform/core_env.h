@@ -5,7 +5,8 @@
 ///   bus()                 -> Machine::bus(core)                 (posted MMIO writes)
 ///   delay(d)              -> Kernel::sleep(d)
 ///   wait_semaphore        -> Machine::park_on_semaphore          (a sim::Signal wait)
-///   write_fence(prid)     -> sleep until Machine::writes_landed_by(core)
+///   write_fence(prid)     -> Machine::park_until_writes_landed(core) (resumes at
+///                            writes_landed_by(core), after the last write took effect)
 ///   right_push / left_pop -> one sim::Fifo<uint32_t> per PRID: FIFO p carries PRID p-1 -> p
 ///   sbuf_read/sbuf_write  -> Machine::sbuf_read/sbuf_write(core, ...)  (the GPSIMD wiring)
 ///   debug_log             -> the observer (collected by the Simulation, in order)

@@ -37,12 +37,17 @@ struct Channel {
 
 class Rig {
  public:
-  explicit Rig(std::string_view topology = "trn2", MachineOptions opts = {}) {
+  /// `tie_seed` non-zero: the kernel shuffles same-tick events (sim::Kernel).
+  explicit Rig(std::string_view topology = "trn2", MachineOptions opts = {},
+               std::uint64_t tie_seed = 0)
+      : kernel(tie_seed) {
     auto t = builtin_topology(topology);
     SBRDMA_CHECK(t.ok());
     init(std::move(t).value(), opts);
   }
-  Rig(Topology t, MachineOptions opts) { init(std::move(t), opts); }
+  Rig(Topology t, MachineOptions opts, std::uint64_t tie_seed = 0) : kernel(tie_seed) {
+    init(std::move(t), opts);
+  }
 
   sim::Kernel kernel;
   std::unique_ptr<Machine> m;
