@@ -203,6 +203,20 @@ base::Status Machine::sbuf_read(CoreId core, unsigned partition, std::uint64_t o
   return mem_read(core, *a, out);
 }
 
+base::Result<std::span<std::uint8_t>> Machine::sbuf_span(CoreId core, unsigned partition) {
+  if (core >= cores_.size()) return base::make_error(fmt::format("core {} does not exist", core));
+  if (partition >= map_.profile().sbuf_partitions) {
+    return base::make_error(fmt::format("partition {} does not exist ({} partitions)", partition,
+                                        map_.profile().sbuf_partitions));
+  }
+  PagedMemory& sbuf = core_state(core).sbuf;
+  // One page per partition, keeping only its active bytes: the page's run is the partition.
+  const std::span<std::uint8_t> run =
+      sbuf.write_run(std::uint64_t{partition} * sbuf.page_bytes(), sbuf.valid_bytes());
+  SBRDMA_CHECK(run.size() == sbuf.valid_bytes());
+  return run;
+}
+
 std::uint32_t Machine::semaphore(CoreId core, unsigned idx) const {
   return core_state(core).sems.value(idx);
 }

@@ -9,6 +9,7 @@
 ///                            writes_landed_by(core), after the last write took effect)
 ///   right_push / left_pop -> one sim::Fifo<uint32_t> per PRID: FIFO p carries PRID p-1 -> p
 ///   sbuf_read/sbuf_write  -> Machine::sbuf_read/sbuf_write(core, ...)  (the GPSIMD wiring)
+///   sbuf_partition        -> Machine::sbuf_span(core, ...)  (in place; empty in timing-only)
 ///   debug_log             -> the observer (collected by the Simulation, in order)
 ///
 /// It also remembers what its process blocked on last, so that a deadlock report can name the
@@ -81,6 +82,7 @@ class CoreEnv final : public firmware::Q7Env {
                          std::span<std::uint8_t> out) override;
   base::Status sbuf_write(unsigned partition, std::uint64_t offset,
                           std::span<const std::uint8_t> in) override;
+  std::span<std::uint8_t> sbuf_partition(unsigned partition) override;
 
   [[nodiscard]] device::CoreId core() const { return core_; }
   /// The latest blocking wait (meaningful while the core's process is waiting).

@@ -1,6 +1,9 @@
 // Copies driven by MMIO writes alone: bytes land exactly (same core, other core, other die,
-// other chip), pointers advance, completion semaphores count, len 0 moves 64 KiB.
+// other chip), pointers advance, completion semaphores count, len 0 moves 64 KiB; and the
+// in-place SBUF view local compute uses.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "machine_rig.h"
 
@@ -150,6 +153,27 @@ TEST(MachineCopy, RingWrapsSeveralLapsWithRingIdAdvancing) {
     EXPECT_EQ(rig.read(0, 1, n * 64, 64), pattern(64, n + 1, n));
   EXPECT_EQ(rig.queue(ch, Direction::kS2M).head, (RingPos{0, 2}));
   EXPECT_TRUE(rig.m->errors().empty()) << rig.m->error_report();
+}
+
+TEST(MachineSbufSpan, IsThePartitionsActiveBytesInPlace) {
+  Rig rig;
+  const std::uint64_t active = rig.m->profile().partition_active.n;
+  const std::size_t before = rig.m->allocated_bytes();
+  auto span = rig.m->sbuf_span(3, 17);
+  ASSERT_TRUE(span.ok()) << span.error().message;
+  ASSERT_EQ(span->size(), active);
+  EXPECT_EQ(rig.m->allocated_bytes(), before + active);  // its page, allocated on demand
+  // Writes through the span are the partition's bytes, and the other way round.
+  const auto data = pattern(64);
+  std::copy(data.begin(), data.end(), span->data() + active - 64);
+  EXPECT_EQ(rig.read(3, 17, active - 64, 64), data);
+  rig.seed(3, 17, 0, data);
+  EXPECT_TRUE(std::equal(data.begin(), data.end(), span->data()));
+  EXPECT_EQ(rig.read(3, 16, 0, 64), std::vector<std::uint8_t>(64, 0));  // not a neighbour's
+  // The same bytes on every call.
+  EXPECT_EQ(rig.m->sbuf_span(3, 17)->data(), span->data());
+  EXPECT_FALSE(rig.m->sbuf_span(3, rig.m->profile().sbuf_partitions).ok());
+  EXPECT_FALSE(rig.m->sbuf_span(rig.m->topology().num_cores(), 0).ok());
 }
 
 }  // namespace
