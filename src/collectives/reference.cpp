@@ -255,7 +255,9 @@ ExpectedOutputs expected_outputs(Op op, DataType dt, ReduceOp red,
       for (unsigned r = 0; r < R; ++r) {
         std::uint64_t at = 0;
         for (unsigned s = 0; s < R; ++s) {
-          std::memcpy(out.distinct[r].bytes.data() + at, inputs[s].data(), inputs[s].size());
+          if (!inputs[s].empty()) {
+            std::memcpy(out.distinct[r].bytes.data() + at, inputs[s].data(), inputs[s].size());
+          }
           at += inputs[s].size();
         }
       }
@@ -266,7 +268,7 @@ ExpectedOutputs expected_outputs(Op op, DataType dt, ReduceOp red,
         std::uint64_t at = 0;
         for (unsigned j = 0; j < R; ++j) {
           const std::uint64_t n = out_elements[j] / R * eb;
-          std::memcpy(out.distinct[j].bytes.data() + s * n, inputs[s].data() + at, n);
+          if (n > 0) std::memcpy(out.distinct[j].bytes.data() + s * n, inputs[s].data() + at, n);
           at += n;
         }
       }
@@ -289,7 +291,9 @@ std::uint64_t count_wrong(DataType dt, unsigned ranks, std::span<const std::uint
   SBRDMA_CHECK(got.size() == want.bytes.size());
   const unsigned eb = dtype_bytes(dt);
   const std::uint64_t n = got.size() / eb;
-  if (std::memcmp(got.data(), want.bytes.data(), got.size()) == 0) return 0;  // the usual case
+  if (got.empty() || std::memcmp(got.data(), want.bytes.data(), got.size()) == 0) {
+    return 0;  // the usual case
+  }
   std::uint64_t wrong = 0;
   if (!want.value.empty()) {
     const double u = unit_roundoff(dt) * ranks;
