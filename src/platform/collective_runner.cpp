@@ -38,7 +38,15 @@ class IterationClock final : public sim::TraceSink {
 
   void record(const sim::TraceRecord& r) override {
     if (pending_ != kNone) poll(pending_, last_);
-    pending_ = pool_core(r.label);
+    // Remember each label's verdict by its address: the sequencer and semaphore labels are
+    // process and signal names, alive at one address for the whole run, so a cached entry for
+    // them is never stale; any other label only ever maps to kNone.
+    const auto key = reinterpret_cast<std::uintptr_t>(r.label.data());
+    Seen& seen = seen_[(key >> 4) % kSeen];
+    if (seen.key != key || seen.size != r.label.size()) {
+      seen = Seen{key, r.label.size(), pool_core(r.label)};
+    }
+    pending_ = seen.core;
     last_ = r.time;
   }
   void finish() {
@@ -49,6 +57,12 @@ class IterationClock final : public sim::TraceSink {
 
  private:
   static constexpr device::CoreId kNone = ~device::CoreId{0};
+  static constexpr std::size_t kSeen = 4096;
+  struct Seen {
+    std::uintptr_t key = 0;
+    std::size_t size = 0;
+    device::CoreId core = kNone;
+  };
 
   /// N for a label "coreN.pool" or "coreN.sem", else kNone. Called for every event: the
   /// engines' ".step" / ".land" labels are turned away by their last letter.
@@ -83,6 +97,7 @@ class IterationClock final : public sim::TraceSink {
   std::vector<std::size_t> next_;
   std::vector<base::Tick> ends_;
   device::CoreId pending_ = kNone;
+  std::vector<Seen> seen_ = std::vector<Seen>(kSeen);
   base::Tick last_;
 };
 
