@@ -61,6 +61,9 @@ class RingPhase final : public Phase {
       scratch_ = ctx_.em.alloc_bytes(w_scr_ * slot_bytes_);
     }
     channels_.resize(groups_.size() * n_);
+    for (const Group& g : groups_) {
+      for (const Segments& p : g.pieces) piece_cols_.push_back(total_cols(p));
+    }
   }
 
   void emit(unsigned iter) override {
@@ -104,8 +107,9 @@ class RingPhase final : public Phase {
   }
   [[nodiscard]] unsigned rs_steps() const { return rs_ ? n_ - 1 : 0; }
 
-  /// The leg g arriving at position i of group gi.
-  [[nodiscard]] LegInfo info(std::size_t gi, unsigned i, std::uint64_t g) const {
+  /// The leg g arriving at position i of group gi; `segs` only when `with_segs`.
+  [[nodiscard]] LegInfo info(std::size_t gi, unsigned i, std::uint64_t g,
+                             bool with_segs = true) const {
     const std::uint64_t iter = g / legs_per_iter();
     const unsigned t = static_cast<unsigned>(g % legs_per_iter() / halves_);
     LegInfo li;
@@ -114,7 +118,7 @@ class RingPhase final : public Phase {
     const unsigned back = li.rs ? t + 2 : t - rs_steps() + 1;  // piece (i - back) % n
     li.piece = static_cast<unsigned>((i + 2 * n_ - back % n_) % n_);
     li.rs_index = iter * rs_steps() * halves_ + static_cast<std::uint64_t>(t) * halves_ + li.half;
-    li.segs = split_piece(groups_[gi].pieces[li.piece], halves_, li.half);
+    if (with_segs) li.segs = split_piece(groups_[gi].pieces[li.piece], halves_, li.half);
     return li;
   }
   /// Leg index of the rs leg number q on a channel.
@@ -123,7 +127,10 @@ class RingPhase final : public Phase {
     return q / per * legs_per_iter() + q % per;
   }
   [[nodiscard]] bool nonempty(std::size_t gi, unsigned i, std::uint64_t g) const {
-    return g < total_legs() && !info(gi, i, g).segs.empty();
+    if (g >= total_legs()) return false;
+    const LegInfo li = info(gi, i, g, false);
+    const std::uint64_t cols = piece_cols_[gi * n_ + li.piece];  // half h of cols: split_piece's
+    return cols / halves_ + (li.half < cols % halves_ ? 1 : 0) > 0;
   }
   /// True if the chain (or the iteration order) already orders i's consumption of leg x
   /// before the sender's leg g. Contract: x < g.
@@ -144,7 +151,7 @@ class RingPhase final : public Phase {
     if (g % legs_per_iter() >= w_sem_ && !covered(g - w_sem_, g) && nonempty(gi, i, g - w_sem_)) {
       out.push_back(g - w_sem_);
     }
-    const LegInfo li = info(gi, i, g);
+    const LegInfo li = info(gi, i, g, false);
     if (li.rs && li.rs_index >= w_scr_) {
       const std::uint64_t x = rs_leg(li.rs_index - w_scr_);
       if (!covered(x, g) && nonempty(gi, i, x)) out.push_back(x);
@@ -157,7 +164,7 @@ class RingPhase final : public Phase {
     if (g1 / legs_per_iter() == x / legs_per_iter() && !covered(x, g1) && nonempty(gi, i, g1)) {
       return true;
     }
-    const LegInfo li = info(gi, i, x);
+    const LegInfo li = info(gi, i, x, false);
     if (!li.rs) return false;
     const std::uint64_t g2 = rs_leg(li.rs_index + w_scr_);
     return !covered(x, g2) && nonempty(gi, i, g2);
@@ -234,6 +241,7 @@ class RingPhase final : public Phase {
   std::uint64_t slot_bytes_ = 0;
   std::uint64_t scratch_ = 0;
   std::vector<Channel> channels_;
+  std::vector<std::uint64_t> piece_cols_;  // [group * n + piece]
 };
 
 }  // namespace

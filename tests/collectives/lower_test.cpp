@@ -4,6 +4,7 @@
 
 #include "collectives/harness.h"
 #include "isa/assembler.h"
+#include "isa/views.h"
 
 namespace sbrdma::collectives {
 namespace {
@@ -116,6 +117,56 @@ TEST(Lower, TheSameRequestLowersToTheSameWords) {
   for (std::size_t i = 0; i < a->programs.size(); ++i) {
     EXPECT_EQ(a->programs[i].words, b->programs[i].words);
   }
+}
+
+}  // namespace
+}  // namespace sbrdma::collectives
+
+namespace sbrdma::collectives {
+namespace {
+
+/// Every gen of `low` names a peer its issuer can fold an address for.
+bool all_foldable(const Geometry& g, const Lowered& low) {
+  for (const CoreProgram& p : low.programs) {
+    for (const isa::Word& w : p.words) {
+      auto gen = isa::decode_rdma_desc_gen(w);
+      if (!gen.ok()) continue;
+      const CoreId peer = g.core_of(Place{gen->remote_routing_id.imm, 0, gen->remote_core_id.imm});
+      if (!foldable(g, p.core, peer)) return false;
+    }
+  }
+  return true;
+}
+
+TEST(Lower, FiveHundredTwelveRanksOnTrn2uAvoidTheUnfoldableAddress) {
+  const Geometry g = Geometry::of(soc::cayman_profile(), 64);
+  const Communicator c = *default_communicator(g, 512);
+  // The ring over 512 ranks lowers 10^6 legs (seconds in a debug build): its snake order is
+  // checked on the eight chips around chip 24 instead.
+  Communicator around;
+  around.groups.emplace_back();
+  for (CoreId k = 20 * 8; k < 28 * 8; ++k) around.groups[0].push_back(k);
+  for (Algorithm a : {Algorithm::kRing, Algorithm::kRdh, Algorithm::kHierarchical}) {
+    LowerRequest r;
+    r.bytes = 1 << 20;
+    r.algorithm = a;
+    const Communicator& on = a == Algorithm::kRing ? around : c;
+    auto low = lower(g, on, r);
+    ASSERT_TRUE(low.ok()) << algorithm_name(a) << ": " << low.error().message;
+    EXPECT_EQ(low->programs.size(), on.groups[0].size());
+    EXPECT_TRUE(all_foldable(g, *low)) << algorithm_name(a);
+    EXPECT_EQ(low->stats.relayed_legs, 0u)
+        << algorithm_name(a) << ": the order avoids chip 24's fold";
+  }
+  // A group that enters chip 24 from the other die needs relays, and gets them.
+  const Communicator cross{{{23 * 8 + 1, 24 * 8 + 6, 3}}};
+  LowerRequest r;
+  r.bytes = 4096;
+  r.algorithm = Algorithm::kMesh;
+  auto low = lower(g, cross, r);
+  ASSERT_TRUE(low.ok());
+  EXPECT_GT(low->stats.relayed_legs, 0u);
+  EXPECT_TRUE(all_foldable(g, *low));
 }
 
 }  // namespace
