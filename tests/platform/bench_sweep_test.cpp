@@ -1,0 +1,94 @@
+// platform/bench.h: size parsing, sweeps, the shape of busbw against size, and the
+// deterministic table / JSON / plot.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "platform/bench.h"
+#include "platform/topology_json.h"
+
+namespace sbrdma::platform {
+namespace {
+
+TEST(BenchSweep, SizesTakeBinarySuffixes) {
+  EXPECT_EQ(*parse_size("1K", "-b"), 1024u);
+  EXPECT_EQ(*parse_size("16M", "-b"), 16u << 20);
+  EXPECT_EQ(*parse_size("2g", "-e"), 2ULL << 30);
+  EXPECT_EQ(*parse_size("4097", "-b"), 4097u);
+  EXPECT_EQ(parse_size("1.5M", "-b").error().message,
+            "-b: bad size '1.5M' (a number of bytes, K/M/G allowed)");
+  EXPECT_FALSE(parse_size("", "-b").ok());
+  EXPECT_FALSE(parse_size("K", "-b").ok());
+}
+
+TEST(BenchSweep, SweepsMultiplyOrStep) {
+  EXPECT_EQ(*sweep_sizes(1024, 16384, 4, 0), (std::vector<std::uint64_t>{1024, 4096, 16384}));
+  EXPECT_EQ(*sweep_sizes(1000, 3500, 2, 1000), (std::vector<std::uint64_t>{1000, 2000, 3000}));
+  EXPECT_EQ(*sweep_sizes(7, 7, 2, 0), (std::vector<std::uint64_t>{7}));
+  EXPECT_EQ(sweep_sizes(4096, 1024, 2, 0).error().message, "-b 4096 is larger than -e 1024");
+  EXPECT_EQ(sweep_sizes(0, 1024, 2, 0).error().message,
+            "-b: size 0: a collective needs at least one byte");
+  EXPECT_EQ(sweep_sizes(1, 1024, 1, 0).error().message, "-f: the factor must be at least 2");
+}
+
+BenchOptions ring_allreduce(std::vector<std::uint64_t> sizes) {
+  BenchOptions o;
+  o.op = collectives::Op::kAllReduce;
+  o.ranks = 8;
+  o.sizes = std::move(sizes);
+  o.algorithms = {collectives::Algorithm::kRing};
+  o.iterations = 1;
+  o.warmups = 0;
+  o.timing_only = true;
+  return o;
+}
+
+TEST(BenchSweep, BusBandwidthRisesWithSizeAndSaturates) {
+  auto topo = load_topology("trn2");
+  ASSERT_TRUE(topo.ok());
+  const BenchOptions o = ring_allreduce({64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20});
+  auto r = run_bench(o, *topo);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->rows.size(), 5u);
+  for (std::size_t i = 1; i < r->rows.size(); ++i) {
+    EXPECT_GT(r->rows[i].busbw, r->rows[i - 1].busbw) << "size " << r->rows[i].size;
+  }
+  // Small sizes are latency-bound: 64 KiB gets a small fraction of what 16 MiB gets ...
+  EXPECT_LT(r->rows[0].busbw * 10, r->rows[4].busbw);
+  // ... and the curve flattens: x4 in size is far from x4 in busbw at the top.
+  EXPECT_LT(r->rows[4].busbw, r->rows[3].busbw * 2);
+  // Bounded by what a core's 16 engines can stream (368 B/ns = 368 GB/s, hw-params 1b).
+  EXPECT_LT(r->rows[4].busbw, 368.0);
+}
+
+TEST(BenchSweep, TheReportsAreDeterministic) {
+  auto topo = load_topology("trn2");
+  ASSERT_TRUE(topo.ok());
+  BenchOptions o = ring_allreduce({4096, 8192});
+  o.ranks = 4;
+  o.algorithms = {collectives::Algorithm::kRing, collectives::Algorithm::kMesh};
+  o.show_algorithm = true;
+  o.stats = {TimeStat::kP50, TimeStat::kAvg};
+  auto a = run_bench(o, *topo);
+  auto b = run_bench(o, *topo);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(format_plot(o, *a), format_plot(o, *b));
+  auto strip_cost = [](std::string t) { return t.substr(0, t.find("# run:")); };
+  EXPECT_EQ(strip_cost(format_table(o, *a)), strip_cost(format_table(o, *b)));
+  const std::string table = format_table(o, *a);
+  EXPECT_NE(table.find("p50(us)     avg(us)"), std::string::npos) << table;
+  EXPECT_NE(table.find("Avg bus bandwidth (ring):"), std::string::npos);
+  EXPECT_NE(table.find("Avg bus bandwidth (mesh):"), std::string::npos);
+  const std::string svg = format_plot(o, *a);
+  EXPECT_EQ(svg.rfind("<svg ", 0), 0u);
+  EXPECT_GT(std::count(svg.begin(), svg.end(), '\n'), 10);
+  EXPECT_NE(svg.find(">ring</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">mesh</text>"), std::string::npos);
+  const std::string json = format_json(o, *a);
+  EXPECT_NE(json.find("\"collective\": \"allr\""), std::string::npos);
+  EXPECT_NE(json.find("\"algorithm\": \"mesh\""), std::string::npos);
+  EXPECT_NE(json.find("\"wrong\": null"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sbrdma::platform
