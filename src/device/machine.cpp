@@ -7,7 +7,6 @@
 #include <algorithm>
 
 #include "device/machine_internal.h"
-#include "device/misc_regs.h"
 
 namespace sbrdma::device {
 
@@ -284,9 +283,23 @@ std::uint64_t Machine::allocated_bytes() const {
 
 // ---- register views ----------------------------------------------------------------------
 
-base::Result<std::uint32_t> Machine::peek_reg(CoreId core, unsigned e, soc::Direction dir,
-                                              std::optional<unsigned> queue,
-                                              std::uint32_t offset) const {
+namespace {
+
+/// The register at `offset` of `bank`: its live value, or its reset value while the engine is
+/// untouched (`live` null).
+base::Result<std::uint32_t> peek_in(const soc::RegBank& bank, const RegFile* live,
+                                    std::uint32_t offset) {
+  const soc::RegDesc* r = soc::find_reg(bank.regs, offset);
+  if (r == nullptr) {
+    return base::make_error(fmt::format("no {} register at +{:#x}", bank.name, offset));
+  }
+  return live == nullptr ? r->reset : live->get(offset);
+}
+
+}  // namespace
+
+base::Status Machine::check_engine_ids(CoreId core, unsigned e,
+                                       std::optional<unsigned> queue) const {
   if (core >= cores_.size()) return base::make_error(fmt::format("core {} does not exist", core));
   if (e >= map_.profile().dma_engines_per_tpb) {
     return base::make_error(fmt::format("engine {} does not exist", e));
@@ -294,33 +307,25 @@ base::Result<std::uint32_t> Machine::peek_reg(CoreId core, unsigned e, soc::Dire
   if (queue && *queue >= map_.profile().queues_per_engine) {
     return base::make_error(fmt::format("queue {} does not exist", *queue));
   }
+  return base::ok_status();
+}
+
+base::Result<std::uint32_t> Machine::peek_reg(CoreId core, unsigned e, soc::Direction dir,
+                                              std::optional<unsigned> queue,
+                                              std::uint32_t offset) const {
+  SBRDMA_TRY(check_engine_ids(core, e, queue));
   const UdmaEngine* eng = find_engine(core, e);
-  if (eng == nullptr) {  // untouched: the table's reset value
-    const soc::RegBank& bank =
-        queue ? (dir == soc::Direction::kM2S ? soc::m2s_queue_bank() : soc::s2m_queue_bank())
-              : (dir == soc::Direction::kM2S ? soc::m2s_engine_bank() : soc::s2m_engine_bank());
-    const soc::RegDesc* r = soc::find_reg(bank.regs, offset);
-    if (r == nullptr)
-      return base::make_error(fmt::format("no {} register at +{:#x}", bank.name, offset));
-    return r->reset;
+  if (queue) {
+    return peek_in(soc::queue_bank(dir), eng ? &eng->queue(dir, *queue).regs() : nullptr, offset);
   }
-  const RegFile& rf = queue ? eng->queue(dir, *queue).regs() : eng->engine_regs(dir);
-  if (rf.find(offset) == nullptr) {
-    return base::make_error(fmt::format("no {} register at +{:#x}", rf.bank().name, offset));
-  }
-  return rf.get(offset);
+  return peek_in(soc::engine_bank(dir), eng ? &eng->engine_regs(dir) : nullptr, offset);
 }
 
 base::Result<std::uint32_t> Machine::peek_misc(CoreId core, unsigned e,
                                                std::uint32_t offset) const {
-  if (core >= cores_.size()) return base::make_error(fmt::format("core {} does not exist", core));
-  if (e >= map_.profile().dma_engines_per_tpb) {
-    return base::make_error(fmt::format("engine {} does not exist", e));
-  }
-  const soc::RegDesc* r = soc::find_reg(misc_bank().regs, offset);
-  if (r == nullptr) return base::make_error(fmt::format("no MISC register at +{:#x}", offset));
+  SBRDMA_TRY(check_engine_ids(core, e, std::nullopt));
   const UdmaEngine* eng = find_engine(core, e);
-  return eng == nullptr ? r->reset : eng->misc().get(offset);
+  return peek_in(soc::misc_bank(), eng ? &eng->misc() : nullptr, offset);
 }
 
 QueueState Machine::queue_state(CoreId core, unsigned e, soc::Direction dir, unsigned queue) const {

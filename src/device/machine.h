@@ -197,6 +197,9 @@ class Machine {
   [[nodiscard]] const CoreState& core_state(CoreId core) const;
   [[nodiscard]] UdmaEngine& engine(CoreId core, unsigned index);
   [[nodiscard]] const UdmaEngine* find_engine(CoreId core, unsigned index) const;
+  /// Errors unless core, engine and (if given) queue exist.
+  [[nodiscard]] base::Status check_engine_ids(CoreId core, unsigned engine,
+                                              std::optional<unsigned> queue) const;
   [[nodiscard]] base::Result<Resolved> resolve(CoreId issuer, base::SocAddr a) const;
   [[nodiscard]] base::Result<MemRef> memory_ref(const Resolved& r, std::uint64_t len) const;
   /// resolve + memory_ref for the direct accessors (issuer checked).

@@ -67,7 +67,7 @@ std::optional<soc::UdmaDescriptor> Machine::prefetch(UdmaEngine& eng, Direction 
   }
   const auto [d, at] = *got;
   if (d.ring_id() != head.ring_id) {  // [CHOICE D2]
-    eng.latch_error(dir, dir == Direction::kM2S ? kM2sPrefRingIdErr : kS2mPrefRingIdErr);
+    eng.latch_error(dir, soc::err_pref_ring_id(dir));
     const std::string msg = fmt::format(
         "pref_ring_id: descriptor at slot {} ({:#x}) has ring id {}, expected {}{}", head.offset,
         at.v, d.ring_id(), head.ring_id, options_.ring_id_abort ? "; queue stopped" : "");

@@ -8,17 +8,12 @@
 
 #include "base/bits.h"
 #include "device/machine_internal.h"
-#include "device/misc_regs.h"
 
 namespace sbrdma::device {
 namespace {
 
 using soc::Direction;
 using soc::RegionKind;
-
-std::uint32_t sw_ctrl_offset(Direction d) {
-  return d == Direction::kM2S ? soc::m2s_q::kQSwCtrl : soc::s2m_q::kQSwCtrl;
-}
 
 std::uint32_t engine_of(const soc::Region& r) {
   SBRDMA_CHECK_MSG(r.engine >= 0, "an engine's block names its engine");
@@ -152,12 +147,13 @@ void Machine::write_engine_reg(CoreId core, unsigned e, Direction dir,
     UdmaQueue& q = eng.queue(dir, *queue);
     auto w = q.regs().write(offset, v);
     if (!w) return record(site, w.error().message);
-    if (offset == soc::m2s_q::kTdrtpInc) {  // TDRTP_inc / RDRTP_inc: the doorbell hook
-      doorbell(eng, dir, *queue, static_cast<std::uint32_t>(soc::kPtrOffset.get(v)));
-    } else if (offset == sw_ctrl_offset(dir)) {
+    const soc::QueueRegOffsets& role = soc::queue_offsets(dir);
+    if (offset == role.doorbell) {  // TDRTP_inc / RDRTP_inc: the doorbell hook
+      doorbell(eng, dir, *queue, static_cast<std::uint32_t>(soc::reg_field::kIncVal.get(v)));
+    } else if (offset == role.sw_ctrl) {
       q.sw_ctrl(v);
       kick(eng, kernel_->now());
-    } else if (offset == soc::m2s_q::kCfg) {
+    } else if (offset == role.cfg) {
       kick(eng, kernel_->now());  // an enable may let posted work run
     }
     return;
@@ -168,7 +164,7 @@ void Machine::write_engine_reg(CoreId core, unsigned e, Direction dir,
   }
   auto w = eng.engine_regs(dir).write(offset, v);
   if (!w) return record(site, w.error().message);
-  if (offset == udma_engine_reg::kChangeState) eng.change_state(dir, v);
+  if (offset == soc::engine_offsets(dir).change_state) eng.change_state(dir, v);
   kick(eng, kernel_->now());
 }
 
@@ -183,8 +179,10 @@ void Machine::write_broadcast(const Resolved& r, std::uint32_t v) {
   // [CHOICE D22b] membership: BROADCAST_CFG_GROUP (MISC +0x100) of the group's first channel;
   // [CHOICE D25] an empty mask is flagged.
   const unsigned n = map_.profile().dma_engines_per_tpb;
-  const std::uint32_t mask = engine(r.core, 0).misc().get(misc_reg::kBroadcastCfgGroup) &
-                             static_cast<std::uint32_t>(base::low_mask(n));
+  const std::uint32_t mask =
+      static_cast<std::uint32_t>(soc::reg_field::kBroadcastCfgGroupMask.get(
+                                     engine(r.core, 0).misc().get(soc::misc::kBroadcastCfgGroup)) &
+                                 base::low_mask(n));
   if (mask == 0) {
     return record(site, fmt::format("broadcast write of {:#x} to {} with an empty group mask "
                                     "(BROADCAST_CFG_GROUP of engine 0 is 0)",

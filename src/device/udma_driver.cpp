@@ -1,32 +1,20 @@
 #include "device/udma_driver.h"
 
-#include "device/misc_regs.h"
-
 namespace sbrdma::device {
 namespace {
 
 using soc::Direction;
-constexpr std::uint32_t kEnPref = 1U << 16;           // cfg.en_pref [HIGH] wiki-facts §3.3
-constexpr std::uint32_t kEnSchedOrStream = 1U << 17;  // en_scheduling (M2S) / en_stream (S2M)
-constexpr std::uint32_t kRstQ = 1U << 8;              // q_sw_ctrl.rst_q
-constexpr std::uint32_t kNormal = 1U << 0;            // change_state.normal
-constexpr std::uint32_t kChangeState = 0x204;         // [HIGH] wiki-facts §3.2
-
-base::Result<base::SocAddr> engine_reg(const soc::AddressMap& map, unsigned tpb, unsigned engine,
-                                       Direction dir, std::uint32_t offset) {
-  auto base = map.engine_base(tpb, engine);
-  if (!base) return base.error();
-  return *base + ((dir == Direction::kM2S ? soc::udma::kM2sBlock : soc::udma::kS2mBlock) + offset);
-}
+namespace rf = soc::reg_field;
+using soc::reg_mask;
 
 }  // namespace
 
 base::Status start_engine(soc::MmioBus& bus, const soc::AddressMap& map, unsigned tpb,
                           unsigned engine) {
   for (Direction d : {Direction::kM2S, Direction::kS2M}) {
-    auto a = engine_reg(map, tpb, engine, d, kChangeState);
+    auto a = map.engine_reg_addr(tpb, engine, d, soc::engine_offsets(d).change_state);
     if (!a) return a.error();
-    bus.write32(*a, kNormal);
+    bus.write32(*a, reg_mask(rf::kChangeStateNormal));
   }
   return base::ok_status();
 }
@@ -34,25 +22,24 @@ base::Status start_engine(soc::MmioBus& bus, const soc::AddressMap& map, unsigne
 base::Status init_queue(soc::MmioBus& bus, const soc::AddressMap& map, unsigned tpb,
                         unsigned engine, Direction dir, unsigned queue, base::SocAddr ring,
                         std::uint32_t ring_len) {
-  namespace q = soc::m2s_q;  // ring registers share offsets in both directions
+  const soc::QueueRegOffsets& q = soc::queue_offsets(dir);
   auto reg = [&](std::uint32_t off) { return map.queue_reg_addr(tpb, engine, dir, queue, off); };
-  auto cfg = reg(q::kCfg);
+  auto cfg = reg(q.cfg);
   if (!cfg) return cfg.error();
-  const std::uint32_t sw_ctrl = dir == Direction::kM2S ? q::kQSwCtrl : soc::s2m_q::kQSwCtrl;
-  const std::uint32_t en = kEnPref | kEnSchedOrStream;
+  const std::uint32_t en = soc::queue_enables(dir);
   const std::uint32_t cfg_now = bus.read32(*cfg);
-  bus.write32(*cfg, cfg_now & ~en);                                            // 1.
-  bus.write32(reg(sw_ctrl).value(), kRstQ);                                    // 2.
-  bus.write32(reg(q::kTdrbpLow).value(), static_cast<std::uint32_t>(ring.v));  // 3.
-  bus.write32(reg(q::kTdrbpHigh).value(), static_cast<std::uint32_t>(ring.v >> 32));
-  bus.write32(reg(q::kTdrl).value(), ring_len);
+  bus.write32(*cfg, cfg_now & ~en);                                               // 1.
+  bus.write32(reg(q.sw_ctrl).value(), reg_mask(rf::kQSwCtrlRstQ));                // 2.
+  bus.write32(reg(q.ring_base_low).value(), static_cast<std::uint32_t>(ring.v));  // 3.
+  bus.write32(reg(q.ring_base_high).value(), static_cast<std::uint32_t>(ring.v >> 32));
+  bus.write32(reg(q.ring_len).value(), ring_len);
   bus.write32(*cfg, cfg_now | en);  // 4.
   return base::ok_status();
 }
 
 base::Status ring_doorbell(soc::MmioBus& bus, const soc::AddressMap& map, unsigned tpb,
                            unsigned engine, Direction dir, unsigned queue, std::uint32_t n) {
-  auto a = map.queue_reg_addr(tpb, engine, dir, queue, soc::m2s_q::kTdrtpInc);
+  auto a = map.queue_reg_addr(tpb, engine, dir, queue, soc::queue_offsets(dir).doorbell);
   if (!a) return a.error();
   bus.write32(*a, n);
   return base::ok_status();
@@ -60,22 +47,15 @@ base::Status ring_doorbell(soc::MmioBus& bus, const soc::AddressMap& map, unsign
 
 base::Status ring_broadcast_doorbell(soc::MmioBus& bus, const soc::AddressMap& map, unsigned tpb,
                                      Direction dir, unsigned queue, std::uint32_t n) {
-  auto a = map.bcast_addr(tpb, dir, queue, soc::m2s_q::kTdrtpInc);
+  auto a = map.bcast_addr(tpb, dir, queue, soc::queue_offsets(dir).doorbell);
   if (!a) return a.error();
   bus.write32(*a, n);
   return base::ok_status();
 }
 
-base::Result<base::SocAddr> misc_reg_addr(const soc::AddressMap& map, unsigned tpb, unsigned engine,
-                                          std::uint32_t offset) {
-  auto base = map.engine_base(tpb, engine);
-  if (!base) return base.error();
-  return *base + (soc::udma::kMiscBlock + offset);
-}
-
 base::Status set_broadcast_group(soc::MmioBus& bus, const soc::AddressMap& map, unsigned tpb,
                                  std::uint16_t mask) {
-  auto a = misc_reg_addr(map, tpb, 0, misc_reg::kBroadcastCfgGroup);
+  auto a = map.misc_reg_addr(tpb, 0, soc::misc::kBroadcastCfgGroup);
   if (!a) return a.error();
   bus.write32(*a, mask);
   return base::ok_status();

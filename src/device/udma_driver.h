@@ -39,10 +39,6 @@ base::Status ring_doorbell(soc::MmioBus& bus, const soc::AddressMap& map, unsign
 base::Status ring_broadcast_doorbell(soc::MmioBus& bus, const soc::AddressMap& map, unsigned tpb,
                                      soc::Direction dir, unsigned queue, std::uint32_t n);
 
-/// Address of an engine's MISC register (channel + 0x40000 + offset).
-base::Result<base::SocAddr> misc_reg_addr(const soc::AddressMap& map, unsigned tpb, unsigned engine,
-                                          std::uint32_t offset);
-
 /// Sets the broadcast group mask of `tpb`'s engine group ([CHOICE D22b]: BROADCAST_CFG_GROUP of
 /// the group's first channel).
 base::Status set_broadcast_group(soc::MmioBus& bus, const soc::AddressMap& map, unsigned tpb,

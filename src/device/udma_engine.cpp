@@ -4,23 +4,12 @@
 
 #include <algorithm>
 
-#include "device/misc_regs.h"
-
 namespace sbrdma::device {
 namespace {
 
-namespace er = udma_engine_reg;
-// change_state bits and state fields. [HIGH] wiki-facts §3.2, udma-facts §2.1
-constexpr base::BitField kCmdNormal = base::bit(0);
-constexpr base::BitField kCmdDis = base::bit(1);
-constexpr base::BitField kCmdAbort = base::bit(2);
-constexpr std::array<base::BitField, 4> kStateFields{base::BitField{1, 0}, base::BitField{5, 4},
-                                                     base::BitField{9, 8}, base::BitField{13, 12}};
-constexpr base::BitField kLastChangeStateCmd{18, 16};  // M2S only
-
-std::uint32_t pref_queue_en_reg(soc::Direction d) {
-  return d == soc::Direction::kM2S ? er::kM2sPrefQueueEn : er::kS2mPrefQueueEn;
-}
+namespace rf = soc::reg_field;
+constexpr std::array kStateFields{rf::kStateCompCtrl, rf::kStateStreamIf, rf::kStateDataRdCtrl,
+                                  rf::kStateDescPref};
 
 }  // namespace
 
@@ -28,9 +17,9 @@ UdmaEngine::UdmaEngine(CoreId core, unsigned index, unsigned queues)
     : core_(core),
       index_(index),
       queues_(queues),
-      m2s_(soc::m2s_engine_bank()),
-      s2m_(soc::s2m_engine_bank()),
-      misc_(misc_bank()) {
+      m2s_(soc::engine_bank(soc::Direction::kM2S)),
+      s2m_(soc::engine_bank(soc::Direction::kS2M)),
+      misc_(soc::misc_bank()) {
   m2s_q_.reserve(queues);
   s2m_q_.reserve(queues);
   for (unsigned q = 0; q < queues; ++q) {
@@ -51,27 +40,30 @@ const UdmaQueue& UdmaEngine::queue(soc::Direction d, unsigned q) const {
 
 void UdmaEngine::change_state(soc::Direction d, std::uint32_t cmd) {
   EngineState& s = state_[slot(d)];
-  if (kCmdAbort.get(cmd) != 0) {
+  if (rf::kChangeStateAbort.get(cmd) != 0) {
     s = EngineState::kAbort;
-  } else if (kCmdDis.get(cmd) != 0) {
+  } else if (rf::kChangeStateDis.get(cmd) != 0) {
     s = EngineState::kDisabled;
-  } else if (kCmdNormal.get(cmd) != 0) {
+  } else if (rf::kChangeStateNormal.get(cmd) != 0) {
     s = EngineState::kNormal;
   }
   const unsigned sub = s == EngineState::kNormal ? 1 : s == EngineState::kAbort ? 2 : 0;
   std::uint64_t reg = 0;
   for (const base::BitField& f : kStateFields) reg = f.set(reg, sub);
-  if (d == soc::Direction::kM2S) reg = kLastChangeStateCmd.set(reg, cmd);
-  engine_regs(d).set(er::kState, static_cast<std::uint32_t>(reg));
+  if (d == soc::Direction::kM2S) reg = rf::kM2sStateLastChangeStateCmd.set(reg, cmd);
+  engine_regs(d).set(soc::engine_offsets(d).state, static_cast<std::uint32_t>(reg));
 }
 
 bool UdmaEngine::pref_queue_enabled(soc::Direction d, unsigned q) const {
-  return base::bit(q).get(engine_regs(d).get(pref_queue_en_reg(d))) != 0;
+  const std::uint64_t en =
+      rf::kPrefQueueEn.get(engine_regs(d).get(soc::engine_offsets(d).pref_queue_en));
+  return base::bit(q).get(en) != 0;
 }
 
 void UdmaEngine::latch_error(soc::Direction d, base::BitField bit) {
   RegFile& r = engine_regs(d);
-  r.set(er::kErrLogMask, r.get(er::kErrLogMask) | static_cast<std::uint32_t>(bit.mask()));
+  const std::uint32_t reg = soc::engine_offsets(d).err_log_mask;
+  r.set(reg, r.get(reg) | static_cast<std::uint32_t>(bit.mask()));
 }
 
 std::string UdmaEngine::blocked_reason(soc::Direction d, unsigned q) const {

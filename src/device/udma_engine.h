@@ -9,6 +9,8 @@
 ///            +0x1000 + q*0x1000: M2S_Q[q]
 ///   +0x20000 UDMA_S2M: the same shape, S2M_Q[q]
 ///   +0x40000 MISC (BROADCAST_CFG_GROUP +0x100, ...)
+/// Register offsets and fields come from soc/udma_regs.h (engine_offsets(), queue_offsets(),
+/// misc::, reg_field::), the one description of the registers.
 ///
 /// Queue service: round robin over the queues, one descriptor per turn, in order within a
 /// queue. [HIGH] hw-params (DMA-OV "round robin across queues; in-order within a queue")
@@ -28,20 +30,6 @@ namespace sbrdma::device {
 
 /// An engine block's state as change_state sets it. [HIGH] udma-facts §3.5
 enum class EngineState : std::uint8_t { kDisabled, kNormal, kAbort };
-
-/// Engine-global register offsets this model acts on (same in the M2S and S2M blocks unless
-/// noted). [HIGH] wiki-facts §3.2/§3.4
-namespace udma_engine_reg {
-inline constexpr std::uint32_t kState = 0x200;
-inline constexpr std::uint32_t kChangeState = 0x204;
-inline constexpr std::uint32_t kErrLogMask = 0x20C;
-inline constexpr std::uint32_t kM2sPrefQueueEn = 0x25C;
-inline constexpr std::uint32_t kS2mPrefQueueEn = 0x254;
-}  // namespace udma_engine_reg
-
-/// err_log_mask.pref_ring_id: M2S bit 17 (group A), S2M bit 11 (group B). [HIGH] udma-facts §1.4
-inline constexpr base::BitField kM2sPrefRingIdErr = base::bit(17);
-inline constexpr base::BitField kS2mPrefRingIdErr = base::bit(11);
 
 /// One DMA engine of a core (see the top of this file).
 class UdmaEngine {

@@ -5,21 +5,8 @@
 namespace sbrdma::device {
 namespace {
 
-namespace q = soc::m2s_q;                  // the ring registers share offsets in both directions
-constexpr std::uint32_t kCompHead = 0x4C;  // TCRHP / RCRHP [HIGH] wiki-facts §3.3/§3.4
-constexpr unsigned kRingIds = 4;           // 2-bit ring id [HIGH] udma-facts §1.4
-constexpr base::BitField kEnPref = base::bit(16);
-constexpr base::BitField kEnSchedOrStream = base::bit(17);  // M2S en_scheduling / S2M en_stream
-constexpr base::BitField kStatusUsed{24, 0};
-// q_sw_ctrl bits, same positions in both directions. [HIGH] wiki-facts §3.3/§3.4
-constexpr base::BitField kRstTail = base::bit(1);
-constexpr base::BitField kRstHead = base::bit(2);
-constexpr base::BitField kRstCurrent = base::bit(3);
-constexpr base::BitField kRstQ = base::bit(8);
-
-const soc::RegBank& bank_of(soc::Direction d) {
-  return d == soc::Direction::kM2S ? soc::m2s_queue_bank() : soc::s2m_queue_bank();
-}
+namespace rf = soc::reg_field;
+constexpr unsigned kRingIds = 1U << soc::kPtrRingId.width();  // 2-bit ring id
 
 }  // namespace
 
@@ -33,20 +20,22 @@ std::uint32_t ring_pos_reg(RingPos p) {
       soc::kPtrRingId.set(soc::kPtrOffset.set(0, p.offset), p.ring_id));
 }
 
-UdmaQueue::UdmaQueue(soc::Direction dir)
-    : dir_(dir), regs_(bank_of(dir)), rows_{regs_.index(q::kTdrbpLow), regs_.index(q::kTdrbpHigh),
-                                            regs_.index(q::kTdrl),     regs_.index(q::kTdrhp),
-                                            regs_.index(q::kTdrtp),    regs_.index(q::kTdcp),
-                                            regs_.index(kCompHead),    regs_.index(q::kCfg),
-                                            regs_.index(q::kStatus)} {}
+UdmaQueue::UdmaQueue(soc::Direction dir) : dir_(dir), regs_(soc::queue_bank(dir)) {
+  const soc::QueueRegOffsets& r = soc::queue_offsets(dir);
+  rows_ = Rows{regs_.index(r.ring_base_low), regs_.index(r.ring_base_high),
+               regs_.index(r.ring_len),      regs_.index(r.head),
+               regs_.index(r.tail),          regs_.index(r.current),
+               regs_.index(r.comp_head),     regs_.index(r.cfg),
+               regs_.index(r.status)};
+}
 
 base::SocAddr UdmaQueue::ring_base() const {
-  const std::uint64_t lo = regs_.get_at(rows_.base_low) & 0xFFFFFFC0U;  // addr[31:6]
+  const std::uint64_t lo = regs_.get_at(rows_.base_low) & soc::reg_mask(rf::kRingBaseLowAddr);
   return base::SocAddr{(std::uint64_t{regs_.get_at(rows_.base_high)} << 32) | lo};
 }
 
 std::uint32_t UdmaQueue::ring_len() const {
-  return regs_.get_at(rows_.len) & 0xFFFFFFU;  // length[23:0]
+  return static_cast<std::uint32_t>(rf::kRingLength.get(regs_.get_at(rows_.len)));
 }
 
 RingPos UdmaQueue::head() const {
@@ -76,7 +65,7 @@ std::uint32_t UdmaQueue::posted() const {
 
 bool UdmaQueue::enabled() const {
   const std::uint32_t cfg = regs_.get_at(rows_.cfg);
-  return kEnPref.get(cfg) != 0 && kEnSchedOrStream.get(cfg) != 0;
+  return rf::kQCfgEnPref.get(cfg) != 0 && soc::queue_run_enable(dir_).get(cfg) != 0;
 }
 
 void UdmaQueue::set_pos(std::size_t row, RingPos p) {
@@ -96,8 +85,8 @@ void UdmaQueue::advance(std::size_t row, std::uint32_t n) {
 }
 
 void UdmaQueue::update_status() {
-  regs_.set_at(rows_.status,
-               static_cast<std::uint32_t>(kStatusUsed.set(regs_.get_at(rows_.status), posted())));
+  regs_.set_at(rows_.status, static_cast<std::uint32_t>(
+                                 rf::kQStatusUsed.set(regs_.get_at(rows_.status), posted())));
 }
 
 base::Status UdmaQueue::add_tail(std::uint32_t n) {
@@ -142,10 +131,10 @@ void UdmaQueue::trim_batches() {
 
 void UdmaQueue::sw_ctrl(std::uint32_t v) {
   const RingPos fresh{};
-  const bool all = kRstQ.get(v) != 0;
-  if (all || kRstTail.get(v) != 0) set_pos(rows_.tail, fresh);
-  if (all || kRstHead.get(v) != 0) set_pos(rows_.head, fresh);
-  if (all || kRstCurrent.get(v) != 0) set_pos(rows_.current, fresh);
+  const bool all = rf::kQSwCtrlRstQ.get(v) != 0;
+  if (all || rf::kQSwCtrlRstTailPtr.get(v) != 0) set_pos(rows_.tail, fresh);
+  if (all || rf::kQSwCtrlRstHeadPtr.get(v) != 0) set_pos(rows_.head, fresh);
+  if (all || rf::kQSwCtrlRstCurrentPtr.get(v) != 0) set_pos(rows_.current, fresh);
   if (all) {
     set_pos(rows_.completion, fresh);
     stopped_ = false;

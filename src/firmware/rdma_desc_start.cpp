@@ -39,7 +39,7 @@ base::Task<base::Status> PoolFirmware::start_role(Role role) {
   const int p = static_cast<int>(prid);
   const char* tok = role_token(role);
   const soc::Direction dir = direction_of(role);
-  const std::uint32_t inc_reg = role == Role::kTx ? soc::m2s_q::kTdrtpInc : soc::s2m_q::kRdrtpInc;
+  const std::uint32_t inc_reg = soc::queue_offsets(dir).doorbell;  // TDRTP_inc / RDRTP_inc
   DescriptorStream& stream = streams_[index(role)];
   const std::vector<Trigger> triggers = plan_triggers(stream);
   const base::SocAddr doorbell = map_.bcast_addr(id_.tpb, dir, cfg_.ring_num, inc_reg).value();

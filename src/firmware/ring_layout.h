@@ -11,7 +11,7 @@
 ///          engine 15 S2M ring    ring (e, d) at 0x100 + (2e + d) * ring_depth * 16
 ///  Every ring base is 256-byte aligned (ring_depth is a multiple of 16).
 ///
-///  Broadcast group register: BROADCAST_CFG_GROUP at the SDMA MISC block +0x100 of the
+///  Broadcast group register: BROADCAST_CFG_GROUP (soc::misc::kBroadcastCfgGroup) of the
 ///  group's first channel; bit e set = engine e of the group takes broadcast writes.
 ///  [HIGH] udma-facts §2.4 (offset), [CHOICE D22b] (meaning)
 
@@ -32,10 +32,8 @@ inline constexpr std::uint64_t kRingsOffset = 0x100;
 inline constexpr std::uint32_t kOneWordValue = 1;
 /// Ring base alignment. [HIGH] udma-facts §3.2 (base 256-byte aligned)
 inline constexpr std::uint64_t kRingAlign = 256;
-/// BROADCAST_CFG_GROUP inside the SDMA MISC block. [HIGH] udma-facts §2.4
-inline constexpr std::uint32_t kBroadcastCfgGroup = 0x100;
 /// Value that lets every engine of the group take broadcast writes. [CHOICE D22b]
-inline constexpr std::uint32_t kAllEngines = 0xFFFF;
+inline constexpr std::uint32_t kAllEngines = soc::reg_mask(soc::reg_field::kBroadcastCfgGroupMask);
 
 /// The queue a role drives: TX the M2S (read local) queue, RX the S2M (write remote) one.
 /// [HIGH] spec §3 (token adjacency TX\0RX\0 / M2S\0S2M\0)

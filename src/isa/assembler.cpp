@@ -12,9 +12,8 @@
 #include "isa/validate.h"
 
 namespace sbrdma::isa {
-namespace {
 
-std::vector<std::string_view> tokens(std::string_view line) {
+std::vector<std::string_view> split_blanks(std::string_view line) {
   std::vector<std::string_view> out;
   std::size_t i = 0;
   while (i < line.size()) {
@@ -25,6 +24,8 @@ std::vector<std::string_view> tokens(std::string_view line) {
   }
   return out;
 }
+
+namespace {
 
 struct KeyRef {
   const Field* field = nullptr;
@@ -75,7 +76,7 @@ std::vector<Word> AsmResult::word_list() const {
 
 std::optional<Word> parse_instruction(std::string_view line, const base::SourceLoc& loc,
                                       base::Errors& errors) {
-  const std::vector<std::string_view> toks = tokens(line);
+  const std::vector<std::string_view> toks = split_blanks(line);
   if (toks.empty()) return std::nullopt;
   const OpDesc* op = find_mnemonic(toks[0]);
   if (op == nullptr) {

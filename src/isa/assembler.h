@@ -42,6 +42,10 @@ struct AsmResult {
 AsmResult assemble(std::string_view text, std::string_view file,
                    const DirectiveHandler& on_directive = {});
 
+/// The blank-separated (spaces, tabs) tokens of a line, the way the assembler splits
+/// instructions; directive handlers use it so that both halves of a file tokenize alike.
+std::vector<std::string_view> split_blanks(std::string_view line);
+
 /// Parses one instruction (no comment, not a directive). On success returns the word, which
 /// also passed validate(); otherwise appends every error, located at `loc`, to `errors`.
 std::optional<Word> parse_instruction(std::string_view line, const base::SourceLoc& loc,

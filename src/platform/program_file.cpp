@@ -13,19 +13,6 @@ namespace {
 
 using Keys = std::map<std::string_view, std::string_view>;
 
-std::vector<std::string_view> split_blanks(std::string_view line) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    std::size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
-    if (j > i) out.push_back(line.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
-
 std::string join(std::initializer_list<std::string_view> names) {
   std::string out;
   for (const std::string_view n : names) out += (out.empty() ? "" : ", ") + std::string(n);
@@ -67,7 +54,7 @@ class Parser {
       : topo_(topo), profile_(profile) {}
 
   base::Status directive(std::string_view line, const base::SourceLoc& loc) {
-    const std::vector<std::string_view> tok = split_blanks(line);
+    const std::vector<std::string_view> tok = isa::split_blanks(line);
     const std::string_view name = tok.front();
     const std::span<const std::string_view> args(tok.begin() + 1, tok.end());
     if (name == ".core") return core(args, loc);

@@ -28,8 +28,8 @@ UdmaHit decode_udma(std::uint64_t off, Direction dir, bool broadcast, const Prof
   UdmaHit h;
   h.dir = dir;
   h.broadcast = broadcast;
-  const RegBank& engine = dir == Direction::kM2S ? m2s_engine_bank() : s2m_engine_bank();
-  const RegBank& queue = dir == Direction::kM2S ? m2s_queue_bank() : s2m_queue_bank();
+  const RegBank& engine = engine_bank(dir);
+  const RegBank& queue = queue_bank(dir);
   const std::uint64_t queues_end =
       udma::kQueueBankBase + std::uint64_t{p.queues_per_engine} * udma::kQueueBankStride;
   if (off < udma::kQueueBankBase) {

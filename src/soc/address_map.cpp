@@ -57,6 +57,16 @@ constexpr std::array kChannelBlocks{
                      0x4000, true},
 };
 
+/// `reg` as a 4-byte-aligned offset inside a bank of `size` bytes.
+base::Status check_reg_offset(std::uint32_t reg, std::uint32_t size, std::string_view bank) {
+  if (reg >= size || reg % 4 != 0) {
+    return base::make_error(
+        fmt::format("{} register offset {:#x} is not a 4-byte offset inside the {:#x}-byte bank",
+                    bank, reg, size));
+  }
+  return base::ok_status();
+}
+
 constexpr std::uint32_t dir_block(Direction d) {
   return d == Direction::kM2S ? udma::kM2sBlock : udma::kS2mBlock;
 }
@@ -203,6 +213,23 @@ base::Result<base::SocAddr> AddressMap::engine_base(unsigned core, unsigned engi
                        loc->channel * kChannelStride};
 }
 
+base::Result<base::SocAddr> AddressMap::engine_reg_addr(unsigned core, unsigned engine,
+                                                        Direction dir, std::uint32_t reg) const {
+  auto eng = engine_base(core, engine);
+  if (!eng) return eng.error();
+  SBRDMA_TRY(check_reg_offset(reg, udma::kEngineGlobalSize, direction_name(dir)));
+  // [HIGH] wiki-facts §3.1/§3.2: engine + block + reg
+  return *eng + (dir_block(dir) + reg);
+}
+
+base::Result<base::SocAddr> AddressMap::misc_reg_addr(unsigned core, unsigned engine,
+                                                      std::uint32_t reg) const {
+  auto eng = engine_base(core, engine);
+  if (!eng) return eng.error();
+  SBRDMA_TRY(check_reg_offset(reg, misc::kBankSize, "MISC"));
+  return *eng + (udma::kMiscBlock + reg);  // [HIGH] wiki-facts §3.1
+}
+
 base::Result<base::SocAddr> AddressMap::queue_reg_addr(unsigned core, unsigned engine,
                                                        Direction dir, unsigned queue,
                                                        std::uint32_t reg) const {
@@ -224,7 +251,7 @@ base::Result<base::SocAddr> AddressMap::queue_reg_addr(unsigned core, unsigned e
 
 base::Result<base::SocAddr> AddressMap::bcast_addr(unsigned core, Direction dir, unsigned queue,
                                                    std::uint32_t reg) const {
-  const RegBank& bank = dir == Direction::kM2S ? m2s_queue_bank() : s2m_queue_bank();
+  const RegBank& bank = queue_bank(dir);
   const RegDesc* r = find_reg(bank.regs, reg);
   if (r == nullptr || (r->flags & reg_flag::kBroadcast) == 0) {
     return base::make_error(

@@ -60,9 +60,7 @@ inline constexpr std::uint32_t kBcastOffset = 0x80000;
 inline constexpr std::uint32_t kSemSlotBytes = 4;
 }  // namespace cayman_map
 
-/// Direction of a UDMA block.
-enum class Direction { kM2S, kS2M };
-/// "M2S", "S2M".
+/// "M2S", "S2M" (Direction is in soc/udma_regs.h).
 std::string_view direction_name(Direction d);
 
 /// The EVT_SEM windows. [HIGH] wiki-facts §5; udma-facts §4.4 (events 4 B each at +0)
@@ -147,6 +145,13 @@ class AddressMap {
   [[nodiscard]] base::Result<EngineLoc> engine_loc(unsigned core, unsigned engine) const;
   /// Channel base (its UDMA_M2S block) of `core`'s engine `engine`.
   [[nodiscard]] base::Result<base::SocAddr> engine_base(unsigned core, unsigned engine) const;
+  /// Engine-global register `reg` (offset in the engine bank below the queues, e.g.
+  /// m2s_engine::kChangeState) of an engine's UDMA_M2S or UDMA_S2M block.
+  [[nodiscard]] base::Result<base::SocAddr> engine_reg_addr(unsigned core, unsigned engine,
+                                                            Direction dir, std::uint32_t reg) const;
+  /// MISC register `reg` (e.g. misc::kBroadcastCfgGroup) of `core`'s engine `engine`.
+  [[nodiscard]] base::Result<base::SocAddr> misc_reg_addr(unsigned core, unsigned engine,
+                                                          std::uint32_t reg) const;
   /// Per-queue register `reg` (offset in the queue bank) of an engine's M2S or S2M queue.
   [[nodiscard]] base::Result<base::SocAddr> queue_reg_addr(unsigned core, unsigned engine,
                                                            Direction dir, unsigned queue,

@@ -1,6 +1,6 @@
 // UDMA register tables. Sources: wiki-facts §3.2-§3.4 (Cayman udma_m2s.json / udma_s2m.json,
-// HIGH/OBSERVED), udma-facts §2.1 and §3.6 (public driver / HAL). A reset value is the OR of
-// its fields' resets; registers whose fields the record does not list have none here.
+// HIGH/OBSERVED), udma-facts §2.1, §2.4 (MISC) and §3.6 (public driver / HAL). A reset value is the
+// OR of its fields' resets; registers whose fields the record does not list have none here.
 #include "soc/udma_regs.h"
 
 #include <array>
@@ -23,13 +23,14 @@ constexpr std::array kPtrFields{RegField{"descriptor_offset", kPtrOffset},
                                 RegField{"ring_id", kPtrRingId, 1}};  // ring_id rst 1
 constexpr std::array kPtrFieldsNoReset{RegField{"descriptor_offset", kPtrOffset},
                                        RegField{"ring_id", kPtrRingId}};
-constexpr std::array kBaseLowFields{RegField{"addr", BitField{31, 6}}};  // 64 B aligned
+constexpr std::array kBaseLowFields{RegField{"addr", reg_field::kRingBaseLowAddr}};  // 64 B
 constexpr std::array kBaseHighFields{RegField{"addr", BitField{31, 0}}};
-constexpr std::array kRingLenFields{RegField{"length", BitField{23, 0}}};
-constexpr std::array kIncFields{RegField{"val", BitField{23, 0}}};  // VAL_MASK 0xffffff
-constexpr std::array kPrefQueueEnFields{RegField{"en", BitField{15, 0}, 0xFFFF}};
-constexpr std::array kChangeStateFields{RegField{"normal", bit(0)}, RegField{"dis", bit(1)},
-                                        RegField{"abort", bit(2)}};
+constexpr std::array kRingLenFields{RegField{"length", reg_field::kRingLength}};
+constexpr std::array kIncFields{RegField{"val", reg_field::kIncVal}};  // VAL_MASK 0xffffff
+constexpr std::array kPrefQueueEnFields{RegField{"en", reg_field::kPrefQueueEn, 0xFFFF}};
+constexpr std::array kChangeStateFields{RegField{"normal", reg_field::kChangeStateNormal},
+                                        RegField{"dis", reg_field::kChangeStateDis},
+                                        RegField{"abort", reg_field::kChangeStateAbort}};
 constexpr std::array kQosFields{RegField{"q_qos", BitField{7, 0}}};
 
 constexpr std::uint32_t kPtrReset = 1U << 30;  // ring_id 1
@@ -37,17 +38,24 @@ constexpr std::uint32_t kPtrReset = 1U << 30;  // ring_id 1
 // ---- M2S engine-global (offsets in the UDMA_M2S block) ------------------------------------
 
 constexpr std::array kM2sStateFields{
-    RegField{"comp_ctrl", BitField{1, 0}}, RegField{"stream_if", BitField{5, 4}},
-    RegField{"data_rd_ctrl", BitField{9, 8}}, RegField{"desc_pref", BitField{13, 12}},
-    RegField{"last_change_state_cmd", BitField{18, 16}}};
+    RegField{"comp_ctrl", reg_field::kStateCompCtrl},
+    RegField{"stream_if", reg_field::kStateStreamIf},
+    RegField{"data_rd_ctrl", reg_field::kStateDataRdCtrl},
+    RegField{"desc_pref", reg_field::kStateDescPref},
+    RegField{"last_change_state_cmd", reg_field::kM2sStateLastChangeStateCmd}};
 // Bit numbering of err_log_mask = M2S secondary group A. [HIGH] udma-facts §3.6
-constexpr std::array kM2sErrLogMaskFields{
-    RegField{"stream_comp_mismatch", bit(0)}, RegField{"stream_parity", bit(1)},
-    RegField{"stream_response", bit(2)},      RegField{"stream_timeout", bit(3)},
-    RegField{"comp_axi", BitField{6, 4}},     RegField{"data_axi", BitField{9, 7}},
-    RegField{"pref_axi", BitField{12, 10}},   RegField{"pref_pkt_len", bit(13)},
-    RegField{"pref_max_desc", bit(14)},       RegField{"pref_first", bit(15)},
-    RegField{"pref_last", bit(16)},           RegField{"pref_ring_id", bit(17)}};
+constexpr std::array kM2sErrLogMaskFields{RegField{"stream_comp_mismatch", bit(0)},
+                                          RegField{"stream_parity", bit(1)},
+                                          RegField{"stream_response", bit(2)},
+                                          RegField{"stream_timeout", bit(3)},
+                                          RegField{"comp_axi", BitField{6, 4}},
+                                          RegField{"data_axi", BitField{9, 7}},
+                                          RegField{"pref_axi", BitField{12, 10}},
+                                          RegField{"pref_pkt_len", bit(13)},
+                                          RegField{"pref_max_desc", bit(14)},
+                                          RegField{"pref_first", bit(15)},
+                                          RegField{"pref_last", bit(16)},
+                                          RegField{"pref_ring_id", reg_field::kM2sErrPrefRingId}};
 constexpr std::array kM2sCfgLenFields{RegField{"max_pkt_size", BitField{19, 0}, 0x10000},
                                       RegField{"encode_64k", bit(24), 1}};
 constexpr std::array kM2sStreamCfgFields{RegField{"disable", bit(0)}, RegField{"rd_mode", bit(1)},
@@ -79,29 +87,35 @@ constexpr std::array kM2sEngineRegs{
 constexpr std::array kM2sDescPrefCfgFields{RegField{"fifo_depth", BitField{11, 0}, 0x080},
                                            RegField{"fifo_start_addr", BitField{26, 16}}};
 constexpr std::array kM2sQCfgFields{RegField{"pkt_len_offset", BitField{15, 0}},
-                                    RegField{"en_pref", bit(16)},
-                                    RegField{"en_scheduling", bit(17)},
+                                    RegField{"en_pref", reg_field::kQCfgEnPref},
+                                    RegField{"en_scheduling", reg_field::kM2sQCfgEnScheduling},
                                     RegField{"allow_lt_min_pref", bit(20)},
                                     RegField{"axi_awcache_comp", BitField{27, 24}, 3},
                                     RegField{"AXI_qos", BitField{30, 28}},
                                     RegField{"force_full_line", bit(31)}};
-constexpr std::array kM2sQStatusFields{
-    RegField{"q_used", BitField{24, 0}}, RegField{"q_isolated", bit(26)},
-    RegField{"axi_rd_timeout", bit(27)}, RegField{"prefetch", bit(28)},
-    RegField{"scheduler", bit(29)},      RegField{"q_dmb", bit(30)},
-    RegField{"q_full", bit(31)}};
+constexpr std::array kM2sQStatusFields{RegField{"q_used", reg_field::kQStatusUsed},
+                                       RegField{"q_isolated", bit(26)},
+                                       RegField{"axi_rd_timeout", bit(27)},
+                                       RegField{"prefetch", bit(28)},
+                                       RegField{"scheduler", bit(29)},
+                                       RegField{"q_dmb", bit(30)},
+                                       RegField{"q_full", bit(31)}};
 // rate limiter mask: [HIGH] udma-facts §2.1 (reset 0b111)
 constexpr std::array kM2sRateLimitMaskFields{
     RegField{"external_rate_limiter", bit(0), 1}, RegField{"internal_rate_limiter", bit(1), 1},
     RegField{"internal_pause_dmb", bit(2), 1}, RegField{"external_pause", bit(3)}};
 constexpr std::array kM2sDwrrCfg1Fields{RegField{"strict", bit(24)}};
 constexpr std::array kM2sDwrrCfg3Fields{RegField{"weight", BitField{7, 0}}};
-constexpr std::array kM2sCompCfgFields{RegField{"en_comp_ring_update", bit(0)},  // rst 0
-                                       RegField{"dis_comp_coal", bit(1)}};
+constexpr std::array kM2sCompCfgFields{
+    RegField{"en_comp_ring_update", reg_field::kCompCfgEnCompRingUpdate},  // rst 0
+    RegField{"dis_comp_coal", bit(1)}};
 constexpr std::array kM2sQSwCtrlFields{
-    RegField{"rst_dmb", bit(0)},           RegField{"rst_tail_ptr", bit(1)},
-    RegField{"rst_head_ptr", bit(2)},      RegField{"rst_current_ptr", bit(3)},
-    RegField{"rst_data_tail_ptr", bit(4)}, RegField{"rst_q", bit(8)}};
+    RegField{"rst_dmb", bit(0)},
+    RegField{"rst_tail_ptr", reg_field::kQSwCtrlRstTailPtr},
+    RegField{"rst_head_ptr", reg_field::kQSwCtrlRstHeadPtr},
+    RegField{"rst_current_ptr", reg_field::kQSwCtrlRstCurrentPtr},
+    RegField{"rst_data_tail_ptr", bit(4)},
+    RegField{"rst_q", reg_field::kQSwCtrlRstQ}};
 constexpr std::array kM2sReadDataSnpFields{RegField{"override_snoop_en", bit(0)},
                                            RegField{"snoop_val", bit(1), 1}};
 
@@ -151,12 +165,14 @@ constexpr std::array kM2sQueueRegs{
 
 // ---- S2M engine-global (offsets in the UDMA_S2M block) ------------------------------------
 
-constexpr std::array kS2mStateFields{
-    // "same encoding as M2S" + axi_wr_data (udma-facts §2.1)
-    RegField{"comp_ctrl", BitField{1, 0}}, RegField{"stream_if", BitField{5, 4}},
-    RegField{"data_rd_ctrl", BitField{9, 8}}, RegField{"desc_pref", BitField{13, 12}},
-    RegField{"axi_wr_data", BitField{17, 16}}};
-constexpr std::array kS2mErrLogMaskFields{RegField{"pref_ring_id", bit(11)}};  // group B
+constexpr std::array kS2mStateFields{// "same encoding as M2S" + axi_wr_data (udma-facts §2.1)
+                                     RegField{"comp_ctrl", reg_field::kStateCompCtrl},
+                                     RegField{"stream_if", reg_field::kStateStreamIf},
+                                     RegField{"data_rd_ctrl", reg_field::kStateDataRdCtrl},
+                                     RegField{"desc_pref", reg_field::kStateDescPref},
+                                     RegField{"axi_wr_data", BitField{17, 16}}};
+constexpr std::array kS2mErrLogMaskFields{
+    RegField{"pref_ring_id", reg_field::kS2mErrPrefRingId}};  // group B
 constexpr std::array kS2mStreamCfgFields{RegField{"disable_stream", bit(0)},
                                          RegField{"flush", bit(4)},
                                          RegField{"stop_prefetch", bit(8)}};
@@ -173,29 +189,30 @@ constexpr std::array kS2mEngineRegs{
 
 constexpr std::array kS2mQCfgFields{RegField{"axi_awcache_hdr", BitField{3, 0}, 3},
                                     RegField{"axi_awcache_data", BitField{7, 4}, 3},
-                                    RegField{"en_pref", bit(16)},
-                                    RegField{"en_stream", bit(17)},
+                                    RegField{"en_pref", reg_field::kQCfgEnPref},
+                                    RegField{"en_stream", reg_field::kS2mQCfgEnStream},
                                     RegField{"allow_lt_min_pref", bit(20)},
                                     RegField{"data_force_full_line", bit(23)},
                                     RegField{"axi_awcache_comp", BitField{27, 24}, 3},
                                     RegField{"AXI_qos", BitField{30, 28}},
                                     RegField{"cmpl_force_full_line", bit(31)}};
 constexpr std::array kS2mQStatusFields{
-    RegField{"q_used", BitField{24, 0}}, RegField{"q_isolated", bit(26)},
+    RegField{"q_used", reg_field::kQStatusUsed}, RegField{"q_isolated", bit(26)},
     RegField{"prefetch", bit(28)}, RegField{"rx", bit(29)}, RegField{"q_full", bit(31)}};
 constexpr std::array kS2mCompCfgFields{
     // Cayman resets differ from M2S
-    RegField{"en_comp_ring_update", bit(0), 1}, RegField{"dis_comp_coal", bit(1), 1},
-    RegField{"first_pkt_promotion", bit(2), 1}, RegField{"buf2_len_location", bit(3), 1},
-    RegField{"desc_size", BitField{15, 12}, 4}};
+    RegField{"en_comp_ring_update", reg_field::kCompCfgEnCompRingUpdate, 1},
+    RegField{"dis_comp_coal", bit(1), 1}, RegField{"first_pkt_promotion", bit(2), 1},
+    RegField{"buf2_len_location", bit(3), 1}, RegField{"desc_size", BitField{15, 12}, 4}};
 constexpr std::array kS2mCompCfg2Fields{RegField{"timer", BitField{31, 0}, 0x186A0}};
 constexpr std::array kS2mPktCfgFields{RegField{"hdr_split_size", BitField{15, 0}, 0x40},
                                       RegField{"force_hdr_split", bit(16)},
                                       RegField{"en_hdr_split", bit(17)}};
-constexpr std::array kS2mQSwCtrlFields{RegField{"rst_tail_ptr", bit(1)},
-                                       RegField{"rst_head_ptr", bit(2)},
-                                       RegField{"rst_current_ptr", bit(3)},
-                                       RegField{"rst_prefetch", bit(4)}, RegField{"rst_q", bit(8)}};
+constexpr std::array kS2mQSwCtrlFields{
+    RegField{"rst_tail_ptr", reg_field::kQSwCtrlRstTailPtr},
+    RegField{"rst_head_ptr", reg_field::kQSwCtrlRstHeadPtr},
+    RegField{"rst_current_ptr", reg_field::kQSwCtrlRstCurrentPtr}, RegField{"rst_prefetch", bit(4)},
+    RegField{"rst_q", reg_field::kQSwCtrlRstQ}};
 
 constexpr std::array kS2mQueueRegs{
     RegDesc{"desc_pref_cfg", 0x00, RW, 0, {}},
@@ -221,6 +238,29 @@ constexpr std::array kS2mQueueRegs{
     RegDesc{"qos_cfg", 0x60, RW, 0, kQosFields},
     RegDesc{"q_sw_ctrl", 0x64, WO, 0, kS2mQSwCtrlFields, kCommand},
     RegDesc{"q_rx_pkt", 0x68, RO, 0, {}},
+};
+
+// ---- MISC (offsets in the MISC block) ---------------------------------------------------------
+// Names and offsets [HIGH] udma-facts §2.4; resets not public, 0 ([CHOICE D25] for the mask).
+
+constexpr std::array kEventAccelFields{RegField{"enable", bit(0)}};
+constexpr std::array kRobWobFields{RegField{"en", bit(0)},
+                                   RegField{"force_in_order", bit(1)},
+                                   RegField{"clear", bit(2)},
+                                   RegField{"use_rid_base", bit(3)},
+                                   RegField{"rid_base", BitField{10, 4}},
+                                   RegField{"powerdown", bit(31)}};
+constexpr std::array kGroupFields{RegField{"mask", reg_field::kBroadcastCfgGroupMask}};
+constexpr std::array kLastNodeFields{RegField{"mask", BitField{15, 0}}};
+constexpr std::array kTxdfFields{RegField{"overhead_beats", BitField{9, 0}}};
+
+constexpr std::array kMiscRegs{
+    RegDesc{"event_accel", 0x000, RW, 0, kEventAccelFields},
+    RegDesc{"rob_cfg", 0x01C, RW, 0, kRobWobFields},
+    RegDesc{"wob_cfg", 0x020, RW, 0, kRobWobFields},
+    RegDesc{"BROADCAST_CFG_GROUP", 0x100, RW, 0, kGroupFields},
+    RegDesc{"BROADCAST_CFG_LAST_NODE", 0x104, RW, 0, kLastNodeFields},
+    RegDesc{"model_robert_txdf", 0x800, RW, 0, kTxdfFields},
 };
 
 // ---- static checks: the tables are well formed --------------------------------------------
@@ -253,15 +293,56 @@ static_assert(bank_ok(kM2sEngineRegs, udma::kEngineGlobalSize));
 static_assert(bank_ok(kM2sQueueRegs, udma::kQueueBankStride));
 static_assert(bank_ok(kS2mEngineRegs, udma::kEngineGlobalSize));
 static_assert(bank_ok(kS2mQueueRegs, udma::kQueueBankStride));
-static_assert(kM2sQueueRegs[12].offset == m2s_q::kTdrtpInc &&
-              kM2sQueueRegs[12].name == "TDRTP_inc");
-static_assert(kS2mQueueRegs[10].offset == s2m_q::kRdrtpInc &&
-              kS2mQueueRegs[10].name == "RDRTP_inc");
+static_assert(bank_ok(kMiscRegs, misc::kBankSize));
+
+/// True if the register called `name` sits at `offset` (the named constants match the tables).
+template <std::size_t N>
+constexpr bool at(const std::array<RegDesc, N>& regs, std::string_view name, std::uint32_t offset) {
+  for (const RegDesc& r : regs) {
+    if (r.name == name) return r.offset == offset;
+  }
+  return false;
+}
+
+/// True if every role's register has that role's hardware name, in that order.
+template <std::size_t N, std::size_t R>
+constexpr bool roles_at(const std::array<RegDesc, N>& regs,
+                        const std::array<std::string_view, R>& names,
+                        const std::array<std::uint32_t, R>& offsets) {
+  for (std::size_t i = 0; i < R; ++i) {
+    if (!at(regs, names[i], offsets[i])) return false;
+  }
+  return true;
+}
+constexpr std::array<std::uint32_t, 12> roles(const QueueRegOffsets& o) {
+  return {o.cfg,      o.status, o.ring_base_low, o.ring_base_high, o.ring_len, o.head,
+          o.doorbell, o.tail,   o.current,       o.comp_head,      o.comp_cfg, o.sw_ctrl};
+}
+constexpr std::array<std::uint32_t, 4> roles(const EngineRegOffsets& o) {
+  return {o.state, o.change_state, o.err_log_mask, o.pref_queue_en};
+}
+constexpr std::array<std::string_view, 12> kM2sQueueRoleNames{
+    "cfg",       "status", "TDRBP_low", "TDRBP_high", "TDRL",     "TDRHP",
+    "TDRTP_inc", "TDRTP",  "TDCP",      "TCRHP",      "comp_cfg", "q_sw_ctrl"};
+constexpr std::array<std::string_view, 12> kS2mQueueRoleNames{
+    "cfg",       "status", "RDRBP_low", "RDRBP_high", "RDRL",     "RDRHP",
+    "RDRTP_inc", "RDRTP",  "RDCP",      "RCRHP",      "comp_cfg", "q_sw_ctrl"};
+constexpr std::array<std::string_view, 4> kEngineRoleNames{"state", "change_state", "err_log_mask",
+                                                           "pref_queue_en"};
+
+static_assert(roles_at(kM2sQueueRegs, kM2sQueueRoleNames, roles(kM2sQueueOffsets)));
+static_assert(roles_at(kS2mQueueRegs, kS2mQueueRoleNames, roles(kS2mQueueOffsets)));
+static_assert(at(kM2sQueueRegs, "TDRDTP_inc", m2s_q::kTdrdtpInc));
+static_assert(roles_at(kM2sEngineRegs, kEngineRoleNames, roles(kM2sEngineOffsets)));
+static_assert(roles_at(kS2mEngineRegs, kEngineRoleNames, roles(kS2mEngineOffsets)));
+static_assert(at(kMiscRegs, "BROADCAST_CFG_GROUP", misc::kBroadcastCfgGroup) &&
+              at(kMiscRegs, "BROADCAST_CFG_LAST_NODE", misc::kBroadcastCfgLastNode));
 
 constexpr RegBank kM2sEngineBank{"M2S", udma::kEngineGlobalSize, kM2sEngineRegs};
 constexpr RegBank kM2sQueueBank{"M2S_Q", udma::kQueueBankStride, kM2sQueueRegs};
 constexpr RegBank kS2mEngineBank{"S2M", udma::kEngineGlobalSize, kS2mEngineRegs};
 constexpr RegBank kS2mQueueBank{"S2M_Q", udma::kQueueBankStride, kS2mQueueRegs};
+constexpr RegBank kMiscBank{"MISC", misc::kBankSize, kMiscRegs};
 
 }  // namespace
 
@@ -288,6 +369,15 @@ const RegBank& s2m_engine_bank() {
 }
 const RegBank& s2m_queue_bank() {
   return kS2mQueueBank;
+}
+const RegBank& misc_bank() {
+  return kMiscBank;
+}
+const RegBank& queue_bank(Direction d) {
+  return d == Direction::kM2S ? kM2sQueueBank : kS2mQueueBank;
+}
+const RegBank& engine_bank(Direction d) {
+  return d == Direction::kM2S ? kM2sEngineBank : kS2mEngineBank;
 }
 
 const RegDesc* find_reg(std::span<const RegDesc> regs, std::uint32_t offset) {

@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "device/misc_regs.h"
 #include "machine_rig.h"
+#include "soc/udma_regs.h"
 
 namespace sbrdma::device {
 namespace {
@@ -34,7 +34,7 @@ TEST(MachineBroadcast, DoorbellStartsExactlyTheSelectedEngines) {
       ring_broadcast_doorbell(rig.bus(core), rig.map(), rig.tpb(core), Direction::kM2S, 3, 1).ok());
   rig.run();
   EXPECT_TRUE(rig.m->errors().empty()) << rig.m->error_report();
-  EXPECT_EQ(rig.m->peek_misc(core, 0, misc_reg::kBroadcastCfgGroup).value(), mask);
+  EXPECT_EQ(rig.m->peek_misc(core, 0, soc::misc::kBroadcastCfgGroup).value(), mask);
   for (unsigned e = 0; e < n; ++e) {
     SCOPED_TRACE(e);
     const bool selected = ((mask >> e) & 1U) != 0;

@@ -2,8 +2,8 @@
 // hardware would, and the run goes on.
 #include <gtest/gtest.h>
 
-#include "device/misc_regs.h"
 #include "machine_rig.h"
+#include "soc/udma_regs.h"
 
 namespace sbrdma::device {
 namespace {
@@ -44,7 +44,7 @@ TEST(MachineErrors, StaleRingIdStopsTheQueueAndLatchesPrefRingId) {
   EXPECT_TRUE(q.stopped);
   EXPECT_EQ(q.head, (RingPos{1, 1}));  // stopped at the stale descriptor
   const auto log =
-      rig.m->peek_reg(0, 4, Direction::kM2S, std::nullopt, udma_engine_reg::kErrLogMask);
+      rig.m->peek_reg(0, 4, Direction::kM2S, std::nullopt, soc::m2s_engine::kErrLogMask);
   EXPECT_EQ(log.value(), 1U << 17);
   EXPECT_FALSE(rig.m->pending_work().empty());
 }
@@ -63,7 +63,7 @@ TEST(MachineErrors, StaleRingIdWithAbortOffLatchesAndContinues) {
   EXPECT_FALSE(rig.queue(ch, Direction::kM2S).stopped);
   EXPECT_EQ(rig.queue(ch, Direction::kM2S).head, (RingPos{1, 1}));
   EXPECT_EQ(
-      rig.m->peek_reg(0, 4, Direction::kM2S, std::nullopt, udma_engine_reg::kErrLogMask).value(),
+      rig.m->peek_reg(0, 4, Direction::kM2S, std::nullopt, soc::m2s_engine::kErrLogMask).value(),
       1U << 17);
 }
 
@@ -76,7 +76,7 @@ TEST(MachineErrors, StaleS2mRingIdLatchesBit11) {
   rig.start(ch, 1);
   rig.run();
   EXPECT_EQ(
-      rig.m->peek_reg(0, 0, Direction::kS2M, std::nullopt, udma_engine_reg::kErrLogMask).value(),
+      rig.m->peek_reg(0, 0, Direction::kS2M, std::nullopt, soc::s2m_engine::kErrLogMask).value(),
       1U << 11);
   EXPECT_TRUE(rig.queue(ch, Direction::kS2M).stopped);
   EXPECT_TRUE(rig.queue(ch, Direction::kM2S).stopped);
@@ -186,9 +186,9 @@ TEST(MachineErrors, DoorbellsOnDisabledQueuesAndBeyondTheRing) {
   const auto data = pattern(128);
   late.seed(0, 0, 0, data);
   Channel c2 = late.open(0, 1, 0, 4);
-  late.bus(0).write32(late.map().engine_base(0, 1).value() + udma_engine_reg::kChangeState, 2);
+  late.bus(0).write32(late.map().engine_base(0, 1).value() + soc::m2s_engine::kChangeState, 2);
   late.bus(0).write32(
-      late.map().engine_base(0, 1).value() + 0x20000 + udma_engine_reg::kChangeState, 2);
+      late.map().engine_base(0, 1).value() + 0x20000 + soc::s2m_engine::kChangeState, 2);
   late.copy(c2, late.sbuf(0, 0, 0), late.sbuf(0, 5, 0), 128);
   late.start(c2, 1);
   late.run();

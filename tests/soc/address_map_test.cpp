@@ -161,6 +161,21 @@ TEST(AddressMap, EngineGlobalRegisters) {
   EXPECT_FALSE(gen->udma.has_value());
 }
 
+TEST(AddressMap, EngineGlobalAndMiscRegisterAddresses) {
+  const AddressMap& m = cayman();
+  // SE_0 SDMA_5: the channel base, +0x20000 for S2M, +0x40000 for MISC. [HIGH] wiki-facts §3.1
+  EXPECT_EQ(m.engine_reg_addr(0, 5, Direction::kM2S, m2s_engine::kChangeState)->v, 0x1002500204U);
+  EXPECT_EQ(m.engine_reg_addr(0, 5, Direction::kS2M, s2m_engine::kPrefQueueEn)->v, 0x1002520254U);
+  EXPECT_EQ(m.misc_reg_addr(0, 5, misc::kBroadcastCfgGroup)->v, 0x1002540100U);
+  auto h = m.lookup(*m.engine_reg_addr(0, 5, Direction::kS2M, s2m_engine::kErrLogMask));
+  ASSERT_TRUE(h && h->udma && h->udma->reg != nullptr);
+  EXPECT_EQ(h->udma->reg->name, "err_log_mask");
+  EXPECT_FALSE(m.engine_reg_addr(0, 16, Direction::kM2S, 0x204).ok());
+  EXPECT_FALSE(m.engine_reg_addr(0, 0, Direction::kM2S, 0x1000).ok());  // a queue's bank
+  EXPECT_FALSE(m.engine_reg_addr(0, 0, Direction::kM2S, 0x206).ok());
+  EXPECT_FALSE(m.misc_reg_addr(0, 0, 0x1000).ok());
+}
+
 TEST(AddressMap, BroadcastApertures) {
   const AddressMap& m = cayman();
   // [HIGH] wiki-facts §3.6 cayman_bcast_region_table + (S2M ? 0x20000 : 0) + (q+1)<<12 + reg

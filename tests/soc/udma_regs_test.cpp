@@ -9,7 +9,7 @@ namespace sbrdma::soc {
 namespace {
 
 const RegBank* kBanks[] = {&m2s_engine_bank(), &m2s_queue_bank(), &s2m_engine_bank(),
-                           &s2m_queue_bank()};
+                           &s2m_queue_bank(), &misc_bank()};
 
 TEST(RegTables, OffsetsUniqueAlignedInsideBank) {
   for (const RegBank* bank : kBanks) {
@@ -92,6 +92,17 @@ TEST(RegTables, ResetValues) {
   EXPECT_EQ(find_field(*cfg, "en_pref")->bits.lsb, 16U);
   EXPECT_EQ(find_field(*cfg, "en_scheduling")->bits.lsb, 17U);
   EXPECT_EQ(find_field(*find_reg(s2m_queue_regs(), s2m_q::kCfg), "en_stream")->bits.lsb, 17U);
+}
+
+TEST(RegTables, MiscBroadcastGroup) {
+  const RegDesc* g = find_reg(misc_bank().regs, "BROADCAST_CFG_GROUP");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->offset, 0x100U);  // [HIGH] udma-facts §2.4
+  EXPECT_EQ(g->offset, misc::kBroadcastCfgGroup);
+  EXPECT_EQ(g->reset, 0U);  // [CHOICE D25]
+  EXPECT_EQ(find_field(*g, "mask")->bits.mask(), 0xFFFFU);
+  EXPECT_EQ(find_reg(misc_bank().regs, 0x104U)->name, "BROADCAST_CFG_LAST_NODE");
+  EXPECT_EQ(misc_bank().name, "MISC");
 }
 
 TEST(RegTables, LookupMisses) {
