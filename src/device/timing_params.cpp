@@ -10,20 +10,22 @@ namespace {
 using base::Tick;
 
 /// The parameter schema: name, unit, meaning and where the typed struct keeps the value.
-/// Exactly one of `tick` / `rate` is set, matching `unit`.
+/// Exactly one of `tick` / `rate` / `mhz` is set, matching `unit`.
 struct ParamField {
   std::string_view name;
   ParamUnit unit;
   std::string_view meaning;
   Tick TimingParams::*tick = nullptr;
   Bandwidth TimingParams::*rate = nullptr;
+  std::uint32_t TimingParams::*mhz = nullptr;
 };
 
 constexpr ParamUnit kNs = ParamUnit::kNs;
 constexpr ParamUnit kBpn = ParamUnit::kBytesPerNs;
+constexpr ParamUnit kMhz = ParamUnit::kMhz;
 using P = TimingParams;
 
-constexpr std::array<ParamField, 15> kFields = {{
+constexpr std::array<ParamField, 16> kFields = {{
     {"dma_engine_rate", kBpn, "streaming rate of one DMA engine", nullptr, &P::dma_engine_rate},
     {"dma_fixed_cost", kNs, "fixed cost per DMA transfer (descriptor setup, sync, sem-to-start)",
      &P::dma_fixed_cost},
@@ -48,6 +50,8 @@ constexpr std::array<ParamField, 15> kFields = {{
     {"c2c_z_bandwidth", kBpn, "chip-to-chip Z link between instances (UltraServer), per direction",
      nullptr, &P::c2c_z_bandwidth},
     {"c2c_latency", kNs, "chip-to-chip link latency", &P::c2c_latency},
+    {"gpsimd_clock", kMhz, "GpSimd engine clock: local compute time on the Q7 cores", nullptr,
+     nullptr, &P::gpsimd_clock_mhz},
 }};
 
 /// One profile's value and source for a parameter, in kFields order (checked at compile time).
@@ -75,6 +79,7 @@ constexpr ProfileTable kCayman = {{
     {"c2c_bandwidth", 256, "INST trn2 1024 GB/s / 4 links (hw-params 1c, 5)"},
     {"c2c_z_bandwidth", 128, "INST trn2 256 GB/s / 2 Z links (hw-params 1c, 5)"},
     {"c2c_latency", 200, "[CHOICE D16] in CC-INTRA's 1-2 us per hop"},
+    {"gpsimd_clock", 1200, "NKI-v3 engine clocks: GpSimd 1.2 GHz (hw-params)"},
 }};
 
 // sunda = NeuronCore-v2, Trainium1.
@@ -94,6 +99,7 @@ constexpr ProfileTable kSunda = {{
     {"c2c_bandwidth", 96, "INST trn1 384 GB/s / 4 links (hw-params 1c, 5)"},
     {"c2c_z_bandwidth", 96, "[CHOICE D16] no Z links on trn1: = c2c_bandwidth"},
     {"c2c_latency", 200, "[CHOICE D16] in CC-INTRA's 1-2 us per hop"},
+    {"gpsimd_clock", 1400, "NKI-v2 engine clocks: GpSimd 1.4 GHz (hw-params)"},
 }};
 
 // mariana = NeuronCore-v4, Trainium3 (codename binding inferred, hw-params header).
@@ -113,6 +119,7 @@ constexpr ProfileTable kMariana = {{
     {"c2c_bandwidth", 640, "CHIP trn3 2.56 TB/s / 4 NeuronLink-v4 (hw-params 1c)"},
     {"c2c_z_bandwidth", 640, "[CHOICE D16] no Z links on trn3: = c2c_bandwidth"},
     {"c2c_latency", 200, "[CHOICE D16] switched fabric, not public"},
+    {"gpsimd_clock", 1200, "NKI-v4 engine clocks: GpSimd 1.2 GHz (hw-params)"},
 }};
 
 struct Profile {
@@ -136,16 +143,21 @@ constexpr bool schema_is_consistent() {
   for (const ParamField& f : kFields) {
     const bool is_tick = f.tick != nullptr;
     const bool is_rate = f.rate != nullptr;
-    if (is_tick == is_rate || is_tick != (f.unit == ParamUnit::kNs)) return false;
+    const bool is_mhz = f.mhz != nullptr;
+    if (int{is_tick} + int{is_rate} + int{is_mhz} != 1) return false;
+    if (is_tick != (f.unit == ParamUnit::kNs) || is_rate != (f.unit == ParamUnit::kBytesPerNs)) {
+      return false;
+    }
   }
   return true;
 }
-static_assert(schema_is_consistent(), "each field is exactly one of Tick (ns) / Bandwidth");
+static_assert(schema_is_consistent(), "each field is exactly one of Tick (ns) / Bandwidth / MHz");
 static_assert(names_follow_schema(kCayman) && names_follow_schema(kSunda) &&
                   names_follow_schema(kMariana),
               "every profile lists every parameter, in schema order");
 
 constexpr double kMaxValue = 1e9;
+constexpr double kMaxMhz = 1e6;
 
 const ProfileTable* find_profile(std::string_view name) {
   for (const Profile& p : kProfiles) {
@@ -168,6 +180,8 @@ std::string_view unit_name(ParamUnit unit) {
       return "ns";
     case ParamUnit::kBytesPerNs:
       return "B/ns";
+    case ParamUnit::kMhz:
+      return "MHz";
   }
   return "?";
 }
@@ -220,6 +234,11 @@ base::Status set_timing_param(TimingParams& params, std::string_view name, doubl
       auto t = tick_from_ns(value);
       if (!t.ok()) return t.error();
       params.*f.tick = *t;
+    } else if (f.mhz != nullptr) {
+      if (!std::isfinite(value) || value < 1 || value > kMaxMhz || std::floor(value) != value) {
+        return base::make_error("a clock must be a whole number of MHz, 1 to 1e6");
+      }
+      params.*f.mhz = static_cast<std::uint32_t>(value);
     } else {
       auto r = bandwidth_from_bytes_per_ns(value);
       if (!r.ok()) return r.error();

@@ -18,10 +18,11 @@
 
 namespace sbrdma::device {
 
-/// Unit of a parameter in the table. Bandwidths are in B/ns, which equals decimal GB/s.
-enum class ParamUnit : std::uint8_t { kNs, kBytesPerNs };
+/// Unit of a parameter in the table. Bandwidths are in B/ns, which equals decimal GB/s; clocks
+/// in whole MHz.
+enum class ParamUnit : std::uint8_t { kNs, kBytesPerNs, kMhz };
 
-/// "ns" or "B/ns".
+/// "ns", "B/ns" or "MHz".
 std::string_view unit_name(ParamUnit unit);
 
 /// One row of a profile's table, as printed by `sbrdma info params`.
@@ -52,6 +53,7 @@ struct TimingParams {
   Bandwidth c2c_bandwidth;             ///< chip-to-chip link in the instance torus
   Bandwidth c2c_z_bandwidth;           ///< chip-to-chip Z link between instances (trn2u)
   base::Tick c2c_latency;              ///< chip-to-chip link
+  std::uint32_t gpsimd_clock_mhz = 0;  ///< GpSimd engine clock (the Q7 cores' local compute)
 };
 
 /// The profiles that have a table, reference first: cayman, sunda, mariana.
@@ -71,7 +73,8 @@ base::Result<base::Tick> tick_from_ns(double v);
 
 /// Sets the parameter named `name` (a table name) to `value` in that parameter's unit, as a
 /// topology file's "params" overrides do. Errors: unknown name, non-finite or out-of-range
-/// value (bandwidth must be > 0, times >= 0, both at most 1e9).
+/// value (bandwidth must be > 0, times >= 0, both at most 1e9; a clock a whole number of MHz in
+/// 1..1e6).
 base::Status set_timing_param(TimingParams& params, std::string_view name, double value);
 
 }  // namespace sbrdma::device

@@ -33,7 +33,8 @@ struct Sb2sbSemaphores {
 ///   time = access_latency + 16 partitions x vectors per partition x cycles_per_vector / clock
 /// (each Q7 runs its 16 partitions one after the other; the 8 Q7 cores run in parallel).
 struct ComputeTiming {
-  /// GpSimd clock. [HIGH] hw-params row "engine clocks": 1.2 GHz on trn2 (1.4 on trn1)
+  /// GpSimd clock. [HIGH] hw-params row "engine clocks": 1.2 GHz on trn2 (1.4 on trn1); a
+  /// platform sets it from the profile's timing table (device gpsimd_clock).
   std::uint32_t clock_mhz = 1200;
   /// Bytes of one SIMD vector. [HIGH] hw-params "GPSIMD engine": 512-bit SIMD per core
   std::uint32_t vector_bytes = 64;

@@ -45,9 +45,8 @@ class Simulation::Observer final : public EnvObserver {
 
 firmware::FirmwareConfig default_firmware_config(const device::Topology& topology) {
   firmware::FirmwareConfig c;
-  c.desc_gen_cost = topology.params().q7_desc_gen_cost;  // [CHOICE D16b]
-  // GpSimd clock per generation. [HIGH] hw-params "engine clocks": trn1 1.4, trn2/trn3 1.2 GHz
-  c.compute.clock_mhz = topology.profile() == "sunda" ? 1400 : 1200;
+  c.desc_gen_cost = topology.params().q7_desc_gen_cost;            // [CHOICE D16b]
+  c.compute.clock_mhz = topology.params().gpsimd_clock_mhz;        // the profile's table
   c.compute.access_latency = topology.params().sbuf_port_latency;  // [CHOICE D16d, D28]
   return c;
 }

@@ -52,8 +52,9 @@ struct SimOptions {
   std::optional<firmware::FirmwareConfig> firmware;
 };
 
-/// The firmware configuration a topology implies: the D3 ring defaults, the Q7 descriptor
-/// cost from its timing parameters, and local compute at its profile's GpSimd clock.
+/// The firmware configuration a topology implies: the D3 ring defaults, and from its timing
+/// parameters the Q7 descriptor cost, the SBUF access latency and the GpSimd clock of local
+/// compute.
 firmware::FirmwareConfig default_firmware_config(const device::Topology& topology);
 
 class Simulation {

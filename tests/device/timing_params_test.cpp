@@ -75,6 +75,10 @@ TEST(TimingParams, PublishedNumbersAppearExactly) {
   EXPECT_EQ(table_value("sunda", "sbuf_port_bandwidth"), 272.0);
   EXPECT_EQ(table_value("cayman", "sbuf_port_bandwidth"), 368.0);
   EXPECT_EQ(table_value("mariana", "sbuf_port_bandwidth"), 528.0);
+  // hw-params engine clocks (NKI-v2/v3/v4): GpSimd 1.4 GHz trn1, 1.2 trn2, 1.2 trn3.
+  EXPECT_EQ(table_value("sunda", "gpsimd_clock"), 1400.0);
+  EXPECT_EQ(table_value("cayman", "gpsimd_clock"), 1200.0);
+  EXPECT_EQ(table_value("mariana", "gpsimd_clock"), 1200.0);
 }
 
 TEST(TimingParams, TypedViewMatchesTheTable) {
@@ -94,6 +98,16 @@ TEST(TimingParams, TypedViewMatchesTheTable) {
   ASSERT_TRUE(mariana.ok());
   EXPECT_EQ(mariana->dma_engine_rate, bytes_per_ns(33));
   EXPECT_EQ(mariana->sbuf_port_bandwidth, bytes_per_ns(528));
+  EXPECT_EQ(cayman->gpsimd_clock_mhz, 1200U);
+  EXPECT_EQ(sunda->gpsimd_clock_mhz, 1400U);
+  EXPECT_EQ(mariana->gpsimd_clock_mhz, 1200U);
+  for (std::string_view p : timing_profile_names()) {
+    for (const ParamRow& r : timing_param_table(p).value()) {
+      if (r.name == "gpsimd_clock") {
+        EXPECT_EQ(unit_name(r.unit), "MHz");
+      }
+    }
+  }
 }
 
 TEST(TimingParams, UnknownProfileNamesTheKnownOnes) {
@@ -123,6 +137,13 @@ TEST(TimingParams, SetByName) {
   EXPECT_FALSE(set_timing_param(p, "c2c_latency", std::nan("")).ok());
   EXPECT_FALSE(set_timing_param(p, "c2c_latency", 2e9).ok());
   EXPECT_EQ(p.c2c_bandwidth, Bandwidth{12500}) << "a refused value changes nothing";
+
+  ASSERT_TRUE(set_timing_param(p, "gpsimd_clock", 1000).ok());
+  EXPECT_EQ(p.gpsimd_clock_mhz, 1000U);
+  EXPECT_FALSE(set_timing_param(p, "gpsimd_clock", 0).ok());
+  EXPECT_FALSE(set_timing_param(p, "gpsimd_clock", 1200.5).ok());
+  EXPECT_FALSE(set_timing_param(p, "gpsimd_clock", 2e6).ok());
+  EXPECT_EQ(p.gpsimd_clock_mhz, 1000U) << "a refused value changes nothing";
 }
 
 TEST(TimingParams, TransferTimeRoundsUpToAPicosecond) {

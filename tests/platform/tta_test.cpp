@@ -233,6 +233,24 @@ TEST(Tta, TimeModelAndItsPlaceInTheRun) {
   EXPECT_EQ(r.end_time.ps, 50000U + 1706667U + sim->topology().params().mmio_write_latency.ps);
 }
 
+TEST(Tta, GpSimdClockComesFromTheProfilesTimingTable) {
+  // hw-params engine clocks: GpSimd 1.2 GHz on trn2, 1.4 on trn1 (device gpsimd_clock).
+  EXPECT_EQ(default_firmware_config(device::builtin_topology("trn2").value()).compute.clock_mhz,
+            1200U);
+  EXPECT_EQ(default_firmware_config(device::builtin_topology("trn1").value()).compute.clock_mhz,
+            1400U);
+  // A topology's override reaches local compute: 2048 cycles at 600 MHz = 3413.333 ns.
+  auto spec = device::builtin_topology_spec("trn2").value();
+  spec.params.push_back({"gpsimd_clock", 600});
+  auto sim = Simulation::create(device::build_topology(spec).value());
+  ASSERT_TRUE(sim.ok());
+  EXPECT_EQ((*sim)->firmware_config().compute.clock_mhz, 600U);
+  auto t = tta(AluOp::kAdd, Dtype::kFp32, pattern(0, 1, 1024), pattern(0x1000, 1, 1024),
+               pattern(0x2000, 1, 1024));
+  const RunReport r = run_core0(**sim, {isa::encode(t)});
+  EXPECT_EQ(r.end_time.ps, 50000U + 3413334U);
+}
+
 TEST(Tta, TimingOnlyTouchesNoData) {
   SimOptions opt;
   opt.timing_only = true;
