@@ -40,8 +40,7 @@ Machine::Machine(sim::Kernel& kernel, Topology topology, soc::AddressMap map,
       topology_(std::move(topology)),
       map_(std::move(map)),
       options_(options),
-      fabric_(topology_),
-      writes_landed_(kernel, "mmio.writes_landed") {
+      fabric_(topology_) {
   const soc::Profile& p = map_.profile();
   const unsigned n = topology_.num_cores();
   cores_.reserve(n);
@@ -255,21 +254,23 @@ base::Tick Machine::writes_landed_by(CoreId issuer) const {
   return std::max(last_write_[issuer], kernel_->now());
 }
 
+bool Machine::writes_done(CoreId issuer, base::Tick until) const {
+  const OrderedArrivals<PostedWrite>& p = posted_[issuer];
+  return p.empty() || p.earliest() > until;
+}
+
 bool Machine::park_until_writes_landed(std::coroutine_handle<> h, CoreId issuer) {
   SBRDMA_CHECK(issuer < posted_.size());
   // Done once nothing due by `until` is left: writes issued after the fence that land by then
   // are waited for too, which ends the wait no later than `until`.
   const base::Tick until = last_write_[issuer];
-  return writes_landed_.park(
-      h,
-      [this, issuer, until] {
-        const OrderedArrivals<PostedWrite>& p = posted_[issuer];
-        return p.empty() || p.earliest() > until;
-      },
-      [this, issuer, until] {
-        return fmt::format("core {}: {} posted MMIO write(s) to land by {} ns", issuer,
-                           posted_[issuer].size(), until.ns());
-      });
+  if (writes_done(issuer, until)) return false;
+  kernel_->block(h, [this, issuer, until] {
+    return fmt::format("core {}: {} posted MMIO write(s) to land by {} ns", issuer,
+                       posted_[issuer].size(), until.ns());
+  });
+  fences_.push_back(Fence{issuer, kernel_->current_process(), until});
+  return true;
 }
 
 std::uint64_t Machine::allocated_bytes() const {

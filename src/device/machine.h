@@ -217,8 +217,11 @@ class Machine {
   /// Queues `w` to take effect `delay` from now, in issue order among the issuer's writes
   /// that land at the same tick. [CHOICE D26a]
   void post(CoreId issuer, base::Tick delay, PostedWrite w);
-  /// The landing event of one of the issuer's posted writes: applies the one due first.
+  /// The landing event of one of the issuer's posted writes: applies the one due first, then
+  /// wakes the issuer's fences that are done.
   void deliver_write(CoreId issuer);
+  /// True once no write of `issuer` due by `until` is pending.
+  [[nodiscard]] bool writes_done(CoreId issuer, base::Tick until) const;
   void apply_write32(CoreId issuer, base::SocAddr a, std::uint32_t v);
   void apply_block(CoreId issuer, base::SocAddr a, const Resolved& r,
                    const std::vector<std::uint8_t>& bytes);
@@ -251,7 +254,12 @@ class Machine {
   MachineStats stats_;
   std::vector<base::Tick> last_write_;  // per issuing core: when its latest MMIO write lands
   std::vector<OrderedArrivals<PostedWrite>> posted_;  // per issuing core: writes in flight
-  sim::Signal writes_landed_;  // notified after every posted write took effect (fences wait)
+  struct Fence {
+    CoreId issuer;
+    sim::ProcessId pid;
+    base::Tick until;  // the writes due by then must have taken effect
+  };
+  std::vector<Fence> fences_;           // processes parked in park_until_writes_landed
   std::vector<soc::ChipDie> chip_die_;  // per core: how it issues addresses (routing id, die)
 };
 

@@ -70,7 +70,12 @@ void Machine::deliver_write(CoreId issuer) {
   } else {
     apply_write32(issuer, w.addr, w.value);
   }
-  writes_landed_.notify();
+  // Fences resume (as their process's own event, like a sleep ending) once done.
+  std::erase_if(fences_, [&](const Fence& f) {
+    if (f.issuer != issuer || !writes_done(issuer, f.until)) return false;
+    kernel_->wake(f.pid);
+    return true;
+  });
 }
 
 void Machine::apply_block(CoreId issuer, base::SocAddr a, const Resolved& resolved,
