@@ -22,9 +22,10 @@
 ///   data lands        = start + dma_desc_cost + Fabric::transfer(...)  (uncontended:
 ///                       + transfer_time(len, rate) + the route's link latencies)
 ///   semaphore lands   = max(its own arrival, earlier data of the queue) + semaphore_write_latency
-/// Same-tick order survives a tie seed (OrderedArrivals): one core's posted writes that land at
-/// one tick apply in issue order, an engine's pairs that land at one tick in the order it took
-/// them, and a write fence resumes after the writes it waits for took effect.
+/// Same-tick order survives a tie seed ([CHOICE D31], OrderedArrivals): one core's posted
+/// writes that land at one tick apply in issue order, an engine's pairs that land at one tick
+/// in the order it took them, and a write fence resumes after the writes it waits for took
+/// effect.
 
 #include <coroutine>
 #include <cstdint>

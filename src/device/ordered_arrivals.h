@@ -3,7 +3,7 @@
 /// landings), handed out earliest tick first and, within one tick, in the order they were
 /// added — whatever order the kernel runs its same-tick events in.
 ///
-/// Why: the kernel may shuffle same-tick events (`--seed`, sim::EventQueue). Two posted writes
+/// Why [CHOICE D31]: the kernel may shuffle same-tick events (`--seed`, sim::EventQueue). Two posted writes
 /// of one core issued at the same tick land at the same tick as two events; if each event
 /// carried its own write, a shuffle would reorder them and break [CHOICE D26a] ("writes from
 /// one core to one target keep their order"). Here the events carry no payload: each one
