@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace sbrdma::device {
 namespace {
@@ -102,7 +103,8 @@ TEST(TimingParams, TypedViewMatchesTheTable) {
   EXPECT_EQ(sunda->gpsimd_clock_mhz, 1400U);
   EXPECT_EQ(mariana->gpsimd_clock_mhz, 1200U);
   for (std::string_view p : timing_profile_names()) {
-    for (const ParamRow& r : timing_param_table(p).value()) {
+    const std::vector<ParamRow> table = timing_param_table(p).value();
+    for (const ParamRow& r : table) {
       if (r.name == "gpsimd_clock") {
         EXPECT_EQ(unit_name(r.unit), "MHz");
       }
