@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/file_io.h"
 #include "collectives/program.h"
 #include "platform/bench.h"
 #include "platform/collective_groups.h"
@@ -47,22 +48,6 @@ struct BenchArgs {
   std::string plot;
   std::string dump;
 };
-
-int fail(const base::Error& e) {
-  std::fprintf(stderr, "%s\n", e.format().c_str());
-  return 1;
-}
-
-base::Status write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) {
-    return base::make_error(base::SourceLoc{path, 0},
-                            fmt::format("cannot write: {}", std::strerror(errno)));
-  }
-  return base::ok_status();
-}
 
 /// The flags, checked and turned into BenchOptions (everything but the groups' topology check).
 base::Result<platform::BenchOptions> options_of(const BenchArgs& a) {
@@ -151,7 +136,7 @@ base::Status dump_programs(const std::string& dir, const platform::BenchOptions&
         o.topology_name, p.core, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
         o.warmups == 1 ? "" : "s");
     SBRDMA_TRY(
-        write_text(fmt::format("{}/core{}.s", dir, p.core), collectives::program_text(p, header)));
+        write_output(fmt::format("{}/core{}.s", dir, p.core), collectives::program_text(p, header)));
   }
   return base::ok_status();
 }
@@ -187,13 +172,13 @@ int bench(const BenchArgs& a) {
   std::fputs(platform::format_table(o, *r).c_str(), stdout);
   std::fflush(stdout);
   if (!a.json.empty()) {
-    if (auto st = write_text(a.json, platform::format_json(o, *r)); !st) return fail(st.error());
+    if (auto st = write_output(a.json, platform::format_json(o, *r)); !st) return fail(st.error());
   }
   if (!a.plot.empty()) {
-    if (auto st = write_text(a.plot, platform::format_plot(o, *r)); !st) return fail(st.error());
+    if (auto st = write_output(a.plot, platform::format_plot(o, *r)); !st) return fail(st.error());
   }
   if (!a.trace.empty()) {
-    if (auto st = write_text(a.trace, r->trace_json); !st) return fail(st.error());
+    if (auto st = write_output(a.trace, r->trace_json); !st) return fail(st.error());
   }
   if (!a.dump.empty()) {
     if (auto st = dump_programs(a.dump, o, *r); !st) return fail(st.error());

@@ -15,6 +15,7 @@
 
 #include "base/result.h"
 #include "cli/commands.h"
+#include "cli/file_io.h"
 #include "isa/assembler.h"
 #include "isa/binary_io.h"
 #include "isa/field_access.h"
@@ -24,51 +25,12 @@
 namespace sbrdma::cli {
 namespace {
 
-/// An input file's name for diagnostics and its bytes.
-struct Input {
-  std::string name;
-  std::string data;
-};
-
-base::Result<Input> read_input(const std::string& path) {
-  if (path == "-") {
-    std::string data{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-    return Input{"<stdin>", std::move(data)};
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return base::make_error(base::SourceLoc{path, 0},
-                            fmt::format("cannot open: {}", std::strerror(errno)));
-  std::string data{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) return base::make_error(base::SourceLoc{path, 0}, "cannot read");
-  return Input{path, std::move(data)};
-}
-
-base::Status write_output(const std::string& path, std::string_view bytes) {
-  if (path.empty() || path == "-") {
-    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
-    std::fflush(stdout);
-    return base::ok_status();
-  }
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    return base::make_error(base::SourceLoc{path, 0},
-                            fmt::format("cannot write: {}", std::strerror(errno)));
-  }
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) return base::make_error(base::SourceLoc{path, 0}, "cannot write");
-  return base::ok_status();
-}
-
 int report(const base::Errors& errors) {
   for (const base::Error& e : errors) std::fprintf(stderr, "%s\n", e.format().c_str());
   return errors.empty() ? 0 : 1;
 }
 
-int report(const base::Error& e) {
-  return report(base::Errors{e});
-}
+int report(const base::Error& e) { return fail(e); }
 
 std::string as_text(std::span<const std::uint8_t> bytes) {
   return std::string(bytes.begin(), bytes.end());

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/file_io.h"
 #include "platform/program_runner.h"
 #include "platform/topology_json.h"
 #include "soc/profile.h"
@@ -30,42 +31,15 @@ struct RunArgs {
   bool no_ring_id_abort = false;
 };
 
-int fail(const base::Error& e) {
-  std::fprintf(stderr, "%s\n", e.format().c_str());
-  return 1;
-}
-
-base::Result<std::string> read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return base::make_error(base::SourceLoc{path, 0},
-                            fmt::format("cannot open: {}", std::strerror(errno)));
-  }
-  std::string data{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) return base::make_error(base::SourceLoc{path, 0}, "cannot read");
-  return data;
-}
-
-base::Status write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) {
-    return base::make_error(base::SourceLoc{path, 0},
-                            fmt::format("cannot write: {}", std::strerror(errno)));
-  }
-  return base::ok_status();
-}
-
 int run(const RunArgs& a) {
-  auto text = read_text(a.program);
+  auto text = read_input(a.program);
   if (!text) return fail(text.error());
   auto topology = platform::load_topology(a.topology);
   if (!topology) return fail(topology.error());
   auto profile = soc::find_profile(topology->profile());
   if (!profile) return fail(profile.error());
   const platform::ProgramParse parsed =
-      platform::parse_program(*text, a.program, *topology, **profile);
+      platform::parse_program(text->data, text->name, *topology, **profile);
   if (!parsed.ok()) {
     for (const base::Error& e : parsed.errors) std::fprintf(stderr, "%s\n", e.format().c_str());
     return 1;
@@ -93,7 +67,7 @@ int run(const RunArgs& a) {
     std::fprintf(stderr, "%s\n", e.format().c_str());
   }
   if (opt.trace) {
-    if (auto st = write_text(a.trace, outcome->trace_json); !st) return fail(st.error());
+    if (auto st = write_output(a.trace, outcome->trace_json); !st) return fail(st.error());
   }
   return outcome->ok() ? 0 : 1;
 }
