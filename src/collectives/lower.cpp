@@ -15,6 +15,8 @@ namespace {
 // [HIGH] hw-params §2 CC-INTRA: "Mesh < 1 MB; RDH 1-56 MB; KangaRing > 56 MB; Ring fallback".
 constexpr std::uint64_t kMeshBelow = 1'000'000;
 constexpr std::uint64_t kRdhUpTo = 56'000'000;
+// [HIGH] hw-params §2 CC-INTRA: those sweet spots are measured inside one Trn2 node of 16 chips.
+constexpr unsigned kNodeChips = 16;
 constexpr std::uint64_t kAlign = 64;
 
 std::uint64_t align_up(std::uint64_t v) {
@@ -263,7 +265,13 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
   auto count = element_count(req);
   if (!count) return count.error();
   // [HIGH] hw-params §2 CC-INTRA thresholds; an algorithm whose scratch does not fit yields.
-  if (req.bytes < kMeshBelow && fits(g, c, req, *count, Algorithm::kMesh)) return Algorithm::kMesh;
+  // Mesh only inside one node: a group spanning more chips skips it. [CHOICE D32]
+  const bool one_node = std::all_of(c.groups.begin(), c.groups.end(), [&](const auto& group) {
+    return chips_spanned(g, group) <= kNodeChips;
+  });
+  if (one_node && req.bytes < kMeshBelow && fits(g, c, req, *count, Algorithm::kMesh)) {
+    return Algorithm::kMesh;
+  }
   if (std::has_single_bit(R) && req.bytes <= kRdhUpTo && fits(g, c, req, *count, Algorithm::kRdh)) {
     return Algorithm::kRdh;
   }

@@ -38,6 +38,25 @@ TEST(Lower, AutoPicksBySize) {
   EXPECT_EQ(*resolve_algorithm(g, c, req(Op::kPermute, 4 << 20)), Algorithm::kRing);
 }
 
+TEST(Lower, AutoKeepsMeshInsideOneNode) {
+  // [CHOICE D32] 16 chips (one node): mesh below 1 MB; 17 chips or more: RDH (2^k ranks) or ring.
+  const Geometry g = Geometry::of(soc::cayman_profile(), 64);
+  const unsigned per_chip = g.dies_per_chip * g.cores_per_die;
+  EXPECT_EQ(*resolve_algorithm(g, first(16 * per_chip, g), req(Op::kAllReduce, 64 << 10)),
+            Algorithm::kMesh);
+  EXPECT_EQ(*resolve_algorithm(g, first(32 * per_chip, g), req(Op::kAllReduce, 64 << 10)),
+            Algorithm::kRdh);
+  EXPECT_EQ(*resolve_algorithm(g, first(17 * per_chip, g), req(Op::kAllGather, 64 << 10)),
+            Algorithm::kRing);
+  // A group's own span counts, not the machine's: 4 groups of 16 chips each stay on mesh.
+  Communicator nodes;
+  for (unsigned k = 0; k < 4; ++k) {
+    nodes.groups.emplace_back();
+    for (unsigned i = 0; i < 16 * per_chip; ++i) nodes.groups.back().push_back(k * 16 * per_chip + i);
+  }
+  EXPECT_EQ(*resolve_algorithm(g, nodes, req(Op::kAllReduce, 64 << 10)), Algorithm::kMesh);
+}
+
 TEST(Lower, AlgorithmsThatDoNotApplyAreErrors) {
   const Geometry g = Geometry::of(soc::cayman_profile(), 2);
   auto e1 = resolve_algorithm(g, first(6, g), req(Op::kAllReduce, 4096, Algorithm::kRdh));
