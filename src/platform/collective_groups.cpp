@@ -2,32 +2,18 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+
+#include "platform/json_file.h"
 
 namespace sbrdma::platform {
 
 base::Result<collectives::Communicator> parse_replica_groups(std::string_view text,
                                                              const std::string& file) {
   using nlohmann::json;
-  json root;
-  try {
-    root = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    const std::size_t end = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(end), '\n');
-    std::string msg = e.what();
-    const std::size_t col = msg.find(", column ");
-    if (col != std::string::npos && msg.find(": ", col) != std::string::npos) {
-      msg = msg.substr(msg.find(": ", col) + 2);
-    }
-    return base::make_error(base::SourceLoc{file, static_cast<int>(line)},
-                            "malformed JSON: " + msg);
-  }
+  auto parsed = parse_json_text(text, file);
+  if (!parsed) return parsed.error();
+  const json& root = *parsed;
   auto bad = [&](std::string path, std::string what) {
     return base::make_error(base::SourceLoc{file}, fmt::format("{}: {}", path, what));
   };
@@ -57,13 +43,9 @@ base::Result<collectives::Communicator> parse_replica_groups(std::string_view te
 }
 
 base::Result<collectives::Communicator> load_replica_groups(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return base::make_error(base::SourceLoc{path},
-                            std::string("cannot open: ") + std::strerror(errno));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_replica_groups(ss.str(), path);
+  auto text = read_json_file(path);
+  if (!text) return text.error();
+  return parse_replica_groups(*text, path);
 }
 
 }  // namespace sbrdma::platform

@@ -1,12 +1,11 @@
 #include "platform/topology_json.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
+
+#include "platform/json_file.h"
 
 namespace sbrdma::platform {
 namespace {
@@ -19,7 +18,6 @@ using device::TopologySpec;
 using nlohmann::json;
 
 constexpr std::uint64_t kMaxUint = 1'000'000;  // no count in a topology file gets near this
-constexpr long kMaxFileBytes = 16L << 20;
 
 /// Field errors carry their JSON path ("" is the root, printed "/") in the message; the
 /// caller adds the file name.
@@ -228,17 +226,6 @@ Result<TopologySpec> read_spec(const json& root, const std::string& default_name
   return s;
 }
 
-/// nlohmann's message without its "[json.exception...] parse error at line L, column C: "
-/// prefix (the line goes into the location instead).
-std::string parse_error_text(const std::string& what) {
-  std::string msg = what;
-  const std::size_t col = msg.find(", column ");
-  const std::size_t colon = col == std::string::npos ? msg.find("] ") : msg.find(": ", col);
-  if (colon != std::string::npos) msg = msg.substr(colon + 2);
-  std::replace(msg.begin(), msg.end(), '\n', ' ');
-  return msg;
-}
-
 std::string file_stem(const std::string& file) {
   return std::filesystem::path(file).stem().string();
 }
@@ -246,40 +233,18 @@ std::string file_stem(const std::string& file) {
 }  // namespace
 
 Result<TopologySpec> parse_topology_json(std::string_view text, const std::string& file) {
-  json root;
-  try {
-    root = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    const std::size_t end = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(end), '\n');
-    return base::make_error(base::SourceLoc{file, static_cast<int>(line)},
-                            "malformed JSON: " + parse_error_text(e.what()));
-  }
+  auto parsed = parse_json_text(text, file);
+  if (!parsed) return parsed.error();
+  const json& root = *parsed;
   auto spec = read_spec(root, file_stem(file));
   if (!spec.ok()) return base::make_error(base::SourceLoc{file}, spec.error().message);
   return spec;
 }
 
 Result<device::Topology> load_topology_file(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    return base::make_error(base::SourceLoc{path},
-                            std::string("cannot open: ") + std::strerror(errno));
-  }
-  std::string text;
-  char buf[65536];
-  std::size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 &&
-         text.size() <= static_cast<std::size_t>(kMaxFileBytes)) {
-    text.append(buf, n);
-  }
-  const bool read_error = std::ferror(f) != 0;
-  std::fclose(f);
-  if (read_error) return base::make_error(base::SourceLoc{path}, "read error");
-  if (text.size() > static_cast<std::size_t>(kMaxFileBytes)) {
-    return base::make_error(base::SourceLoc{path}, "file too large (over 16 MiB)");
-  }
-  auto spec = parse_topology_json(text, path);
+  auto text = read_json_file(path);
+  if (!text) return text.error();
+  auto spec = parse_topology_json(*text, path);
   if (!spec.ok()) return spec.error();
   auto topo = device::build_topology(*spec);
   if (!topo.ok()) return base::make_error(base::SourceLoc{path}, topo.error().message);

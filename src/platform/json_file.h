@@ -1,0 +1,23 @@
+#pragma once
+/// JSON inputs (topology files, replica groups): reading a file and parsing its text into a
+/// nlohmann::json with errors in the project's form. A malformed document gives one error
+/// located at the line nlohmann stopped on, its message without nlohmann's prefix:
+///   groups.json:3: error: malformed JSON: syntax error while parsing value - ...
+/// The structure checks that follow (JSON paths like `/links/3/to`) stay with each reader.
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+
+namespace sbrdma::platform {
+
+/// Parses `text`; `file` names it in errors. Never throws.
+base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::string& file);
+
+/// The bytes of the file at `path`. Errors (located at `path`): cannot open (with the
+/// system's reason), a read error, more than 16 MiB.
+base::Result<std::string> read_json_file(const std::string& path);
+
+}  // namespace sbrdma::platform
