@@ -36,7 +36,7 @@ void Machine::engine_step(UdmaEngine& eng, std::uint64_t gen) {
   eng.served(*p.queue);
   process_pair(eng, *p.queue);
   // Look again when the engine is free (a failed pair leaves it free now).
-  if (eng.pick(base::Tick{std::numeric_limits<std::uint64_t>::max()}).queue) kick(eng, eng.free_at);
+  if (eng.has_work()) kick(eng, eng.free_at);
 }
 
 base::Result<std::pair<soc::UdmaDescriptor, base::SocAddr>> Machine::read_head(
@@ -150,9 +150,9 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
                             md->word1, op, optype));
   }
   // 2. The S2M side must hold an armed descriptor for the data.
-  std::string why = eng.blocked_reason(Direction::kS2M, qi);
-  if (why.empty() && s2m.posted() == 0) why = "no descriptor posted (RDRTP_inc not written)";
-  if (!why.empty()) {
+  if (!eng.can_run(Direction::kS2M, qi) || s2m.posted() == 0) {
+    std::string why = eng.blocked_reason(Direction::kS2M, qi);
+    if (why.empty()) why = "no descriptor posted (RDRTP_inc not written)";
     return fail(m2s, m2s_site, "M2S data with no armed S2M descriptor: " + why);
   }
   const auto sd = prefetch(eng, Direction::kS2M, qi);

@@ -207,7 +207,7 @@ void Machine::doorbell(UdmaEngine& eng, Direction dir, unsigned queue, std::uint
   }
   if (dir == Direction::kM2S) {
     const base::Tick ready = kernel_->now() + params().dma_fixed_cost;  // [CHOICE D26]
-    q.batches.push_back(Batch{n, ready});
+    eng.post_batch(queue, Batch{n, ready});
     kick(eng, ready);
   }
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 
 namespace sbrdma::device {
 namespace {
@@ -20,6 +21,9 @@ UdmaEngine::UdmaEngine(CoreId core, unsigned index, unsigned queues)
       m2s_(soc::engine_bank(soc::Direction::kM2S)),
       s2m_(soc::engine_bank(soc::Direction::kS2M)),
       misc_(soc::misc_bank()) {
+  SBRDMA_CHECK_MSG(queues <= 32, "the scheduler's queue mask has 32 bits");
+  pref_row_ = {m2s_.index(soc::engine_offsets(soc::Direction::kM2S).pref_queue_en),
+               s2m_.index(soc::engine_offsets(soc::Direction::kS2M).pref_queue_en)};
   m2s_q_.reserve(queues);
   s2m_q_.reserve(queues);
   for (unsigned q = 0; q < queues; ++q) {
@@ -55,8 +59,7 @@ void UdmaEngine::change_state(soc::Direction d, std::uint32_t cmd) {
 }
 
 bool UdmaEngine::pref_queue_enabled(soc::Direction d, unsigned q) const {
-  const std::uint64_t en =
-      rf::kPrefQueueEn.get(engine_regs(d).get(soc::engine_offsets(d).pref_queue_en));
+  const std::uint64_t en = rf::kPrefQueueEn.get(engine_regs(d).get_at(pref_row_[slot(d)]));
   return base::bit(q).get(en) != 0;
 }
 
@@ -86,21 +89,53 @@ std::string UdmaEngine::blocked_reason(soc::Direction d, unsigned q) const {
   return {};
 }
 
-UdmaEngine::Pick UdmaEngine::pick(base::Tick now) const {
+bool UdmaEngine::can_run(soc::Direction d, unsigned q) const {
+  // The same tests as blocked_reason, in the same order.
+  const UdmaQueue& uq = queue(d, q);
+  return !uq.stopped() && state(d) == EngineState::kNormal && pref_queue_enabled(d, q) &&
+         uq.enabled();
+}
+
+void UdmaEngine::post_batch(unsigned q, Batch b) {
+  queue(soc::Direction::kM2S, q).batches.push_back(b);
+  with_batches_ |= 1U << q;
+}
+
+bool UdmaEngine::runnable(unsigned q) {
+  const UdmaQueue& uq = m2s_q_[q];
+  if (uq.batches.empty()) {
+    with_batches_ &= ~(1U << q);
+    return false;
+  }
+  return uq.posted() != 0 && can_run(soc::Direction::kM2S, q);
+}
+
+UdmaEngine::Pick UdmaEngine::pick(base::Tick now) {
+  // Round robin from rr_: the queues with a batch, in the order rr_, rr_+1, ..., wrapping.
   Pick p;
-  for (unsigned i = 0; i < queues_; ++i) {
-    const unsigned q = (rr_ + i) % queues_;
-    const UdmaQueue& uq = m2s_q_[q];
-    if (uq.batches.empty() || uq.posted() == 0) continue;
-    if (!blocked_reason(soc::Direction::kM2S, q).empty()) continue;
-    const base::Tick ready = std::max(uq.batches.front().ready, uq.not_before);
-    if (ready <= now) {
-      p.queue = q;
-      return p;
+  const std::uint32_t all = with_batches_;
+  const std::uint32_t from_rr = all & ~((1U << rr_) - 1);  // queues rr_.. first
+  for (std::uint32_t pass : {from_rr, all & ~from_rr}) {
+    for (; pass != 0; pass &= pass - 1) {
+      const auto q = static_cast<unsigned>(std::countr_zero(pass));
+      if (!runnable(q)) continue;
+      const UdmaQueue& uq = m2s_q_[q];
+      const base::Tick ready = std::max(uq.batches.front().ready, uq.not_before);
+      if (ready <= now) {
+        p.queue = q;
+        return p;
+      }
+      if (!p.next || ready < *p.next) p.next = ready;
     }
-    if (!p.next || ready < *p.next) p.next = ready;
   }
   return p;
+}
+
+bool UdmaEngine::has_work() {
+  for (std::uint32_t m = with_batches_; m != 0; m &= m - 1) {
+    if (runnable(static_cast<unsigned>(std::countr_zero(m)))) return true;
+  }
+  return false;
 }
 
 }  // namespace sbrdma::device

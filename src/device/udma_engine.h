@@ -71,6 +71,12 @@ class UdmaEngine {
   /// Why the queue `q` of direction `d` cannot move data now, or "" if it can (engine normal,
   /// pref_queue_en, cfg enables, not stopped). Posted descriptors are not considered.
   [[nodiscard]] std::string blocked_reason(soc::Direction d, unsigned q) const;
+  /// blocked_reason(d, q).empty(), without building the text (the scheduler's hot path).
+  [[nodiscard]] bool can_run(soc::Direction d, unsigned q) const;
+
+  /// Adds a doorbell's batch to M2S queue `q` (the scheduler looks only at queues that got
+  /// one). Contract: q < queues(); every batch reaches a queue of an engine through here.
+  void post_batch(unsigned q, Batch b);
 
   /// The next M2S queue to serve at `now`: round robin from the last served queue over the
   /// queues that can run, hold posted descriptors and whose oldest batch is ready. If none is
@@ -79,7 +85,10 @@ class UdmaEngine {
     std::optional<unsigned> queue;   ///< the queue to serve now
     std::optional<base::Tick> next;  ///< else: when one becomes ready
   };
-  [[nodiscard]] Pick pick(base::Tick now) const;
+  [[nodiscard]] Pick pick(base::Tick now);
+  /// pick(infinity).queue.has_value(): some queue can run and holds posted descriptors and a
+  /// batch, whenever it becomes ready.
+  [[nodiscard]] bool has_work();
   /// Marks `q` as served (the round robin continues after it).
   void served(unsigned q) { rr_ = (q + 1) % queues_; }
 
@@ -96,6 +105,9 @@ class UdmaEngine {
 
  private:
   static unsigned slot(soc::Direction d) { return d == soc::Direction::kM2S ? 0 : 1; }
+  /// The M2S queue `q` holds a batch and posted descriptors and can run. Clears q's bit in
+  /// with_batches_ once its batches are gone.
+  bool runnable(unsigned q);
 
   CoreId core_;
   unsigned index_;
@@ -107,6 +119,11 @@ class UdmaEngine {
   std::vector<UdmaQueue> s2m_q_;
   std::array<EngineState, 2> state_{EngineState::kDisabled, EngineState::kDisabled};
   unsigned rr_ = 0;
+  /// Table rows of pref_queue_en in the M2S and S2M engine banks.
+  std::array<std::size_t, 2> pref_row_{};
+  /// Bit q set: M2S queue q may hold batches (set by post_batch, cleared lazily by pick once
+  /// they are gone); every queue holding one has its bit set.
+  std::uint32_t with_batches_ = 0;
 };
 
 }  // namespace sbrdma::device
