@@ -110,6 +110,8 @@ int run_info_regs() {
   out += soc::format_reg_bank(soc::s2m_engine_bank(), "the engine's UDMA_S2M block, +0x20000");
   out += "\n";
   out += soc::format_reg_bank(soc::s2m_queue_bank(), "UDMA_S2M + 0x1000 + q*0x1000, q = 0..15");
+  out += "\n";
+  out += soc::format_reg_bank(soc::misc_bank(), "the engine's MISC (SDMA wrapper) block, +0x40000");
   std::fputs(out.c_str(), stdout);
   return 0;
 }
@@ -144,7 +146,7 @@ void add_decode_soc(CLI::App& decode, Context& ctx) {
 
 void add_info_regs(CLI::App& info, Context& ctx) {
   CLI::App* regs = info.add_subcommand(
-      "regs", "Print the UDMA M2S/S2M register tables (name, offset, access, reset, fields)");
+      "regs", "Print the UDMA M2S/S2M and MISC register tables (name, offset, access, reset, fields)");
   regs->callback([&ctx] { ctx.status = run_info_regs(); });
 }
 
