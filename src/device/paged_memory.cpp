@@ -2,10 +2,25 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <vector>
 
 #include "base/check.h"
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define SBRDMA_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define SBRDMA_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define SBRDMA_POISON(p, n) ((void)(p), (void)(n))
+#define SBRDMA_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
 
 namespace sbrdma::device {
 namespace {
@@ -14,12 +29,107 @@ namespace {
 constexpr std::uint64_t kZeroBytes = 64 * 1024;
 const std::array<std::uint8_t, kZeroBytes> kZeros{};
 
+/// Page memory for every PagedMemory of the process, by page size. Fresh pages are carved
+/// from arenas mapped zero-filled by the OS (advised for huge pages: a 2 MiB fault instead of
+/// 512 small ones); pages given back are kept, poisoned for ASan, and zeroed when taken
+/// again. Memory is never returned to the OS: the pool stays as large as the most pages ever
+/// alive at once, which a bench run reaches with its first Simulation.
+class PagePool {
+ public:
+  static PagePool& instance() {
+    static PagePool* pool = new PagePool;  // never destroyed: pages may die at exit
+    return *pool;
+  }
+
+  /// A zeroed page of `bytes`.
+  std::uint8_t* take(std::uint64_t bytes) {
+    const std::lock_guard<std::mutex> lock(mu_);
+    SizeClass& c = classes_[bytes];
+    if (!c.free.empty()) {
+      std::uint8_t* p = c.free.back();
+      c.free.pop_back();
+      SBRDMA_UNPOISON(p, bytes);
+      std::memset(p, 0, bytes);
+      return p;
+    }
+    const std::uint64_t step = round_up(bytes, bytes < 4096 ? 64 : 4096);
+    if (c.left < step) {
+      c.left = std::max<std::uint64_t>(kArenaBytes, round_up(step, kHugePage));
+      c.next = map_zeroed(c.left);
+    }
+    std::uint8_t* p = c.next;
+    c.next += step;
+    c.left -= step;
+    return p;
+  }
+
+  /// Takes back a page of `bytes` from take().
+  void give(std::uint8_t* p, std::uint64_t bytes) {
+    const std::lock_guard<std::mutex> lock(mu_);
+    SBRDMA_POISON(p, bytes);
+    classes_[bytes].free.push_back(p);
+  }
+
+ private:
+  static constexpr std::uint64_t kHugePage = 2ULL << 20;
+  static constexpr std::uint64_t kArenaBytes = 64ULL << 20;
+  struct SizeClass {
+    std::vector<std::uint8_t*> free;
+    std::uint8_t* next = nullptr;  ///< the current arena's uncarved rest
+    std::uint64_t left = 0;
+  };
+
+  static std::uint64_t round_up(std::uint64_t n, std::uint64_t to) { return (n + to - 1) / to * to; }
+
+  /// `bytes` of zeroed memory, huge-page aligned where the OS allows.
+  static std::uint8_t* map_zeroed(std::uint64_t bytes) {
+#if defined(__linux__)
+    void* raw = mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    SBRDMA_CHECK_MSG(raw != MAP_FAILED, "out of memory for simulated memory pages");
+    const auto at = reinterpret_cast<std::uintptr_t>(raw);
+    auto* p = reinterpret_cast<std::uint8_t*>((at + kHugePage - 1) & ~(kHugePage - 1));
+    madvise(p, bytes, MADV_HUGEPAGE);  // advice only: failure is harmless
+    return p;
+#else
+    auto* p = static_cast<std::uint8_t*>(std::calloc(1, bytes));
+    SBRDMA_CHECK_MSG(p != nullptr, "out of memory for simulated memory pages");
+    return p;
+#endif
+  }
+
+  std::mutex mu_;
+  std::map<std::uint64_t, SizeClass> classes_;
+};
+
 }  // namespace
 
 PagedMemory::PagedMemory(std::uint64_t size, std::uint64_t page_bytes, std::uint64_t valid_bytes)
     : size_(size), page_bytes_(page_bytes), valid_bytes_(valid_bytes) {
   SBRDMA_CHECK(page_bytes > 0 && valid_bytes > 0 && valid_bytes <= page_bytes);
   SBRDMA_CHECK(size % page_bytes == 0);
+  dir_.resize(((size / page_bytes) >> kLeafBits) + 1);
+}
+
+PagedMemory::~PagedMemory() {
+  PagePool& pool = PagePool::instance();
+  for (Leaf& leaf : dir_) {
+    if (!leaf) continue;
+    for (std::size_t i = 0; i < (std::size_t{1} << kLeafBits); ++i) {
+      if (leaf[i] != nullptr) pool.give(leaf[i], valid_bytes_);
+    }
+  }
+}
+
+std::uint8_t* PagedMemory::page(std::uint64_t index) {
+  Leaf& leaf = dir_[index >> kLeafBits];
+  if (!leaf) leaf = std::make_unique<std::uint8_t*[]>(std::size_t{1} << kLeafBits);  // nulls
+  std::uint8_t*& p = leaf[index & ((1U << kLeafBits) - 1)];
+  if (p == nullptr) {
+    p = PagePool::instance().take(valid_bytes_);
+    ++allocated_;
+  }
+  return p;
 }
 
 bool PagedMemory::valid_range(std::uint64_t offset, std::uint64_t len) const noexcept {
@@ -36,18 +146,17 @@ std::span<const std::uint8_t> PagedMemory::read_run(std::uint64_t offset, std::u
   const std::uint64_t page = offset / page_bytes_;
   const std::uint64_t in_page = offset % page_bytes_;
   const std::uint64_t n = std::min(max, valid_bytes_ - in_page);
-  const auto it = pages_.find(page);
-  if (it == pages_.end()) return {kZeros.data(), static_cast<std::size_t>(std::min(n, kZeroBytes))};
-  return {it->second.get() + in_page, static_cast<std::size_t>(n)};
+  const std::uint8_t* p = find_page(page);
+  if (p == nullptr) return {kZeros.data(), static_cast<std::size_t>(std::min(n, kZeroBytes))};
+  return {p + in_page, static_cast<std::size_t>(n)};
 }
 
 std::span<std::uint8_t> PagedMemory::write_run(std::uint64_t offset, std::uint64_t max) {
   SBRDMA_CHECK(valid_range(offset, 1));
   const std::uint64_t page = offset / page_bytes_;
   const std::uint64_t in_page = offset % page_bytes_;
-  auto& p = pages_[page];
-  if (!p) p = std::make_unique<std::uint8_t[]>(valid_bytes_);  // zero-filled
-  return {p.get() + in_page, static_cast<std::size_t>(std::min(max, valid_bytes_ - in_page))};
+  return {this->page(page) + in_page,
+          static_cast<std::size_t>(std::min(max, valid_bytes_ - in_page))};
 }
 
 void PagedMemory::read(std::uint64_t offset, std::span<std::uint8_t> out) const {

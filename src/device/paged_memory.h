@@ -12,11 +12,17 @@
 ///
 /// Bulk copies go through runs (contiguous spans inside one page) so that a copy is a few
 /// memcpy calls, never a per-byte loop.
+///
+/// Pages are found through a two-level table (a directory of leaves of 1024 page pointers,
+/// leaves made on first use): an SBUF's 128 partitions sit in one leaf. Page memory comes from
+/// a process-wide pool of large, huge-page-advised arenas and goes back to it when the memory
+/// dies, so that a second Simulation in the same process reuses pages the first one already
+/// faulted in (a reused page is zeroed; a fresh one is zero from the OS).
 
 #include <cstdint>
 #include <memory>
 #include <span>
-#include <unordered_map>
+#include <vector>
 
 namespace sbrdma::device {
 
@@ -25,6 +31,10 @@ class PagedMemory {
  public:
   /// Contract: page_bytes > 0, 0 < valid_bytes <= page_bytes, size a multiple of page_bytes.
   PagedMemory(std::uint64_t size, std::uint64_t page_bytes, std::uint64_t valid_bytes);
+  /// Gives the pages back to the process-wide pool.
+  ~PagedMemory();
+  PagedMemory(const PagedMemory&) = delete;
+  PagedMemory& operator=(const PagedMemory&) = delete;
 
   /// Bytes of address space.
   [[nodiscard]] std::uint64_t size() const noexcept { return size_; }
@@ -33,7 +43,7 @@ class PagedMemory {
   /// Bytes at the start of each page that exist.
   [[nodiscard]] std::uint64_t valid_bytes() const noexcept { return valid_bytes_; }
   /// Pages allocated so far.
-  [[nodiscard]] std::size_t allocated_pages() const noexcept { return pages_.size(); }
+  [[nodiscard]] std::size_t allocated_pages() const noexcept { return allocated_; }
 
   /// True if [offset, offset + len) lies inside the memory and inside the valid part of every
   /// page it touches.
@@ -54,10 +64,22 @@ class PagedMemory {
   [[nodiscard]] std::span<std::uint8_t> write_run(std::uint64_t offset, std::uint64_t max);
 
  private:
+  static constexpr unsigned kLeafBits = 10;  ///< 1024 pages per leaf
+  using Leaf = std::unique_ptr<std::uint8_t*[]>;
+
+  /// Page `index`, or null if it was never written.
+  [[nodiscard]] std::uint8_t* find_page(std::uint64_t index) const noexcept {
+    const Leaf& leaf = dir_[index >> kLeafBits];
+    return leaf ? leaf[index & ((1U << kLeafBits) - 1)] : nullptr;
+  }
+  /// Page `index`, allocated (zeroed) if it was never written.
+  std::uint8_t* page(std::uint64_t index);
+
   std::uint64_t size_;
   std::uint64_t page_bytes_;
   std::uint64_t valid_bytes_;
-  std::unordered_map<std::uint64_t, std::unique_ptr<std::uint8_t[]>> pages_;
+  std::vector<Leaf> dir_;  ///< by page index >> kLeafBits
+  std::size_t allocated_ = 0;
 };
 
 /// Copies `len` bytes from `src` at `src_off` to `dst` at `dst_off` (memmove semantics when

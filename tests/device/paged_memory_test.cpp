@@ -50,5 +50,41 @@ TEST(PagedMemory, CopyAcrossPagesAndOverlapping) {
   EXPECT_EQ(got, src);
 }
 
+TEST(PagedMemory, PagesOfADeadMemoryComeBackZeroed) {
+  // The pool hands a dead memory's pages to the next memory of the same page size: they must
+  // read as zero there, however they were written before.
+  const std::vector<std::uint8_t> ones(224, 0xFF);
+  {
+    PagedMemory first(8 * 256, 256, 224);
+    for (std::uint64_t p = 0; p < 8; ++p) first.write(p * 256, ones);
+    EXPECT_EQ(first.allocated_pages(), 8U);
+  }
+  PagedMemory second(8 * 256, 256, 224);
+  for (std::uint64_t p = 0; p < 8; ++p) {
+    const auto run = second.write_run(p * 256, 224);
+    ASSERT_EQ(run.size(), 224U);
+    EXPECT_EQ(std::vector<std::uint8_t>(run.begin(), run.end()), std::vector<std::uint8_t>(224, 0))
+        << "page " << p;
+  }
+  EXPECT_EQ(second.allocated_pages(), 8U);
+}
+
+TEST(PagedMemory, FarPagesOfALargeSparseMemory) {
+  // 32 GiB of 64 KiB pages: pages far apart live in different leaves of the page table.
+  PagedMemory m(32ULL << 30, 64 << 10, 64 << 10);
+  const std::vector<std::uint8_t> a{1, 2, 3, 4};
+  const std::vector<std::uint8_t> b{5, 6, 7, 8};
+  m.write(0, a);
+  m.write((32ULL << 30) - 4, b);
+  std::vector<std::uint8_t> got(4);
+  m.read(0, got);
+  EXPECT_EQ(got, a);
+  m.read((32ULL << 30) - 4, got);
+  EXPECT_EQ(got, b);
+  m.read(16ULL << 30, got);
+  EXPECT_EQ(got, std::vector<std::uint8_t>(4, 0));
+  EXPECT_EQ(m.allocated_pages(), 2U);
+}
+
 }  // namespace
 }  // namespace sbrdma::device
