@@ -329,6 +329,8 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
       Inputs* inputs = &timed->inputs;
       const Lowered* used = &*low;
       if (!check_here) {
+        // The timed run's memory goes back to the page pool for this run to reuse.
+        timed->sim.reset();
         auto r = simulate(job, *low1, true, false, 1);
         if (!r) return r.error();
         res.sim_seconds += r->seconds;
@@ -345,6 +347,7 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
       res.wrong = *wrong;
       res.checked = checked;
     }
+    timed->sim.reset();
     if (job.trace) {
       auto r = simulate(job, *low1, job.check.has_value(), true, 1);
       if (!r) return r.error();
