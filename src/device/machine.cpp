@@ -63,7 +63,8 @@ Machine::CoreState::CoreState(sim::Kernel& kernel, CoreId core, const soc::Profi
       mem(soc::cayman_map::kTpbRegionSize, kMemPageBytes, kMemPageBytes),
       sems(kernel, fmt::format("core{}.sem", core), p.semaphores, p.events),
       engines(p.dma_engines_per_tpb),
-      landings(p.dma_engines_per_tpb) {}
+      landings(p.dma_engines_per_tpb),
+      caches(p.dma_engines_per_tpb) {}
 
 soc::MmioBus& Machine::bus(CoreId core) {
   SBRDMA_CHECK(core < buses_.size());
@@ -156,6 +157,48 @@ base::Result<Machine::MemRef> Machine::memory_ref(const Resolved& r, std::uint64
   }
   const std::uint64_t tpb = map_.tpb_base(static_cast<unsigned>(region.core)).value().v;
   return MemRef{r.core, false, region.base.v - tpb + r.hit.offset};
+}
+
+std::optional<Machine::MemRef> Machine::window_ref(const AddrCache& cache, base::SocAddr a,
+                                                  std::uint64_t len) {
+  for (const AddrWindow& w : cache.windows) {
+    const std::uint64_t off = a.v - w.lo;  // wraps to a huge value below lo
+    if (off >= w.size) continue;
+    // The range checks of memory_ref; a failing range takes the slow path for its message.
+    if (w.sbuf) {
+      if (!w.mem->valid_range(off, len)) return std::nullopt;
+    } else if (len > w.size - off) {
+      return std::nullopt;
+    }
+    return MemRef{w.core, w.sbuf, w.mem_base + off};
+  }
+  return std::nullopt;
+}
+
+void Machine::remember(AddrCache& cache, base::SocAddr a, const Resolved& r,
+                       const MemRef& m) const {
+  const soc::Region& region = *r.hit.region;
+  const std::uint64_t lo = a.v - r.hit.offset;
+  // Only a window whose route bits [63:47] are the same at both ends decodes linearly.
+  constexpr unsigned kLocalBits = soc::local_view::kLocal.width();
+  if (lo > a.v || region.size == 0 || lo + region.size < lo ||
+      (lo >> kLocalBits) != ((lo + region.size - 1) >> kLocalBits)) {
+    return;
+  }
+  AddrWindow& w = cache.windows[cache.next];
+  cache.next = (cache.next + 1) % cache.windows.size();
+  w = AddrWindow{lo, region.size, m.core, m.sbuf, m.offset - r.hit.offset,
+                 m.sbuf ? &core_state(m.core).sbuf : nullptr};
+}
+
+base::Result<Machine::MemRef> Machine::cached_ref(AddrCache& cache, CoreId issuer,
+                                                  base::SocAddr a, std::uint64_t len) const {
+  if (auto hit = window_ref(cache, a, len)) return *hit;
+  auto r = resolve(issuer, a);
+  if (!r) return r.error();
+  auto m = memory_ref(*r, len);
+  if (m) remember(cache, a, *r, *m);
+  return m;
 }
 
 // ---- direct accessors -------------------------------------------------------------------

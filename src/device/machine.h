@@ -190,6 +190,9 @@ class Machine {
   struct DmaDest;
   struct Landing;
   struct PostedWrite;
+  struct AddrWindow;
+  struct AddrCache;
+  struct EngineCache;
 
   Machine(sim::Kernel& kernel, Topology topology, soc::AddressMap map, MachineOptions options);
 
@@ -203,6 +206,15 @@ class Machine {
                                               std::optional<unsigned> queue) const;
   [[nodiscard]] base::Result<Resolved> resolve(CoreId issuer, base::SocAddr a) const;
   [[nodiscard]] base::Result<MemRef> memory_ref(const Resolved& r, std::uint64_t len) const;
+  /// resolve + memory_ref through `cache`: a hit skips the decode; a miss resolves and, on
+  /// success, remembers the region's window. Same results and errors as without the cache.
+  [[nodiscard]] base::Result<MemRef> cached_ref(AddrCache& cache, CoreId issuer,
+                                                base::SocAddr a, std::uint64_t len) const;
+  /// The memory ref of `a` if a window of `cache` holds it and the range is valid there.
+  [[nodiscard]] static std::optional<MemRef> window_ref(const AddrCache& cache, base::SocAddr a,
+                                                        std::uint64_t len);
+  /// Remembers the window of the memory region `r` (resolved for address `a`) in `cache`.
+  void remember(AddrCache& cache, base::SocAddr a, const Resolved& r, const MemRef& m) const;
   /// resolve + memory_ref for the direct accessors (issuer checked).
   [[nodiscard]] base::Result<MemRef> direct_ref(CoreId issuer, base::SocAddr a,
                                                 std::uint64_t len) const;
@@ -237,11 +249,16 @@ class Machine {
   void engine_step(UdmaEngine& eng, std::uint64_t gen);
   void process_pair(UdmaEngine& eng, unsigned queue);
   /// The descriptor at a queue's head and its address. Errors: the ring slot is not memory.
-  [[nodiscard]] base::Result<std::pair<soc::UdmaDescriptor, base::SocAddr>> read_head(
-      const UdmaEngine& eng, soc::Direction dir, unsigned queue) const;
-  std::optional<soc::UdmaDescriptor> prefetch(UdmaEngine& eng, soc::Direction dir, unsigned queue);
-  [[nodiscard]] base::Result<DmaDest> resolve_dest(CoreId issuer, base::SocAddr a,
-                                                   std::uint32_t len) const;
+  using HeadRead = base::Result<std::pair<soc::UdmaDescriptor, base::SocAddr>>;
+  [[nodiscard]] HeadRead read_head(const UdmaEngine& eng, soc::Direction dir, unsigned queue);
+  /// Checks the descriptor `got` read at the queue's head (ring id); stops the queue on error.
+  std::optional<soc::UdmaDescriptor> prefetch(UdmaEngine& eng, soc::Direction dir, unsigned queue,
+                                              const HeadRead& got);
+  [[nodiscard]] base::Result<DmaDest> resolve_dest(AddrCache& cache, CoreId issuer,
+                                                   base::SocAddr a, std::uint32_t len) const;
+  /// data_route(src, engine's core, dst), remembered per engine.
+  [[nodiscard]] const Route& engine_route(EngineCache& cache, const UdmaEngine& eng, CoreId src,
+                                          CoreId dst) const;
   void land(const Landing& l);
 
   sim::Kernel* kernel_;

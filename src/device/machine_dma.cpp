@@ -39,25 +39,21 @@ void Machine::engine_step(UdmaEngine& eng, std::uint64_t gen) {
   if (eng.has_work()) kick(eng, eng.free_at);
 }
 
-base::Result<std::pair<soc::UdmaDescriptor, base::SocAddr>> Machine::read_head(
-    const UdmaEngine& eng, Direction dir, unsigned queue) const {
+Machine::HeadRead Machine::read_head(const UdmaEngine& eng, Direction dir, unsigned queue) {
   const UdmaQueue& q = eng.queue(dir, queue);
   const base::SocAddr at = q.ring_base() + std::uint64_t{q.head().offset} * soc::kDescBytes;
   std::array<std::uint8_t, soc::kDescBytes> raw{};
-  auto r = resolve(eng.core(), at);
-  if (!r) return r.error();
-  auto m = memory_ref(*r, raw.size());
+  auto m = cached_ref(core_state(eng.core()).caches[eng.index()].ring, eng.core(), at, raw.size());
   if (!m) return m.error();
   memory(*m).read(m->offset, raw);
   return std::pair{soc::decode_descriptor(raw), at};
 }
 
 std::optional<soc::UdmaDescriptor> Machine::prefetch(UdmaEngine& eng, Direction dir,
-                                                     unsigned queue) {
+                                                     unsigned queue, const HeadRead& got) {
   UdmaQueue& q = eng.queue(dir, queue);
   const ErrorSite site{eng.core(), eng.index(), dir, queue};
   const RingPos head = q.head();
-  auto got = read_head(eng, dir, queue);
   if (!got) {
     const std::string msg =
         fmt::format("descriptor prefetch at slot {}: {}", head.offset, got.error().message);
@@ -80,15 +76,21 @@ std::optional<soc::UdmaDescriptor> Machine::prefetch(UdmaEngine& eng, Direction 
   return d;
 }
 
-base::Result<Machine::DmaDest> Machine::resolve_dest(CoreId issuer, base::SocAddr a,
-                                                     std::uint32_t len) const {
+base::Result<Machine::DmaDest> Machine::resolve_dest(AddrCache& cache, CoreId issuer,
+                                                     base::SocAddr a, std::uint32_t len) const {
+  DmaDest d;
+  if (auto hit = window_ref(cache, a, len)) {
+    d.core = hit->core;
+    d.mem = *hit;
+    return d;
+  }
   auto r = resolve(issuer, a);
   if (!r) return r.error();
-  DmaDest d;
   d.core = r->core;
   if (r->hit.region->kind != soc::RegionKind::kEvtSem) {
     auto m = memory_ref(*r, len);
     if (!m) return m.error();
+    remember(cache, a, *r, *m);
     d.mem = *m;
     return d;
   }
@@ -127,18 +129,19 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
     if (&q != &m2s) m2s.stop("its S2M queue stopped");
   };
 
+  EngineCache& cache = core_state(eng.core()).caches[eng.index()];
+
   // 0. DMB (word0) or write_barrier (word1): "all previous transfers are done before starting
   //    this one" [HIGH] udma-facts §1.1, §3.4 — wait for the queue's earlier data to land.
-  if (m2s.last_data_land > now) {
-    const auto next = read_head(eng, Direction::kM2S, qi);
-    if (next && (soc::desc_word0::kDmb.get(next->first.word0) != 0 ||
-                 soc::desc_word1::kWriteBarrier.get(next->first.word1) != 0)) {
-      m2s.not_before = m2s.last_data_land;
-      return;
-    }
+  const HeadRead m2s_head = read_head(eng, Direction::kM2S, qi);
+  if (m2s.last_data_land > now && m2s_head &&
+      (soc::desc_word0::kDmb.get(m2s_head->first.word0) != 0 ||
+       soc::desc_word1::kWriteBarrier.get(m2s_head->first.word1) != 0)) {
+    m2s.not_before = m2s.last_data_land;
+    return;
   }
   // 1. Prefetch the M2S descriptor at head (ring-id check inside); only CME COPY is modelled.
-  const auto md = prefetch(eng, Direction::kM2S, qi);
+  const auto md = prefetch(eng, Direction::kM2S, qi, m2s_head);
   if (!md) return;
   const auto op = static_cast<unsigned>(soc::desc_word1::kOp.get(md->word1));
   const auto optype = static_cast<unsigned>(soc::desc_word1::kOptype.get(md->word1));
@@ -155,12 +158,11 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
     if (why.empty()) why = "no descriptor posted (RDRTP_inc not written)";
     return fail(m2s, m2s_site, "M2S data with no armed S2M descriptor: " + why);
   }
-  const auto sd = prefetch(eng, Direction::kS2M, qi);
+  const auto sd = prefetch(eng, Direction::kS2M, qi, read_head(eng, Direction::kS2M, qi));
   if (!sd) return m2s.stop("its S2M queue stopped");
   // 3. Resolve both ends by SoC address, seen from the engine's core.
   const std::uint32_t len = md->length();
-  auto src_r = resolve(eng.core(), md->addr());
-  base::Result<MemRef> src = src_r ? memory_ref(*src_r, len) : base::Result<MemRef>(src_r.error());
+  auto src = cached_ref(cache.src, eng.core(), md->addr(), len);
   if (!src) return fail(m2s, m2s_site, "M2S source: " + src.error().message);
   if (len > sd->length()) {
     return fail(s2m, s2m_site,
@@ -168,7 +170,7 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
                             "descriptor",
                             sd->length(), len));
   }
-  auto dst = resolve_dest(eng.core(), sd->addr(), len);
+  auto dst = resolve_dest(cache.dst, eng.core(), sd->addr(), len);
   if (!dst) return fail(s2m, s2m_site, "S2M destination: " + dst.error().message);
   // 4. Take both descriptors (head and current advance; the batch gives one up).
   m2s.advance_head();
@@ -179,7 +181,7 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   const TimingParams& tp = params();
   const base::Tick t0 = now + tp.dma_desc_cost;
   eng.free_at = t0 + transfer_time(base::Bytes{len}, tp.dma_engine_rate);
-  const Route route = fabric_.data_route(src->core, eng.core(), dst->core);
+  const Route& route = engine_route(cache, eng, src->core, dst->core);
   const base::Tick arrival = fabric_.transfer(route, base::Bytes{len}, t0, tp.dma_engine_rate, now);
   base::Tick at = arrival;
   if (dst->semaphore) {
@@ -198,6 +200,17 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
         land(in_flight.take());
       },
       eng.land_label);
+}
+
+const Route& Machine::engine_route(EngineCache& cache, const UdmaEngine& eng, CoreId src,
+                                   CoreId dst) const {
+  if (!cache.routed || cache.route_src != src || cache.route_dst != dst) {
+    cache.route = fabric_.data_route(src, eng.core(), dst);  // the topology is static
+    cache.route_src = src;
+    cache.route_dst = dst;
+    cache.routed = true;
+  }
+  return cache.route;
 }
 
 void Machine::land(const Landing& l) {

@@ -2,6 +2,7 @@
 /// Private types of Machine, shared by machine.cpp, machine_mmio.cpp and machine_dma.cpp.
 /// Not part of the device layer's interface.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -52,6 +53,41 @@ struct Machine::DmaDest {
   unsigned first_slot = 0;
 };
 
+/// One memory region as an engine's addresses reach it: the routed SoC addresses
+/// [lo, lo + size) decode, for this engine's core, to the region's bytes 0..size-1 on `core`.
+/// The map is static and decoding depends only on address bits [63:47] (route, chip, die),
+/// which are equal across the window, and on the chip-local address, which moves with the
+/// address inside the region; so the window stays right for the whole run.
+///
+///   routed address a:  [63:47] route/chip/die (fixed) | [46:0] local
+///   a in [lo, lo+size)  ==>  region offset a - lo, memory offset mem_base + (a - lo)
+struct Machine::AddrWindow {
+  std::uint64_t lo = 0;
+  std::uint64_t size = 0;  ///< 0: empty
+  CoreId core = 0;
+  bool sbuf = false;
+  std::uint64_t mem_base = 0;         ///< memory offset of the region's byte 0
+  const PagedMemory* mem = nullptr;  ///< the SBUF, for its valid_range check
+};
+
+/// The windows an engine's addresses fell in lately (two, replaced in turn).
+struct Machine::AddrCache {
+  std::array<AddrWindow, 2> windows;
+  unsigned next = 0;
+};
+
+/// Per engine, what its descriptors resolved to lately: ring slots, M2S sources, S2M
+/// destinations, and the last data route.
+struct Machine::EngineCache {
+  AddrCache ring;
+  AddrCache src;
+  AddrCache dst;
+  CoreId route_src = 0;
+  CoreId route_dst = 0;
+  Route route;  ///< data_route(route_src, engine, route_dst) once `routed`
+  bool routed = false;
+};
+
 /// A descriptor pair in flight, applied at its landing tick.
 struct Machine::Landing {
   UdmaEngine* eng = nullptr;
@@ -83,6 +119,8 @@ struct Machine::CoreState {
   /// Per engine, its descriptor pairs in flight: same-tick landings apply in the order the
   /// engine took them (and so a queue's semaphore write after its data). [CHOICE D26d]
   std::vector<OrderedArrivals<Landing>> landings;
+  /// Per engine, its resolution caches.
+  std::vector<EngineCache> caches;
 };
 
 /// The MMIO view of one core.

@@ -1,0 +1,119 @@
+// The engines remember the memory windows their ring slots, sources and destinations fell in,
+// and their last route. Whatever they remember, a moved ring, a new region, another core or a
+// range that leaves the window must give what a fresh decode gives.
+#include <gtest/gtest.h>
+
+#include "machine_rig.h"
+#include "soc/address_map.h"
+
+namespace sbrdma::device {
+namespace {
+
+using soc::Direction;
+using testing::Channel;
+using testing::pattern;
+using testing::Rig;
+
+/// Re-initialises queue `q` of engine `e` on core `c` with rings at `m2s_ring` and `s2m_ring`
+/// (the driver's queue init: disable, rst_q, base, length, enable).
+Channel move_rings(Rig& rig, CoreId c, unsigned e, unsigned q, base::SocAddr m2s_ring,
+                   base::SocAddr s2m_ring, std::uint32_t depth) {
+  const unsigned t = rig.tpb(c);
+  EXPECT_TRUE(init_queue(rig.bus(c), rig.map(), t, e, Direction::kM2S, q, m2s_ring, depth).ok());
+  EXPECT_TRUE(init_queue(rig.bus(c), rig.map(), t, e, Direction::kS2M, q, s2m_ring, depth).ok());
+  return Channel{c, e, q, RingWriter(m2s_ring, depth), RingWriter(s2m_ring, depth)};
+}
+
+TEST(MachineCache, ARingBaseRewrittenMidRunIsReadAtItsNewPlace) {
+  Rig rig;
+  const auto a = pattern(256, 3, 1);
+  const auto b = pattern(256, 5, 2);
+  const auto c = pattern(256, 9, 7);
+  rig.seed(0, 0, 0, a);
+  rig.seed(0, 3, 0, b);
+  rig.seed(0, 6, 0, c);
+  Channel ch = rig.open(0, 2, 1, 8);
+  rig.copy(ch, rig.sbuf(0, 0, 0), rig.sbuf(0, 1, 0), 256);
+  rig.start(ch, 1);
+  rig.run();
+  ASSERT_EQ(rig.read(0, 1, 0, 256), a);
+
+  // The old rings' slot 0 now holds a pair that would write partition 5 if it were read.
+  Channel old = ch;
+  old.m2s = RingWriter(ch.m2s.base(), 8);
+  old.s2m = RingWriter(ch.s2m.base(), 8);
+  rig.copy(old, rig.sbuf(0, 0, 0), rig.sbuf(0, 5, 0), 256);
+
+  // Moves the rings, copies partition `from` to `to` through them, checks the copy and that
+  // the old ring's pair was not taken.
+  auto through = [&](base::SocAddr m2s_ring, base::SocAddr s2m_ring, unsigned from, unsigned to,
+                     const std::vector<std::uint8_t>& want) {
+    Channel moved = move_rings(rig, 0, 2, 1, m2s_ring, s2m_ring, 8);
+    rig.copy(moved, rig.sbuf(0, from, 0), rig.sbuf(0, to, 0), 256);
+    rig.start(moved, 1);
+    rig.run();
+    EXPECT_EQ(rig.read(0, to, 0, 256), want);
+    EXPECT_EQ(rig.read(0, 5, 0, 256), std::vector<std::uint8_t>(256, 0));
+  };
+  // 1. New rings elsewhere in the same DGE memory (the same region as before).
+  const base::SocAddr dge = rig.map().dge_memory_base(rig.tpb(0)).value();
+  through(dge + 0x200000, dge + 0x210000, 3, 4, b);
+  // 2. New rings in another region of the core: the scratch RAM.
+  const base::SocAddr scratch =
+      rig.map().tpb_base(rig.tpb(0)).value() + soc::cayman_map::kStateBufScratchRam;
+  through(scratch + 0x1000, scratch + 0x2000, 6, 7, c);
+  EXPECT_TRUE(rig.m->errors().empty()) << rig.m->error_report();
+  EXPECT_EQ(rig.m->stats().descriptors, 3U);
+}
+
+TEST(MachineCache, OneQueueReadsAndWritesAcrossCoresDiesAndChips) {
+  Rig rig("trn2.48xlarge");
+  const CoreId me = 1;              // chip 0, die 0
+  const CoreId other_die = 6;       // chip 0, die 1
+  const CoreId other_chip = 2 * 8;  // chip 2, die 0, TPB_0
+  const auto mine = pattern(1000, 3, 1);
+  const auto theirs = pattern(1000, 7, 5);
+  const auto far = pattern(1000, 11, 9);
+  rig.seed(me, 2, 0x100, mine);
+  rig.seed(other_die, 2, 0x100, theirs);
+  rig.seed(other_chip, 2, 0x100, far);
+  Channel ch = rig.open(me, 5, 0, 16);
+  // The same partition and offset on three cores: three windows at the same local offset.
+  rig.copy(ch, rig.sbuf(me, 2, 0x100), rig.sbuf(me, 9, 0), 1000);
+  rig.copy(ch, rig.routed(me, rig.sbuf(other_die, 2, 0x100), other_die), rig.sbuf(me, 10, 0),
+           1000);
+  rig.copy(ch, rig.routed(me, rig.sbuf(other_chip, 2, 0x100), other_chip), rig.sbuf(me, 11, 0),
+           1000);
+  rig.copy(ch, rig.sbuf(me, 2, 0x100), rig.routed(me, rig.sbuf(other_chip, 12, 0), other_chip),
+           1000);
+  rig.copy(ch, rig.sbuf(me, 2, 0x100), rig.sbuf(me, 12, 0), 1000);
+  rig.start(ch, 5);
+  rig.run();
+  EXPECT_EQ(rig.read(me, 9, 0, 1000), mine);
+  EXPECT_EQ(rig.read(me, 10, 0, 1000), theirs);
+  EXPECT_EQ(rig.read(me, 11, 0, 1000), far);
+  EXPECT_EQ(rig.read(other_chip, 12, 0, 1000), mine);
+  EXPECT_EQ(rig.read(me, 12, 0, 1000), mine);
+  EXPECT_EQ(rig.read(other_die, 12, 0, 1000), std::vector<std::uint8_t>(1000, 0));
+  EXPECT_TRUE(rig.m->errors().empty()) << rig.m->error_report();
+}
+
+TEST(MachineCache, ARangeLeavingARememberedWindowIsStillRefused) {
+  Rig rig;
+  const std::uint64_t active = rig.m->profile().partition_active.n;
+  rig.seed(0, 0, 0, pattern(512));
+  Channel ch = rig.open(0, 0, 0, 8);
+  // The first pair makes partition 0 and 1's region known; the second leaves the active bytes.
+  rig.copy(ch, rig.sbuf(0, 0, 0), rig.sbuf(0, 1, 0), 512);
+  rig.copy(ch, rig.sbuf(0, 0, active - 100), rig.sbuf(0, 1, 0x1000), 200);
+  rig.start(ch, 2);
+  rig.run();
+  EXPECT_EQ(rig.read(0, 1, 0, 512), pattern(512));
+  EXPECT_TRUE(rig.has_error("M2S source: SBUF access beyond the active part"))
+      << rig.m->error_report();
+  EXPECT_EQ(rig.m->stats().descriptors, 1U);
+  EXPECT_TRUE(rig.queue(ch, Direction::kM2S).stopped);
+}
+
+}  // namespace
+}  // namespace sbrdma::device
