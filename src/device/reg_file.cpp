@@ -13,12 +13,13 @@ std::string describe_reg(const soc::RegBank& bank, const soc::RegDesc& r) {
   return fmt::format("{} ({} +{:#x})", r.name, bank.name, r.offset);
 }
 
-RegFile::RegFile(const soc::RegBank& bank) : bank_(&bank), values_(bank.regs.size()) {
+RegFile::RegFile(const soc::RegBank& bank) : bank_(&bank) {
+  SBRDMA_CHECK_MSG(bank.regs.size() <= kMaxRegs, "a register bank larger than RegFile holds");
   reset();
 }
 
 void RegFile::reset() {
-  for (std::size_t i = 0; i < values_.size(); ++i) values_[i] = bank_->regs[i].reset;
+  for (std::size_t i = 0; i < bank_->regs.size(); ++i) values_[i] = bank_->regs[i].reset;
 }
 
 std::size_t RegFile::index_of(std::uint32_t offset) const {

@@ -9,18 +9,23 @@
 ///   values_:    [    0x080           ] [0x03000000 ] [     0        ] ... [      0          ] ...
 ///                 one 32-bit value per table row, reset from the table
 
+#include <array>
 #include <cstdint>
-#include <vector>
 
 #include "base/result.h"
 #include "soc/udma_regs.h"
 
 namespace sbrdma::device {
 
-/// One register bank's values (see the top of this file).
+/// One register bank's values (see the top of this file). The values live inline (no heap
+/// block per queue: a machine has hundreds of thousands of queues).
 class RegFile {
  public:
-  /// Contract: `bank` outlives the RegFile (the soc tables are static).
+  /// Registers a bank may have (the largest, M2S_Q, has 39).
+  static constexpr std::size_t kMaxRegs = 40;
+
+  /// Contract: `bank` outlives the RegFile (the soc tables are static) and has at most
+  /// kMaxRegs registers.
   explicit RegFile(const soc::RegBank& bank);
 
   /// The table this file was built from.
@@ -54,7 +59,7 @@ class RegFile {
   [[nodiscard]] std::size_t index_of(std::uint32_t offset) const;
 
   const soc::RegBank* bank_;
-  std::vector<std::uint32_t> values_;
+  std::array<std::uint32_t, kMaxRegs> values_{};  // the first bank().regs.size() are used
 };
 
 /// `name (BANK +0xNN)`, for messages.

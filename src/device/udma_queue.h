@@ -16,8 +16,8 @@
 /// whose data (or semaphore write) has landed.
 
 #include <cstdint>
-#include <deque>
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "base/units.h"
@@ -42,6 +42,43 @@ std::uint32_t ring_pos_reg(RingPos p);
 struct Batch {
   std::uint32_t remaining = 0;
   base::Tick ready;
+};
+
+/// The doorbell batches of a queue, oldest first: a FIFO on a vector with a taken prefix, so
+/// that a queue that never got a doorbell (most of a large machine's) owns no memory.
+class BatchFifo {
+ public:
+  [[nodiscard]] bool empty() const noexcept { return head_ == items_.size(); }
+  [[nodiscard]] std::size_t size() const noexcept { return items_.size() - head_; }
+  /// Contract for front/back/pop_front/pop_back: !empty().
+  [[nodiscard]] Batch& front() { return items_[head_]; }
+  [[nodiscard]] const Batch& front() const { return items_[head_]; }
+  [[nodiscard]] Batch& back() { return items_.back(); }
+  void push_back(Batch b) { items_.push_back(b); }
+  void pop_front() {
+    if (++head_ == items_.size()) {
+      clear();  // the buffer is kept for the next doorbells
+    } else if (head_ >= kCompactAfter && 2 * head_ >= items_.size()) {
+      items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
+      head_ = 0;
+    }
+  }
+  void pop_back() {
+    items_.pop_back();
+    if (head_ == items_.size()) clear();
+  }
+  void clear() noexcept {
+    items_.clear();
+    head_ = 0;
+  }
+  [[nodiscard]] auto begin() const { return items_.begin() + static_cast<std::ptrdiff_t>(head_); }
+  [[nodiscard]] auto end() const { return items_.end(); }
+
+ private:
+  /// Taken entries kept before the prefix is dropped (a queue that never drains).
+  static constexpr std::size_t kCompactAfter = 64;
+  std::vector<Batch> items_;
+  std::size_t head_ = 0;  // items_[0, head_) are taken
 };
 
 /// One M2S or S2M queue (see the top of this file).
@@ -91,7 +128,7 @@ class UdmaQueue {
   [[nodiscard]] const std::string& stop_reason() const noexcept { return stop_reason_; }
 
   /// M2S only: the doorbell batches still holding descriptors, oldest first.
-  std::deque<Batch> batches;
+  BatchFifo batches;
   /// Latest landing time of data taken from this queue (semaphore writes land after it).
   base::Tick last_data_land;
   /// M2S only: no descriptor is taken before this tick (a DMB descriptor waiting for the

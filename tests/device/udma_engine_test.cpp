@@ -167,5 +167,31 @@ TEST(UdmaEngine, PickEqualsThePlainRoundRobinUnderRandomChanges) {
   EXPECT_GT(picked, 100U);  // the sequence did exercise the choice
 }
 
+TEST(BatchFifo, KeepsOrderAcrossItsCompactionAndTrimsFromTheBack) {
+  BatchFifo f;
+  EXPECT_TRUE(f.empty());
+  std::uint32_t next_in = 0;
+  std::uint32_t next_out = 0;
+  // Never drained: 3 in, 2 out per round, so the taken prefix must be dropped on the way.
+  for (int round = 0; round < 200; ++round) {
+    for (int i = 0; i < 3; ++i) f.push_back(Batch{next_in++, base::Tick{}});
+    for (int i = 0; i < 2; ++i) {
+      ASSERT_EQ(f.front().remaining, next_out++);
+      f.pop_front();
+    }
+  }
+  EXPECT_EQ(f.size(), 200U);
+  std::uint32_t expect = next_out;
+  for (const Batch& b : f) EXPECT_EQ(b.remaining, expect++);
+  EXPECT_EQ(f.back().remaining, next_in - 1);
+  f.pop_back();
+  EXPECT_EQ(f.size(), 199U);
+  while (!f.empty()) f.pop_back();
+  f.push_back(Batch{7, base::Tick{}});
+  EXPECT_EQ(f.front().remaining, 7U);
+  f.pop_front();
+  EXPECT_TRUE(f.empty());
+}
+
 }  // namespace
 }  // namespace sbrdma::device
