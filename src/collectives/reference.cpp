@@ -125,163 +125,250 @@ void store_element(DataType dt, double v, std::uint8_t* p) {
 
 std::vector<std::uint8_t> make_input(DataType dt, std::uint64_t elements, DataFill fill,
                                      std::uint64_t seed, unsigned group, unsigned rank) {
+  std::vector<std::uint8_t> out(elements * dtype_bytes(dt));
+  make_input_range(dt, fill, seed, group, rank, 0, elements, out.data());
+  return out;
+}
+
+namespace {
+
+/// Element e of `out` is table[pick(e)]: the element's bytes, stored as one move.
+template <typename T, typename Pick>
+void fill_from(const std::uint8_t (&table)[17][4], std::uint64_t n, std::uint8_t* out, Pick pick) {
+  T values[17];
+  for (int k = 0; k < 17; ++k) std::memcpy(&values[k], table[k], sizeof(T));
+  for (std::uint64_t e = 0; e < n; ++e) std::memcpy(out + e * sizeof(T), &values[pick(e)], sizeof(T));
+}
+
+}  // namespace
+
+void make_input_range(DataType dt, DataFill fill, std::uint64_t seed, unsigned group,
+                      unsigned rank, std::uint64_t first, std::uint64_t n, std::uint8_t* out) {
   const unsigned eb = dtype_bytes(dt);
-  std::vector<std::uint8_t> out(elements * eb);
-  std::uint8_t* o = out.data();
+  std::uint8_t table[17][4] = {};
   if (fill == DataFill::kAllOnes) {
-    std::uint8_t one[4] = {};
-    store_element(dt, 1.0, one);
-    for (std::uint64_t e = 0; e < elements; ++e) std::memcpy(o + e * eb, one, eb);
-    return out;
+    store_element(dt, 1.0, table[0]);
+    const auto zero = [](std::uint64_t) { return 0; };
+    if (eb == 4) return fill_from<std::uint32_t>(table, n, out, zero);
+    if (eb == 2) return fill_from<std::uint16_t>(table, n, out, zero);
+    return fill_from<std::uint8_t>(table, n, out, zero);
   }
-  const std::uint64_t stream = splitmix(seed ^ splitmix((std::uint64_t{group} << 32) | rank));
+  const std::uint64_t stream =
+      splitmix(seed ^ splitmix((std::uint64_t{group} << 32) | rank)) + first;
   if (is_float(dt)) {  // k/8 for k in -8..8: 17 encodings, looked up
-    std::uint8_t table[17][4] = {};
     for (int k = 0; k < 17; ++k) store_element(dt, static_cast<double>(k - 8) / 8.0, table[k]);
-    for (std::uint64_t e = 0; e < elements; ++e) {
-      std::memcpy(o + e * eb, table[splitmix(stream + e) % 17], eb);
-    }
-    return out;
+    const auto pick = [stream](std::uint64_t e) { return splitmix(stream + e) % 17; };
+    if (eb == 4) return fill_from<std::uint32_t>(table, n, out, pick);
+    return fill_from<std::uint16_t>(table, n, out, pick);
   }
-  for (std::uint64_t e = 0; e < elements; ++e) {  // integers: the low bytes, little-endian
-    const std::uint64_t r = splitmix(stream + e);
-    for (unsigned b = 0; b < eb; ++b) o[e * eb + b] = static_cast<std::uint8_t>(r >> (8 * b));
+  // Integers: the low bytes of the element's number, little-endian.
+  if (eb == 4) {
+    for (std::uint64_t e = 0; e < n; ++e) {
+      base::store_le<std::uint32_t>(out + 4 * e, static_cast<std::uint32_t>(splitmix(stream + e)));
+    }
+    return;
+  }
+  for (std::uint64_t e = 0; e < n; ++e) out[e] = static_cast<std::uint8_t>(splitmix(stream + e));
+}
+
+std::vector<OutputSource> output_sources(Op op, const std::vector<std::uint64_t>& in_elements,
+                                         const std::vector<std::uint64_t>& out_elements,
+                                         unsigned rank) {
+  const auto R = static_cast<unsigned>(in_elements.size());
+  std::vector<OutputSource> out;
+  const auto add = [&out](std::uint64_t at, std::uint64_t n, bool reduced, unsigned from,
+                          std::uint64_t in_first) {
+    if (n > 0) out.push_back(OutputSource{at, n, reduced, from, in_first});
+  };
+  switch (op) {
+    case Op::kAllReduce:  // every rank ends with the reduction of the whole buffer
+      add(0, out_elements[rank], true, 0, 0);
+      break;
+    case Op::kReduceScatter: {  // rank r's block starts after the blocks of ranks < r
+      std::uint64_t first = 0;
+      for (unsigned r = 0; r < rank; ++r) first += out_elements[r];
+      add(0, out_elements[rank], true, 0, first);
+      break;
+    }
+    case Op::kAllGather: {
+      std::uint64_t at = 0;
+      for (unsigned s = 0; s < R; ++s) {
+        add(at, in_elements[s], false, s, 0);
+        at += in_elements[s];
+      }
+      break;
+    }
+    case Op::kAllToAll: {
+      // Block j of rank s (blocks of out_elements[j] / R elements) -> block s of rank j.
+      const std::uint64_t n = out_elements[rank] / R;
+      std::uint64_t in_first = 0;
+      for (unsigned j = 0; j < rank; ++j) in_first += out_elements[j] / R;
+      for (unsigned s = 0; s < R; ++s) add(s * n, n, false, s, in_first);
+      break;
+    }
+    case Op::kSendRecv:
+    case Op::kPermute: {
+      // Permute: rank i sends to i + 1. SendRecv: pairs (i, i ^ 1); a rank without a partner
+      // keeps its own input.
+      unsigned from = rank;
+      if (op == Op::kPermute) {
+        from = (rank + R - 1) % R;
+      } else if ((rank ^ 1U) < R) {
+        from = rank ^ 1U;
+      }
+      add(0, in_elements[from], false, from, 0);
+      break;
+    }
   }
   return out;
 }
 
 namespace {
 
-/// Element e of every input, as the accumulator type of the reduction.
+/// Folds the `n` elements at `in` (rank `s` of the reduction) into `acc`, and their
+/// magnitudes into `abs` when it is not null. One loop per case, so each one vectorises.
 template <typename Load>
-void reduce_elements(ReduceOp red, std::size_t ranks, std::uint64_t n, std::uint64_t first,
-                     const std::vector<std::vector<std::uint8_t>>& inputs, unsigned eb, Load load,
-                     std::vector<double>& acc, std::vector<double>* abs) {
-  acc.resize(n);
-  if (abs != nullptr) abs->assign(n, 0.0);
-  for (std::size_t s = 0; s < ranks; ++s) {
-    const std::uint8_t* in = inputs[s].data() + first * eb;
+void fold(ReduceOp red, bool first_rank, const std::uint8_t* in, std::uint64_t n, unsigned eb,
+          Load load, double* acc, double* abs) {
+  if (abs != nullptr) {
+    for (std::uint64_t e = 0; e < n; ++e) abs[e] += std::fabs(load(in + e * eb));
+  }
+  if (first_rank) {
+    for (std::uint64_t e = 0; e < n; ++e) acc[e] = load(in + e * eb);
+  } else if (red == ReduceOp::kSum) {
+    for (std::uint64_t e = 0; e < n; ++e) acc[e] += load(in + e * eb);
+  } else if (red == ReduceOp::kMax) {
     for (std::uint64_t e = 0; e < n; ++e) {
       const double v = load(in + e * eb);
-      if (abs != nullptr) (*abs)[e] += std::fabs(v);
-      if (s == 0) {
-        acc[e] = v;
-      } else if (red == ReduceOp::kSum) {
-        acc[e] += v;
-      } else if (red == ReduceOp::kMax) {
-        acc[e] = v > acc[e] ? v : acc[e];
-      } else {
-        acc[e] = v < acc[e] ? v : acc[e];
-      }
+      acc[e] = v > acc[e] ? v : acc[e];
+    }
+  } else {
+    for (std::uint64_t e = 0; e < n; ++e) {
+      const double v = load(in + e * eb);
+      acc[e] = v < acc[e] ? v : acc[e];
     }
   }
 }
 
-/// The reduction of elements [first, first + n) over all inputs.
-Expected reduce_block(DataType dt, ReduceOp red, const std::vector<std::vector<std::uint8_t>>& in,
-                      std::uint64_t first, std::uint64_t n) {
+void fold_any(DataType dt, ReduceOp red, bool first_rank, const std::uint8_t* in,
+              std::uint64_t n, double* acc, double* abs) {
   const unsigned eb = dtype_bytes(dt);
-  const bool float_sum = is_float(dt) && red == ReduceOp::kSum;
-  Expected x;
-  std::vector<double> acc;
-  std::vector<double>* abs = float_sum ? &x.abs_sum : nullptr;
   switch (dt) {  // one loop per dtype: the decode is inlined
     case DataType::kFp32:
-      reduce_elements(
-          red, in.size(), n, first, in, eb,
+      return fold(
+          red, first_rank, in, n, eb,
           [](const std::uint8_t* p) { return element_value(DataType::kFp32, p); }, acc, abs);
-      break;
     case DataType::kBf16:
-      reduce_elements(
-          red, in.size(), n, first, in, eb,
+      return fold(
+          red, first_rank, in, n, eb,
           [](const std::uint8_t* p) { return element_value(DataType::kBf16, p); }, acc, abs);
-      break;
     case DataType::kFp16:
-      reduce_elements(
-          red, in.size(), n, first, in, eb,
+      return fold(
+          red, first_rank, in, n, eb,
           [](const std::uint8_t* p) { return element_value(DataType::kFp16, p); }, acc, abs);
-      break;
     case DataType::kInt32:
-      reduce_elements(
-          red, in.size(), n, first, in, eb,
+      return fold(
+          red, first_rank, in, n, eb,
           [](const std::uint8_t* p) { return element_value(DataType::kInt32, p); }, acc, abs);
-      break;
     case DataType::kInt8:
-      reduce_elements(
-          red, in.size(), n, first, in, eb,
+      return fold(
+          red, first_rank, in, n, eb,
           [](const std::uint8_t* p) { return static_cast<double>(static_cast<std::int8_t>(*p)); },
           acc, abs);
-      break;
     case DataType::kUint8:
-      reduce_elements(
-          red, in.size(), n, first, in, eb,
-          [](const std::uint8_t* p) { return static_cast<double>(*p); }, acc, abs);
-      break;
+      return fold(
+          red, first_rank, in, n, eb, [](const std::uint8_t* p) { return static_cast<double>(*p); },
+          acc, abs);
   }
-  x.bytes.resize(n * eb);
-  for (std::uint64_t e = 0; e < n; ++e) store_element(dt, acc[e], &x.bytes[e * eb]);
-  if (float_sum) x.value = std::move(acc);
-  return x;
+}
+
+/// store_element over `n` values, the common dtypes as typed loops.
+void store_all(DataType dt, const double* v, std::uint64_t n, std::uint8_t* out) {
+  switch (dt) {
+    case DataType::kFp32:
+      for (std::uint64_t e = 0; e < n; ++e) {
+        base::store_le<std::uint32_t>(out + 4 * e,
+                                      std::bit_cast<std::uint32_t>(static_cast<float>(v[e])));
+      }
+      return;
+    case DataType::kInt32:
+      for (std::uint64_t e = 0; e < n; ++e) {
+        base::store_le<std::uint32_t>(out + 4 * e,
+                                      static_cast<std::uint32_t>(static_cast<std::int64_t>(v[e])));
+      }
+      return;
+    default:
+      for (std::uint64_t e = 0; e < n; ++e) store_element(dt, v[e], out + e * dtype_bytes(dt));
+      return;
+  }
 }
 
 }  // namespace
+
+void expected_range(DataType dt, ReduceOp red, unsigned ranks,
+                    std::span<const OutputSource> sources, std::uint64_t first, std::uint64_t n,
+                    const InputRange& input, Expected& out, RangeScratch& scratch) {
+  const unsigned eb = dtype_bytes(dt);
+  const bool reduced = !sources.empty() && sources.front().reduced;
+  const bool float_sum = reduced && is_float(dt) && red == ReduceOp::kSum;
+  out.bytes.assign(n * eb, 0);
+  out.value.clear();
+  out.abs_sum.clear();
+  if (float_sum) {
+    out.value.assign(n, 0.0);
+    out.abs_sum.assign(n, 0.0);
+  }
+  for (const OutputSource& s : sources) {
+    SBRDMA_CHECK(s.reduced == reduced);
+    const std::uint64_t lo = std::max(first, s.out_first);
+    const std::uint64_t hi = std::min(first + n, s.out_first + s.n);
+    if (lo >= hi) continue;
+    const std::uint64_t m = hi - lo;
+    const std::uint64_t at = lo - first;
+    const std::uint64_t in_first = s.in_first + (lo - s.out_first);
+    if (!reduced) {
+      input(s.rank, in_first, m, out.bytes.data() + at * eb);
+      continue;
+    }
+    scratch.input.resize(m * eb);
+    if (!float_sum) scratch.acc.resize(m);
+    double* acc = float_sum ? out.value.data() + at : scratch.acc.data();
+    double* abs = float_sum ? out.abs_sum.data() + at : nullptr;
+    for (unsigned r = 0; r < ranks; ++r) {
+      input(r, in_first, m, scratch.input.data());
+      fold_any(dt, red, r == 0, scratch.input.data(), m, acc, abs);
+    }
+    store_all(dt, acc, m, out.bytes.data() + at * eb);
+  }
+}
 
 ExpectedOutputs expected_outputs(Op op, DataType dt, ReduceOp red,
                                  const std::vector<std::vector<std::uint8_t>>& inputs,
                                  const std::vector<std::uint64_t>& out_elements) {
   const auto R = static_cast<unsigned>(inputs.size());
   const unsigned eb = dtype_bytes(dt);
+  std::vector<std::uint64_t> in_elements;
+  for (const auto& in : inputs) in_elements.push_back(in.size() / eb);
+  const InputRange from_inputs = [&](unsigned rank, std::uint64_t first, std::uint64_t n,
+                                     std::uint8_t* out) {
+    if (n > 0) std::memcpy(out, inputs[rank].data() + first * eb, n * eb);
+  };
   ExpectedOutputs out;
   out.of_rank.resize(R);
-  if (op == Op::kAllReduce) {  // every rank ends with the same buffer
-    out.distinct.push_back(reduce_block(dt, red, inputs, 0, out_elements[0]));
-    return out;
-  }
-  out.distinct.resize(R);
+  std::vector<std::vector<OutputSource>> seen;  // ranks with the same sources share one
+  RangeScratch scratch;
   for (unsigned r = 0; r < R; ++r) {
-    out.of_rank[r] = r;
-    out.distinct[r].bytes.resize(out_elements[r] * eb);
-  }
-  switch (op) {
-    case Op::kReduceScatter: {
-      std::uint64_t first = 0;  // rank r's block starts after the blocks of ranks < r
-      for (unsigned r = 0; r < R; ++r) {
-        out.distinct[r] = reduce_block(dt, red, inputs, first, out_elements[r]);
-        first += out_elements[r];
-      }
-      break;
+    auto sources = output_sources(op, in_elements, out_elements, r);
+    const auto it = std::find(seen.begin(), seen.end(), sources);
+    if (it != seen.end()) {
+      out.of_rank[r] = static_cast<unsigned>(it - seen.begin());
+      continue;
     }
-    case Op::kAllGather:
-      for (unsigned r = 0; r < R; ++r) {
-        std::uint64_t at = 0;
-        for (unsigned s = 0; s < R; ++s) {
-          if (!inputs[s].empty()) {
-            std::memcpy(out.distinct[r].bytes.data() + at, inputs[s].data(), inputs[s].size());
-          }
-          at += inputs[s].size();
-        }
-      }
-      break;
-    case Op::kAllToAll:
-      // Block j of rank s (blocks of out_elements[j] / R elements) -> block s of rank j.
-      for (unsigned s = 0; s < R; ++s) {
-        std::uint64_t at = 0;
-        for (unsigned j = 0; j < R; ++j) {
-          const std::uint64_t n = out_elements[j] / R * eb;
-          if (n > 0) std::memcpy(out.distinct[j].bytes.data() + s * n, inputs[s].data() + at, n);
-          at += n;
-        }
-      }
-      break;
-    case Op::kSendRecv:
-    case Op::kPermute:
-      for (unsigned i = 0; i < R; ++i) {
-        const unsigned j = op == Op::kPermute ? (i + 1) % R : ((i ^ 1U) < R ? (i ^ 1U) : i);
-        out.distinct[j].bytes = inputs[i];
-      }
-      break;
-    case Op::kAllReduce:
-      break;
+    out.of_rank[r] = static_cast<unsigned>(seen.size());
+    Expected x;
+    expected_range(dt, red, R, sources, 0, out_elements[r], from_inputs, x, scratch);
+    out.distinct.push_back(std::move(x));
+    seen.push_back(std::move(sources));
   }
   return out;
 }

@@ -13,6 +13,7 @@
 /// sums of up to 2^20 ranks are exact anyway.
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -29,6 +30,27 @@ enum class DataFill : std::uint8_t {
 /// The input of rank `rank` of group `group`: `elements` elements.
 std::vector<std::uint8_t> make_input(DataType dt, std::uint64_t elements, DataFill fill,
                                      std::uint64_t seed, unsigned group, unsigned rank);
+/// Elements [first, first + n) of that input (each element is seeded by its index alone, so
+/// any range can be made on its own), into `out` (n elements of `dt`).
+void make_input_range(DataType dt, DataFill fill, std::uint64_t seed, unsigned group,
+                      unsigned rank, std::uint64_t first, std::uint64_t n, std::uint8_t* out);
+
+/// Where a run of one rank's output elements comes from: the reduction of every rank's input
+/// elements [in_first, in_first + n), or rank `rank`'s input elements there.
+struct OutputSource {
+  std::uint64_t out_first = 0;  ///< first output element of the run
+  std::uint64_t n = 0;          ///< elements
+  bool reduced = false;         ///< every rank's input, reduced; else `rank`'s input
+  unsigned rank = 0;
+  std::uint64_t in_first = 0;
+  bool operator==(const OutputSource&) const = default;
+};
+
+/// The sources of rank `rank`'s output of `op`, in output order, covering it exactly, given
+/// the element counts of every rank's input and output.
+std::vector<OutputSource> output_sources(Op op, const std::vector<std::uint64_t>& in_elements,
+                                         const std::vector<std::uint64_t>& out_elements,
+                                         unsigned rank);
 
 /// What one rank must end with.
 struct Expected {
@@ -55,6 +77,24 @@ ExpectedOutputs expected_outputs(Op op, DataType dt, ReduceOp red,
 /// got.size() == the expected byte count.
 std::uint64_t count_wrong(DataType dt, unsigned ranks, std::span<const std::uint8_t> got,
                           const Expected& want);
+
+/// Writes input elements [first, first + n) of rank `rank` to `out` (n elements).
+using InputRange = std::function<void(unsigned rank, std::uint64_t first, std::uint64_t n,
+                                      std::uint8_t* out)>;
+
+/// Buffers expected_range reuses from call to call.
+struct RangeScratch {
+  std::vector<std::uint8_t> input;
+  std::vector<double> acc;
+};
+
+/// Output elements [first, first + n) of a rank whose output comes from `sources`, into
+/// `out` (its buffers reused), with the inputs of `ranks` ranks taken from `input`: the bytes,
+/// values and sums expected_outputs gives for that range (elements no source covers are
+/// expected zero). Contract: the sources are all reductions or none.
+void expected_range(DataType dt, ReduceOp red, unsigned ranks,
+                    std::span<const OutputSource> sources, std::uint64_t first, std::uint64_t n,
+                    const InputRange& input, Expected& out, RangeScratch& scratch);
 
 /// The value of one element as a double (floats widened exactly, integers as numbers).
 double element_value(DataType dt, const std::uint8_t* p);

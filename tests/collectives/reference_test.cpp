@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace sbrdma::collectives {
@@ -106,6 +107,43 @@ TEST(Reference, FloatSumsAllowTheSummationBound) {
                        {elems(DataType::kFp32, {0.5}), elems(DataType::kFp32, {0.125})}, {1, 1});
   EXPECT_EQ(count_wrong(DataType::kFp32, 2, elems(DataType::kFp32, {0.625}), f[0]), 0u);
   EXPECT_EQ(count_wrong(DataType::kFp32, 2, elems(DataType::kFp32, {0.5}), f[0]), 1u);
+}
+
+TEST(Reference, RangesAgreeWithTheWholeBuffers) {
+  for (DataType dt : all_dtypes()) {
+    const auto whole = make_input(dt, 1000, DataFill::kRandom, 4, 1, 2);
+    const unsigned eb = dtype_bytes(dt);
+    std::vector<std::uint8_t> part(300 * eb);
+    make_input_range(dt, DataFill::kRandom, 4, 1, 2, 555, 300, part.data());
+    EXPECT_TRUE(std::equal(part.begin(), part.end(), whole.begin() + 555 * eb)) << dtype_name(dt);
+  }
+  // Expected outputs made range by range are the whole buffers' slices.
+  std::vector<std::vector<std::uint8_t>> inputs;
+  for (unsigned r = 0; r < 3; ++r) {
+    inputs.push_back(make_input(DataType::kBf16, 900, DataFill::kRandom, 1, 0, r));
+  }
+  const InputRange from = [&](unsigned rank, std::uint64_t first, std::uint64_t n,
+                              std::uint8_t* out) {
+    std::copy_n(inputs[rank].begin() + static_cast<std::ptrdiff_t>(first * 2), n * 2, out);
+  };
+  for (Op op : {Op::kAllReduce, Op::kReduceScatter, Op::kAllToAll}) {
+    const std::vector<std::uint64_t> in_elems(3, 900);
+    const std::vector<std::uint64_t> out_elems(3, op == Op::kReduceScatter ? 300 : 900);
+    const auto want = expected_outputs(op, DataType::kBf16, ReduceOp::kSum, inputs, out_elems);
+    for (unsigned r = 0; r < 3; ++r) {
+      const auto sources = output_sources(op, in_elems, out_elems, r);
+      Expected x;
+      RangeScratch scratch;
+      expected_range(DataType::kBf16, ReduceOp::kSum, 3, sources, 100, 150, from, x, scratch);
+      EXPECT_TRUE(std::equal(x.bytes.begin(), x.bytes.end(), want[r].bytes.begin() + 200))
+          << op_name(op) << " rank " << r;
+      ASSERT_EQ(x.value.size(), want[r].value.empty() ? 0U : 150U);
+      for (std::size_t e = 0; e < x.value.size(); ++e) {
+        EXPECT_EQ(x.value[e], want[r].value[100 + e]);
+        EXPECT_EQ(x.abs_sum[e], want[r].abs_sum[100 + e]);
+      }
+    }
+  }
 }
 
 }  // namespace
