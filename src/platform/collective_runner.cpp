@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 
+#include "platform/collective_data.h"
 #include "platform/collective_trace.h"
 #include "platform/simulation.h"
 #include "sim/trace.h"
@@ -16,8 +16,6 @@ namespace {
 
 using collectives::CoreProgram;
 using collectives::Lowered;
-using collectives::RankBuffers;
-using collectives::Tiled;
 
 /// Watches the sequencers' program counters and dates the end of every iteration: the kernel
 /// reports each event before it runs, so the pc a core's event moved is read at the next
@@ -101,137 +99,14 @@ class IterationClock final : public sim::TraceSink {
   base::Tick last_;
 };
 
-/// The SBUF region of block b of `t` on `core`: its columns in all partitions.
-SbufRegion block_region(device::CoreId core, const Tiled& t, std::size_t b) {
-  const collectives::Cols c = t.block_cols(b);
-  return SbufRegion{core, t.byte_of(c.begin), c.size() * t.elem_bytes, 0, t.partitions};
-}
-
-/// Moves the elements of one block between its logical order (element e at e) and the
-/// partition-major bytes of its SBUF region (element e at partition e % P, column e / P):
-/// to_sbuf true copies logical -> region. Typed by element size so each copy is one move.
-template <unsigned EB>
-void transpose(std::uint8_t* logical, std::uint8_t* region, std::uint64_t n, std::uint64_t cols,
-               unsigned partitions, bool to_sbuf) {
-  for (std::uint64_t i = 0; i < cols; ++i) {
-    const std::uint64_t base = i * partitions;
-    const unsigned parts = static_cast<unsigned>(std::min<std::uint64_t>(partitions, n - base));
-    for (unsigned p = 0; p < parts; ++p) {
-      std::uint8_t* a = logical + (base + p) * EB;
-      std::uint8_t* b = region + (p * cols + i) * EB;
-      if (to_sbuf) {
-        std::memcpy(b, a, EB);
-      } else {
-        std::memcpy(a, b, EB);
-      }
-    }
-  }
-}
-
-void transpose_block(unsigned eb, std::uint8_t* logical, std::uint8_t* region, std::uint64_t n,
-                     std::uint64_t cols, unsigned partitions, bool to_sbuf) {
-  switch (eb) {
-    case 1:
-      return transpose<1>(logical, region, n, cols, partitions, to_sbuf);
-    case 2:
-      return transpose<2>(logical, region, n, cols, partitions, to_sbuf);
-    default:
-      return transpose<4>(logical, region, n, cols, partitions, to_sbuf);
-  }
-}
-
-/// Writes `logical` (the tile's elements, blocks in order) into `core`'s SBUF.
-base::Status write_tile(Simulation& sim, device::CoreId core, const Tiled& t,
-                        std::vector<std::uint8_t>& logical) {
-  std::uint64_t first = 0;
-  std::vector<std::uint8_t> bytes;
-  for (std::size_t b = 0; b < t.blocks(); ++b) {
-    const SbufRegion r = block_region(core, t, b);
-    if (r.bytes == 0) continue;
-    bytes.assign(r.total_bytes(), 0);  // padding cells stay 0
-    transpose_block(t.elem_bytes, logical.data() + first * t.elem_bytes, bytes.data(), t.counts[b],
-                    r.bytes / t.elem_bytes, t.partitions, true);
-    SBRDMA_TRY(sim.write(r, bytes));
-    first += t.counts[b];
-  }
-  return base::ok_status();
-}
-
-/// Reads the tile's elements from `core`'s SBUF, blocks in order.
-base::Result<std::vector<std::uint8_t>> read_tile(const Simulation& sim, device::CoreId core,
-                                                  const Tiled& t) {
-  std::vector<std::uint8_t> out(t.elements() * t.elem_bytes);
-  std::uint64_t first = 0;
-  for (std::size_t b = 0; b < t.blocks(); ++b) {
-    const SbufRegion r = block_region(core, t, b);
-    if (r.bytes == 0) continue;
-    auto bytes = sim.read(r);
-    if (!bytes) return bytes.error();
-    transpose_block(t.elem_bytes, out.data() + first * t.elem_bytes, bytes->data(), t.counts[b],
-                    r.bytes / t.elem_bytes, t.partitions, false);
-    first += t.counts[b];
-  }
-  return out;
-}
-
-/// Every rank's input, [group][rank] (the check's reference needs them again).
-using Inputs = std::vector<std::vector<std::vector<std::uint8_t>>>;
-
-/// Inputs are kept for the check up to this many bytes; beyond, the check makes them again.
-constexpr std::uint64_t kKeepInputs = 1ULL << 30;
-
-std::vector<std::uint8_t> input_of(const CollectiveJob& job, const Lowered& low, std::size_t g,
-                                   unsigned r) {
-  return collectives::make_input(job.request.dtype, low.buffers[g][r].in.elements(), *job.check,
-                                 job.seed, static_cast<unsigned>(g), r);
-}
-
-base::Status fill_inputs(Simulation& sim, const CollectiveJob& job, const Lowered& low,
-                         Inputs& kept) {
-  std::uint64_t total = 0;
-  for (const auto& group : low.buffers) {
-    for (const RankBuffers& b : group) total += b.in.elements() * b.in.elem_bytes;
-  }
-  for (std::size_t g = 0; g < job.comm.groups.size(); ++g) {
-    if (total <= kKeepInputs) kept.emplace_back();
-    for (unsigned r = 0; r < job.comm.ranks(); ++r) {
-      auto in = input_of(job, low, g, r);
-      SBRDMA_TRY(write_tile(sim, job.comm.groups[g][r], low.buffers[g][r].in, in));
-      if (total <= kKeepInputs) kept.back().push_back(std::move(in));
-    }
-  }
-  return base::ok_status();
-}
-
-/// Wrong elements over every rank's output.
-base::Result<std::uint64_t> check_outputs(const Simulation& sim, const CollectiveJob& job,
-                                          const Lowered& low, Inputs& kept,
-                                          std::uint64_t& checked) {
-  std::uint64_t wrong = 0;
-  for (std::size_t g = 0; g < job.comm.groups.size(); ++g) {
-    std::vector<std::vector<std::uint8_t>> inputs;
-    if (g < kept.size()) inputs = std::move(kept[g]);
-    std::vector<std::uint64_t> out_elems;
-    for (unsigned r = 0; r < job.comm.ranks(); ++r) {
-      if (g >= kept.size()) inputs.push_back(input_of(job, low, g, r));
-      out_elems.push_back(low.buffers[g][r].out.elements());
-    }
-    const auto want = collectives::expected_outputs(job.request.op, job.request.dtype,
-                                                    job.request.reduce, inputs, out_elems);
-    for (unsigned r = 0; r < job.comm.ranks(); ++r) {
-      auto got = read_tile(sim, job.comm.groups[g][r], low.buffers[g][r].out);
-      if (!got) return got.error();
-      wrong += collectives::count_wrong(job.request.dtype, job.comm.ranks(), *got, want[r]);
-      checked += out_elems[r];
-    }
-  }
-  return wrong;
+CollectiveData data_of(const CollectiveJob& job) {
+  return CollectiveData{job.request.op, job.request.dtype, job.request.reduce, *job.check,
+                        job.seed};
 }
 
 /// A simulation of `low`'s programs, run; fills inputs first when asked.
 struct Ran {
   std::unique_ptr<Simulation> sim;
-  Inputs inputs;  ///< kept from the fill
   RunReport report;
   std::vector<base::Tick> ends;
   double seconds = 0;
@@ -245,8 +120,7 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   auto sim = Simulation::create(*job.topology, o);
   if (!sim) return sim.error();
   for (const CoreProgram& p : low.programs) SBRDMA_TRY((*sim)->load_program(p.core, p.words));
-  Inputs kept;
-  if (fill) SBRDMA_TRY(fill_inputs(**sim, job, low, kept));
+  if (fill) SBRDMA_TRY(fill_inputs(**sim, job.comm, low, data_of(job)));
   IterationClock clock(**sim, low.programs, iterations);
   if (!trace) (*sim)->kernel().set_trace(&clock);
   const auto t0 = std::chrono::steady_clock::now();
@@ -264,7 +138,6 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   }
   Ran out;
   out.sim = std::move(*sim);
-  out.inputs = std::move(kept);
   out.report = std::move(*rep);
   out.ends = clock.ends();
   out.seconds = std::chrono::duration<double>(t1 - t0).count();
@@ -325,8 +198,7 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
     if (!low1) return low1.error();
     if (job.check) {
       std::optional<Ran> own;
-      const Simulation* sim = timed->sim.get();
-      Inputs* inputs = &timed->inputs;
+      Simulation* sim = timed->sim.get();
       const Lowered* used = &*low;
       if (!check_here) {
         // The timed run's memory goes back to the page pool for this run to reuse.
@@ -338,14 +210,12 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
         res.copied_bytes += r->report.stats.data_bytes;
         own = std::move(*r);
         sim = own->sim.get();
-        inputs = &own->inputs;
         used = &*low1;
       }
-      std::uint64_t checked = 0;
-      auto wrong = check_outputs(*sim, job, *used, *inputs, checked);
-      if (!wrong) return wrong.error();
-      res.wrong = *wrong;
-      res.checked = checked;
+      auto count = check_outputs(*sim, job.comm, *used, data_of(job));
+      if (!count) return count.error();
+      res.wrong = count->wrong;
+      res.checked = count->checked;
     }
     timed->sim.reset();
     if (job.trace) {

@@ -1,0 +1,101 @@
+// The bench's data path: inputs written straight into SBUF, outputs compared in place chunk
+// by chunk — a run checks clean, and one corrupted output element is exactly one wrong.
+#include "platform/collective_data.h"
+
+#include <gtest/gtest.h>
+
+#include "collectives/communicator.h"
+#include "platform/collective_runner.h"
+#include "platform/topology_json.h"
+
+namespace sbrdma::platform {
+namespace {
+
+using collectives::DataType;
+using collectives::Op;
+
+struct Ran {
+  std::unique_ptr<Simulation> sim;
+  collectives::Communicator comm;
+  collectives::Lowered low;
+};
+
+/// A collective of `bytes` over 4 ranks of trn2, filled and run.
+Ran run(Op op, DataType dt, std::uint64_t bytes, const CollectiveData& data) {
+  auto topo = load_topology("trn2");
+  EXPECT_TRUE(topo.ok());
+  const collectives::Geometry geom = geometry_of(*topo);
+  auto comm = collectives::default_communicator(geom, 4);
+  EXPECT_TRUE(comm.ok());
+  collectives::LowerRequest req;
+  req.op = op;
+  req.dtype = dt;
+  req.bytes = bytes;
+  auto low = collectives::lower(geom, *comm, req);
+  EXPECT_TRUE(low.ok()) << low.error().message;
+  auto sim = Simulation::create(*topo);
+  EXPECT_TRUE(sim.ok());
+  for (const auto& p : low->programs) EXPECT_TRUE((*sim)->load_program(p.core, p.words).ok());
+  EXPECT_TRUE(fill_inputs(**sim, *comm, *low, data).ok());
+  auto rep = (*sim)->run();
+  EXPECT_TRUE(rep.ok() && rep->ok());
+  return Ran{std::move(*sim), std::move(*comm), std::move(*low)};
+}
+
+/// Adds 1 to the last byte of output element `e` of rank `r` (blocks in order; element k of
+/// a block at partition k % P, column k / P).
+void corrupt(Ran& x, unsigned r, std::uint64_t e) {
+  const collectives::Tiled& t = x.low.buffers[0][r].out;
+  std::size_t b = 0;
+  while (b < t.blocks() && e >= t.counts[b]) e -= t.counts[b++];
+  ASSERT_LT(b, t.blocks());
+  const auto p = static_cast<unsigned>(e % t.partitions);
+  const SbufRegion one{x.comm.groups[0][r], t.byte_of(t.col0[b] + e / t.partitions),
+                       t.elem_bytes, p, p + 1};
+  auto bytes = x.sim->read(one);
+  ASSERT_TRUE(bytes.ok());
+  bytes->back() = static_cast<std::uint8_t>(bytes->back() + 1);
+  ASSERT_TRUE(x.sim->write(one, *bytes).ok());
+}
+
+TEST(CollectiveData, ARunChecksCleanAndOneCorruptElementIsOneWrong) {
+  // 3 chunks of 256 columns and a ragged last column: the corruption lands in the middle one.
+  const CollectiveData data{Op::kAllReduce, DataType::kFp32, collectives::ReduceOp::kSum,
+                            collectives::DataFill::kRandom, 5};
+  const std::uint64_t elems = 128 * 600 + 77;
+  Ran x = run(Op::kAllReduce, DataType::kFp32, elems * 4, data);
+  auto clean = check_outputs(*x.sim, x.comm, x.low, data);
+  ASSERT_TRUE(clean.ok()) << clean.error().message;
+  EXPECT_EQ(clean->wrong, 0U);
+  EXPECT_EQ(clean->checked, 4 * elems);
+  corrupt(x, 2, 128 * 300 + 5);
+  auto one = check_outputs(*x.sim, x.comm, x.low, data);
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(one->wrong, 1U);
+  corrupt(x, 0, elems - 1);  // the ragged last column
+  auto two = check_outputs(*x.sim, x.comm, x.low, data);
+  ASSERT_TRUE(two.ok());
+  EXPECT_EQ(two->wrong, 2U);
+}
+
+TEST(CollectiveData, EachRankOfAGatherIsCheckedOnItsOwn) {
+  const CollectiveData data{Op::kAllGather, DataType::kUint8, collectives::ReduceOp::kSum,
+                            collectives::DataFill::kRandom, 9};
+  Ran x = run(Op::kAllGather, DataType::kUint8, 4 * 1000, data);
+  auto clean = check_outputs(*x.sim, x.comm, x.low, data);
+  ASSERT_TRUE(clean.ok()) << clean.error().message;
+  EXPECT_EQ(clean->wrong, 0U);
+  corrupt(x, 3, 2500);  // in the block from rank 2
+  auto one = check_outputs(*x.sim, x.comm, x.low, data);
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(one->wrong, 1U);
+  // Another seed's data is not what was filled: nearly every element is wrong.
+  CollectiveData other = data;
+  other.seed = 10;
+  auto all = check_outputs(*x.sim, x.comm, x.low, other);
+  ASSERT_TRUE(all.ok());
+  EXPECT_GT(all->wrong, all->checked / 2);
+}
+
+}  // namespace
+}  // namespace sbrdma::platform
