@@ -8,7 +8,7 @@
 ///
 /// Layout, chosen for the hot path (no allocation per event once warm):
 ///
-///   heap_  : binary min-heap of 24-byte keys {time, tie, slot}  (sifts move keys only)
+///   heap_  : 4-ary min-heap of 24-byte keys {time, tie, slot}  (sifts move keys only)
 ///   slots_ : pool of {Callback, label, seq}, recycled through free_
 ///
 /// `tie` is the sequence number, or with a seed a bijective mix of it (distinct sequence
@@ -68,6 +68,12 @@ class EventQueue {
   };
 
   std::uint64_t tie_of(std::uint64_t seq) const noexcept;
+  /// Pop order: time, then tie.
+  static bool earlier(const Key& a, const Key& b) noexcept;
+  /// Moves `k` from position i towards the root to its place.
+  void sift_up(std::size_t i, Key k);
+  /// Places `k` at the root's position and moves it down to its place.
+  void sift_down(Key k);
 
   std::uint64_t seed_;
   std::uint64_t next_seq_ = 0;
