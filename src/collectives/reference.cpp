@@ -143,7 +143,8 @@ void fill_from(const std::uint8_t (&table)[17][4], std::uint64_t n, std::uint8_t
 }  // namespace
 
 void make_input_range(DataType dt, DataFill fill, std::uint64_t seed, unsigned group,
-                      unsigned rank, std::uint64_t first, std::uint64_t n, std::uint8_t* out) {
+                      unsigned rank, std::uint64_t first, std::uint64_t n, std::uint8_t* out,
+                      std::uint64_t stride) {
   const unsigned eb = dtype_bytes(dt);
   std::uint8_t table[17][4] = {};
   if (fill == DataFill::kAllOnes) {
@@ -157,18 +158,23 @@ void make_input_range(DataType dt, DataFill fill, std::uint64_t seed, unsigned g
       splitmix(seed ^ splitmix((std::uint64_t{group} << 32) | rank)) + first;
   if (is_float(dt)) {  // k/8 for k in -8..8: 17 encodings, looked up
     for (int k = 0; k < 17; ++k) store_element(dt, static_cast<double>(k - 8) / 8.0, table[k]);
-    const auto pick = [stream](std::uint64_t e) { return splitmix(stream + e) % 17; };
+    const auto pick = [stream, stride](std::uint64_t i) {
+      return splitmix(stream + i * stride) % 17;
+    };
     if (eb == 4) return fill_from<std::uint32_t>(table, n, out, pick);
     return fill_from<std::uint16_t>(table, n, out, pick);
   }
   // Integers: the low bytes of the element's number, little-endian.
   if (eb == 4) {
     for (std::uint64_t e = 0; e < n; ++e) {
-      base::store_le<std::uint32_t>(out + 4 * e, static_cast<std::uint32_t>(splitmix(stream + e)));
+      base::store_le<std::uint32_t>(out + 4 * e,
+                                    static_cast<std::uint32_t>(splitmix(stream + e * stride)));
     }
     return;
   }
-  for (std::uint64_t e = 0; e < n; ++e) out[e] = static_cast<std::uint8_t>(splitmix(stream + e));
+  for (std::uint64_t e = 0; e < n; ++e) {
+    out[e] = static_cast<std::uint8_t>(splitmix(stream + e * stride));
+  }
 }
 
 std::vector<OutputSource> output_sources(Op op, const std::vector<std::uint64_t>& in_elements,
@@ -225,59 +231,73 @@ std::vector<OutputSource> output_sources(Op op, const std::vector<std::uint64_t>
 
 namespace {
 
-/// Folds the `n` elements at `in` (rank `s` of the reduction) into `acc`, and their
-/// magnitudes into `abs` when it is not null. One loop per case, so each one vectorises.
-template <typename Load>
-void fold(ReduceOp red, bool first_rank, const std::uint8_t* in, std::uint64_t n, unsigned eb,
-          Load load, double* acc, double* abs) {
+/// Folds the `n` elements of EB bytes at `in` (rank `s` of the reduction) into `acc`, and
+/// their magnitudes into `abs` when it is not null. One loop per case, so each one vectorises.
+template <unsigned EB, typename Load>
+void fold(ReduceOp red, bool first_rank, const std::uint8_t* in, std::uint64_t n, Load load,
+          double* acc, double* abs) {
   if (abs != nullptr) {
-    for (std::uint64_t e = 0; e < n; ++e) abs[e] += std::fabs(load(in + e * eb));
+    for (std::uint64_t e = 0; e < n; ++e) abs[e] += std::fabs(load(in + e * EB));
   }
   if (first_rank) {
-    for (std::uint64_t e = 0; e < n; ++e) acc[e] = load(in + e * eb);
+    for (std::uint64_t e = 0; e < n; ++e) acc[e] = load(in + e * EB);
   } else if (red == ReduceOp::kSum) {
-    for (std::uint64_t e = 0; e < n; ++e) acc[e] += load(in + e * eb);
+    for (std::uint64_t e = 0; e < n; ++e) acc[e] += load(in + e * EB);
   } else if (red == ReduceOp::kMax) {
     for (std::uint64_t e = 0; e < n; ++e) {
-      const double v = load(in + e * eb);
+      const double v = load(in + e * EB);
       acc[e] = v > acc[e] ? v : acc[e];
     }
   } else {
     for (std::uint64_t e = 0; e < n; ++e) {
-      const double v = load(in + e * eb);
+      const double v = load(in + e * EB);
       acc[e] = v < acc[e] ? v : acc[e];
     }
   }
 }
 
+/// A little-endian 4-byte float as a double, in one move where the host is little-endian.
+double load_fp32(const std::uint8_t* p) {
+  if constexpr (std::endian::native == std::endian::little) {
+    float f = 0;
+    std::memcpy(&f, p, sizeof f);
+    return f;
+  }
+  return element_value(DataType::kFp32, p);
+}
+
+double load_int32(const std::uint8_t* p) {
+  if constexpr (std::endian::native == std::endian::little) {
+    std::int32_t v = 0;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+  return element_value(DataType::kInt32, p);
+}
+
 void fold_any(DataType dt, ReduceOp red, bool first_rank, const std::uint8_t* in,
               std::uint64_t n, double* acc, double* abs) {
-  const unsigned eb = dtype_bytes(dt);
   switch (dt) {  // one loop per dtype: the decode is inlined
     case DataType::kFp32:
-      return fold(
-          red, first_rank, in, n, eb,
-          [](const std::uint8_t* p) { return element_value(DataType::kFp32, p); }, acc, abs);
+      return fold<4>(red, first_rank, in, n, load_fp32, acc, abs);
     case DataType::kBf16:
-      return fold(
-          red, first_rank, in, n, eb,
+      return fold<2>(
+          red, first_rank, in, n,
           [](const std::uint8_t* p) { return element_value(DataType::kBf16, p); }, acc, abs);
     case DataType::kFp16:
-      return fold(
-          red, first_rank, in, n, eb,
+      return fold<2>(
+          red, first_rank, in, n,
           [](const std::uint8_t* p) { return element_value(DataType::kFp16, p); }, acc, abs);
     case DataType::kInt32:
-      return fold(
-          red, first_rank, in, n, eb,
-          [](const std::uint8_t* p) { return element_value(DataType::kInt32, p); }, acc, abs);
+      return fold<4>(red, first_rank, in, n, load_int32, acc, abs);
     case DataType::kInt8:
-      return fold(
-          red, first_rank, in, n, eb,
+      return fold<1>(
+          red, first_rank, in, n,
           [](const std::uint8_t* p) { return static_cast<double>(static_cast<std::int8_t>(*p)); },
           acc, abs);
     case DataType::kUint8:
-      return fold(
-          red, first_rank, in, n, eb, [](const std::uint8_t* p) { return static_cast<double>(*p); },
+      return fold<1>(
+          red, first_rank, in, n, [](const std::uint8_t* p) { return static_cast<double>(*p); },
           acc, abs);
   }
 }
@@ -307,7 +327,8 @@ void store_all(DataType dt, const double* v, std::uint64_t n, std::uint8_t* out)
 
 void expected_range(DataType dt, ReduceOp red, unsigned ranks,
                     std::span<const OutputSource> sources, std::uint64_t first, std::uint64_t n,
-                    const InputRange& input, Expected& out, RangeScratch& scratch) {
+                    std::uint64_t stride, const InputRange& input, Expected& out,
+                    RangeScratch& scratch) {
   const unsigned eb = dtype_bytes(dt);
   const bool reduced = !sources.empty() && sources.front().reduced;
   const bool float_sum = reduced && is_float(dt) && red == ReduceOp::kSum;
@@ -318,27 +339,29 @@ void expected_range(DataType dt, ReduceOp red, unsigned ranks,
     out.value.assign(n, 0.0);
     out.abs_sum.assign(n, 0.0);
   }
+  const auto index_at = [&](std::uint64_t e) {  // the first i with first + i * stride >= e
+    return e <= first ? 0 : std::min(n, (e - first + stride - 1) / stride);
+  };
   for (const OutputSource& s : sources) {
     SBRDMA_CHECK(s.reduced == reduced);
-    const std::uint64_t lo = std::max(first, s.out_first);
-    const std::uint64_t hi = std::min(first + n, s.out_first + s.n);
+    const std::uint64_t lo = index_at(s.out_first);
+    const std::uint64_t hi = index_at(s.out_first + s.n);
     if (lo >= hi) continue;
     const std::uint64_t m = hi - lo;
-    const std::uint64_t at = lo - first;
-    const std::uint64_t in_first = s.in_first + (lo - s.out_first);
+    const std::uint64_t in_first = s.in_first + (first + lo * stride - s.out_first);
     if (!reduced) {
-      input(s.rank, in_first, m, out.bytes.data() + at * eb);
+      input(s.rank, in_first, m, stride, out.bytes.data() + lo * eb);
       continue;
     }
     scratch.input.resize(m * eb);
     if (!float_sum) scratch.acc.resize(m);
-    double* acc = float_sum ? out.value.data() + at : scratch.acc.data();
-    double* abs = float_sum ? out.abs_sum.data() + at : nullptr;
+    double* acc = float_sum ? out.value.data() + lo : scratch.acc.data();
+    double* abs = float_sum ? out.abs_sum.data() + lo : nullptr;
     for (unsigned r = 0; r < ranks; ++r) {
-      input(r, in_first, m, scratch.input.data());
+      input(r, in_first, m, stride, scratch.input.data());
       fold_any(dt, red, r == 0, scratch.input.data(), m, acc, abs);
     }
-    store_all(dt, acc, m, out.bytes.data() + at * eb);
+    store_all(dt, acc, m, out.bytes.data() + lo * eb);
   }
 }
 
@@ -350,8 +373,14 @@ ExpectedOutputs expected_outputs(Op op, DataType dt, ReduceOp red,
   std::vector<std::uint64_t> in_elements;
   for (const auto& in : inputs) in_elements.push_back(in.size() / eb);
   const InputRange from_inputs = [&](unsigned rank, std::uint64_t first, std::uint64_t n,
-                                     std::uint8_t* out) {
-    if (n > 0) std::memcpy(out, inputs[rank].data() + first * eb, n * eb);
+                                     std::uint64_t stride, std::uint8_t* out) {
+    if (stride == 1 && n > 0) {
+      std::memcpy(out, inputs[rank].data() + first * eb, n * eb);
+      return;
+    }
+    for (std::uint64_t i = 0; i < n; ++i) {
+      std::memcpy(out + i * eb, inputs[rank].data() + (first + i * stride) * eb, eb);
+    }
   };
   ExpectedOutputs out;
   out.of_rank.resize(R);
@@ -366,7 +395,7 @@ ExpectedOutputs expected_outputs(Op op, DataType dt, ReduceOp red,
     }
     out.of_rank[r] = static_cast<unsigned>(seen.size());
     Expected x;
-    expected_range(dt, red, R, sources, 0, out_elements[r], from_inputs, x, scratch);
+    expected_range(dt, red, R, sources, 0, out_elements[r], 1, from_inputs, x, scratch);
     out.distinct.push_back(std::move(x));
     seen.push_back(std::move(sources));
   }

@@ -30,10 +30,12 @@ enum class DataFill : std::uint8_t {
 /// The input of rank `rank` of group `group`: `elements` elements.
 std::vector<std::uint8_t> make_input(DataType dt, std::uint64_t elements, DataFill fill,
                                      std::uint64_t seed, unsigned group, unsigned rank);
-/// Elements [first, first + n) of that input (each element is seeded by its index alone, so
-/// any range can be made on its own), into `out` (n elements of `dt`).
+/// Elements first, first + stride, ... (n of them) of that input, into `out` (n elements of
+/// `dt`, back to back). Each element is seeded by its index alone, so any of them can be made
+/// on its own: a partition's share of a tile is one call with stride = partitions.
 void make_input_range(DataType dt, DataFill fill, std::uint64_t seed, unsigned group,
-                      unsigned rank, std::uint64_t first, std::uint64_t n, std::uint8_t* out);
+                      unsigned rank, std::uint64_t first, std::uint64_t n, std::uint8_t* out,
+                      std::uint64_t stride = 1);
 
 /// Where a run of one rank's output elements comes from: the reduction of every rank's input
 /// elements [in_first, in_first + n), or rank `rank`'s input elements there.
@@ -78,9 +80,9 @@ ExpectedOutputs expected_outputs(Op op, DataType dt, ReduceOp red,
 std::uint64_t count_wrong(DataType dt, unsigned ranks, std::span<const std::uint8_t> got,
                           const Expected& want);
 
-/// Writes input elements [first, first + n) of rank `rank` to `out` (n elements).
+/// Writes input elements first, first + stride, ... (n of them) of rank `rank` to `out`.
 using InputRange = std::function<void(unsigned rank, std::uint64_t first, std::uint64_t n,
-                                      std::uint8_t* out)>;
+                                      std::uint64_t stride, std::uint8_t* out)>;
 
 /// Buffers expected_range reuses from call to call.
 struct RangeScratch {
@@ -88,13 +90,14 @@ struct RangeScratch {
   std::vector<double> acc;
 };
 
-/// Output elements [first, first + n) of a rank whose output comes from `sources`, into
-/// `out` (its buffers reused), with the inputs of `ranks` ranks taken from `input`: the bytes,
-/// values and sums expected_outputs gives for that range (elements no source covers are
-/// expected zero). Contract: the sources are all reductions or none.
+/// Output elements first, first + stride, ... (n of them) of a rank whose output comes from
+/// `sources`, into `out` (its buffers reused), with the inputs of `ranks` ranks taken from
+/// `input`: the bytes, values and sums expected_outputs gives for those elements (elements
+/// no source covers are expected zero). Contract: the sources are all reductions or none.
 void expected_range(DataType dt, ReduceOp red, unsigned ranks,
                     std::span<const OutputSource> sources, std::uint64_t first, std::uint64_t n,
-                    const InputRange& input, Expected& out, RangeScratch& scratch);
+                    std::uint64_t stride, const InputRange& input, Expected& out,
+                    RangeScratch& scratch);
 
 /// The value of one element as a double (floats widened exactly, integers as numbers).
 double element_value(DataType dt, const std::uint8_t* p);

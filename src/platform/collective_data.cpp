@@ -9,9 +9,9 @@ namespace {
 
 using collectives::Tiled;
 
-/// Columns per chunk: a chunk of 128 partitions of 4-byte elements is 128 KiB, so it and the
-/// reference's buffers for it stay in the L2 cache.
-constexpr std::uint64_t kChunkCols = 256;
+/// Cells of a partition checked at a time: the reference's buffers for them (inputs, sums
+/// and magnitudes in doubles) stay in the L1 and L2 caches.
+constexpr std::uint64_t kChunkCells = 2048;
 
 /// The SBUF region of block b of `t` on `core`: its columns in all partitions.
 SbufRegion block_region(device::CoreId core, const Tiled& t, std::size_t b) {
@@ -36,80 +36,30 @@ base::Result<std::vector<std::uint8_t*>> partitions(Simulation& sim, device::Cor
   return out;
 }
 
-/// One chunk of a block: logical elements [c0 * P, c0 * P + n) of the block sit in columns
-/// [c0, c0 + cols) from byte `byte0` of every partition.
-struct Chunk {
-  std::uint64_t first = 0;  ///< logical index (blocks in order) of the chunk's first element
-  std::uint64_t n = 0;      ///< elements
-  std::uint64_t cols = 0;
+/// One partition's cells of one block: elements first, first + P, ... (n of them, logical
+/// indices, blocks in order) from byte `byte0` of partition p, then `pad` padding cells.
+struct Row {
+  unsigned p = 0;
+  std::uint64_t first = 0;
+  std::uint64_t n = 0;
+  std::uint64_t pad = 0;
   std::uint64_t byte0 = 0;
 };
 
-/// Calls f(chunk) for every chunk of `t`, blocks in order.
+/// Calls f(row) for every partition's cells of every block of `t`, blocks in order.
 template <typename F>
-void for_each_chunk(const Tiled& t, F f) {
+void for_each_row(const Tiled& t, F f) {
   const std::uint64_t P = t.partitions;
   std::uint64_t first = 0;
   for (std::size_t b = 0; b < t.blocks(); ++b) {
     const collectives::Cols cols = t.block_cols(b);
     const std::uint64_t count = t.counts[b];
-    for (std::uint64_t c0 = 0; c0 < cols.size(); c0 += kChunkCols) {
-      const std::uint64_t c1 = std::min(c0 + kChunkCols, cols.size());
-      f(Chunk{first + c0 * P, std::min(c1 * P, count) - c0 * P, c1 - c0,
-              t.byte_of(cols.begin + c0)});
+    if (count == 0) continue;  // no columns
+    for (unsigned p = 0; p < P; ++p) {
+      const std::uint64_t n = count > p ? (count - p + P - 1) / P : 0;
+      f(Row{p, first + p, n, cols.size() - n, t.byte_of(cols.begin)});
     }
     first += count;
-  }
-}
-
-/// Logical elements -> partition-major cells: element c*P + p to column c of partition p
-/// (from byte `at0` of each), cells past the n elements set to 0. Typed so each element is
-/// one move.
-template <typename T>
-void to_partitions(const std::uint8_t* logical, const Chunk& k, unsigned P,
-                   std::uint8_t* const* parts, std::uint64_t at0) {
-  for (std::uint64_t c = 0; c < k.cols; ++c) {
-    const std::uint8_t* src = logical + c * P * sizeof(T);
-    const std::uint64_t at = at0 + c * sizeof(T);
-    const auto valid = static_cast<unsigned>(std::min<std::uint64_t>(P, k.n - c * P));
-    for (unsigned p = 0; p < valid; ++p) std::memcpy(parts[p] + at, src + p * sizeof(T), sizeof(T));
-    for (unsigned p = valid; p < P; ++p) std::memset(parts[p] + at, 0, sizeof(T));
-  }
-}
-
-/// The inverse, for the n elements only.
-template <typename T>
-void from_partitions(std::uint8_t* logical, const Chunk& k, unsigned P,
-                     std::uint8_t* const* parts) {
-  for (std::uint64_t c = 0; c < k.cols; ++c) {
-    std::uint8_t* dst = logical + c * P * sizeof(T);
-    const std::uint64_t at = k.byte0 + c * sizeof(T);
-    const auto valid = static_cast<unsigned>(std::min<std::uint64_t>(P, k.n - c * P));
-    for (unsigned p = 0; p < valid; ++p) std::memcpy(dst + p * sizeof(T), parts[p] + at, sizeof(T));
-  }
-}
-
-void to_partitions(unsigned eb, const std::uint8_t* logical, const Chunk& k, unsigned P,
-                   std::uint8_t* const* parts, std::uint64_t at0) {
-  switch (eb) {
-    case 1:
-      return to_partitions<std::uint8_t>(logical, k, P, parts, at0);
-    case 2:
-      return to_partitions<std::uint16_t>(logical, k, P, parts, at0);
-    default:
-      return to_partitions<std::uint32_t>(logical, k, P, parts, at0);
-  }
-}
-
-void from_partitions(unsigned eb, std::uint8_t* logical, const Chunk& k, unsigned P,
-                     std::uint8_t* const* parts) {
-  switch (eb) {
-    case 1:
-      return from_partitions<std::uint8_t>(logical, k, P, parts);
-    case 2:
-      return from_partitions<std::uint16_t>(logical, k, P, parts);
-    default:
-      return from_partitions<std::uint32_t>(logical, k, P, parts);
   }
 }
 
@@ -129,17 +79,17 @@ struct RankClass {
 
 base::Status fill_inputs(Simulation& sim, const collectives::Communicator& comm,
                          const collectives::Lowered& low, const CollectiveData& data) {
-  std::vector<std::uint8_t> logical;
   for (std::size_t g = 0; g < comm.groups.size(); ++g) {
     for (unsigned r = 0; r < comm.ranks(); ++r) {
       const Tiled& t = low.buffers[g][r].in;
       auto parts = partitions(sim, comm.groups[g][r], t);
       if (!parts) return parts.error();
-      logical.resize(kChunkCols * t.partitions * t.elem_bytes);
-      for_each_chunk(t, [&](const Chunk& k) {
+      const unsigned eb = t.elem_bytes;
+      for_each_row(t, [&](const Row& w) {
+        std::uint8_t* at = (*parts)[w.p] + w.byte0;
         collectives::make_input_range(data.dtype, data.fill, data.seed, static_cast<unsigned>(g),
-                                      r, k.first, k.n, logical.data());
-        to_partitions(t.elem_bytes, logical.data(), k, t.partitions, parts->data(), k.byte0);
+                                      r, w.first, w.n, at, t.partitions);
+        std::memset(at + w.n * eb, 0, w.pad * eb);
       });
     }
   }
@@ -172,17 +122,15 @@ base::Result<CheckCount> check_outputs(Simulation& sim, const collectives::Commu
       it->ranks.push_back(r);
     }
     const collectives::InputRange input = [&](unsigned rank, std::uint64_t first,
-                                              std::uint64_t n, std::uint8_t* to) {
+                                              std::uint64_t n, std::uint64_t stride,
+                                              std::uint8_t* to) {
       collectives::make_input_range(data.dtype, data.fill, data.seed, static_cast<unsigned>(g),
-                                    rank, first, n, to);
+                                    rank, first, n, to, stride);
     };
     collectives::Expected want;
     collectives::RangeScratch scratch;
-    std::vector<std::uint8_t> laid;  // the expected chunk, one row of cells per partition
-    std::vector<std::uint8_t> got;
     for (const RankClass& c : classes) {
       const Tiled& t = *c.tile;
-      const unsigned P = t.partitions;
       const unsigned eb = t.elem_bytes;
       std::vector<std::vector<std::uint8_t*>> parts;
       for (unsigned r : c.ranks) {
@@ -191,25 +139,17 @@ base::Result<CheckCount> check_outputs(Simulation& sim, const collectives::Commu
         parts.push_back(std::move(*p));
         out.checked += out_elems[r];
       }
-      laid.resize(kChunkCols * P * eb);
-      std::vector<std::uint8_t*> rows(P);
-      for_each_chunk(t, [&](const Chunk& k) {
-        collectives::expected_range(data.dtype, data.reduce, R, c.sources, k.first, k.n, input,
-                                    want, scratch);
-        // Lay the chunk out as the SBUF holds it: row p is partition p's cells from byte0.
-        for (unsigned p = 0; p < P; ++p) rows[p] = laid.data() + p * k.cols * eb;
-        to_partitions(eb, want.bytes.data(), k, P, rows.data(), 0);
-        const std::uint64_t full = k.n / P;  // columns every partition fills
-        for (std::size_t i = 0; i < c.ranks.size(); ++i) {
-          bool same = true;
-          for (unsigned p = 0; p < P && same; ++p) {
-            const std::uint64_t cells = full + (p < k.n % P ? 1 : 0);
-            same = std::memcmp(parts[i][p] + k.byte0, rows[p], cells * eb) == 0;
+      // A partition's cells, kChunkCells at a time: the reference's buffers stay in cache.
+      for_each_row(t, [&](const Row& w) {
+        for (std::uint64_t i = 0; i < w.n; i += kChunkCells) {
+          const std::uint64_t n = std::min(kChunkCells, w.n - i);
+          collectives::expected_range(data.dtype, data.reduce, R, c.sources,
+                                      w.first + i * t.partitions, n, t.partitions, input, want,
+                                      scratch);
+          for (const auto& rank_parts : parts) {
+            const std::span<const std::uint8_t> got(rank_parts[w.p] + w.byte0 + i * eb, n * eb);
+            out.wrong += collectives::count_wrong(data.dtype, R, got, want);
           }
-          if (same) continue;
-          got.resize(k.n * eb);
-          from_partitions(eb, got.data(), k, P, parts[i].data());
-          out.wrong += collectives::count_wrong(data.dtype, R, got, want);
         }
       });
     }

@@ -1,17 +1,18 @@
 #pragma once
 /// The data side of a collective run on a Simulation: every rank's input written straight
 /// into its SBUF partitions, and every rank's output compared in place against the CPU
-/// reference (collectives/reference.h), chunk by chunk, so that no rank's whole buffer is
-/// ever copied out.
+/// reference (collectives/reference.h), so that no rank's buffer is ever copied out or
+/// transposed.
 ///
-///   tile block b, chunk of C columns:      partition p, column c  <->  element c*P + p
-///     logical elements [c0*P, c1*P)   --(to_partitions)-->   P rows of (c1 - c0) cells
+///   tile block, P partitions:   partition p holds elements p, p + P, p + 2P, ... back to back
+///   fill:   partition p's cells = make_input_range(first = p, stride = P)
+///   check:  expected_range(first = p, stride = P) == partition p's cells   (memcmp first)
 ///
-/// Inputs are made per chunk (each element is seeded by its index), so the check makes the
-/// ones it needs again instead of keeping them. The expected output of a chunk is made once
-/// per class of ranks with the same sources and layout (all-reduce: one class), laid out like
-/// the SBUF once, and compared with each rank's partitions by memcmp; only a chunk that
-/// differs is copied out and counted element by element (count_wrong's tolerance).
+/// Inputs are made where they are needed (each element is seeded by its index), so the check
+/// makes the ones it needs again instead of keeping them. The expected cells are made once
+/// per class of ranks with the same sources and layout (all-reduce: one class) and compared
+/// with each rank's partition; count_wrong looks at single elements only where the bytes
+/// differ, and its tolerance does not depend on the order of the elements.
 
 #include <cstdint>
 

@@ -116,32 +116,51 @@ TEST(Reference, RangesAgreeWithTheWholeBuffers) {
     std::vector<std::uint8_t> part(300 * eb);
     make_input_range(dt, DataFill::kRandom, 4, 1, 2, 555, 300, part.data());
     EXPECT_TRUE(std::equal(part.begin(), part.end(), whole.begin() + 555 * eb)) << dtype_name(dt);
+    std::vector<std::uint8_t> strided(7 * eb);  // elements 5, 105, ..., 605
+    make_input_range(dt, DataFill::kRandom, 4, 1, 2, 5, 7, strided.data(), 100);
+    for (unsigned i = 0; i < 7; ++i) {
+      EXPECT_TRUE(std::equal(strided.begin() + i * eb, strided.begin() + (i + 1) * eb,
+                             whole.begin() + (5 + 100 * i) * eb))
+          << dtype_name(dt) << " element " << i;
+    }
   }
-  // Expected outputs made range by range are the whole buffers' slices.
+  // Expected outputs made element by element, strided, are the whole buffers' elements.
   std::vector<std::vector<std::uint8_t>> inputs;
   for (unsigned r = 0; r < 3; ++r) {
     inputs.push_back(make_input(DataType::kBf16, 900, DataFill::kRandom, 1, 0, r));
   }
   const InputRange from = [&](unsigned rank, std::uint64_t first, std::uint64_t n,
-                              std::uint8_t* out) {
-    std::copy_n(inputs[rank].begin() + static_cast<std::ptrdiff_t>(first * 2), n * 2, out);
+                              std::uint64_t stride, std::uint8_t* out) {
+    for (std::uint64_t i = 0; i < n; ++i) {
+      std::copy_n(inputs[rank].begin() + static_cast<std::ptrdiff_t>((first + i * stride) * 2), 2,
+                  out + 2 * i);
+    }
   };
-  for (Op op : {Op::kAllReduce, Op::kReduceScatter, Op::kAllToAll}) {
-    const std::vector<std::uint64_t> in_elems(3, 900);
+  for (Op op : {Op::kAllReduce, Op::kReduceScatter, Op::kAllToAll, Op::kAllGather}) {
+    const std::vector<std::uint64_t> in_elems(3, op == Op::kAllGather ? 300 : 900);
     const std::vector<std::uint64_t> out_elems(3, op == Op::kReduceScatter ? 300 : 900);
-    const auto want = expected_outputs(op, DataType::kBf16, ReduceOp::kSum, inputs, out_elems);
+    std::vector<std::vector<std::uint8_t>> in = inputs;
+    if (op == Op::kAllGather) {
+      for (auto& v : in) v.resize(600);
+    }
+    const auto want = expected_outputs(op, DataType::kBf16, ReduceOp::kSum, in, out_elems);
     for (unsigned r = 0; r < 3; ++r) {
       const auto sources = output_sources(op, in_elems, out_elems, r);
       Expected x;
       RangeScratch scratch;
-      expected_range(DataType::kBf16, ReduceOp::kSum, 3, sources, 100, 150, from, x, scratch);
-      EXPECT_TRUE(std::equal(x.bytes.begin(), x.bytes.end(), want[r].bytes.begin() + 200))
-          << op_name(op) << " rank " << r;
-      ASSERT_EQ(x.value.size(), want[r].value.empty() ? 0U : 150U);
-      for (std::size_t e = 0; e < x.value.size(); ++e) {
-        EXPECT_EQ(x.value[e], want[r].value[100 + e]);
-        EXPECT_EQ(x.abs_sum[e], want[r].abs_sum[100 + e]);
+      // Elements 7, 20, 33, ... (22 of them): they cross the gather's and all-to-all's blocks.
+      expected_range(DataType::kBf16, ReduceOp::kSum, 3, sources, 7, 22, 13, from, x, scratch);
+      ASSERT_EQ(x.bytes.size(), 44U);
+      for (unsigned i = 0; i < 22; ++i) {
+        const std::uint64_t e = 7 + 13 * i;
+        EXPECT_EQ(x.bytes[2 * i], want[r].bytes[2 * e]) << op_name(op) << " rank " << r;
+        EXPECT_EQ(x.bytes[2 * i + 1], want[r].bytes[2 * e + 1]) << op_name(op) << " rank " << r;
+        if (!want[r].value.empty()) {
+          EXPECT_EQ(x.value[i], want[r].value[e]);
+          EXPECT_EQ(x.abs_sum[i], want[r].abs_sum[e]);
+        }
       }
+      EXPECT_EQ(x.value.empty(), want[r].value.empty());
     }
   }
 }
