@@ -24,22 +24,23 @@ UdmaEngine::UdmaEngine(CoreId core, unsigned index, unsigned queues)
   SBRDMA_CHECK_MSG(queues <= 32, "the scheduler's queue mask has 32 bits");
   pref_row_ = {m2s_.index(soc::engine_offsets(soc::Direction::kM2S).pref_queue_en),
                s2m_.index(soc::engine_offsets(soc::Direction::kS2M).pref_queue_en)};
-  m2s_q_.reserve(queues);
-  s2m_q_.reserve(queues);
-  for (unsigned q = 0; q < queues; ++q) {
-    m2s_q_.emplace_back(soc::Direction::kM2S);
-    s2m_q_.emplace_back(soc::Direction::kS2M);
-  }
+  for (auto& v : queues_by_dir_) v.resize(queues);
 }
 
 UdmaQueue& UdmaEngine::queue(soc::Direction d, unsigned q) {
   SBRDMA_CHECK(q < queues_);
-  return d == soc::Direction::kM2S ? m2s_q_[q] : s2m_q_[q];
+  std::unique_ptr<UdmaQueue>& p = queues_by_dir_[slot(d)][q];
+  if (!p) p = std::make_unique<UdmaQueue>(d);
+  return *p;
 }
 
 const UdmaQueue& UdmaEngine::queue(soc::Direction d, unsigned q) const {
   SBRDMA_CHECK(q < queues_);
-  return d == soc::Direction::kM2S ? m2s_q_[q] : s2m_q_[q];
+  const std::unique_ptr<UdmaQueue>& p = queues_by_dir_[slot(d)][q];
+  if (p) return *p;
+  static const UdmaQueue kResetM2s(soc::Direction::kM2S);
+  static const UdmaQueue kResetS2m(soc::Direction::kS2M);
+  return d == soc::Direction::kM2S ? kResetM2s : kResetS2m;
 }
 
 void UdmaEngine::change_state(soc::Direction d, std::uint32_t cmd) {
@@ -102,7 +103,7 @@ void UdmaEngine::post_batch(unsigned q, Batch b) {
 }
 
 bool UdmaEngine::runnable(unsigned q) {
-  const UdmaQueue& uq = m2s_q_[q];
+  const UdmaQueue& uq = *queues_by_dir_[0][q];  // it got a batch, so it exists
   if (uq.batches.empty()) {
     with_batches_ &= ~(1U << q);
     return false;
@@ -119,7 +120,7 @@ UdmaEngine::Pick UdmaEngine::pick(base::Tick now) {
     for (; pass != 0; pass &= pass - 1) {
       const auto q = static_cast<unsigned>(std::countr_zero(pass));
       if (!runnable(q)) continue;
-      const UdmaQueue& uq = m2s_q_[q];
+      const UdmaQueue& uq = *queues_by_dir_[0][q];
       const base::Tick ready = std::max(uq.batches.front().ready, uq.not_before);
       if (ready <= now) {
         p.queue = q;

@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,7 +55,9 @@ class UdmaEngine {
   /// The SDMA wrapper (MISC) registers.
   [[nodiscard]] RegFile& misc() noexcept { return misc_; }
   [[nodiscard]] const RegFile& misc() const noexcept { return misc_; }
-  /// Queue `q` of direction `d`. Contract: q < queues().
+  /// Queue `q` of direction `d`. Contract: q < queues(). Queues come to life on first
+  /// mutable access (a driver usually opens one ring per engine); the const view of one never
+  /// touched is a queue in its reset state.
   [[nodiscard]] UdmaQueue& queue(soc::Direction d, unsigned q);
   [[nodiscard]] const UdmaQueue& queue(soc::Direction d, unsigned q) const;
 
@@ -115,8 +118,8 @@ class UdmaEngine {
   RegFile m2s_;
   RegFile s2m_;
   RegFile misc_;
-  std::vector<UdmaQueue> m2s_q_;
-  std::vector<UdmaQueue> s2m_q_;
+  /// Per direction (slot()), queue q at [q]; null until first used.
+  std::array<std::vector<std::unique_ptr<UdmaQueue>>, 2> queues_by_dir_;
   std::array<EngineState, 2> state_{EngineState::kDisabled, EngineState::kDisabled};
   unsigned rr_ = 0;
   /// Table rows of pref_queue_en in the M2S and S2M engine banks.

@@ -167,6 +167,20 @@ TEST(UdmaEngine, PickEqualsThePlainRoundRobinUnderRandomChanges) {
   EXPECT_GT(picked, 100U);  // the sequence did exercise the choice
 }
 
+TEST(UdmaEngine, AnUntouchedQueueReadsAsResetAndComesToLifeOnFirstWrite) {
+  UdmaEngine e(0, 0, kQueues);
+  const UdmaEngine& view = e;
+  const std::uint32_t cfg = soc::queue_offsets(Direction::kS2M).cfg;
+  const std::uint32_t reset = view.queue(Direction::kS2M, 5).regs().get(cfg);
+  EXPECT_EQ(reset, UdmaQueue(Direction::kS2M).regs().get(cfg));
+  EXPECT_EQ(view.queue(Direction::kM2S, 5).head(), (RingPos{0, 1}));
+  ASSERT_TRUE(e.queue(Direction::kS2M, 5).regs().write(cfg, reset ^ 0x30000).ok());
+  EXPECT_EQ(view.queue(Direction::kS2M, 5).regs().get(cfg), reset ^ 0x30000);  // the live one
+  EXPECT_EQ(view.queue(Direction::kS2M, 6).regs().get(cfg), reset);  // others untouched
+  EXPECT_EQ(view.queue(Direction::kM2S, 5).regs().get(soc::queue_offsets(Direction::kM2S).cfg),
+            UdmaQueue(Direction::kM2S).regs().get(soc::queue_offsets(Direction::kM2S).cfg));
+}
+
 TEST(BatchFifo, KeepsOrderAcrossItsCompactionAndTrimsFromTheBack) {
   BatchFifo f;
   EXPECT_TRUE(f.empty());
