@@ -31,9 +31,10 @@ const std::array<std::uint8_t, kZeroBytes> kZeros{};
 
 /// Page memory for every PagedMemory of the process, by page size. Fresh pages are carved
 /// from arenas mapped zero-filled by the OS (advised for huge pages: a 2 MiB fault instead of
-/// 512 small ones); pages given back are kept, poisoned for ASan, and zeroed when taken
-/// again. Memory is never returned to the OS: the pool stays as large as the most pages ever
-/// alive at once, which a bench run reaches with its first Simulation.
+/// 512 small ones); pages given back are kept with the extent their owner wrote, poisoned for
+/// ASan, and that extent is zeroed when they are taken again. Memory is never returned to the
+/// OS: the pool stays as large as the most pages ever alive at once, which a bench run
+/// reaches with its first Simulation.
 class PagePool {
  public:
   static PagePool& instance() {
@@ -46,11 +47,11 @@ class PagePool {
     const std::lock_guard<std::mutex> lock(mu_);
     SizeClass& c = classes_[bytes];
     if (!c.free.empty()) {
-      std::uint8_t* p = c.free.back();
+      const Used u = c.free.back();
       c.free.pop_back();
-      SBRDMA_UNPOISON(p, bytes);
-      std::memset(p, 0, bytes);
-      return p;
+      SBRDMA_UNPOISON(u.page, bytes);
+      if (u.end > u.begin) std::memset(u.page + u.begin, 0, u.end - u.begin);
+      return u.page;
     }
     const std::uint64_t step = round_up(bytes, bytes < 4096 ? 64 : 4096);
     if (c.left < step) {
@@ -63,18 +64,23 @@ class PagePool {
     return p;
   }
 
-  /// Takes back a page of `bytes` from take().
-  void give(std::uint8_t* p, std::uint64_t bytes) {
+  /// Takes back a page of `bytes` from take(), non-zero at most in [begin, end).
+  void give(std::uint8_t* p, std::uint64_t bytes, std::uint64_t begin, std::uint64_t end) {
     const std::lock_guard<std::mutex> lock(mu_);
     SBRDMA_POISON(p, bytes);
-    classes_[bytes].free.push_back(p);
+    classes_[bytes].free.push_back(Used{p, begin, end});
   }
 
  private:
   static constexpr std::uint64_t kHugePage = 2ULL << 20;
   static constexpr std::uint64_t kArenaBytes = 64ULL << 20;
+  struct Used {
+    std::uint8_t* page = nullptr;
+    std::uint64_t begin = 0;  ///< the extent that may be non-zero
+    std::uint64_t end = 0;
+  };
   struct SizeClass {
-    std::vector<std::uint8_t*> free;
+    std::vector<Used> free;
     std::uint8_t* next = nullptr;  ///< the current arena's uncarved rest
     std::uint64_t left = 0;
   };
@@ -116,20 +122,21 @@ PagedMemory::~PagedMemory() {
   for (Leaf& leaf : dir_) {
     if (!leaf) continue;
     for (std::size_t i = 0; i < (std::size_t{1} << kLeafBits); ++i) {
-      if (leaf[i] != nullptr) pool.give(leaf[i], valid_bytes_);
+      const Slot& s = leaf[i];
+      if (s.data != nullptr) pool.give(s.data, valid_bytes_, s.dirty_begin, s.dirty_end);
     }
   }
 }
 
-std::uint8_t* PagedMemory::page(std::uint64_t index) {
+PagedMemory::Slot& PagedMemory::page(std::uint64_t index) {
   Leaf& leaf = dir_[index >> kLeafBits];
-  if (!leaf) leaf = std::make_unique<std::uint8_t*[]>(std::size_t{1} << kLeafBits);  // nulls
-  std::uint8_t*& p = leaf[index & ((1U << kLeafBits) - 1)];
-  if (p == nullptr) {
-    p = PagePool::instance().take(valid_bytes_);
+  if (!leaf) leaf = std::make_unique<Slot[]>(std::size_t{1} << kLeafBits);
+  Slot& s = leaf[index & ((1U << kLeafBits) - 1)];
+  if (s.data == nullptr) {
+    s.data = PagePool::instance().take(valid_bytes_);
     ++allocated_;
   }
-  return p;
+  return s;
 }
 
 bool PagedMemory::valid_range(std::uint64_t offset, std::uint64_t len) const noexcept {
@@ -155,8 +162,11 @@ std::span<std::uint8_t> PagedMemory::write_run(std::uint64_t offset, std::uint64
   SBRDMA_CHECK(valid_range(offset, 1));
   const std::uint64_t page = offset / page_bytes_;
   const std::uint64_t in_page = offset % page_bytes_;
-  return {this->page(page) + in_page,
-          static_cast<std::size_t>(std::min(max, valid_bytes_ - in_page))};
+  const std::uint64_t n = std::min(max, valid_bytes_ - in_page);
+  Slot& s = this->page(page);
+  s.dirty_begin = std::min(s.dirty_begin, in_page);
+  s.dirty_end = std::max(s.dirty_end, in_page + n);
+  return {s.data + in_page, static_cast<std::size_t>(n)};
 }
 
 void PagedMemory::read(std::uint64_t offset, std::span<std::uint8_t> out) const {

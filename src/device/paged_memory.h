@@ -17,7 +17,8 @@
 /// leaves made on first use): an SBUF's 128 partitions sit in one leaf. Page memory comes from
 /// a process-wide pool of large, huge-page-advised arenas and goes back to it when the memory
 /// dies, so that a second Simulation in the same process reuses pages the first one already
-/// faulted in (a reused page is zeroed; a fresh one is zero from the OS).
+/// faulted in. A fresh page is zero from the OS; a reused one is zeroed where it was written
+/// (each page keeps the extent its write runs covered).
 
 #include <cstdint>
 #include <memory>
@@ -60,20 +61,26 @@ class PagedMemory {
   [[nodiscard]] std::span<const std::uint8_t> read_run(std::uint64_t offset,
                                                        std::uint64_t max) const;
   /// The longest writable contiguous span at `offset` (at most `max` bytes), allocating its
-  /// page. Contract: valid_range(offset, 1).
+  /// page; the span counts as written. Contract: valid_range(offset, 1).
   [[nodiscard]] std::span<std::uint8_t> write_run(std::uint64_t offset, std::uint64_t max);
 
  private:
   static constexpr unsigned kLeafBits = 10;  ///< 1024 pages per leaf
-  using Leaf = std::unique_ptr<std::uint8_t*[]>;
+  /// One page: its bytes (null until written) and the extent write runs handed out.
+  struct Slot {
+    std::uint8_t* data = nullptr;
+    std::uint64_t dirty_begin = ~std::uint64_t{0};
+    std::uint64_t dirty_end = 0;
+  };
+  using Leaf = std::unique_ptr<Slot[]>;
 
-  /// Page `index`, or null if it was never written.
+  /// Page `index`'s bytes, or null if it was never written.
   [[nodiscard]] std::uint8_t* find_page(std::uint64_t index) const noexcept {
     const Leaf& leaf = dir_[index >> kLeafBits];
-    return leaf ? leaf[index & ((1U << kLeafBits) - 1)] : nullptr;
+    return leaf ? leaf[index & ((1U << kLeafBits) - 1)].data : nullptr;
   }
   /// Page `index`, allocated (zeroed) if it was never written.
-  std::uint8_t* page(std::uint64_t index);
+  Slot& page(std::uint64_t index);
 
   std::uint64_t size_;
   std::uint64_t page_bytes_;

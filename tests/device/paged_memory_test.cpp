@@ -69,6 +69,29 @@ TEST(PagedMemory, PagesOfADeadMemoryComeBackZeroed) {
   EXPECT_EQ(second.allocated_pages(), 8U);
 }
 
+TEST(PagedMemory, PagesWrittenInPartComeBackZeroedEverywhere) {
+  // Only the written extent of a dead page is zeroed again: the rest must still be zero.
+  const std::vector<std::uint8_t> ones(10, 0xFF);
+  {
+    PagedMemory first(4 * 4096, 4096, 4096);
+    for (std::uint64_t p = 0; p < 4; ++p) {
+      first.write(p * 4096 + 100, ones);
+      first.write(p * 4096 + 3000, ones);
+    }
+    std::uint8_t buf[4] = {};
+    copy_bytes(first, 100, first, 4090, 4);  // a copy's run writes too
+    first.read(4090, buf);
+    EXPECT_EQ(buf[0], 0xFF);
+  }
+  PagedMemory second(4 * 4096, 4096, 4096);
+  for (std::uint64_t p = 0; p < 4; ++p) {
+    const auto run = second.write_run(p * 4096, 4096);
+    ASSERT_EQ(run.size(), 4096U);
+    EXPECT_EQ(std::vector<std::uint8_t>(run.begin(), run.end()), std::vector<std::uint8_t>(4096, 0))
+        << "page " << p;
+  }
+}
+
 TEST(PagedMemory, FarPagesOfALargeSparseMemory) {
   // 32 GiB of 64 KiB pages: pages far apart live in different leaves of the page table.
   PagedMemory m(32ULL << 30, 64 << 10, 64 << 10);
