@@ -19,21 +19,13 @@ SbufRegion block_region(device::CoreId core, const Tiled& t, std::size_t b) {
   return SbufRegion{core, t.byte_of(c.begin), c.size() * t.elem_bytes, 0, t.partitions};
 }
 
-/// A core's partitions in place, after checking every block of `t` lies inside them.
-base::Result<std::vector<std::uint8_t*>> partitions(Simulation& sim, device::CoreId core,
-                                                    const Tiled& t) {
+/// Errors unless every block of `t` lies inside `core`'s partitions.
+base::Status check_tile(const Simulation& sim, device::CoreId core, const Tiled& t) {
   for (std::size_t b = 0; b < t.blocks(); ++b) {
     const SbufRegion r = block_region(core, t, b);
     if (r.bytes != 0) SBRDMA_TRY(sim.check_region(r));
   }
-  std::vector<std::uint8_t*> out;
-  if (t.elements() == 0) return out;
-  for (unsigned p = 0; p < t.partitions; ++p) {
-    auto s = sim.machine().sbuf_span(core, p);
-    if (!s) return s.error();
-    out.push_back(s->data());
-  }
-  return out;
+  return base::ok_status();
 }
 
 /// One partition's cells of one block: elements first, first + P, ... (n of them, logical
@@ -79,24 +71,38 @@ struct RankClass {
 
 base::Status fill_inputs(Simulation& sim, const collectives::Communicator& comm,
                          const collectives::Lowered& low, const CollectiveData& data) {
+  // Cells are made kChunkCells at a time into a small buffer and written through the
+  // machine, so SBUF pages learn exactly which bytes were written (the page pool zeroes only
+  // those when it hands a page out again).
+  std::vector<std::uint8_t> cells;
   for (std::size_t g = 0; g < comm.groups.size(); ++g) {
     for (unsigned r = 0; r < comm.ranks(); ++r) {
       const Tiled& t = low.buffers[g][r].in;
-      auto parts = partitions(sim, comm.groups[g][r], t);
-      if (!parts) return parts.error();
+      const device::CoreId core = comm.groups[g][r];
+      SBRDMA_TRY(check_tile(sim, core, t));
       const unsigned eb = t.elem_bytes;
+      cells.resize(kChunkCells * eb);
+      base::Status st = base::ok_status();
       for_each_row(t, [&](const Row& w) {
-        std::uint8_t* at = (*parts)[w.p] + w.byte0;
-        collectives::make_input_range(data.dtype, data.fill, data.seed, static_cast<unsigned>(g),
-                                      r, w.first, w.n, at, t.partitions);
-        std::memset(at + w.n * eb, 0, w.pad * eb);
+        for (std::uint64_t i = 0; i < w.n + w.pad && st; i += kChunkCells) {
+          const std::uint64_t n = std::min(kChunkCells, w.n + w.pad - i);
+          const std::uint64_t made = i < w.n ? std::min(n, w.n - i) : 0;  // then padding: 0
+          collectives::make_input_range(data.dtype, data.fill, data.seed,
+                                        static_cast<unsigned>(g), r, w.first + i * t.partitions,
+                                        made, cells.data(), t.partitions);
+          std::memset(cells.data() + made * eb, 0, (n - made) * eb);
+          st = sim.machine().sbuf_write(core, w.p, w.byte0 + i * eb,
+                                        std::span(cells.data(), n * eb));
+        }
       });
+      SBRDMA_TRY(st);
     }
   }
   return base::ok_status();
 }
 
-base::Result<CheckCount> check_outputs(Simulation& sim, const collectives::Communicator& comm,
+base::Result<CheckCount> check_outputs(const Simulation& sim,
+                                       const collectives::Communicator& comm,
                                        const collectives::Lowered& low,
                                        const CollectiveData& data) {
   CheckCount out;
@@ -107,6 +113,7 @@ base::Result<CheckCount> check_outputs(Simulation& sim, const collectives::Commu
     for (unsigned r = 0; r < R; ++r) {
       in_elems.push_back(low.buffers[g][r].in.elements());
       out_elems.push_back(low.buffers[g][r].out.elements());
+      SBRDMA_TRY(check_tile(sim, comm.groups[g][r], low.buffers[g][r].out));
     }
     std::vector<RankClass> classes;
     for (unsigned r = 0; r < R; ++r) {
@@ -120,6 +127,7 @@ base::Result<CheckCount> check_outputs(Simulation& sim, const collectives::Commu
         it = classes.end() - 1;
       }
       it->ranks.push_back(r);
+      out.checked += out_elems[r];
     }
     const collectives::InputRange input = [&](unsigned rank, std::uint64_t first,
                                               std::uint64_t n, std::uint64_t stride,
@@ -129,29 +137,27 @@ base::Result<CheckCount> check_outputs(Simulation& sim, const collectives::Commu
     };
     collectives::Expected want;
     collectives::RangeScratch scratch;
+    std::vector<std::uint8_t> got;
+    base::Status st = base::ok_status();
     for (const RankClass& c : classes) {
       const Tiled& t = *c.tile;
       const unsigned eb = t.elem_bytes;
-      std::vector<std::vector<std::uint8_t*>> parts;
-      for (unsigned r : c.ranks) {
-        auto p = partitions(sim, comm.groups[g][r], t);
-        if (!p) return p.error();
-        parts.push_back(std::move(*p));
-        out.checked += out_elems[r];
-      }
       // A partition's cells, kChunkCells at a time: the reference's buffers stay in cache.
       for_each_row(t, [&](const Row& w) {
-        for (std::uint64_t i = 0; i < w.n; i += kChunkCells) {
+        for (std::uint64_t i = 0; i < w.n && st; i += kChunkCells) {
           const std::uint64_t n = std::min(kChunkCells, w.n - i);
           collectives::expected_range(data.dtype, data.reduce, R, c.sources,
                                       w.first + i * t.partitions, n, t.partitions, input, want,
                                       scratch);
-          for (const auto& rank_parts : parts) {
-            const std::span<const std::uint8_t> got(rank_parts[w.p] + w.byte0 + i * eb, n * eb);
+          got.resize(n * eb);
+          for (unsigned r : c.ranks) {
+            st = sim.machine().sbuf_read(comm.groups[g][r], w.p, w.byte0 + i * eb, got);
+            if (!st) break;
             out.wrong += collectives::count_wrong(data.dtype, R, got, want);
           }
         }
       });
+      SBRDMA_TRY(st);
     }
   }
   return out;

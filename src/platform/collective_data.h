@@ -1,8 +1,8 @@
 #pragma once
-/// The data side of a collective run on a Simulation: every rank's input written straight
-/// into its SBUF partitions, and every rank's output compared in place against the CPU
-/// reference (collectives/reference.h), so that no rank's buffer is ever copied out or
-/// transposed.
+/// The data side of a collective run on a Simulation: every rank's input made partition by
+/// partition into SBUF, and every rank's output compared partition by partition against the
+/// CPU reference (collectives/reference.h), a small chunk of cells at a time, so that no
+/// rank's whole buffer is ever copied out or transposed.
 ///
 ///   tile block, P partitions:   partition p holds elements p, p + P, p + 2P, ... back to back
 ///   fill:   partition p's cells = make_input_range(first = p, stride = P)
@@ -46,7 +46,8 @@ struct CheckCount {
 
 /// Compares every rank's output in SBUF with the reference for inputs fill_inputs wrote.
 /// Errors: a tile outside a core's partitions.
-base::Result<CheckCount> check_outputs(Simulation& sim, const collectives::Communicator& comm,
+base::Result<CheckCount> check_outputs(const Simulation& sim,
+                                       const collectives::Communicator& comm,
                                        const collectives::Lowered& low,
                                        const CollectiveData& data);
 
