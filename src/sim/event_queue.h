@@ -20,6 +20,7 @@
 
 #include "base/units.h"
 #include "sim/callback.h"
+#include "sim/huge_page_allocator.h"
 
 namespace sbrdma::sim {
 
@@ -77,8 +78,8 @@ class EventQueue {
 
   std::uint64_t seed_;
   std::uint64_t next_seq_ = 0;
-  std::vector<Key> heap_;
-  std::vector<Slot> slots_;
+  std::vector<Key, HugePageAllocator<Key>> heap_;
+  std::vector<Slot, HugePageAllocator<Slot>> slots_;
   std::vector<std::uint32_t> free_;
 };
 

@@ -1,0 +1,33 @@
+// HugePageAllocator: small blocks from operator new, blocks of 2 MiB or more mapped 2 MiB-
+// aligned; a vector growing across the threshold keeps its contents.
+#include "sim/huge_page_allocator.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace sbrdma::sim {
+namespace {
+
+TEST(HugePageAllocator, LargeBlocksAreHugePageAlignedAndGrowthKeepsContents) {
+  std::vector<std::uint64_t, HugePageAllocator<std::uint64_t>> v;
+  constexpr std::size_t kN = 3 * kHugePageBytes / sizeof(std::uint64_t);  // 6 MiB
+  for (std::size_t i = 0; i < kN; ++i) v.push_back(i * 2654435761U);
+  if (kCanMapHuge) {
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % kHugePageBytes, 0U);
+  }
+  for (std::size_t i = 0; i < kN; i += 4099) ASSERT_EQ(v[i], i * 2654435761U);
+  v.resize(10);
+  v.shrink_to_fit();  // back below the threshold: an operator new block
+  EXPECT_EQ(v[9], std::uint64_t{9} * 2654435761U);
+  HugePageAllocator<int> a;
+  int* big = a.allocate(kHugePageBytes / sizeof(int) + 1);
+  big[0] = 1;
+  big[kHugePageBytes / sizeof(int)] = 2;
+  EXPECT_EQ(big[0] + big[kHugePageBytes / sizeof(int)], 3);
+  a.deallocate(big, kHugePageBytes / sizeof(int) + 1);
+}
+
+}  // namespace
+}  // namespace sbrdma::sim
