@@ -10,6 +10,7 @@
 
 #include "device/machine.h"
 #include "device/ordered_arrivals.h"
+#include "sim/huge_page_pool.h"
 
 namespace sbrdma::device {
 
@@ -109,6 +110,11 @@ struct Machine::PostedWrite {
 /// One core's hardware.
 struct Machine::CoreState {
   CoreState(sim::Kernel& kernel, CoreId core, const soc::Profile& p);
+  /// Per-core state lives in the huge-page pool (touched at random on every event).
+  static void* operator new(std::size_t n) { return sim::HugePagePool::allocate(n); }
+  static void operator delete(void* p, std::size_t n) noexcept {
+    sim::HugePagePool::deallocate(p, n);
+  }
   /// STATE_BUF: one page per partition, only its active bytes kept.
   PagedMemory sbuf;
   /// The TPB window's other memories, by offset from the TPB base.

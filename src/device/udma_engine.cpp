@@ -21,10 +21,9 @@ UdmaEngine::UdmaEngine(CoreId core, unsigned index, unsigned queues)
       m2s_(soc::engine_bank(soc::Direction::kM2S)),
       s2m_(soc::engine_bank(soc::Direction::kS2M)),
       misc_(soc::misc_bank()) {
-  SBRDMA_CHECK_MSG(queues <= 32, "the scheduler's queue mask has 32 bits");
+  SBRDMA_CHECK_MSG(queues <= kMaxQueues, "more queues than pref_queue_en has bits");
   pref_row_ = {m2s_.index(soc::engine_offsets(soc::Direction::kM2S).pref_queue_en),
                s2m_.index(soc::engine_offsets(soc::Direction::kS2M).pref_queue_en)};
-  for (auto& v : queues_by_dir_) v.resize(queues);
 }
 
 UdmaQueue& UdmaEngine::queue(soc::Direction d, unsigned q) {

@@ -26,6 +26,7 @@
 #include "device/reg_file.h"
 #include "device/topology.h"
 #include "device/udma_queue.h"
+#include "sim/huge_page_pool.h"
 
 namespace sbrdma::device {
 
@@ -35,8 +36,18 @@ enum class EngineState : std::uint8_t { kDisabled, kNormal, kAbort };
 /// One DMA engine of a core (see the top of this file).
 class UdmaEngine {
  public:
+  /// Most queues per direction (pref_queue_en has 16 bits). [HIGH] udma-facts §2.2
+  static constexpr unsigned kMaxQueues = 16;
+
   /// Engine `index` of global core `core`, with `queues` queues per direction.
+  /// Contract: queues <= kMaxQueues.
   UdmaEngine(CoreId core, unsigned index, unsigned queues);
+
+  /// Engines live in the huge-page pool (a machine has thousands, touched at random).
+  static void* operator new(std::size_t n) { return sim::HugePagePool::allocate(n); }
+  static void operator delete(void* p, std::size_t n) noexcept {
+    sim::HugePagePool::deallocate(p, n);
+  }
 
   /// The global core the engine belongs to.
   [[nodiscard]] CoreId core() const noexcept { return core_; }
@@ -119,7 +130,7 @@ class UdmaEngine {
   RegFile s2m_;
   RegFile misc_;
   /// Per direction (slot()), queue q at [q]; null until first used.
-  std::array<std::vector<std::unique_ptr<UdmaQueue>>, 2> queues_by_dir_;
+  std::array<std::array<std::unique_ptr<UdmaQueue>, kMaxQueues>, 2> queues_by_dir_;
   std::array<EngineState, 2> state_{EngineState::kDisabled, EngineState::kDisabled};
   unsigned rr_ = 0;
   /// Table rows of pref_queue_en in the M2S and S2M engine banks.

@@ -22,6 +22,7 @@
 #include "base/result.h"
 #include "base/units.h"
 #include "device/reg_file.h"
+#include "sim/huge_page_pool.h"
 #include "soc/address_map.h"
 
 namespace sbrdma::device {
@@ -85,6 +86,12 @@ class BatchFifo {
 class UdmaQueue {
  public:
   explicit UdmaQueue(soc::Direction dir);
+
+  /// Queues live in the huge-page pool (a machine has thousands, touched at random).
+  static void* operator new(std::size_t n) { return sim::HugePagePool::allocate(n); }
+  static void operator delete(void* p, std::size_t n) noexcept {
+    sim::HugePagePool::deallocate(p, n);
+  }
 
   /// M2S or S2M.
   [[nodiscard]] soc::Direction dir() const noexcept { return dir_; }

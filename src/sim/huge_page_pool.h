@@ -1,0 +1,34 @@
+#pragma once
+/// HugePagePool: process-wide storage for the many small, long-lived objects a large machine
+/// touches at random on every event (DMA engines, their queues, per-core state). Blocks are
+/// carved from 16 MiB huge-page-advised mappings (see huge_page_allocator.h), 64-byte aligned
+/// (an object starts on a cache line), and recycled per size through free lists; the
+/// mappings are kept for the process's life, so a later machine reuses them.
+///
+///   chunk (16 MiB, THP) : [obj][obj][obj]...[  uncarved  ]
+///   free lists          : size class (64-byte steps) -> freed blocks, linked through them
+///
+/// A class opts in with HUGE_PAGE_POOLED-style members:
+///   static void* operator new(std::size_t n) { return sim::HugePagePool::allocate(n); }
+///   static void operator delete(void* p, std::size_t n) noexcept {
+///     sim::HugePagePool::deallocate(p, n); }
+/// Thread-safe (one mutex; allocation is rare next to use).
+
+#include <cstddef>
+
+namespace sbrdma::sim {
+
+class HugePagePool {
+ public:
+  /// Alignment of every block.
+  static constexpr std::size_t kAlign = 64;
+  /// Largest block served from the pool; larger ones come from operator new.
+  static constexpr std::size_t kMaxBlock = std::size_t{1} << 20;
+
+  /// A block of at least `bytes`, kAlign-aligned. Throws std::bad_alloc when out of memory.
+  [[nodiscard]] static void* allocate(std::size_t bytes);
+  /// Returns a block from allocate(bytes) (same `bytes`).
+  static void deallocate(void* p, std::size_t bytes) noexcept;
+};
+
+}  // namespace sbrdma::sim

@@ -1,0 +1,45 @@
+// HugePagePool: aligned, non-overlapping blocks; a freed block is reused for its size class;
+// blocks beyond kMaxBlock still work.
+#include "sim/huge_page_pool.h"
+
+#include <gtest/gtest.h>
+
+#include "sim/huge_page_allocator.h"
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace sbrdma::sim {
+namespace {
+
+TEST(HugePagePool, BlocksAreAlignedDistinctAndRecycledBySize) {
+  std::vector<std::pair<unsigned char*, std::size_t>> blocks;
+  for (std::size_t i = 0; i < 2000; ++i) {
+    const std::size_t n = 24 + (i * 37) % 900;
+    auto* p = static_cast<unsigned char*>(HugePagePool::allocate(n));
+    ASSERT_EQ(reinterpret_cast<std::uintptr_t>(p) % HugePagePool::kAlign, 0U);
+    std::memset(p, static_cast<int>(i % 251), n);
+    blocks.emplace_back(p, n);
+  }
+  for (std::size_t i = 0; i < blocks.size(); ++i) {  // no block overwrote another
+    const auto [p, n] = blocks[i];
+    ASSERT_EQ(p[0], i % 251);
+    ASSERT_EQ(p[n - 1], i % 251);
+  }
+  void* freed = blocks[7].first;
+  const std::size_t size = blocks[7].second;
+  HugePagePool::deallocate(freed, size);
+  void* again = HugePagePool::allocate(size);
+  if (kCanMapHuge) {
+    EXPECT_EQ(again, freed);  // the same class gets it back
+  }
+  blocks[7].first = static_cast<unsigned char*>(again);
+  for (auto [p, n] : blocks) HugePagePool::deallocate(p, n);
+  void* big = HugePagePool::allocate(HugePagePool::kMaxBlock + 1);
+  std::memset(big, 1, HugePagePool::kMaxBlock + 1);
+  HugePagePool::deallocate(big, HugePagePool::kMaxBlock + 1);
+}
+
+}  // namespace
+}  // namespace sbrdma::sim
