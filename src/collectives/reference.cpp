@@ -328,10 +328,10 @@ void store_all(DataType dt, const double* v, std::uint64_t n, std::uint8_t* out)
 void expected_range(DataType dt, ReduceOp red, unsigned ranks,
                     std::span<const OutputSource> sources, std::uint64_t first, std::uint64_t n,
                     std::uint64_t stride, const InputRange& input, Expected& out,
-                    RangeScratch& scratch) {
+                    RangeScratch& scratch, bool bytes_only) {
   const unsigned eb = dtype_bytes(dt);
   const bool reduced = !sources.empty() && sources.front().reduced;
-  const bool float_sum = reduced && is_float(dt) && red == ReduceOp::kSum;
+  const bool float_sum = reduced && is_float(dt) && red == ReduceOp::kSum && !bytes_only;
   out.bytes.assign(n * eb, 0);
   out.value.clear();
   out.abs_sum.clear();

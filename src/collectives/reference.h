@@ -93,11 +93,13 @@ struct RangeScratch {
 /// Output elements first, first + stride, ... (n of them) of a rank whose output comes from
 /// `sources`, into `out` (its buffers reused), with the inputs of `ranks` ranks taken from
 /// `input`: the bytes, values and sums expected_outputs gives for those elements (elements
-/// no source covers are expected zero). Contract: the sources are all reductions or none.
+/// no source covers are expected zero). `bytes_only` leaves value and abs_sum empty (the
+/// bytes are the same): enough to see that a result is bit-exact, not to count with the float
+/// tolerance. Contract: the sources are all reductions or none.
 void expected_range(DataType dt, ReduceOp red, unsigned ranks,
                     std::span<const OutputSource> sources, std::uint64_t first, std::uint64_t n,
                     std::uint64_t stride, const InputRange& input, Expected& out,
-                    RangeScratch& scratch);
+                    RangeScratch& scratch, bool bytes_only = false);
 
 /// The value of one element as a double (floats widened exactly, integers as numbers).
 double element_value(DataType dt, const std::uint8_t* p);

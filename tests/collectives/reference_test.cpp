@@ -161,6 +161,11 @@ TEST(Reference, RangesAgreeWithTheWholeBuffers) {
         }
       }
       EXPECT_EQ(x.value.empty(), want[r].value.empty());
+      Expected bytes;
+      expected_range(DataType::kBf16, ReduceOp::kSum, 3, sources, 7, 22, 13, from, bytes, scratch,
+                     true);
+      EXPECT_EQ(bytes.bytes, x.bytes) << "the same bytes without the sums";
+      EXPECT_TRUE(bytes.value.empty());
     }
   }
 }

@@ -50,6 +50,16 @@ TEST(PagedMemory, CopyAcrossPagesAndOverlapping) {
   EXPECT_EQ(got, src);
 }
 
+/// The first `pages` pages of `m`, taken for writing, hold only zeros.
+void expect_zero_pages(PagedMemory& m, std::uint64_t pages) {
+  const std::vector<std::uint8_t> zeros(m.valid_bytes(), 0);
+  for (std::uint64_t p = 0; p < pages; ++p) {
+    const auto run = m.write_run(p * m.page_bytes(), m.valid_bytes());
+    ASSERT_EQ(run.size(), m.valid_bytes());
+    EXPECT_EQ(std::vector<std::uint8_t>(run.begin(), run.end()), zeros) << "page " << p;
+  }
+}
+
 TEST(PagedMemory, PagesOfADeadMemoryComeBackZeroed) {
   // The pool hands a dead memory's pages to the next memory of the same page size: they must
   // read as zero there, however they were written before.
@@ -60,12 +70,7 @@ TEST(PagedMemory, PagesOfADeadMemoryComeBackZeroed) {
     EXPECT_EQ(first.allocated_pages(), 8U);
   }
   PagedMemory second(8 * 256, 256, 224);
-  for (std::uint64_t p = 0; p < 8; ++p) {
-    const auto run = second.write_run(p * 256, 224);
-    ASSERT_EQ(run.size(), 224U);
-    EXPECT_EQ(std::vector<std::uint8_t>(run.begin(), run.end()), std::vector<std::uint8_t>(224, 0))
-        << "page " << p;
-  }
+  expect_zero_pages(second, 8);
   EXPECT_EQ(second.allocated_pages(), 8U);
 }
 
@@ -84,12 +89,7 @@ TEST(PagedMemory, PagesWrittenInPartComeBackZeroedEverywhere) {
     EXPECT_EQ(buf[0], 0xFF);
   }
   PagedMemory second(4 * 4096, 4096, 4096);
-  for (std::uint64_t p = 0; p < 4; ++p) {
-    const auto run = second.write_run(p * 4096, 4096);
-    ASSERT_EQ(run.size(), 4096U);
-    EXPECT_EQ(std::vector<std::uint8_t>(run.begin(), run.end()), std::vector<std::uint8_t>(4096, 0))
-        << "page " << p;
-  }
+  expect_zero_pages(second, 4);
 }
 
 TEST(PagedMemory, FarPagesOfALargeSparseMemory) {
