@@ -254,8 +254,9 @@ std::vector<std::string> Machine::pending_work() const {
       if (!e) continue;
       for (unsigned q = 0; q < e->queues(); ++q) {
         for (Direction d : {Direction::kM2S, Direction::kS2M}) {
-          const UdmaQueue& uq = e->queue(d, q);
-          if (uq.posted() == 0) continue;
+          const UdmaQueue* found = e->find_queue(d, q);  // one never used has nothing posted
+          if (found == nullptr || found->posted() == 0) continue;
+          const UdmaQueue& uq = *found;
           std::string why = e->blocked_reason(d, q);
           if (why.empty()) why = d == Direction::kM2S ? "waiting" : "no M2S data for them";
           out.push_back(

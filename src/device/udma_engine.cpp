@@ -33,10 +33,13 @@ UdmaQueue& UdmaEngine::queue(soc::Direction d, unsigned q) {
   return *p;
 }
 
-const UdmaQueue& UdmaEngine::queue(soc::Direction d, unsigned q) const {
+const UdmaQueue* UdmaEngine::find_queue(soc::Direction d, unsigned q) const {
   SBRDMA_CHECK(q < queues_);
-  const std::unique_ptr<UdmaQueue>& p = queues_by_dir_[slot(d)][q];
-  if (p) return *p;
+  return queues_by_dir_[slot(d)][q].get();
+}
+
+const UdmaQueue& UdmaEngine::queue(soc::Direction d, unsigned q) const {
+  if (const UdmaQueue* p = find_queue(d, q)) return *p;
   static const UdmaQueue kResetM2s(soc::Direction::kM2S);
   static const UdmaQueue kResetS2m(soc::Direction::kS2M);
   return d == soc::Direction::kM2S ? kResetM2s : kResetS2m;

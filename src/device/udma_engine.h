@@ -71,6 +71,9 @@ class UdmaEngine {
   /// touched is a queue in its reset state.
   [[nodiscard]] UdmaQueue& queue(soc::Direction d, unsigned q);
   [[nodiscard]] const UdmaQueue& queue(soc::Direction d, unsigned q) const;
+  /// Queue `q` of direction `d` if it was ever used (else it is in its reset state).
+  /// Contract: q < queues().
+  [[nodiscard]] const UdmaQueue* find_queue(soc::Direction d, unsigned q) const;
 
   /// The state of the M2S or S2M block.
   [[nodiscard]] EngineState state(soc::Direction d) const { return state_[slot(d)]; }
