@@ -1,7 +1,8 @@
 #pragma once
 /// Runs a lowered collective on a Simulation: loads the per-core programs, fills the ranks'
-/// inputs, times every iteration, reads the outputs back and counts wrong elements against
-/// the CPU reference (collectives/reference.h).
+/// inputs, times every iteration and counts wrong output elements against the CPU reference
+/// (the data side is platform/collective_data.h). A Simulation dies as soon as it is no
+/// longer needed, so that the next one reuses its SBUF pages (device/paged_memory.h).
 ///
 ///   CollectiveJob job{.topology = &topo, .comm = comm, .request = req, .warmups = 1, ...};
 ///   auto r = run_collective(job);   // r->iterations: simulated time of each measured one
