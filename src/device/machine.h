@@ -236,6 +236,8 @@ class Machine {
   /// True once no write of `issuer` due by `until` is pending.
   [[nodiscard]] bool writes_done(CoreId issuer, base::Tick until) const;
   void apply_write32(CoreId issuer, base::SocAddr a, std::uint32_t v);
+  /// apply_write32 with the address already resolved (as its issuer sees it).
+  void apply_resolved32(const Resolved& r, std::uint32_t v);
   void apply_block(CoreId issuer, base::SocAddr a, const Resolved& r,
                    const std::vector<std::uint8_t>& bytes);
   void write_udma(const Resolved& r, std::uint32_t v);

@@ -98,13 +98,14 @@ struct Machine::Landing {
   std::uint32_t len = 0;
 };
 
-/// A posted MMIO write on its way to its target: a 32-bit write, or a block resolved when it
+/// A posted MMIO write on its way to its target: a 32-bit write or a block, resolved when it
 /// was issued (the map is static, so the issue-time resolution holds when it lands).
 struct Machine::PostedWrite {
   base::SocAddr addr;
+  Resolved target;
+  bool block = false;
   std::uint32_t value = 0;          ///< write32
-  std::optional<Resolved> block;    ///< set for a block write
-  std::vector<std::uint8_t> bytes;  ///< the block's bytes
+  std::vector<std::uint8_t> bytes;  ///< a block's bytes
 };
 
 /// One core's hardware.

@@ -35,7 +35,7 @@ void Machine::bus_write32(CoreId issuer, base::SocAddr a, std::uint32_t v) {
     record(ErrorSite{issuer}, fmt::format("MMIO write of {:#x}: {}", v, r.error().message));
     return;
   }
-  post(issuer, mmio_delay(issuer, r->core), PostedWrite{a, v, std::nullopt, {}});
+  post(issuer, mmio_delay(issuer, r->core), PostedWrite{a, *r, false, v, {}});
 }
 
 void Machine::bus_write_block(CoreId issuer, base::SocAddr a, std::span<const std::uint8_t> bytes) {
@@ -48,7 +48,7 @@ void Machine::bus_write_block(CoreId issuer, base::SocAddr a, std::span<const st
   }
   if (bytes.empty()) return;
   post(issuer, mmio_delay(issuer, r->core),
-       PostedWrite{a, 0, *r, std::vector<std::uint8_t>(bytes.begin(), bytes.end())});
+       PostedWrite{a, *r, true, 0, std::vector<std::uint8_t>(bytes.begin(), bytes.end())});
 }
 
 void Machine::post(CoreId issuer, base::Tick delay, PostedWrite w) {
@@ -66,9 +66,9 @@ void Machine::deliver_write(CoreId issuer) {
   SBRDMA_CHECK_MSG(pending.earliest() == kernel_->now(), "one landing event per posted write");
   const PostedWrite w = pending.take();
   if (w.block) {
-    apply_block(issuer, w.addr, *w.block, w.bytes);
+    apply_block(issuer, w.addr, w.target, w.bytes);
   } else {
-    apply_write32(issuer, w.addr, w.value);
+    apply_resolved32(w.target, w.value);
   }
   // Fences resume (as their process's own event, like a sleep ending) once done.
   std::erase_if(fences_, [&](const Fence& f) {
@@ -103,6 +103,11 @@ void Machine::apply_block(CoreId issuer, base::SocAddr a, const Resolved& resolv
 void Machine::apply_write32(CoreId issuer, base::SocAddr a, std::uint32_t v) {
   auto r = resolve(issuer, a);
   if (!r) return record(ErrorSite{issuer}, r.error().message);
+  apply_resolved32(*r, v);
+}
+
+void Machine::apply_resolved32(const Resolved& resolved, std::uint32_t v) {
+  const Resolved* r = &resolved;
   const soc::Region& region = *r->hit.region;
   const ErrorSite site{r->core};
   switch (region.kind) {
