@@ -202,7 +202,7 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   // 6. The landing applies the pair. Its event takes the engine's pair due first, so pairs
   //    landing at one tick apply in the order the engine took them, whatever the tie order.
   OrderedArrivals<Landing>& in_flight = core_state(eng.core()).landings[eng.index()];
-  in_flight.add(at, Landing{&eng, qi, *src, *dst, len});
+  in_flight.add(at, Landing{&m2s, &s2m, *src, *dst, len});
   kernel_->schedule(
       at - now,
       [this, &in_flight] {
@@ -224,6 +224,9 @@ const Route& Machine::engine_route(EngineCache& cache, const UdmaEngine& eng, Co
 }
 
 void Machine::land(const Landing& l) {
+  // Cache hints: both queues are needed at the end and are usually cold by now.
+  l.m2s->hint();
+  l.s2m->hint();
   if (l.dst.semaphore) {
     // [CHOICE D5] each 4-byte word read from the source is the operand of the window's
     // operation (a semaphore descriptor's source word holds 1). Both data modes do this.
@@ -243,8 +246,8 @@ void Machine::land(const Landing& l) {
     stats_.data_bytes += l.len;
   }
   ++stats_.descriptors;
-  l.eng->queue(Direction::kM2S, l.queue).advance_completion();
-  l.eng->queue(Direction::kS2M, l.queue).advance_completion();
+  l.m2s->advance_completion();
+  l.s2m->advance_completion();
 }
 
 std::vector<std::string> Machine::pending_work() const {

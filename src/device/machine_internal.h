@@ -91,8 +91,8 @@ struct Machine::EngineCache {
 
 /// A descriptor pair in flight, applied at its landing tick.
 struct Machine::Landing {
-  UdmaEngine* eng = nullptr;
-  unsigned queue = 0;
+  UdmaQueue* m2s = nullptr;  ///< the pair's queues (they live as long as the machine)
+  UdmaQueue* s2m = nullptr;
   MemRef src;
   DmaDest dst;
   std::uint32_t len = 0;
