@@ -62,7 +62,7 @@ std::size_t size_class(std::size_t bytes) {
 }  // namespace
 
 void* HugePagePool::allocate(std::size_t bytes) {
-  if (!kCanMapHuge || bytes > kMaxBlock || bytes == 0) {
+  if (!HugePagePool::kPooled || bytes > kMaxBlock || bytes == 0) {
     return ::operator new(bytes == 0 ? 1 : bytes, std::align_val_t{kAlign});
   }
   return pool().allocate(size_class(bytes));
@@ -70,7 +70,7 @@ void* HugePagePool::allocate(std::size_t bytes) {
 
 void HugePagePool::deallocate(void* p, std::size_t bytes) noexcept {
   if (p == nullptr) return;
-  if (!kCanMapHuge || bytes > kMaxBlock || bytes == 0) {
+  if (!HugePagePool::kPooled || bytes > kMaxBlock || bytes == 0) {
     ::operator delete(p, std::align_val_t{kAlign});
     return;
   }

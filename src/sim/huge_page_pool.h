@@ -12,16 +12,34 @@
 ///   static void* operator new(std::size_t n) { return sim::HugePagePool::allocate(n); }
 ///   static void operator delete(void* p, std::size_t n) noexcept {
 ///     sim::HugePagePool::deallocate(p, n); }
-/// Thread-safe (one mutex; allocation is rare next to use).
+/// Thread-safe (one mutex; allocation is rare next to use). Under AddressSanitizer every
+/// block comes from operator new (use-after-free stays detectable).
 
 #include <cstddef>
 
+#include "sim/huge_page_allocator.h"
+
 namespace sbrdma::sim {
+
+/// True when the build runs under AddressSanitizer.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kAddressSanitizer = true;
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
 
 class HugePagePool {
  public:
   /// Alignment of every block.
   static constexpr std::size_t kAlign = 64;
+  /// Whether blocks come from the pool (Linux, not under AddressSanitizer) or operator new.
+  static constexpr bool kPooled = kCanMapHuge && !kAddressSanitizer;
   /// Largest block served from the pool; larger ones come from operator new.
   static constexpr std::size_t kMaxBlock = std::size_t{1} << 20;
 
