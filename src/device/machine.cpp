@@ -244,7 +244,8 @@ base::Status Machine::sbuf_read(CoreId core, unsigned partition, std::uint64_t o
   return mem_read(core, *a, out);
 }
 
-base::Result<std::span<std::uint8_t>> Machine::sbuf_span(CoreId core, unsigned partition) {
+base::Result<std::span<std::uint8_t>> Machine::sbuf_span(CoreId core, unsigned partition,
+                                                         std::uint64_t bytes) {
   if (core >= cores_.size()) return base::make_error(fmt::format("core {} does not exist", core));
   if (partition >= map_.profile().sbuf_partitions) {
     return base::make_error(fmt::format("partition {} does not exist ({} partitions)", partition,
@@ -252,9 +253,11 @@ base::Result<std::span<std::uint8_t>> Machine::sbuf_span(CoreId core, unsigned p
   }
   PagedMemory& sbuf = core_state(core).sbuf;
   // One page per partition, keeping only its active bytes: the page's run is the partition.
+  const std::uint64_t want = std::min(bytes, sbuf.valid_bytes());
+  if (want == 0) return std::span<std::uint8_t>{};
   const std::span<std::uint8_t> run =
-      sbuf.write_run(std::uint64_t{partition} * sbuf.page_bytes(), sbuf.valid_bytes());
-  SBRDMA_CHECK(run.size() == sbuf.valid_bytes());
+      sbuf.write_run(std::uint64_t{partition} * sbuf.page_bytes(), want);
+  SBRDMA_CHECK(run.size() == want);
   return run;
 }
 

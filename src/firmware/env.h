@@ -121,12 +121,12 @@ class Q7Env {
     (void)partition, (void)offset, (void)in;
     return base::make_error("local SBUF access is not wired in this environment");
   }
-  /// Contract: the active bytes of SBUF partition `partition` of this core, to be read and
-  /// written in place during the caller's current step (no suspension in between); an empty
-  /// span if the environment cannot expose them (then sbuf_read/sbuf_write serve). A view
-  /// saves local compute two copies per operand byte.
-  virtual std::span<std::uint8_t> sbuf_partition(unsigned partition) {
-    (void)partition;
+  /// Contract: the first `bytes` active bytes of SBUF partition `partition` of this core
+  /// (bytes <= the active size), to be read and written in place during the caller's current
+  /// step (no suspension in between); an empty span if the environment cannot expose them
+  /// (then sbuf_read/sbuf_write serve). A view saves local compute two copies per operand byte.
+  virtual std::span<std::uint8_t> sbuf_partition(unsigned partition, std::uint64_t bytes) {
+    (void)partition, (void)bytes;
     return {};
   }
 };

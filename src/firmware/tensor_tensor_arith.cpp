@@ -103,7 +103,9 @@ bool chunkable(const TtaPlan& pl) {
 
 base::Status apply_chunked(Q7Env& env, const TtaPlan& pl, unsigned partition) {
   const unsigned size = pl.elem_bytes;
-  if (const std::span<std::uint8_t> view = env.sbuf_partition(partition); !view.empty()) {
+  // The view reaches the furthest operand byte only: the rest of the partition stays untouched.
+  const std::uint64_t reach = std::max({pl.dst.hi, pl.src0.hi, pl.src1.hi});
+  if (const std::span<std::uint8_t> view = env.sbuf_partition(partition, reach); !view.empty()) {
     // In place: the operands were checked against the active bytes, and dst meets a source
     // only at the same start, which elementwise() allows.
     SBRDMA_CHECK(pl.dst.hi <= view.size() && pl.src0.hi <= view.size() &&

@@ -81,9 +81,9 @@ base::Status CoreEnv::sbuf_write(unsigned partition, std::uint64_t offset,
   return machine_.sbuf_write(core_, partition, offset, in);
 }
 
-std::span<std::uint8_t> CoreEnv::sbuf_partition(unsigned partition) {
+std::span<std::uint8_t> CoreEnv::sbuf_partition(unsigned partition, std::uint64_t bytes) {
   if (machine_.options().timing_only) return {};  // no SBUF bytes are modelled [CHOICE D27]
-  auto span = machine_.sbuf_span(core_, partition);
+  auto span = machine_.sbuf_span(core_, partition, bytes);
   return span ? *span : std::span<std::uint8_t>{};  // a bad partition: sbuf_read reports it
 }
 

@@ -82,7 +82,7 @@ class CoreEnv final : public firmware::Q7Env {
                          std::span<std::uint8_t> out) override;
   base::Status sbuf_write(unsigned partition, std::uint64_t offset,
                           std::span<const std::uint8_t> in) override;
-  std::span<std::uint8_t> sbuf_partition(unsigned partition) override;
+  std::span<std::uint8_t> sbuf_partition(unsigned partition, std::uint64_t bytes) override;
 
   [[nodiscard]] device::CoreId core() const { return core_; }
   /// The latest blocking wait (meaningful while the core's process is waiting).

@@ -172,6 +172,12 @@ TEST(MachineSbufSpan, IsThePartitionsActiveBytesInPlace) {
   EXPECT_EQ(rig.read(3, 16, 0, 64), std::vector<std::uint8_t>(64, 0));  // not a neighbour's
   // The same bytes on every call.
   EXPECT_EQ(rig.m->sbuf_span(3, 17)->data(), span->data());
+  // A shorter span starts at the same byte.
+  auto head = rig.m->sbuf_span(3, 17, 100);
+  ASSERT_TRUE(head.ok());
+  EXPECT_EQ(head->size(), 100U);
+  EXPECT_EQ(head->data(), span->data());
+  EXPECT_EQ(rig.m->sbuf_span(3, 17, active + 1)->size(), active);
   EXPECT_FALSE(rig.m->sbuf_span(3, rig.m->profile().sbuf_partitions).ok());
   EXPECT_FALSE(rig.m->sbuf_span(rig.m->topology().num_cores(), 0).ok());
 }

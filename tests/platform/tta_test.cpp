@@ -289,8 +289,8 @@ class MemoryEnv final : public firmware::Q7Env {
     ++copies;
     return base::ok_status();
   }
-  std::span<std::uint8_t> sbuf_partition(unsigned p) override {
-    return views_ ? std::span<std::uint8_t>(parts_.at(p)) : std::span<std::uint8_t>();
+  std::span<std::uint8_t> sbuf_partition(unsigned p, std::uint64_t bytes) override {
+    return views_ ? std::span<std::uint8_t>(parts_.at(p)).first(bytes) : std::span<std::uint8_t>();
   }
   std::vector<std::vector<std::uint8_t>>& parts() { return parts_; }
   int copies = 0;
