@@ -14,16 +14,6 @@ using testing::Channel;
 using testing::pattern;
 using testing::Rig;
 
-/// Re-initialises queue `q` of engine `e` on core `c` with rings at `m2s_ring` and `s2m_ring`
-/// (the driver's queue init: disable, rst_q, base, length, enable).
-Channel move_rings(Rig& rig, CoreId c, unsigned e, unsigned q, base::SocAddr m2s_ring,
-                   base::SocAddr s2m_ring, std::uint32_t depth) {
-  const unsigned t = rig.tpb(c);
-  EXPECT_TRUE(init_queue(rig.bus(c), rig.map(), t, e, Direction::kM2S, q, m2s_ring, depth).ok());
-  EXPECT_TRUE(init_queue(rig.bus(c), rig.map(), t, e, Direction::kS2M, q, s2m_ring, depth).ok());
-  return Channel{c, e, q, RingWriter(m2s_ring, depth), RingWriter(s2m_ring, depth)};
-}
-
 TEST(MachineCache, ARingBaseRewrittenMidRunIsReadAtItsNewPlace) {
   Rig rig;
   const auto a = pattern(256, 3, 1);
@@ -48,7 +38,7 @@ TEST(MachineCache, ARingBaseRewrittenMidRunIsReadAtItsNewPlace) {
   // the old ring's pair was not taken.
   auto through = [&](base::SocAddr m2s_ring, base::SocAddr s2m_ring, unsigned from, unsigned to,
                      const std::vector<std::uint8_t>& want) {
-    Channel moved = move_rings(rig, 0, 2, 1, m2s_ring, s2m_ring, 8);
+    Channel moved = rig.rings_at(0, 2, 1, m2s_ring, s2m_ring, 8);
     rig.copy(moved, rig.sbuf(0, from, 0), rig.sbuf(0, to, 0), 256);
     rig.start(moved, 1);
     rig.run();

@@ -85,6 +85,13 @@ class Rig {
     const SocAddr m2s_ring = dge + slot * 0x10000;
     const SocAddr s2m_ring = dge + (slot + 1) * 0x10000;
     EXPECT_TRUE(start_engine(bus(c), map(), tpb(c), e).ok());
+    return rings_at(c, e, q, m2s_ring, s2m_ring, depth);
+  }
+
+  /// (Re-)initialises queue `q` of engine `e` on core `c` with its rings at `m2s_ring` and
+  /// `s2m_ring` (the driver's queue init: disable, rst_q, base, length, enable).
+  Channel rings_at(CoreId c, unsigned e, unsigned q, SocAddr m2s_ring, SocAddr s2m_ring,
+                   std::uint32_t depth) {
     EXPECT_TRUE(init_queue(bus(c), map(), tpb(c), e, Direction::kM2S, q, m2s_ring, depth).ok());
     EXPECT_TRUE(init_queue(bus(c), map(), tpb(c), e, Direction::kS2M, q, s2m_ring, depth).ok());
     return Channel{c, e, q, RingWriter(m2s_ring, depth), RingWriter(s2m_ring, depth)};
