@@ -132,48 +132,97 @@ std::vector<std::uint8_t> make_input(DataType dt, std::uint64_t elements, DataFi
 
 namespace {
 
-/// Element e of `out` is table[pick(e)]: the element's bytes, stored as one move.
-template <typename T, typename Pick>
-void fill_from(const std::uint8_t (&table)[17][4], std::uint64_t n, std::uint8_t* out, Pick pick) {
-  T values[17];
-  for (int k = 0; k < 17; ++k) std::memcpy(&values[k], table[k], sizeof(T));
-  for (std::uint64_t e = 0; e < n; ++e) std::memcpy(out + e * sizeof(T), &values[pick(e)], sizeof(T));
+/// The random data's hash of a 32-bit counter (Chris Wellons' "lowbias32": two multiply and
+/// three xor-shift rounds, every output bit depends on every input bit). Only 32-bit lane
+/// operations, so a loop over elements vectorises.
+inline std::uint32_t mix32(std::uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7FEB352DU;
+  x ^= x >> 15;
+  x *= 0x846CA68BU;
+  x ^= x >> 16;
+  return x;
+}
+
+static_assert(std::endian::native == std::endian::little,
+              "elements are little-endian bytes; the generator stores them natively");
+
+/// One loop per element type: out[i] = make(hash of element first + i * stride), stored as
+/// T. The counter is (key + element index) mod 2^32; make_input_range checks the indices fit.
+template <typename T, typename Make>
+void fill_hashed(std::uint32_t key, std::uint64_t first, std::uint64_t n, std::uint64_t stride,
+                 std::uint8_t* out, Make make) {
+  const auto at = static_cast<std::uint32_t>(key + first);
+  const auto step = static_cast<std::uint32_t>(stride);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const T v = make(mix32(at + static_cast<std::uint32_t>(i) * step));
+    std::memcpy(out + i * sizeof(T), &v, sizeof(T));
+  }
+}
+
+/// `n` copies of the element `bytes` (T wide).
+template <typename T>
+void fill_same(const std::uint8_t* bytes, std::uint64_t n, std::uint8_t* out) {
+  T v;
+  std::memcpy(&v, bytes, sizeof v);
+  for (std::uint64_t i = 0; i < n; ++i) std::memcpy(out + i * sizeof(T), &v, sizeof(T));
+}
+
+/// 0..16 from the top 24 bits of a hash, floor((h / 2^8) * 17 / 2^24): each value takes
+/// 2^24 / 17 of them (rounded), so the 17 are equally likely to 1 part in 10^6.
+inline std::uint32_t seventeenth(std::uint32_t h) {
+  return ((h >> 8) * 17U) >> 24;
+}
+
+/// The fp32 bits of k/8 for k = seventeenth(h) - 8, computed (no table: the loop vectorises).
+inline std::uint32_t eighth_fp32_bits(std::uint32_t h) {
+  const float v = static_cast<float>(static_cast<std::int32_t>(seventeenth(h)) - 8) * 0.125F;
+  return std::bit_cast<std::uint32_t>(v);
 }
 
 }  // namespace
 
-void make_input_range(DataType dt, DataFill fill, std::uint64_t seed, unsigned group,
-                      unsigned rank, std::uint64_t first, std::uint64_t n, std::uint8_t* out,
+void make_input_range(DataType dt, DataFill fill, std::uint64_t seed, unsigned group, unsigned rank,
+                      std::uint64_t first, std::uint64_t n, std::uint8_t* out,
                       std::uint64_t stride) {
   const unsigned eb = dtype_bytes(dt);
-  std::uint8_t table[17][4] = {};
   if (fill == DataFill::kAllOnes) {
-    store_element(dt, 1.0, table[0]);
-    const auto zero = [](std::uint64_t) { return 0; };
-    if (eb == 4) return fill_from<std::uint32_t>(table, n, out, zero);
-    if (eb == 2) return fill_from<std::uint16_t>(table, n, out, zero);
-    return fill_from<std::uint8_t>(table, n, out, zero);
+    std::uint8_t one[4] = {};
+    store_element(dt, 1.0, one);
+    if (eb == 4) return fill_same<std::uint32_t>(one, n, out);
+    if (eb == 2) return fill_same<std::uint16_t>(one, n, out);
+    return fill_same<std::uint8_t>(one, n, out);
   }
-  const std::uint64_t stream =
-      splitmix(seed ^ splitmix((std::uint64_t{group} << 32) | rank)) + first;
-  if (is_float(dt)) {  // k/8 for k in -8..8: 17 encodings, looked up
-    for (int k = 0; k < 17; ++k) store_element(dt, static_cast<double>(k - 8) / 8.0, table[k]);
-    const auto pick = [stream, stride](std::uint64_t i) {
-      return splitmix(stream + i * stride) % 17;
-    };
-    if (eb == 4) return fill_from<std::uint32_t>(table, n, out, pick);
-    return fill_from<std::uint16_t>(table, n, out, pick);
-  }
-  // Integers: the low bytes of the element's number, little-endian.
-  if (eb == 4) {
-    for (std::uint64_t e = 0; e < n; ++e) {
-      base::store_le<std::uint32_t>(out + 4 * e,
-                                    static_cast<std::uint32_t>(splitmix(stream + e * stride)));
+  if (n == 0) return;
+  // Element indices are 32-bit counters: a rank's buffer lies in one core's SBUF, far below.
+  SBRDMA_CHECK(stride <= 0xFFFFFFFFULL && first + (n - 1) * stride <= 0xFFFFFFFFULL);
+  const auto key =
+      static_cast<std::uint32_t>(splitmix(seed ^ splitmix((std::uint64_t{group} << 32) | rank)));
+  switch (dt) {
+    case DataType::kFp32:  // k/8 for k in -8..8: exact in every float dtype
+      return fill_hashed<std::uint32_t>(key, first, n, stride, out, eighth_fp32_bits);
+    case DataType::kBf16:  // k/8 has at most 4 significant bits: the top half of its fp32
+      return fill_hashed<std::uint16_t>(key, first, n, stride, out, [](std::uint32_t h) {
+        return static_cast<std::uint16_t>(eighth_fp32_bits(h) >> 16);
+      });
+    case DataType::kFp16: {
+      std::uint16_t table[17];
+      for (int k = 0; k < 17; ++k) {
+        std::uint8_t b[2];
+        store_element(dt, static_cast<double>(k - 8) / 8.0, b);
+        table[k] = base::load_le<std::uint16_t>(b);
+      }
+      return fill_hashed<std::uint16_t>(
+          key, first, n, stride, out, [&table](std::uint32_t h) { return table[seventeenth(h)]; });
     }
-    return;
-  }
-  for (std::uint64_t e = 0; e < n; ++e) {
-    out[e] = static_cast<std::uint8_t>(splitmix(stream + e * stride));
+    case DataType::kInt32:  // integers: the whole range
+      return fill_hashed<std::uint32_t>(key, first, n, stride, out,
+                                        [](std::uint32_t h) { return h; });
+    case DataType::kInt8:
+    case DataType::kUint8:
+      return fill_hashed<std::uint8_t>(key, first, n, stride, out, [](std::uint32_t h) {
+        return static_cast<std::uint8_t>(h >> 24);
+      });
   }
 }
 
@@ -275,8 +324,8 @@ double load_int32(const std::uint8_t* p) {
   return element_value(DataType::kInt32, p);
 }
 
-void fold_any(DataType dt, ReduceOp red, bool first_rank, const std::uint8_t* in,
-              std::uint64_t n, double* acc, double* abs) {
+void fold_any(DataType dt, ReduceOp red, bool first_rank, const std::uint8_t* in, std::uint64_t n,
+              double* acc, double* abs) {
   switch (dt) {  // one loop per dtype: the decode is inlined
     case DataType::kFp32:
       return fold<4>(red, first_rank, in, n, load_fp32, acc, abs);

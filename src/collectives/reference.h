@@ -31,8 +31,9 @@ enum class DataFill : std::uint8_t {
 std::vector<std::uint8_t> make_input(DataType dt, std::uint64_t elements, DataFill fill,
                                      std::uint64_t seed, unsigned group, unsigned rank);
 /// Elements first, first + stride, ... (n of them) of that input, into `out` (n elements of
-/// `dt`, back to back). Each element is seeded by its index alone, so any of them can be made
-/// on its own: a partition's share of a tile is one call with stride = partitions.
+/// `dt`, back to back). Each element is a hash of (seed, group, rank) and its index alone, so
+/// any of them can be made on its own: a partition's share of a tile is one call with stride =
+/// partitions. Contract: element indices below 2^32 (a rank's buffer fits one SBUF).
 void make_input_range(DataType dt, DataFill fill, std::uint64_t seed, unsigned group,
                       unsigned rank, std::uint64_t first, std::uint64_t n, std::uint8_t* out,
                       std::uint64_t stride = 1);

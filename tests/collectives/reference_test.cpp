@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/bits.h"
+
 namespace sbrdma::collectives {
 namespace {
 
@@ -36,6 +38,7 @@ TEST(Reference, InputsAreSeededAndAllOnesIsOne) {
   EXPECT_EQ(a, make_input(DataType::kFp32, 100, DataFill::kRandom, 1, 0, 3));
   EXPECT_NE(a, make_input(DataType::kFp32, 100, DataFill::kRandom, 2, 0, 3));
   EXPECT_NE(a, make_input(DataType::kFp32, 100, DataFill::kRandom, 1, 0, 4));
+  EXPECT_NE(a, make_input(DataType::kFp32, 100, DataFill::kRandom, 1, 1, 3));
   for (std::size_t e = 0; e < 100; ++e) {
     const double v = element_value(DataType::kFp32, &a[e * 4]);
     EXPECT_EQ(v * 8, std::round(v * 8));
@@ -43,6 +46,44 @@ TEST(Reference, InputsAreSeededAndAllOnesIsOne) {
   }
   const auto ones = make_input(DataType::kBf16, 3, DataFill::kAllOnes, 1, 0, 0);
   EXPECT_EQ(ones, elems(DataType::kBf16, {1, 1, 1}));
+}
+
+TEST(Reference, RandomInputsAreEvenAndHaveNoShortPeriod) {
+  // 17 values k/8, each about 1/17 of the elements; an element matches the one d places on
+  // (or another rank's at the same place) about 1/17 of the time: no pattern repeats.
+  constexpr std::uint64_t kN = 1 << 16;
+  const auto a = make_input(DataType::kFp32, kN, DataFill::kRandom, 3, 0, 1);
+  const auto b = make_input(DataType::kFp32, kN, DataFill::kRandom, 3, 0, 2);
+  std::vector<int> ks;
+  std::vector<std::uint64_t> count(17, 0);
+  for (std::uint64_t e = 0; e < kN; ++e) {
+    const double k = element_value(DataType::kFp32, &a[e * 4]) * 8 + 8;
+    ASSERT_EQ(k, std::round(k));
+    ASSERT_GE(k, 0);
+    ASSERT_LE(k, 16);
+    ks.push_back(static_cast<int>(k));
+    ++count[ks.back()];
+  }
+  for (std::uint64_t c : count) EXPECT_NEAR(static_cast<double>(c), kN / 17.0, kN / 17.0 * 0.1);
+  const auto same_fraction = [&](std::uint64_t d) {
+    std::uint64_t same = 0;
+    for (std::uint64_t e = 0; e + d < kN; ++e) same += ks[e] == ks[e + d] ? 1 : 0;
+    return static_cast<double>(same) / static_cast<double>(kN - d);
+  };
+  for (std::uint64_t d = 1; d <= 1024; ++d) EXPECT_LT(same_fraction(d), 0.08) << "shift " << d;
+  std::uint64_t same_rank = 0;
+  for (std::uint64_t e = 0; e < kN; ++e)
+    same_rank += std::equal(&a[4 * e], &a[4 * e + 4], &b[4 * e]);
+  EXPECT_LT(static_cast<double>(same_rank) / kN, 0.08);
+  // Integers take their whole range.
+  const auto i8 = make_input(DataType::kInt8, 4096, DataFill::kRandom, 3, 0, 1);
+  std::vector<bool> seen(256, false);
+  for (std::uint8_t v : i8) seen[v] = true;
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), true), 256);
+  const auto i32 = make_input(DataType::kInt32, 4096, DataFill::kRandom, 3, 0, 1);
+  std::uint32_t hi_bits = 0;
+  for (std::size_t e = 0; e < 4096; ++e) hi_bits |= base::load_le<std::uint32_t>(&i32[4 * e]);
+  EXPECT_EQ(hi_bits, 0xFFFFFFFFU);
 }
 
 TEST(Reference, AllReduceSumsAndIntegersWrap) {
