@@ -180,24 +180,22 @@ inline std::uint32_t eighth_fp32_bits(std::uint32_t h) {
   return std::bit_cast<std::uint32_t>(v);
 }
 
-}  // namespace
+/// The random fill is built twice on x86-64, for AVX2 and for the baseline, and the loader
+/// picks one for the CPU: with 8 lanes and one-instruction 32-bit multiplies (SSE2 has
+/// neither) the hash costs a third. Both builds give the same bytes (integer lane operations,
+/// and k * 0.125F is exact). Sanitizer builds keep the baseline one: the tests run each.
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones) && !defined(__SANITIZE_ADDRESS__)
+#define SBRDMA_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef SBRDMA_CLONES
+#define SBRDMA_CLONES
+#endif
 
-void make_input_range(DataType dt, DataFill fill, std::uint64_t seed, unsigned group, unsigned rank,
-                      std::uint64_t first, std::uint64_t n, std::uint8_t* out,
-                      std::uint64_t stride) {
-  const unsigned eb = dtype_bytes(dt);
-  if (fill == DataFill::kAllOnes) {
-    std::uint8_t one[4] = {};
-    store_element(dt, 1.0, one);
-    if (eb == 4) return fill_same<std::uint32_t>(one, n, out);
-    if (eb == 2) return fill_same<std::uint16_t>(one, n, out);
-    return fill_same<std::uint8_t>(one, n, out);
-  }
-  if (n == 0) return;
-  // Element indices are 32-bit counters: a rank's buffer lies in one core's SBUF, far below.
-  SBRDMA_CHECK(stride <= 0xFFFFFFFFULL && first + (n - 1) * stride <= 0xFFFFFFFFULL);
-  const auto key =
-      static_cast<std::uint32_t>(splitmix(seed ^ splitmix((std::uint64_t{group} << 32) | rank)));
+/// Elements first, first + stride, ... (n) of the random input whose hash key is `key`.
+SBRDMA_CLONES void fill_random(DataType dt, std::uint32_t key, std::uint64_t first, std::uint64_t n,
+                               std::uint64_t stride, std::uint8_t* out) {
   switch (dt) {
     case DataType::kFp32:  // k/8 for k in -8..8: exact in every float dtype
       return fill_hashed<std::uint32_t>(key, first, n, stride, out, eighth_fp32_bits);
@@ -224,6 +222,27 @@ void make_input_range(DataType dt, DataFill fill, std::uint64_t seed, unsigned g
         return static_cast<std::uint8_t>(h >> 24);
       });
   }
+}
+
+}  // namespace
+
+void make_input_range(DataType dt, DataFill fill, std::uint64_t seed, unsigned group, unsigned rank,
+                      std::uint64_t first, std::uint64_t n, std::uint8_t* out,
+                      std::uint64_t stride) {
+  const unsigned eb = dtype_bytes(dt);
+  if (fill == DataFill::kAllOnes) {
+    std::uint8_t one[4] = {};
+    store_element(dt, 1.0, one);
+    if (eb == 4) return fill_same<std::uint32_t>(one, n, out);
+    if (eb == 2) return fill_same<std::uint16_t>(one, n, out);
+    return fill_same<std::uint8_t>(one, n, out);
+  }
+  if (n == 0) return;
+  // Element indices are 32-bit counters: a rank's buffer lies in one core's SBUF, far below.
+  SBRDMA_CHECK(stride <= 0xFFFFFFFFULL && first + (n - 1) * stride <= 0xFFFFFFFFULL);
+  const auto key =
+      static_cast<std::uint32_t>(splitmix(seed ^ splitmix((std::uint64_t{group} << 32) | rank)));
+  fill_random(dt, key, first, n, stride, out);
 }
 
 std::vector<OutputSource> output_sources(Op op, const std::vector<std::uint64_t>& in_elements,
