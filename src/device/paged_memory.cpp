@@ -42,16 +42,22 @@ class PagePool {
     return *pool;
   }
 
-  /// A zeroed page of `bytes`.
-  std::uint8_t* take(std::uint64_t bytes) {
+  /// A page of `bytes` and the extent [begin, end) that may be non-zero (empty: all zero).
+  struct Used {
+    std::uint8_t* page = nullptr;
+    std::uint64_t begin = 0;
+    std::uint64_t end = 0;
+  };
+
+  /// A page of `bytes`, zero outside the extent it comes with.
+  Used take(std::uint64_t bytes) {
     const std::lock_guard<std::mutex> lock(mu_);
     SizeClass& c = classes_[bytes];
     if (!c.free.empty()) {
       const Used u = c.free.back();
       c.free.pop_back();
       SBRDMA_UNPOISON(u.page, bytes);
-      if (u.end > u.begin) std::memset(u.page + u.begin, 0, u.end - u.begin);
-      return u.page;
+      return u;
     }
     const std::uint64_t step = round_up(bytes, bytes < 4096 ? 64 : 4096);
     if (c.left < step) {
@@ -61,7 +67,7 @@ class PagePool {
     std::uint8_t* p = c.next;
     c.next += step;
     c.left -= step;
-    return p;
+    return Used{p, 0, 0};
   }
 
   /// Takes back a page of `bytes` from take(), non-zero at most in [begin, end).
@@ -74,18 +80,15 @@ class PagePool {
  private:
   static constexpr std::uint64_t kHugePage = 2ULL << 20;
   static constexpr std::uint64_t kArenaBytes = 64ULL << 20;
-  struct Used {
-    std::uint8_t* page = nullptr;
-    std::uint64_t begin = 0;  ///< the extent that may be non-zero
-    std::uint64_t end = 0;
-  };
   struct SizeClass {
     std::vector<Used> free;
     std::uint8_t* next = nullptr;  ///< the current arena's uncarved rest
     std::uint64_t left = 0;
   };
 
-  static std::uint64_t round_up(std::uint64_t n, std::uint64_t to) { return (n + to - 1) / to * to; }
+  static std::uint64_t round_up(std::uint64_t n, std::uint64_t to) {
+    return (n + to - 1) / to * to;
+  }
 
   /// `bytes` of zeroed memory, huge-page aligned where the OS allows.
   static std::uint8_t* map_zeroed(std::uint64_t bytes) {
@@ -123,7 +126,14 @@ PagedMemory::~PagedMemory() {
     if (!leaf) continue;
     for (std::size_t i = 0; i < (std::size_t{1} << kLeafBits); ++i) {
       const Slot& s = leaf[i];
-      if (s.data != nullptr) pool.give(s.data, valid_bytes_, s.dirty_begin, s.dirty_end);
+      if (s.data == nullptr) continue;
+      std::uint64_t begin = s.dirty_begin;
+      std::uint64_t end = s.dirty_end;
+      if (s.stale_begin < s.stale_end) {
+        begin = std::min(begin, s.stale_begin);
+        end = std::max(end, s.stale_end);
+      }
+      pool.give(s.data, valid_bytes_, begin, end);
     }
   }
 }
@@ -133,7 +143,10 @@ PagedMemory::Slot& PagedMemory::page(std::uint64_t index) {
   if (!leaf) leaf = std::make_unique<Slot[]>(std::size_t{1} << kLeafBits);
   Slot& s = leaf[index & ((1U << kLeafBits) - 1)];
   if (s.data == nullptr) {
-    s.data = PagePool::instance().take(valid_bytes_);
+    const PagePool::Used u = PagePool::instance().take(valid_bytes_);
+    s.data = u.page;
+    s.stale_begin = u.begin;
+    s.stale_end = u.end;
     ++allocated_;
   }
   return s;
@@ -150,23 +163,50 @@ bool PagedMemory::valid_range(std::uint64_t offset, std::uint64_t len) const noe
 
 std::span<const std::uint8_t> PagedMemory::read_run(std::uint64_t offset, std::uint64_t max) const {
   SBRDMA_CHECK(valid_range(offset, 1));
-  const std::uint64_t page = offset / page_bytes_;
   const std::uint64_t in_page = offset % page_bytes_;
-  const std::uint64_t n = std::min(max, valid_bytes_ - in_page);
-  const std::uint8_t* p = find_page(page);
-  if (p == nullptr) return {kZeros.data(), static_cast<std::size_t>(std::min(n, kZeroBytes))};
-  return {p + in_page, static_cast<std::size_t>(n)};
+  std::uint64_t n = std::min(max, valid_bytes_ - in_page);
+  const Slot* s = find_slot(offset / page_bytes_);
+  if (s != nullptr && s->stale_begin < s->stale_end && in_page < s->stale_end) {
+    if (in_page >= s->stale_begin) {  // stale bytes read as zero
+      n = std::min(n, s->stale_end - in_page);
+      s = nullptr;
+    } else {
+      n = std::min(n, s->stale_begin - in_page);
+    }
+  }
+  if (s == nullptr) return {kZeros.data(), static_cast<std::size_t>(std::min(n, kZeroBytes))};
+  return {s->data + in_page, static_cast<std::size_t>(n)};
+}
+
+std::span<std::uint8_t> PagedMemory::take_run(std::uint64_t offset, std::uint64_t max, bool zero) {
+  SBRDMA_CHECK(valid_range(offset, 1));
+  const std::uint64_t lo = offset % page_bytes_;
+  const std::uint64_t hi = lo + std::min(max, valid_bytes_ - lo);
+  Slot& s = this->page(offset / page_bytes_);
+  s.dirty_begin = std::min(s.dirty_begin, lo);
+  s.dirty_end = std::max(s.dirty_end, hi);
+  const std::uint64_t a = std::max(lo, s.stale_begin);
+  const std::uint64_t b = std::min(hi, s.stale_end);
+  if (a < b) {  // the run meets the stale extent: [a, b) leaves it
+    if (zero) std::memset(s.data + a, 0, b - a);
+    // What stays stale is [stale_begin, a) and [b, stale_end): zero the shorter, keep the other.
+    if (a - s.stale_begin <= s.stale_end - b) {
+      std::memset(s.data + s.stale_begin, 0, a - s.stale_begin);
+      s.stale_begin = b;
+    } else {
+      std::memset(s.data + b, 0, s.stale_end - b);
+      s.stale_end = a;
+    }
+  }
+  return {s.data + lo, static_cast<std::size_t>(hi - lo)};
 }
 
 std::span<std::uint8_t> PagedMemory::write_run(std::uint64_t offset, std::uint64_t max) {
-  SBRDMA_CHECK(valid_range(offset, 1));
-  const std::uint64_t page = offset / page_bytes_;
-  const std::uint64_t in_page = offset % page_bytes_;
-  const std::uint64_t n = std::min(max, valid_bytes_ - in_page);
-  Slot& s = this->page(page);
-  s.dirty_begin = std::min(s.dirty_begin, in_page);
-  s.dirty_end = std::max(s.dirty_end, in_page + n);
-  return {s.data + in_page, static_cast<std::size_t>(n)};
+  return take_run(offset, max, true);
+}
+
+std::span<std::uint8_t> PagedMemory::overwrite_run(std::uint64_t offset, std::uint64_t max) {
+  return take_run(offset, max, false);
 }
 
 void PagedMemory::read(std::uint64_t offset, std::span<std::uint8_t> out) const {
@@ -183,7 +223,7 @@ void PagedMemory::write(std::uint64_t offset, std::span<const std::uint8_t> in) 
   SBRDMA_CHECK(valid_range(offset, in.size()));
   std::size_t done = 0;
   while (done < in.size()) {
-    const auto run = write_run(offset + done, in.size() - done);
+    const auto run = overwrite_run(offset + done, in.size() - done);
     std::memcpy(run.data(), in.data() + done, run.size());
     done += run.size();
   }
@@ -205,7 +245,7 @@ void copy_bytes(const PagedMemory& src, std::uint64_t src_off, PagedMemory& dst,
   while (done < len) {
     // Take the destination run first: allocating its page may not move the source's page
     // (pages live behind stable pointers), so the source run stays valid.
-    const auto d = dst.write_run(dst_off + done, len - done);
+    const auto d = dst.overwrite_run(dst_off + done, len - done);
     const auto s = src.read_run(src_off + done, d.size());
     std::memcpy(d.data(), s.data(), s.size());  // disjoint: overlaps were staged above
     done += s.size();

@@ -17,8 +17,14 @@
 /// leaves made on first use): an SBUF's 128 partitions sit in one leaf. Page memory comes from
 /// a process-wide pool of large, huge-page-advised arenas and goes back to it when the memory
 /// dies, so that a second Simulation in the same process reuses pages the first one already
-/// faulted in. A fresh page is zero from the OS; a reused one is zeroed where it was written
-/// (each page keeps the extent its write runs covered).
+/// faulted in. A fresh page is zero from the OS. A reused one comes with the extent its last
+/// owner wrote, kept "stale": stale bytes read as zero, and are zeroed only when a write run
+/// hands them to a caller that may read them first; a caller that overwrites a whole run
+/// (write, copy_bytes) takes its bytes out of the stale extent without zeroing them. The
+/// stale extent stays one interval: a run in its middle also zeroes the shorter side.
+///
+///   reused page:  | written by us | stale (reads 0) |  fresh or zeroed  |
+///                 0               sb                se                  valid_bytes
 
 #include <cstdint>
 #include <memory>
@@ -61,26 +67,38 @@ class PagedMemory {
   [[nodiscard]] std::span<const std::uint8_t> read_run(std::uint64_t offset,
                                                        std::uint64_t max) const;
   /// The longest writable contiguous span at `offset` (at most `max` bytes), allocating its
-  /// page; the span counts as written. Contract: valid_range(offset, 1).
+  /// page; the span counts as written and reads as the memory's bytes (stale ones zeroed).
+  /// Contract: valid_range(offset, 1).
   [[nodiscard]] std::span<std::uint8_t> write_run(std::uint64_t offset, std::uint64_t max);
+  /// write_run for a caller that stores every byte of the span before the memory is read
+  /// again: its bytes are left as they are (a reused page's old bytes are not zeroed first).
+  /// Contract: valid_range(offset, 1).
+  [[nodiscard]] std::span<std::uint8_t> overwrite_run(std::uint64_t offset, std::uint64_t max);
 
  private:
   static constexpr unsigned kLeafBits = 10;  ///< 1024 pages per leaf
-  /// One page: its bytes (null until written) and the extent write runs handed out.
+  /// One page: its bytes (null until written), the extent write runs handed out, and the
+  /// stale extent [stale_begin, stale_end) (empty when begin >= end).
   struct Slot {
     std::uint8_t* data = nullptr;
     std::uint64_t dirty_begin = ~std::uint64_t{0};
     std::uint64_t dirty_end = 0;
+    std::uint64_t stale_begin = 0;
+    std::uint64_t stale_end = 0;
   };
   using Leaf = std::unique_ptr<Slot[]>;
 
-  /// Page `index`'s bytes, or null if it was never written.
-  [[nodiscard]] std::uint8_t* find_page(std::uint64_t index) const noexcept {
+  /// Page `index`, or null if it was never written.
+  [[nodiscard]] const Slot* find_slot(std::uint64_t index) const noexcept {
     const Leaf& leaf = dir_[index >> kLeafBits];
-    return leaf ? leaf[index & ((1U << kLeafBits) - 1)].data : nullptr;
+    if (!leaf) return nullptr;
+    const Slot& s = leaf[index & ((1U << kLeafBits) - 1)];
+    return s.data != nullptr ? &s : nullptr;
   }
-  /// Page `index`, allocated (zeroed) if it was never written.
+  /// Page `index`, allocated if it was never written (a reused page's old bytes stale).
   Slot& page(std::uint64_t index);
+  /// The run at `offset` handed out for writing; `zero`: its stale bytes are zeroed.
+  std::span<std::uint8_t> take_run(std::uint64_t offset, std::uint64_t max, bool zero);
 
   std::uint64_t size_;
   std::uint64_t page_bytes_;

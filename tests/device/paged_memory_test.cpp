@@ -92,6 +92,56 @@ TEST(PagedMemory, PagesWrittenInPartComeBackZeroedEverywhere) {
   expect_zero_pages(second, 4);
 }
 
+TEST(PagedMemory, ARecycledPageReadsZeroAroundWhatIsOverwritten) {
+  // A dead memory's bytes are not zeroed when the page is reused: they must read as zero
+  // until overwritten, through reads, write runs and copies, and again in the next owner.
+  constexpr std::uint64_t kPage = 3 * 4096;
+  const std::vector<std::uint8_t> ones(kPage, 0xFF);
+  {
+    PagedMemory first(2 * kPage, kPage, kPage);
+    first.write(0, ones);
+    first.write(kPage, ones);
+  }
+  PagedMemory second(2 * kPage, kPage, kPage);
+  std::vector<std::uint8_t> mid(100);
+  std::iota(mid.begin(), mid.end(), 1);
+  second.write(5000, mid);  // in the middle of the old bytes
+  std::vector<std::uint8_t> want(kPage, 0);
+  std::copy(mid.begin(), mid.end(), want.begin() + 5000);
+  std::vector<std::uint8_t> got(kPage);
+  second.read(0, got);
+  EXPECT_EQ(got, want);
+  const auto run = second.write_run(9000, 50);  // handed out to be read: zeros
+  EXPECT_EQ(std::vector<std::uint8_t>(run.begin(), run.end()), std::vector<std::uint8_t>(50, 0));
+  run[0] = 7;
+  want[9000] = 7;
+  PagedMemory src(kPage, kPage, kPage);
+  src.write(0, mid);
+  copy_bytes(src, 0, second, 200, mid.size());                  // before the written part
+  copy_bytes(src, 0, second, kPage + kPage - 100, mid.size());  // the second page's tail
+  std::copy(mid.begin(), mid.end(), want.begin() + 200);
+  second.read(0, got);
+  EXPECT_EQ(got, want);
+  std::vector<std::uint8_t> want2(kPage, 0);
+  std::copy(mid.begin(), mid.end(), want2.end() - 100);
+  second.read(kPage, got);
+  EXPECT_EQ(got, want2);
+}
+
+TEST(PagedMemory, TheNextOwnerOfARecycledPageSeesZerosToo) {
+  constexpr std::uint64_t kPage = 2 * 4096;
+  {
+    PagedMemory first(kPage, kPage, kPage);
+    first.write(0, std::vector<std::uint8_t>(kPage, 0xFF));
+  }
+  {
+    PagedMemory second(kPage, kPage, kPage);  // overwrites a little, leaves the rest stale
+    second.write(4000, std::vector<std::uint8_t>(10, 0xEE));
+  }
+  PagedMemory third(kPage, kPage, kPage);
+  expect_zero_pages(third, 1);
+}
+
 TEST(PagedMemory, FarPagesOfALargeSparseMemory) {
   // 32 GiB of 64 KiB pages: pages far apart live in different leaves of the page table.
   PagedMemory m(32ULL << 30, 64 << 10, 64 << 10);
