@@ -267,6 +267,9 @@ class Machine {
   [[nodiscard]] const Route& engine_route(EngineCache& cache, const UdmaEngine& eng, CoreId src,
                                           CoreId dst) const;
   void land(const Landing& l);
+  /// Queues the event that lands `in_flight`'s earliest pair (see ChainedArrivals).
+  void schedule_landing(ChainedArrivals<Landing>& in_flight, ChainedArrivals<Landing>::Due due,
+                        std::string_view label);
 
   sim::Kernel* kernel_;
   Topology topology_;

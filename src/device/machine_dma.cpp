@@ -199,17 +199,26 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   } else {
     m2s.last_data_land = std::max(m2s.last_data_land, arrival);
   }
-  // 6. The landing applies the pair. Its event takes the engine's pair due first, so pairs
-  //    landing at one tick apply in the order the engine took them, whatever the tie order.
-  OrderedArrivals<Landing>& in_flight = core_state(eng.core()).landings[eng.index()];
-  in_flight.add(at, Landing{&m2s, &s2m, *src, *dst, len});
-  kernel_->schedule(
-      at - now,
-      [this, &in_flight] {
-        SBRDMA_CHECK_MSG(in_flight.earliest() == kernel_->now(), "one event per landing");
-        land(in_flight.take());
+  // 6. The landing applies the pair. Its event is reserved now (so it runs where an event
+  //    scheduled now would) but enters the kernel's queue only once the engine's earlier
+  //    landings are applied; pairs landing at one tick apply in the order the engine took
+  //    them, whatever the tie order.
+  ChainedArrivals<Landing>& in_flight = core_state(eng.core()).landings[eng.index()];
+  if (auto due = in_flight.add(at, kernel_->reserve_seq(), Landing{&m2s, &s2m, *src, *dst, len})) {
+    schedule_landing(in_flight, *due, eng.land_label);
+  }
+}
+
+void Machine::schedule_landing(ChainedArrivals<Landing>& in_flight,
+                               ChainedArrivals<Landing>::Due due, std::string_view label) {
+  kernel_->schedule_at(
+      due.at, due.seq,
+      [this, &in_flight, seq = due.seq, label] {
+        const Landing l = in_flight.take(seq);
+        if (auto next = in_flight.next_due()) schedule_landing(in_flight, *next, label);
+        land(l);
       },
-      eng.land_label);
+      label);
 }
 
 const Route& Machine::engine_route(EngineCache& cache, const UdmaEngine& eng, CoreId src,

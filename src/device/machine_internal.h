@@ -125,7 +125,8 @@ struct Machine::CoreState {
   std::vector<std::unique_ptr<UdmaEngine>> engines;
   /// Per engine, its descriptor pairs in flight: same-tick landings apply in the order the
   /// engine took them (and so a queue's semaphore write after its data). [CHOICE D26d]
-  std::vector<OrderedArrivals<Landing>> landings;
+  /// Only the earliest one's event is in the kernel's queue.
+  std::vector<ChainedArrivals<Landing>> landings;
   /// Per engine, its resolution caches.
   std::vector<EngineCache> caches;
 };

@@ -16,12 +16,17 @@
 ///   add(t, A); add(t, B); add(t, C)        events e1 e2 e3 at t, run e3 e1 e2 (shuffled)
 ///   e3: take() -> A    e1: take() -> B    e2: take() -> C          A, B, C: program order
 ///
+/// ChainedArrivals<T> (below) is the same hand-out with one pending kernel event per instance
+/// instead of one per item.
+///
 /// Storage: a vector sorted by (tick, add order) with a consumed prefix, so the common case
 /// (ticks non-decreasing in add order) appends and takes in O(1), and an empty instance owns
 /// no memory.
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -56,6 +61,12 @@ class OrderedArrivals {
     return items_[head_].at;
   }
 
+  /// The item the next take() returns. Contract: !empty().
+  [[nodiscard]] T& front() {
+    SBRDMA_CHECK(!empty());
+    return items_[head_].item;
+  }
+
   /// Removes and returns the item due first (earliest tick, then add order).
   /// Contract: !empty().
   T take() {
@@ -82,6 +93,75 @@ class OrderedArrivals {
   };
   std::vector<Entry> items_;
   std::size_t head_ = 0;  // items_[0, head_) are taken
+};
+
+/// ChainedArrivals<T>: OrderedArrivals whose items each own a kernel sequence number reserved
+/// when they were added (sim::Kernel::reserve_seq), with only the earliest item's event in the
+/// kernel's queue at a time. When that event runs, the caller takes the item and schedules the
+/// next one's event at its own (tick, seq), so a queue of thousands of items in flight costs the
+/// kernel's heap one entry, and events run exactly as if every item had its own.
+///
+///   add(t1, s1, A) -> Due{t1, s1}   schedule_at(t1, s1)          heap: A
+///   add(t2, s2, B) -> nothing       (t2 >= t1: A's event comes first)
+///   add(t0, s3, C) -> Due{t0, s3}   (t0 < t1: C is first now)    heap: C, A
+///   event(t0, s3): take(s3) -> C; next_due() -> nothing (A has its event)
+///   event(t1, s1): take(s1) -> A; next_due() -> Due{t2, s2}      heap: B
+///
+/// Why the order is today's: an item's key (tick, seq) is larger than the earliest item's, whose
+/// event is in the heap, so an item waiting outside the heap could never have been popped
+/// before it. With a tie seed the same holds across ticks; within a tick the events still take
+/// the items in add order (the D31 guarantee), as at most one item per tick has its event
+/// pending at a time (a later add at the same tick never becomes the earliest).
+template <typename T>
+class ChainedArrivals {
+ public:
+  /// An event to schedule: at `at`, under the reserved sequence number `seq`.
+  struct Due {
+    base::Tick at;
+    std::uint64_t seq = 0;
+  };
+
+  /// Adds `item`, due at `at`, whose event will run under sequence number `seq`. Returns the
+  /// event to schedule if the item is now the earliest (it is then marked scheduled).
+  /// Contract: `seq` is larger than every seq added before.
+  [[nodiscard]] std::optional<Due> add(base::Tick at, std::uint64_t seq, T item) {
+    const bool first = items_.empty() || at < items_.earliest();
+    items_.add(at, Keyed{seq, first, std::move(item)});
+    if (!first) return std::nullopt;
+    return Due{at, seq};
+  }
+
+  /// True if nothing is pending.
+  [[nodiscard]] bool empty() const noexcept { return items_.empty(); }
+  /// Items pending.
+  [[nodiscard]] std::size_t size() const noexcept { return items_.size(); }
+  /// The tick the next take() returns an item for. Contract: !empty().
+  [[nodiscard]] base::Tick earliest() const { return items_.earliest(); }
+
+  /// Removes and returns the item due first, whose event (`seq`, from the Due) runs now.
+  /// Contract: !empty() and that item's seq is `seq`.
+  T take(std::uint64_t seq) {
+    SBRDMA_CHECK_MSG(!empty() && items_.front().seq == seq, "an event took another's item");
+    return std::move(items_.take().item);
+  }
+
+  /// The event to schedule for the earliest item if it has none yet (it is then marked
+  /// scheduled); call after each take().
+  [[nodiscard]] std::optional<Due> next_due() {
+    if (items_.empty()) return std::nullopt;
+    Keyed& k = items_.front();
+    if (k.scheduled) return std::nullopt;
+    k.scheduled = true;
+    return Due{items_.earliest(), k.seq};
+  }
+
+ private:
+  struct Keyed {
+    std::uint64_t seq = 0;
+    bool scheduled = false;  ///< its event is in the kernel's queue
+    T item;
+  };
+  OrderedArrivals<Keyed> items_;
 };
 
 }  // namespace sbrdma::device

@@ -59,6 +59,13 @@ std::uint64_t EventQueue::tie_of(std::uint64_t seq) const noexcept {
 
 std::uint64_t EventQueue::push(base::Tick when, Callback fn, std::string_view label) {
   const std::uint64_t seq = next_seq_++;
+  push_reserved(when, seq, std::move(fn), label);
+  return seq;
+}
+
+void EventQueue::push_reserved(base::Tick when, std::uint64_t seq, Callback fn,
+                               std::string_view label) {
+  SBRDMA_CHECK(seq < next_seq_);
   std::uint32_t slot = 0;
   if (!free_.empty()) {
     slot = free_.back();
@@ -74,7 +81,6 @@ std::uint64_t EventQueue::push(base::Tick when, Callback fn, std::string_view la
   s.seq = seq;
   heap_.emplace_back();
   sift_up(heap_.size() - 1, Key{when.ps, tie_of(seq), slot});
-  return seq;
 }
 
 base::Tick EventQueue::next_time() const {

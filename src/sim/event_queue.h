@@ -1,7 +1,9 @@
 #pragma once
 /// The pending-event set of the kernel: events ordered by (time, sequence number).
 ///
-/// Every push gets the next sequence number. Events at the same time pop in sequence order,
+/// Every push gets the next sequence number, or one reserved for it earlier (reserve_seq(),
+/// push_reserved()): an event can then take its place in the order when it is decided and
+/// enter the heap later. Events at the same time pop in sequence order,
 /// so a run is deterministic. With a non-zero tie seed, same-time events pop in an order
 /// shuffled by the seed instead (to hunt ordering bugs); the shuffle is a fixed function of
 /// (seed, sequence), so a seed reproduces its run, and it never reorders different times.
@@ -42,9 +44,16 @@ class EventQueue {
   /// Adds an event at absolute time `when`; returns its sequence number.
   std::uint64_t push(base::Tick when, Callback fn, std::string_view label);
 
+  /// Hands out the next sequence number without pushing an event: push_reserved() adds the
+  /// event later, and it pops exactly where a push() made now at the same time would have.
+  std::uint64_t reserve_seq() noexcept { return next_seq_++; }
+  /// Adds an event at `when` under the sequence number `seq`.
+  /// Contract: `seq` came from reserve_seq() and has not been pushed yet.
+  void push_reserved(base::Tick when, std::uint64_t seq, Callback fn, std::string_view label);
+
   [[nodiscard]] bool empty() const noexcept { return heap_.empty(); }
   [[nodiscard]] std::size_t size() const noexcept { return heap_.size(); }
-  /// Sequence numbers handed out so far (= events ever pushed).
+  /// Sequence numbers handed out so far (events pushed plus numbers reserved).
   [[nodiscard]] std::uint64_t pushed() const noexcept { return next_seq_; }
 
   /// Time of the earliest event. Contract: !empty().

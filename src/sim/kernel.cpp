@@ -34,6 +34,12 @@ void Kernel::schedule(base::Tick delay, Callback fn, std::string_view label) {
   queue_.push(now_ + delay, std::move(fn), label);
 }
 
+void Kernel::schedule_at(base::Tick when, std::uint64_t seq, Callback fn,
+                         std::string_view label) {
+  SBRDMA_CHECK_MSG(when >= now_, "an event scheduled in the past");
+  queue_.push_reserved(when, seq, std::move(fn), label);
+}
+
 ProcessId Kernel::spawn(std::string name, base::Task<void> body) {
   SBRDMA_CHECK_MSG(body.valid() && !body.done(), "spawn needs a fresh Task");
   SBRDMA_CHECK(procs_.size() < kNoProcess);
