@@ -15,7 +15,7 @@
 namespace sbrdma::device {
 
 /// Page size of the non-SBUF memories (DGE_MEMORY, scratch RAM, PSUM, Q7 RAMs).
-inline constexpr std::uint64_t kMemPageBytes = 64 * 1024;
+inline constexpr std::uint64_t kMemPageBytes = 4 * 1024;
 
 /// Memory regions of a TPB window other than SBUF: the engines read and write them as bytes.
 inline bool is_plain_memory(soc::RegionKind k) {
