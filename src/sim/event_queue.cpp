@@ -19,8 +19,12 @@ constexpr std::size_t kArity = 4;
 }  // namespace
 
 bool EventQueue::earlier(const Key& a, const Key& b) noexcept {
-  if (a.time != b.time) return a.time < b.time;
-  return a.tie < b.tie;
+  // One 128-bit comparison of (time, tie): no data-dependent branch, so the sifts' choices
+  // (random by nature) compile to conditional moves instead of mispredicted jumps.
+  __extension__ using U128 = unsigned __int128;
+  const U128 ka = (U128{a.time} << 64) | a.tie;
+  const U128 kb = (U128{b.time} << 64) | b.tie;
+  return ka < kb;
 }
 
 void EventQueue::sift_up(std::size_t i, Key k) {
@@ -33,22 +37,34 @@ void EventQueue::sift_up(std::size_t i, Key k) {
   heap_[i] = k;
 }
 
+std::size_t EventQueue::earliest_child(std::size_t first, std::size_t n) const noexcept {
+  if (first + kArity <= n) {  // a full node: a two-round tournament, without branches
+    static_assert(kArity == 4);
+    const std::size_t a = earlier(heap_[first + 1], heap_[first]) ? first + 1 : first;
+    const std::size_t b = earlier(heap_[first + 3], heap_[first + 2]) ? first + 3 : first + 2;
+    return earlier(heap_[b], heap_[a]) ? b : a;
+  }
+  std::size_t best = first;
+  for (std::size_t c = first + 1; c < n; ++c) {
+    if (earlier(heap_[c], heap_[best])) best = c;
+  }
+  return best;
+}
+
 void EventQueue::sift_down(Key k) {
+  // Floyd's variant: the key that replaces the root came from the bottom and usually goes back
+  // near it, so move the hole down along the earliest children to a leaf without comparing
+  // against `k`, then let `k` rise from there (a step or two).
   const std::size_t n = heap_.size();
   std::size_t i = 0;
   for (;;) {
     const std::size_t first = kArity * i + 1;
     if (first >= n) break;
-    const std::size_t last = std::min(first + kArity, n);
-    std::size_t best = first;
-    for (std::size_t c = first + 1; c < last; ++c) {
-      if (earlier(heap_[c], heap_[best])) best = c;
-    }
-    if (!earlier(heap_[best], k)) break;
+    const std::size_t best = earliest_child(first, n);
     heap_[i] = heap_[best];
     i = best;
   }
-  heap_[i] = k;
+  sift_up(i, k);
 }
 
 std::uint64_t EventQueue::tie_of(std::uint64_t seq) const noexcept {

@@ -82,6 +82,8 @@ class EventQueue {
   static bool earlier(const Key& a, const Key& b) noexcept;
   /// Moves `k` from position i towards the root to its place.
   void sift_up(std::size_t i, Key k);
+  /// Of the children first.. of a node (heap size n), the earliest. Contract: first < n.
+  [[nodiscard]] std::size_t earliest_child(std::size_t first, std::size_t n) const noexcept;
   /// Places `k` at the root's position and moves it down to its place.
   void sift_down(Key k);
 
