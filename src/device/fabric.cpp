@@ -7,16 +7,24 @@
 
 namespace sbrdma::device {
 
+void LinkCalendar::forget(std::uint64_t horizon) {
+  while (head_ < busy_.size() && busy_[head_].end <= horizon) ++head_;
+  if (head_ == busy_.size()) {
+    busy_.clear();
+    head_ = 0;
+  } else if (head_ >= kCompactAfter && 2 * head_ >= busy_.size()) {
+    busy_.erase(busy_.begin(), busy_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
+  }
+}
+
 base::Tick LinkCalendar::book(base::Tick earliest, base::Tick d, base::Tick horizon) {
   SBRDMA_CHECK(horizon <= earliest);
-  // Forget the past: nothing can be booked before `horizon` any more.
-  std::size_t stale = 0;
-  while (stale < busy_.size() && busy_[stale].end <= horizon.ps) ++stale;
-  if (stale > 0) busy_.erase(busy_.begin(), busy_.begin() + static_cast<std::ptrdiff_t>(stale));
+  forget(horizon.ps);  // nothing can be booked before `horizon` any more
   if (d.ps == 0) return earliest;
   // Fast path: after every booking (the usual, in-order case).
-  if (busy_.empty() || earliest.ps >= busy_.back().end) {
-    if (!busy_.empty() && busy_.back().end == earliest.ps) {
+  if (head_ == busy_.size() || earliest.ps >= busy_.back().end) {
+    if (head_ != busy_.size() && busy_.back().end == earliest.ps) {
       busy_.back().end += d.ps;
     } else {
       busy_.push_back(Busy{earliest.ps, earliest.ps + d.ps});
@@ -24,7 +32,8 @@ base::Tick LinkCalendar::book(base::Tick earliest, base::Tick d, base::Tick hori
     return earliest;
   }
   // First interval that ends after `earliest` (ends increase along the calendar).
-  auto it = std::upper_bound(busy_.begin(), busy_.end(), earliest.ps,
+  const auto first = busy_.begin() + static_cast<std::ptrdiff_t>(head_);
+  auto it = std::upper_bound(first, busy_.end(), earliest.ps,
                              [](std::uint64_t t, const Busy& b) { return t < b.end; });
   std::uint64_t t = earliest.ps;
   for (; it != busy_.end(); ++it) {
@@ -32,7 +41,7 @@ base::Tick LinkCalendar::book(base::Tick earliest, base::Tick d, base::Tick hori
     t = std::max(t, it->end);
   }
   // Insert [t, t + d) before `it`, merging with the neighbours it touches.
-  const bool join_prev = it != busy_.begin() && std::prev(it)->end == t;
+  const bool join_prev = it != first && std::prev(it)->end == t;
   const bool join_next = it != busy_.end() && it->start == t + d.ps;
   if (join_prev && join_next) {
     std::prev(it)->end = it->end;

@@ -35,7 +35,9 @@ namespace sbrdma::device {
 /// Bytes per fabric chunk. [CHOICE D26]
 inline constexpr std::uint64_t kChunkBytes = 4096;
 
-/// The busy intervals of one link direction: sorted, disjoint, none touching.
+/// The busy intervals of one link direction: sorted, disjoint, none touching. Forgotten
+/// intervals leave from the front by moving a head index (the buffer is compacted now and
+/// then), so a booking in the usual order neither shifts nor allocates.
 class LinkCalendar {
  public:
   /// Books `d` at the earliest time >= `earliest` at which the link is idle for `d`, and
@@ -44,17 +46,23 @@ class LinkCalendar {
   base::Tick book(base::Tick earliest, base::Tick d, base::Tick horizon);
   /// End of the last booking (0 if none).
   [[nodiscard]] base::Tick busy_until() const {
-    return busy_.empty() ? base::Tick{} : base::Tick{busy_.back().end};
+    return head_ == busy_.size() ? base::Tick{} : base::Tick{busy_.back().end};
   }
   /// Number of disjoint busy intervals kept.
-  [[nodiscard]] std::size_t intervals() const noexcept { return busy_.size(); }
+  [[nodiscard]] std::size_t intervals() const noexcept { return busy_.size() - head_; }
 
  private:
   struct Busy {
     std::uint64_t start;
     std::uint64_t end;
   };
-  std::vector<Busy> busy_;
+  /// Drops the intervals that end at or before `horizon`.
+  void forget(std::uint64_t horizon);
+
+  /// Forgotten intervals kept before the buffer is compacted (amortises the move).
+  static constexpr std::size_t kCompactAfter = 32;
+  std::vector<Busy> busy_;  // busy_[head_, size) are the intervals; [0, head_) forgotten
+  std::size_t head_ = 0;
 };
 
 /// The links' timing state for one topology (see the top of this file).

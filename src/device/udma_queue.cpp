@@ -59,8 +59,12 @@ std::uint32_t UdmaQueue::posted() const {
   const std::uint64_t len = ring_len();
   if (len == 0) return 0;
   const std::uint64_t span = kRingIds * len;
-  return static_cast<std::uint32_t>((abs_pos(tail()) % span + span - abs_pos(head()) % span) %
-                                    span);
+  std::uint64_t t = abs_pos(tail());
+  std::uint64_t h = abs_pos(head());
+  // Positions within the span (the usual case) need no division.
+  if (t >= span) t %= span;
+  if (h >= span) h %= span;
+  return static_cast<std::uint32_t>(t >= h ? t - h : t + span - h);
 }
 
 bool UdmaQueue::enabled() const {

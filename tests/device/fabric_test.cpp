@@ -3,6 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
+#include <random>
+#include <vector>
+
 namespace sbrdma::device {
 namespace {
 
@@ -22,6 +27,66 @@ TEST(LinkCalendar, BooksInOrderAndFillsGaps) {
   // Forgetting the past: intervals that end by the horizon go.
   EXPECT_EQ(c.book(Tick{280}, Tick{5}, Tick{275}), Tick{280});
   EXPECT_EQ(c.intervals(), 1U);
+}
+
+/// The calendar as first written (a plain vector, forgotten intervals erased at once): the
+/// reference the head-index calendar must match booking for booking.
+class ReferenceCalendar {
+ public:
+  std::uint64_t book(std::uint64_t earliest, std::uint64_t d, std::uint64_t horizon) {
+    std::erase_if(busy_, [&](const Busy& b) { return b.end <= horizon; });
+    if (d == 0) return earliest;
+    auto it = std::upper_bound(busy_.begin(), busy_.end(), earliest,
+                               [](std::uint64_t t, const Busy& b) { return t < b.end; });
+    std::uint64_t t = earliest;
+    for (; it != busy_.end(); ++it) {
+      if (it->start >= t + d) break;
+      t = std::max(t, it->end);
+    }
+    const bool join_prev = it != busy_.begin() && std::prev(it)->end == t;
+    const bool join_next = it != busy_.end() && it->start == t + d;
+    if (join_prev && join_next) {
+      std::prev(it)->end = it->end;
+      busy_.erase(it);
+    } else if (join_prev) {
+      std::prev(it)->end = t + d;
+    } else if (join_next) {
+      it->start = t;
+    } else {
+      busy_.insert(it, Busy{t, t + d});
+    }
+    return t;
+  }
+  [[nodiscard]] std::size_t intervals() const { return busy_.size(); }
+  [[nodiscard]] std::uint64_t busy_until() const { return busy_.empty() ? 0 : busy_.back().end; }
+
+ private:
+  struct Busy {
+    std::uint64_t start;
+    std::uint64_t end;
+  };
+  std::vector<Busy> busy_;
+};
+
+TEST(LinkCalendar, MatchesTheReferenceOnRandomBookings) {
+  LinkCalendar c;
+  ReferenceCalendar ref;
+  std::mt19937_64 rng(5);
+  std::uint64_t now = 0;
+  std::size_t most = 0;
+  for (int i = 0; i < 20000; ++i) {
+    if (rng() % 8 == 0) now += rng() % 400;  // time moves on: the past is forgotten
+    // Mostly in order after the last booking, sometimes into the gaps behind it.
+    const std::uint64_t earliest =
+        rng() % 3 == 0 ? now + rng() % 300 : std::max(now, ref.busy_until()) + rng() % 20;
+    const std::uint64_t d = rng() % 6 == 0 ? 0 : 1 + rng() % 40;
+    const std::uint64_t want = ref.book(earliest, d, now);
+    ASSERT_EQ(c.book(Tick{earliest}, Tick{d}, Tick{now}), Tick{want}) << "booking " << i;
+    ASSERT_EQ(c.intervals(), ref.intervals()) << "booking " << i;
+    ASSERT_EQ(c.busy_until(), Tick{ref.busy_until()}) << "booking " << i;
+    most = std::max(most, ref.intervals());
+  }
+  EXPECT_GT(most, 40U);  // long calendars, so the head index moved far and compacted
 }
 
 TEST(Fabric, UncontendedTransferIsRatePlusLatencies) {
