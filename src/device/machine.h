@@ -195,6 +195,7 @@ class Machine {
   struct AddrWindow;
   struct AddrCache;
   struct EngineCache;
+  struct RouteEntry;
 
   Machine(sim::Kernel& kernel, Topology topology, soc::AddressMap map, MachineOptions options);
 

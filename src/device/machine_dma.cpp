@@ -223,13 +223,16 @@ void Machine::schedule_landing(ChainedArrivals<Landing>& in_flight,
 
 const Route& Machine::engine_route(EngineCache& cache, const UdmaEngine& eng, CoreId src,
                                    CoreId dst) const {
-  if (!cache.routed || cache.route_src != src || cache.route_dst != dst) {
-    cache.route = fabric_.data_route(src, eng.core(), dst);  // the topology is static
-    cache.route_src = src;
-    cache.route_dst = dst;
-    cache.routed = true;
+  for (const RouteEntry& e : cache.routes) {
+    if (e.valid && e.src == src && e.dst == dst) return e.route;
   }
-  return cache.route;
+  RouteEntry& e = cache.routes[cache.next_route];
+  cache.next_route = (cache.next_route + 1) % EngineCache::kRoutes;
+  e.route = fabric_.data_route(src, eng.core(), dst);  // the topology is static
+  e.src = src;
+  e.dst = dst;
+  e.valid = true;
+  return e.route;
 }
 
 void Machine::land(const Landing& l) {

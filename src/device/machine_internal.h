@@ -77,16 +77,24 @@ struct Machine::AddrCache {
   unsigned next = 0;
 };
 
+/// A data route an engine used lately: data_route(src, engine, dst).
+struct Machine::RouteEntry {
+  CoreId src = 0;
+  CoreId dst = 0;
+  bool valid = false;
+  Route route;
+};
+
 /// Per engine, what its descriptors resolved to lately: ring slots, M2S sources, S2M
-/// destinations, and the last data route.
+/// destinations, and its last few data routes (a collective step alternates between a couple
+/// of them, e.g. data and the semaphore write behind it).
 struct Machine::EngineCache {
+  static constexpr unsigned kRoutes = 4;
   AddrCache ring;
   AddrCache src;
   AddrCache dst;
-  CoreId route_src = 0;
-  CoreId route_dst = 0;
-  Route route;  ///< data_route(route_src, engine, route_dst) once `routed`
-  bool routed = false;
+  std::array<RouteEntry, kRoutes> routes;
+  unsigned next_route = 0;  ///< the entry replaced next
 };
 
 /// A descriptor pair in flight, applied at its landing tick.
