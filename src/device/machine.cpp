@@ -47,19 +47,21 @@ Machine::Machine(sim::Kernel& kernel, Topology topology, soc::AddressMap map,
   buses_.reserve(n);
   last_write_.resize(n);
   posted_.resize(n);
+  const PageBacking sbuf_backing = options.dense_sbuf ? PageBacking::kDense : PageBacking::kSparse;
   for (CoreId c = 0; c < n; ++c) {
     const CoreLoc loc = topology_.locate(c);
     chip_die_.push_back(soc::ChipDie{topology_.routing_id(loc.chip), loc.die});
-    cores_.push_back(std::make_unique<CoreState>(kernel, c, p));
+    cores_.push_back(std::make_unique<CoreState>(kernel, c, p, sbuf_backing));
     buses_.push_back(std::make_unique<CoreBus>(*this, c));
   }
 }
 
 Machine::~Machine() = default;
 
-Machine::CoreState::CoreState(sim::Kernel& kernel, CoreId core, const soc::Profile& p)
+Machine::CoreState::CoreState(sim::Kernel& kernel, CoreId core, const soc::Profile& p,
+                              PageBacking sbuf_backing)
     : sbuf(std::uint64_t{p.sbuf_partitions} * p.partition_stride.n, p.partition_stride.n,
-           p.partition_active.n),
+           p.partition_active.n, sbuf_backing),
       mem(soc::cayman_map::kTpbRegionSize, kMemPageBytes, kMemPageBytes),
       sems(kernel, fmt::format("core{}.sem", core), p.semaphores, p.events),
       engines(p.dma_engines_per_tpb),

@@ -118,7 +118,7 @@ struct Machine::PostedWrite {
 
 /// One core's hardware.
 struct Machine::CoreState {
-  CoreState(sim::Kernel& kernel, CoreId core, const soc::Profile& p);
+  CoreState(sim::Kernel& kernel, CoreId core, const soc::Profile& p, PageBacking sbuf_backing);
   /// Per-core state lives in the huge-page pool (touched at random on every event).
   static void* operator new(std::size_t n) { return sim::HugePagePool::allocate(n); }
   static void operator delete(void* p, std::size_t n) noexcept {

@@ -29,10 +29,11 @@ namespace {
 constexpr std::uint64_t kZeroBytes = 64 * 1024;
 const std::array<std::uint8_t, kZeroBytes> kZeros{};
 
-/// Page memory for every PagedMemory of the process, by page size. Fresh pages are carved
-/// from arenas mapped zero-filled by the OS (advised for huge pages: a 2 MiB fault instead of
-/// 512 small ones); pages given back are kept with the extent their owner wrote, poisoned for
-/// ASan, and that extent is zeroed when they are taken again. Memory is never returned to the
+/// Page memory for every PagedMemory of the process, by page size and backing. Fresh pages are
+/// carved from arenas mapped zero-filled by the OS; dense arenas are advised for huge pages (a
+/// 2 MiB fault instead of 512 small ones), sparse ones are not, so the OS backs only the
+/// 4 KiB pages really written. Pages given back are kept with the extent their owner wrote,
+/// poisoned for ASan, and that extent is zeroed when they are taken again. Memory is never returned to the
 /// OS: the pool stays as large as the most pages ever alive at once, which a bench run
 /// reaches with its first Simulation.
 class PagePool {
@@ -49,10 +50,10 @@ class PagePool {
     std::uint64_t end = 0;
   };
 
-  /// A page of `bytes`, zero outside the extent it comes with.
-  Used take(std::uint64_t bytes) {
+  /// A page of `bytes` with the given backing, zero outside the extent it comes with.
+  Used take(std::uint64_t bytes, PageBacking backing) {
     const std::lock_guard<std::mutex> lock(mu_);
-    SizeClass& c = classes_[bytes];
+    SizeClass& c = classes_[Kind{bytes, backing}];
     if (!c.free.empty()) {
       const Used u = c.free.back();
       c.free.pop_back();
@@ -62,7 +63,7 @@ class PagePool {
     const std::uint64_t step = round_up(bytes, bytes < 4096 ? 64 : 4096);
     if (c.left < step) {
       c.left = std::max<std::uint64_t>(kArenaBytes, round_up(step, kHugePage));
-      c.next = map_zeroed(c.left);
+      c.next = map_zeroed(c.left, backing);
     }
     std::uint8_t* p = c.next;
     c.next += step;
@@ -70,16 +71,24 @@ class PagePool {
     return Used{p, 0, 0};
   }
 
-  /// Takes back a page of `bytes` from take(), non-zero at most in [begin, end).
-  void give(std::uint8_t* p, std::uint64_t bytes, std::uint64_t begin, std::uint64_t end) {
+  /// Takes back a page from take(bytes, backing), non-zero at most in [begin, end).
+  void give(std::uint8_t* p, std::uint64_t bytes, PageBacking backing, std::uint64_t begin,
+            std::uint64_t end) {
     const std::lock_guard<std::mutex> lock(mu_);
     SBRDMA_POISON(p, bytes);
-    classes_[bytes].free.push_back(Used{p, begin, end});
+    classes_[Kind{bytes, backing}].free.push_back(Used{p, begin, end});
   }
 
  private:
   static constexpr std::uint64_t kHugePage = 2ULL << 20;
   static constexpr std::uint64_t kArenaBytes = 64ULL << 20;
+  struct Kind {
+    std::uint64_t bytes = 0;
+    PageBacking backing = PageBacking::kSparse;
+    bool operator<(const Kind& o) const noexcept {
+      return bytes != o.bytes ? bytes < o.bytes : backing < o.backing;
+    }
+  };
   struct SizeClass {
     std::vector<Used> free;
     std::uint8_t* next = nullptr;  ///< the current arena's uncarved rest
@@ -90,17 +99,20 @@ class PagePool {
     return (n + to - 1) / to * to;
   }
 
-  /// `bytes` of zeroed memory, huge-page aligned where the OS allows.
-  static std::uint8_t* map_zeroed(std::uint64_t bytes) {
+  /// `bytes` of zeroed memory, huge-page aligned, advised for huge pages if dense.
+  static std::uint8_t* map_zeroed(std::uint64_t bytes, PageBacking backing) {
 #if defined(__linux__)
     void* raw = mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     SBRDMA_CHECK_MSG(raw != MAP_FAILED, "out of memory for simulated memory pages");
     const auto at = reinterpret_cast<std::uintptr_t>(raw);
     auto* p = reinterpret_cast<std::uint8_t*>((at + kHugePage - 1) & ~(kHugePage - 1));
-    madvise(p, bytes, MADV_HUGEPAGE);  // advice only: failure is harmless
+    if (backing == PageBacking::kDense) {
+      madvise(p, bytes, MADV_HUGEPAGE);  // advice only: failure is harmless
+    }
     return p;
 #else
+    (void)backing;
     auto* p = static_cast<std::uint8_t*>(std::calloc(1, bytes));
     SBRDMA_CHECK_MSG(p != nullptr, "out of memory for simulated memory pages");
     return p;
@@ -108,13 +120,14 @@ class PagePool {
   }
 
   std::mutex mu_;
-  std::map<std::uint64_t, SizeClass> classes_;
+  std::map<Kind, SizeClass> classes_;
 };
 
 }  // namespace
 
-PagedMemory::PagedMemory(std::uint64_t size, std::uint64_t page_bytes, std::uint64_t valid_bytes)
-    : size_(size), page_bytes_(page_bytes), valid_bytes_(valid_bytes) {
+PagedMemory::PagedMemory(std::uint64_t size, std::uint64_t page_bytes, std::uint64_t valid_bytes,
+                         PageBacking backing)
+    : size_(size), page_bytes_(page_bytes), valid_bytes_(valid_bytes), backing_(backing) {
   SBRDMA_CHECK(page_bytes > 0 && valid_bytes > 0 && valid_bytes <= page_bytes);
   SBRDMA_CHECK(size % page_bytes == 0);
   dir_.resize(((size / page_bytes) >> kLeafBits) + 1);
@@ -133,7 +146,7 @@ PagedMemory::~PagedMemory() {
         begin = std::min(begin, s.stale_begin);
         end = std::max(end, s.stale_end);
       }
-      pool.give(s.data, valid_bytes_, begin, end);
+      pool.give(s.data, valid_bytes_, backing_, begin, end);
     }
   }
 }
@@ -143,7 +156,7 @@ PagedMemory::Slot& PagedMemory::page(std::uint64_t index) {
   if (!leaf) leaf = std::make_unique<Slot[]>(std::size_t{1} << kLeafBits);
   Slot& s = leaf[index & ((1U << kLeafBits) - 1)];
   if (s.data == nullptr) {
-    const PagePool::Used u = PagePool::instance().take(valid_bytes_);
+    const PagePool::Used u = PagePool::instance().take(valid_bytes_, backing_);
     s.data = u.page;
     s.stale_begin = u.begin;
     s.stale_end = u.end;

@@ -15,9 +15,12 @@
 ///
 /// Pages are found through a two-level table (a directory of leaves of 1024 page pointers,
 /// leaves made on first use): an SBUF's 128 partitions sit in one leaf. Page memory comes from
-/// a process-wide pool of large, huge-page-advised arenas and goes back to it when the memory
-/// dies, so that a second Simulation in the same process reuses pages the first one already
-/// faulted in. A fresh page is zero from the OS. A reused one comes with the extent its last
+/// a process-wide pool of large arenas and goes back to it when the memory dies, so that a second Simulation in the same process reuses pages the first one already
+/// faulted in. A dense memory's arenas are advised for huge pages: right when its pages are
+/// filled whole (a collective's buffers), wasteful when they are written here and there
+/// (descriptor rings, a 1 KiB collective over 128 partitions), where the OS would zero whole
+/// 2 MiB pages to back a few words; a sparse memory's pages are backed 4 KiB at a time where
+/// written. A fresh page is zero from the OS. A reused one comes with the extent its last
 /// owner wrote, kept "stale": stale bytes read as zero, and are zeroed only when a write run
 /// hands them to a caller that may read them first; a caller that overwrites a whole run
 /// (write, copy_bytes) takes its bytes out of the stale extent without zeroing them. The
@@ -33,11 +36,18 @@
 
 namespace sbrdma::device {
 
+/// How the OS backs a memory's pages (see the top of this file).
+enum class PageBacking : std::uint8_t {
+  kSparse,  ///< 4 KiB pages, only where written
+  kDense,   ///< huge pages where the OS allows: pages are expected to be filled whole
+};
+
 /// A sparse, lazily allocated byte memory (see the top of this file).
 class PagedMemory {
  public:
   /// Contract: page_bytes > 0, 0 < valid_bytes <= page_bytes, size a multiple of page_bytes.
-  PagedMemory(std::uint64_t size, std::uint64_t page_bytes, std::uint64_t valid_bytes);
+  PagedMemory(std::uint64_t size, std::uint64_t page_bytes, std::uint64_t valid_bytes,
+              PageBacking backing = PageBacking::kSparse);
   /// Gives the pages back to the process-wide pool.
   ~PagedMemory();
   PagedMemory(const PagedMemory&) = delete;
@@ -49,6 +59,8 @@ class PagedMemory {
   [[nodiscard]] std::uint64_t page_bytes() const noexcept { return page_bytes_; }
   /// Bytes at the start of each page that exist.
   [[nodiscard]] std::uint64_t valid_bytes() const noexcept { return valid_bytes_; }
+  /// How the OS backs the pages.
+  [[nodiscard]] PageBacking backing() const noexcept { return backing_; }
   /// Pages allocated so far.
   [[nodiscard]] std::size_t allocated_pages() const noexcept { return allocated_; }
 
@@ -103,6 +115,7 @@ class PagedMemory {
   std::uint64_t size_;
   std::uint64_t page_bytes_;
   std::uint64_t valid_bytes_;
+  PageBacking backing_;
   std::vector<Leaf> dir_;  ///< by page index >> kLeafBits
   std::size_t allocated_ = 0;
 };

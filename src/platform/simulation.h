@@ -44,6 +44,8 @@ struct SimOptions {
   bool ring_id_abort = true;
   /// Non-zero: same-time events run in a reproducible shuffled order (sim::EventQueue).
   std::uint64_t seed = 0;
+  /// The SBUFs will be filled whole: back them with huge pages (device::MachineOptions).
+  bool dense_sbuf = false;
   /// Collect the firmware DEBUG lines into RunReport::debug.
   bool debug_log = false;
   /// Record a Chrome/Perfetto trace (trace_json() after the run).

@@ -159,5 +159,26 @@ TEST(PagedMemory, FarPagesOfALargeSparseMemory) {
   EXPECT_EQ(m.allocated_pages(), 2U);
 }
 
+TEST(PagedMemory, SparseAndDensePagesComeFromSeparatePools) {
+  // A page size no other test uses, so the process-wide pool's free lists are this test's.
+  constexpr std::uint64_t kPage = 12 * 1024 + 64;
+  const std::vector<std::uint8_t> word{9, 9, 9, 9};
+  const std::uint8_t* sparse_page = nullptr;
+  {
+    PagedMemory a(2 * kPage, kPage, kPage);
+    EXPECT_EQ(a.backing(), PageBacking::kSparse);
+    a.write(0, word);
+    sparse_page = a.write_run(0, 1).data();
+  }
+  PagedMemory dense(2 * kPage, kPage, kPage, PageBacking::kDense);
+  EXPECT_EQ(dense.backing(), PageBacking::kDense);
+  EXPECT_NE(dense.write_run(0, 1).data(), sparse_page);  // not the sparse page given back
+  PagedMemory again(2 * kPage, kPage, kPage);
+  const auto run = again.write_run(0, kPage);
+  EXPECT_EQ(run.data(), sparse_page);  // reused, and zeroed where it was written
+  EXPECT_EQ(std::vector<std::uint8_t>(run.begin(), run.begin() + 4),
+            std::vector<std::uint8_t>(4, 0));
+}
+
 }  // namespace
 }  // namespace sbrdma::device
