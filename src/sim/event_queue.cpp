@@ -73,13 +73,13 @@ std::uint64_t EventQueue::tie_of(std::uint64_t seq) const noexcept {
   return mix64(seq ^ mix64(seed_));
 }
 
-std::uint64_t EventQueue::push(base::Tick when, Callback fn, std::string_view label) {
+std::uint64_t EventQueue::push(base::Tick when, Callback&& fn, std::string_view label) {
   const std::uint64_t seq = next_seq_++;
   push_reserved(when, seq, std::move(fn), label);
   return seq;
 }
 
-void EventQueue::push_reserved(base::Tick when, std::uint64_t seq, Callback fn,
+void EventQueue::push_reserved(base::Tick when, std::uint64_t seq, Callback&& fn,
                                std::string_view label) {
   SBRDMA_CHECK(seq < next_seq_);
   std::uint32_t slot = 0;

@@ -41,15 +41,18 @@ class EventQueue {
   /// `tie_seed` 0 keeps same-time events in insertion order; any other value shuffles them.
   explicit EventQueue(std::uint64_t tie_seed = 0) : seed_(tie_seed) {}
 
-  /// Adds an event at absolute time `when`; returns its sequence number.
-  std::uint64_t push(base::Tick when, Callback fn, std::string_view label);
+  /// Adds an event at absolute time `when`; returns its sequence number. The callables here
+  /// and in push_reserved() are taken by reference and moved into the queue's slot once (a
+  /// by-value hop costs an indirect relocation each).
+  std::uint64_t push(base::Tick when, Callback&& fn, std::string_view label);
 
   /// Hands out the next sequence number without pushing an event: push_reserved() adds the
   /// event later, and it pops exactly where a push() made now at the same time would have.
   std::uint64_t reserve_seq() noexcept { return next_seq_++; }
   /// Adds an event at `when` under the sequence number `seq`.
   /// Contract: `seq` came from reserve_seq() and has not been pushed yet.
-  void push_reserved(base::Tick when, std::uint64_t seq, Callback fn, std::string_view label);
+  void push_reserved(base::Tick when, std::uint64_t seq, Callback&& fn,
+                     std::string_view label);
 
   [[nodiscard]] bool empty() const noexcept { return heap_.empty(); }
   [[nodiscard]] std::size_t size() const noexcept { return heap_.size(); }

@@ -102,14 +102,14 @@ class Kernel {
   [[nodiscard]] base::Tick now() const noexcept { return now_; }
 
   /// Runs `fn` at now() + delay. Contract: `label` outlives the event (see Event::label).
-  void schedule(base::Tick delay, Callback fn, std::string_view label);
+  void schedule(base::Tick delay, Callback&& fn, std::string_view label);
 
   /// Reserves the sequence number of an event to be scheduled later with schedule_at(): that
   /// event runs where one scheduled now for the same time would (same-time order included).
   [[nodiscard]] std::uint64_t reserve_seq() noexcept { return queue_.reserve_seq(); }
   /// Runs `fn` at absolute time `when` under the reserved sequence number `seq`.
   /// Contract: when >= now(); `seq` came from reserve_seq() and is used once.
-  void schedule_at(base::Tick when, std::uint64_t seq, Callback fn, std::string_view label);
+  void schedule_at(base::Tick when, std::uint64_t seq, Callback&& fn, std::string_view label);
 
   /// Starts `body` as a process at now() (as an event labelled `name`). Returns its id.
   /// Contract: body.valid() and not started.
