@@ -303,7 +303,7 @@ base::Tick Machine::writes_landed_by(CoreId issuer) const {
 }
 
 bool Machine::writes_done(CoreId issuer, base::Tick until) const {
-  const OrderedArrivals<PostedWrite>& p = posted_[issuer];
+  const ChainedArrivals<PostedWrite>& p = posted_[issuer];
   return p.empty() || p.earliest() > until;
 }
 

@@ -237,9 +237,11 @@ class Machine {
   /// Queues `w` to take effect `delay` from now, in issue order among the issuer's writes
   /// that land at the same tick. [CHOICE D26a]
   void post(CoreId issuer, base::Tick delay, PostedWrite w);
-  /// The landing event of one of the issuer's posted writes: applies the one due first, then
-  /// wakes the issuer's fences that are done.
-  void deliver_write(CoreId issuer);
+  /// Queues the event that delivers the issuer's earliest posted write (see ChainedArrivals).
+  void schedule_delivery(CoreId issuer, ChainedArrivals<PostedWrite>::Due due);
+  /// The landing event (sequence number `seq`) of the issuer's earliest posted write: applies
+  /// it, then wakes the issuer's fences that are done.
+  void deliver_write(CoreId issuer, std::uint64_t seq);
   /// True once no write of `issuer` due by `until` is pending.
   [[nodiscard]] bool writes_done(CoreId issuer, base::Tick until) const;
   void apply_write32(CoreId issuer, base::SocAddr a, std::uint32_t v);
@@ -286,7 +288,7 @@ class Machine {
   ErrorLog errors_;
   MachineStats stats_;
   std::vector<base::Tick> last_write_;  // per issuing core: when its latest MMIO write lands
-  std::vector<OrderedArrivals<PostedWrite>> posted_;  // per issuing core: writes in flight
+  std::vector<ChainedArrivals<PostedWrite>> posted_;  // per issuing core: writes in flight
   struct Fence {
     CoreId issuer;
     sim::ProcessId pid;

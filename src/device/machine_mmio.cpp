@@ -54,17 +54,25 @@ void Machine::bus_write_block(CoreId issuer, base::SocAddr a, std::span<const st
 void Machine::post(CoreId issuer, base::Tick delay, PostedWrite w) {
   const base::Tick at = kernel_->now() + delay;
   last_write_[issuer] = std::max(last_write_[issuer], at);
-  posted_[issuer].add(at, std::move(w));
-  // The event carries no write: it applies whichever of the issuer's writes is due first, so
-  // same-tick writes take effect in issue order even when a tie seed shuffles the events.
-  kernel_->schedule(
-      delay, [this, issuer] { deliver_write(issuer); }, "mmio.write");
+  // The event carries no write: it applies the issuer's write due first, so same-tick writes
+  // take effect in issue order even when a tie seed shuffles the events. Its place in the
+  // event order is taken now; only the issuer's earliest write has its event queued.
+  if (auto due = posted_[issuer].add(at, kernel_->reserve_seq(), std::move(w))) {
+    schedule_delivery(issuer, *due);
+  }
 }
 
-void Machine::deliver_write(CoreId issuer) {
-  OrderedArrivals<PostedWrite>& pending = posted_[issuer];
+void Machine::schedule_delivery(CoreId issuer, ChainedArrivals<PostedWrite>::Due due) {
+  kernel_->schedule_at(
+      due.at, due.seq, [this, issuer, seq = due.seq] { deliver_write(issuer, seq); },
+      "mmio.write");
+}
+
+void Machine::deliver_write(CoreId issuer, std::uint64_t seq) {
+  ChainedArrivals<PostedWrite>& pending = posted_[issuer];
   SBRDMA_CHECK_MSG(pending.earliest() == kernel_->now(), "one landing event per posted write");
-  const PostedWrite w = pending.take();
+  const PostedWrite w = pending.take(seq);
+  if (auto next = pending.next_due()) schedule_delivery(issuer, *next);
   if (w.block) {
     apply_block(issuer, w.addr, w.target, w.bytes);
   } else {

@@ -17,7 +17,7 @@
 ///   e3: take() -> A    e1: take() -> B    e2: take() -> C          A, B, C: program order
 ///
 /// ChainedArrivals<T> (below) is the same hand-out with one pending kernel event per instance
-/// instead of one per item.
+/// instead of one per item; the machine's landings and posted writes use it.
 ///
 /// Storage: a vector sorted by (tick, add order) with a consumed prefix, so the common case
 /// (ticks non-decreasing in add order) appends and takes in O(1), and an empty instance owns
