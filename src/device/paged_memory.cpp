@@ -130,7 +130,6 @@ PagedMemory::PagedMemory(std::uint64_t size, std::uint64_t page_bytes, std::uint
     : size_(size), page_bytes_(page_bytes), valid_bytes_(valid_bytes), backing_(backing) {
   SBRDMA_CHECK(page_bytes > 0 && valid_bytes > 0 && valid_bytes <= page_bytes);
   SBRDMA_CHECK(size % page_bytes == 0);
-  dir_.resize(((size / page_bytes) >> kLeafBits) + 1);
 }
 
 PagedMemory::~PagedMemory() {
@@ -152,7 +151,11 @@ PagedMemory::~PagedMemory() {
 }
 
 PagedMemory::Slot& PagedMemory::page(std::uint64_t index) {
-  Leaf& leaf = dir_[index >> kLeafBits];
+  // The directory grows to the highest leaf written: a 32 GiB window of 4 KiB pages would
+  // otherwise zero a 64 KiB directory per core for the few low pages a run writes.
+  const std::uint64_t li = index >> kLeafBits;
+  if (li >= dir_.size()) dir_.resize(li + 1);
+  Leaf& leaf = dir_[li];
   if (!leaf) leaf = std::make_unique<Slot[]>(std::size_t{1} << kLeafBits);
   Slot& s = leaf[index & ((1U << kLeafBits) - 1)];
   if (s.data == nullptr) {

@@ -102,7 +102,9 @@ class PagedMemory {
 
   /// Page `index`, or null if it was never written.
   [[nodiscard]] const Slot* find_slot(std::uint64_t index) const noexcept {
-    const Leaf& leaf = dir_[index >> kLeafBits];
+    const std::uint64_t li = index >> kLeafBits;
+    if (li >= dir_.size()) return nullptr;
+    const Leaf& leaf = dir_[li];
     if (!leaf) return nullptr;
     const Slot& s = leaf[index & ((1U << kLeafBits) - 1)];
     return s.data != nullptr ? &s : nullptr;
@@ -116,7 +118,7 @@ class PagedMemory {
   std::uint64_t page_bytes_;
   std::uint64_t valid_bytes_;
   PageBacking backing_;
-  std::vector<Leaf> dir_;  ///< by page index >> kLeafBits
+  std::vector<Leaf> dir_;  ///< by page index >> kLeafBits, up to the highest leaf written
   std::size_t allocated_ = 0;
 };
 
