@@ -4,18 +4,13 @@
 #include <iterator>
 
 #include "base/check.h"
+#include "base/taken_prefix.h"
 
 namespace sbrdma::device {
 
 void LinkCalendar::forget(std::uint64_t horizon) {
   while (head_ < busy_.size() && busy_[head_].end <= horizon) ++head_;
-  if (head_ == busy_.size()) {
-    busy_.clear();
-    head_ = 0;
-  } else if (head_ >= kCompactAfter && 2 * head_ >= busy_.size()) {
-    busy_.erase(busy_.begin(), busy_.begin() + static_cast<std::ptrdiff_t>(head_));
-    head_ = 0;
-  }
+  base::settle_taken_prefix(busy_, head_);
 }
 
 base::Tick LinkCalendar::book(base::Tick earliest, base::Tick d, base::Tick horizon) {

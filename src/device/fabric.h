@@ -59,8 +59,6 @@ class LinkCalendar {
   /// Drops the intervals that end at or before `horizon`.
   void forget(std::uint64_t horizon);
 
-  /// Forgotten intervals kept before the buffer is compacted (amortises the move).
-  static constexpr std::size_t kCompactAfter = 32;
   std::vector<Busy> busy_;  // busy_[head_, size) are the intervals; [0, head_) forgotten
   std::size_t head_ = 0;
 };

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "base/check.h"
+#include "base/taken_prefix.h"
 #include "base/units.h"
 
 namespace sbrdma::device {
@@ -73,20 +74,11 @@ class OrderedArrivals {
     SBRDMA_CHECK(!empty());
     T out = std::move(items_[head_].item);
     ++head_;
-    if (head_ == items_.size()) {
-      items_.clear();
-      head_ = 0;
-    } else if (head_ >= kCompactAfter && 2 * head_ >= items_.size()) {
-      items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
-      head_ = 0;
-    }
+    base::settle_taken_prefix(items_, head_);
     return out;
   }
 
  private:
-  /// Consumed entries kept before the prefix is dropped (amortises the erase).
-  static constexpr std::size_t kCompactAfter = 64;
-
   struct Entry {
     base::Tick at;
     T item;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "base/taken_prefix.h"
 #include "base/units.h"
 #include "device/reg_file.h"
 #include "sim/huge_page_pool.h"
@@ -57,12 +58,8 @@ class BatchFifo {
   [[nodiscard]] Batch& back() { return items_.back(); }
   void push_back(Batch b) { items_.push_back(b); }
   void pop_front() {
-    if (++head_ == items_.size()) {
-      clear();  // the buffer is kept for the next doorbells
-    } else if (head_ >= kCompactAfter && 2 * head_ >= items_.size()) {
-      items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
-      head_ = 0;
-    }
+    ++head_;
+    base::settle_taken_prefix(items_, head_);  // the buffer is kept for the next doorbells
   }
   void pop_back() {
     items_.pop_back();
@@ -76,8 +73,6 @@ class BatchFifo {
   [[nodiscard]] auto end() const { return items_.end(); }
 
  private:
-  /// Taken entries kept before the prefix is dropped (a queue that never drains).
-  static constexpr std::size_t kCompactAfter = 64;
   std::vector<Batch> items_;
   std::size_t head_ = 0;  // items_[0, head_) are taken
 };
