@@ -114,38 +114,37 @@ void Machine::apply_write32(CoreId issuer, base::SocAddr a, std::uint32_t v) {
   apply_resolved32(*r, v);
 }
 
-void Machine::apply_resolved32(const Resolved& resolved, std::uint32_t v) {
-  const Resolved* r = &resolved;
-  const soc::Region& region = *r->hit.region;
-  const ErrorSite site{r->core};
+void Machine::apply_resolved32(const Resolved& r, std::uint32_t v) {
+  const soc::Region& region = *r.hit.region;
+  const ErrorSite site{r.core};
   switch (region.kind) {
     case RegionKind::kEvtSem: {
-      if (!r->hit.sem) {
+      if (!r.hit.sem) {
         return record(site, fmt::format("write of {:#x} to {} +{:#x}: no semaphore window there", v,
-                                        region.name, r->hit.offset));
+                                        region.name, r.hit.offset));
       }
-      auto st = core_state(r->core).sems.write(r->hit.sem->window, r->hit.sem->index, v);
+      auto st = core_state(r.core).sems.write(r.hit.sem->window, r.hit.sem->index, v);
       if (!st) record(site, st.error().message);
       return;
     }
     case RegionKind::kUdmaM2s:
     case RegionKind::kUdmaS2m:
-      return write_engine_reg(r->core, engine_of(region), r->hit.udma->dir, r->hit.udma->queue,
-                              r->hit.udma->reg_offset, v);
+      return write_engine_reg(r.core, engine_of(region), r.hit.udma->dir, r.hit.udma->queue,
+                              r.hit.udma->reg_offset, v);
     case RegionKind::kBcastM2s:
     case RegionKind::kBcastS2m:
-      return write_broadcast(*r, v);
+      return write_broadcast(r, v);
     case RegionKind::kSdmaMisc: {
       const unsigned e = engine_of(region);
-      auto w = engine(r->core, e).misc().write(static_cast<std::uint32_t>(r->hit.offset), v);
-      if (!w) record(ErrorSite{r->core, e}, w.error().message);
+      auto w = engine(r.core, e).misc().write(static_cast<std::uint32_t>(r.hit.offset), v);
+      if (!w) record(ErrorSite{r.core, e}, w.error().message);
       return;
     }
     default:
       break;
   }
   if (region.kind == RegionKind::kStateBuf || is_plain_memory(region.kind)) {
-    auto m = memory_ref(*r, 4);
+    auto m = memory_ref(r, 4);
     if (!m) return record(site, "MMIO write: " + m.error().message);
     std::uint8_t le[4];
     base::store_le(le, v);
@@ -153,7 +152,7 @@ void Machine::apply_resolved32(const Resolved& resolved, std::uint32_t v) {
     return;
   }
   record(site, fmt::format("write of {:#x} to {} +{:#x}: this block is not modelled", v,
-                           region.name, r->hit.offset));
+                           region.name, r.hit.offset));
 }
 
 void Machine::write_engine_reg(CoreId core, unsigned e, Direction dir,
