@@ -127,12 +127,12 @@ class Machine {
   base::Status sbuf_read(CoreId core, unsigned partition, std::uint64_t offset,
                          std::span<std::uint8_t> out) const;
   /// The first `bytes` active bytes (all of them by default) of SBUF partition `partition` of
-  /// `core` as one mutable span, for the core's own GPSIMD to compute on in place (untimed:
-  /// the caller charges the time). The partition's page is allocated on the first call, and
-  /// only the span's bytes count as written (a recycled page is zeroed that far). Contract: the span stays valid until the
-  /// machine is destroyed; it is for functional runs (in timing-only runs no SBUF byte is to
-  /// be read or written, [CHOICE D27, D28], and calling this would allocate the page all the
-  /// same). Errors: no such core or partition.
+  /// `core` as one mutable span, for the core's own GPSIMD to compute on in place (untimed: the
+  /// caller charges the time). The partition's page is allocated on the first call, and only the
+  /// span's bytes count as written (a recycled page is zeroed that far). Contract: the span stays
+  /// valid until the machine is destroyed; it is for functional runs (in timing-only runs no SBUF
+  /// byte is to be read or written, [CHOICE D27, D28], and calling this would allocate the page all
+  /// the same). Errors: no such core or partition.
   [[nodiscard]] base::Result<std::span<std::uint8_t>> sbuf_span(
       CoreId core, unsigned partition, std::uint64_t bytes = ~std::uint64_t{0});
   /// Writes/reads any memory region by SoC address as `issuer` sees it. Errors: the address

@@ -3,11 +3,11 @@
 /// landings), handed out earliest tick first and, within one tick, in the order they were
 /// added — whatever order the kernel runs its same-tick events in.
 ///
-/// Why [CHOICE D31]: the kernel may shuffle same-tick events (`--seed`, sim::EventQueue). Two posted writes
-/// of one core issued at the same tick land at the same tick as two events; if each event
-/// carried its own write, a shuffle would reorder them and break [CHOICE D26a] ("writes from
-/// one core to one target keep their order"). Here the events carry no payload: each one
-/// takes whatever is due first.
+/// Why [CHOICE D31]: the kernel may shuffle same-tick events (`--seed`, sim::EventQueue). Two
+/// posted writes of one core issued at the same tick land at the same tick as two events; if each
+/// event carried its own write, a shuffle would reorder them and break [CHOICE D26a] ("writes from
+/// one core to one target keep their order"). Here the events carry no payload: each one takes
+/// whatever is due first.
 ///
 /// Use: per add(at, x), schedule exactly one kernel event at `at` whose action calls take().
 /// Events at different ticks run in tick order, so when one runs at tick t every item due

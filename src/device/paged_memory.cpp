@@ -30,12 +30,12 @@ constexpr std::uint64_t kZeroBytes = 64 * 1024;
 const std::array<std::uint8_t, kZeroBytes> kZeros{};
 
 /// Page memory for every PagedMemory of the process, by page size and backing. Fresh pages are
-/// carved from arenas mapped zero-filled by the OS; dense arenas are advised for huge pages (a
-/// 2 MiB fault instead of 512 small ones), sparse ones are not, so the OS backs only the
-/// 4 KiB pages really written. Pages given back are kept with the extent their owner wrote,
-/// poisoned for ASan, and that extent is zeroed when they are taken again. Memory is never returned to the
-/// OS: the pool stays as large as the most pages ever alive at once, which a bench run
-/// reaches with its first Simulation.
+/// carved from arenas mapped zero-filled by the OS; dense arenas are advised for huge pages (a 2
+/// MiB fault instead of 512 small ones), sparse ones are not, so the OS backs only the 4 KiB pages
+/// really written. Pages given back are kept with the extent their owner wrote, poisoned for ASan,
+/// and that extent is zeroed when they are taken again. Memory is never returned to the OS: the
+/// pool stays as large as the most pages ever alive at once, which a bench run reaches with its
+/// first Simulation.
 class PagePool {
  public:
   static PagePool& instance() {

@@ -112,7 +112,9 @@ CollectiveData data_of(const CollectiveJob& job) {
                         job.seed};
 }
 
-/// Bytes per partition from which a collective's SBUFs are backed with huge pages.
+/// Bytes per partition from which a collective's SBUFs are backed with huge pages: larger
+/// buffers are filled and copied whole, smaller ones touch a few bytes of every partition,
+/// where huge pages would zero 2 MiB each to back them. [CHOICE D33]
 constexpr std::uint64_t kDenseSbufBytes = 64 * 1024;
 
 /// A simulation of `low`'s programs, run; fills inputs first when asked.
@@ -128,9 +130,6 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   SimOptions o;
   o.timing_only = job.timing_only;
   o.trace = trace;
-  // Buffers of 64 KiB and more per partition are filled and copied whole: huge pages pay.
-  // Smaller ones touch a few bytes of every partition, where huge pages would zero 2 MiB
-  // each to back them. [CHOICE D33]
   o.dense_sbuf = !job.timing_only && low.sbuf_bytes >= kDenseSbufBytes;
   auto sim = Simulation::create(*job.topology, o);
   if (!sim) return sim.error();

@@ -2,11 +2,11 @@
 /// The pending-event set of the kernel: events ordered by (time, sequence number).
 ///
 /// Every push gets the next sequence number, or one reserved for it earlier (reserve_seq(),
-/// push_reserved()): an event can then take its place in the order when it is decided and
-/// enter the heap later. Events at the same time pop in sequence order,
-/// so a run is deterministic. With a non-zero tie seed, same-time events pop in an order
-/// shuffled by the seed instead (to hunt ordering bugs); the shuffle is a fixed function of
-/// (seed, sequence), so a seed reproduces its run, and it never reorders different times.
+/// push_reserved()): an event can then take its place in the order when it is decided and enter the
+/// heap later. Events at the same time pop in sequence order, so a run is deterministic. With a
+/// non-zero tie seed, same-time events pop in an order shuffled by the seed instead (to hunt
+/// ordering bugs); the shuffle is a fixed function of (seed, sequence), so a seed reproduces its
+/// run, and it never reorders different times.
 ///
 /// Layout, chosen for the hot path (no allocation per event once warm):
 ///
