@@ -54,6 +54,10 @@ Machine::Machine(sim::Kernel& kernel, Topology topology, soc::AddressMap map,
     cores_.push_back(std::make_unique<CoreState>(kernel, c, p, sbuf_backing));
     buses_.push_back(std::make_unique<CoreBus>(*this, c));
   }
+  if (options.dense_sbuf && options.prefault_sbufs > 0) {
+    prefault_pages(p.partition_active.n, PageBacking::kDense,
+                   std::uint64_t{options.prefault_sbufs} * p.sbuf_partitions);
+  }
 }
 
 Machine::~Machine() = default;

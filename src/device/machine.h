@@ -66,6 +66,9 @@ struct MachineOptions {
   /// pages. Otherwise only the 4 KiB pages written are backed (device::PageBacking).
   /// Performance only: contents and timing are the same either way.
   bool dense_sbuf = false;
+  /// With dense_sbuf: how many SBUFs (the cores a collective fills) the OS backs ahead of their
+  /// first writes, on a background thread (device::prefault_pages). Performance only.
+  std::uint32_t prefault_sbufs = 0;
 };
 
 /// Counters since the machine was built.

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "base/check.h"
@@ -60,7 +62,7 @@ class PagePool {
       SBRDMA_UNPOISON(u.page, bytes);
       return u;
     }
-    const std::uint64_t step = round_up(bytes, bytes < 4096 ? 64 : 4096);
+    const std::uint64_t step = step_of(bytes);
     if (c.left < step) {
       c.left = std::max<std::uint64_t>(kArenaBytes, round_up(step, kHugePage));
       c.next = map_zeroed(c.left, backing);
@@ -69,6 +71,45 @@ class PagePool {
     c.next += step;
     c.left -= step;
     return Used{p, 0, 0};
+  }
+
+  /// Has the OS back, on a background thread, the memory the next `count` takes of `bytes`
+  /// pages will hand out that it has not backed yet (pages taken back already are).
+  void prefault(std::uint64_t bytes, PageBacking backing, std::uint64_t count) {
+    std::vector<std::pair<std::uint8_t*, std::uint64_t>> spans;
+    {
+      const std::lock_guard<std::mutex> lock(mu_);
+      SizeClass& c = classes_[Kind{bytes, backing}];
+      if (c.free.size() >= count) return;
+      const std::uint64_t step = step_of(bytes);
+      const std::uint64_t want = (count - c.free.size()) * step;
+      if (c.left < want) {
+        // The rest of the current arena is handed out first, as free pages that were never
+        // written; a new arena takes all the others.
+        if (c.left >= step) spans.emplace_back(c.next, c.left / step * step);
+        for (; c.left >= step; c.next += step, c.left -= step) {
+          SBRDMA_POISON(c.next, bytes);
+          c.free.push_back(Used{c.next, 0, 0});
+        }
+        const std::uint64_t more = c.free.size() >= count ? 0 : (count - c.free.size()) * step;
+        c.left = round_up(std::max(more, kArenaBytes), kHugePage);
+        c.next = map_zeroed(c.left, backing);
+        spans.emplace_back(c.next, more);
+      } else {
+        spans.emplace_back(c.next, want);
+      }
+    }
+    const std::lock_guard<std::mutex> lock(worker_mu_);
+    if (worker_.joinable()) worker_.join();
+    worker_ = std::thread([spans = std::move(spans)] {
+      for (const auto& [p, n] : spans) populate(p, n);
+    });
+  }
+
+  /// Returns once the last prefault's thread is done.
+  void wait_prefault() {
+    const std::lock_guard<std::mutex> lock(worker_mu_);
+    if (worker_.joinable()) worker_.join();
   }
 
   /// Takes back a page from take(bytes, backing), non-zero at most in [begin, end).
@@ -98,6 +139,26 @@ class PagePool {
   static std::uint64_t round_up(std::uint64_t n, std::uint64_t to) {
     return (n + to - 1) / to * to;
   }
+  /// Arena bytes one page of `bytes` takes.
+  static std::uint64_t step_of(std::uint64_t bytes) {
+    return round_up(bytes, bytes < 4096 ? 64 : 4096);
+  }
+
+  /// Backs [p, p + n) now, as writes to it would, without changing its bytes.
+  static void populate(std::uint8_t* p, std::uint64_t n) {
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    // From the far end down, in huge pages: the caller's first writes start at the near end,
+    // and the two meet once instead of contending for every page.
+    while (n > 0) {
+      const std::uint64_t k = n % kHugePage != 0 ? n % kHugePage : kHugePage;
+      n -= k;
+      madvise(p + n, k, MADV_POPULATE_WRITE);  // advice only: an old kernel refuses, harmlessly
+    }
+#else
+    (void)p;
+    (void)n;
+#endif
+  }
 
   /// `bytes` of zeroed memory, huge-page aligned, advised for huge pages if dense.
   static std::uint8_t* map_zeroed(std::uint64_t bytes, PageBacking backing) {
@@ -121,9 +182,17 @@ class PagePool {
 
   std::mutex mu_;
   std::map<Kind, SizeClass> classes_;
+  std::mutex worker_mu_;
+  std::thread worker_;  ///< the last prefault's, joined before the next starts
 };
 
 }  // namespace
+
+void prefault_pages(std::uint64_t valid_bytes, PageBacking backing, std::uint64_t count) {
+  PagePool::instance().prefault(valid_bytes, backing, count);
+}
+
+void wait_prefault() { PagePool::instance().wait_prefault(); }
 
 PagedMemory::PagedMemory(std::uint64_t size, std::uint64_t page_bytes, std::uint64_t valid_bytes,
                          PageBacking backing)

@@ -20,7 +20,8 @@
 /// arenas are advised for huge pages: right when its pages are filled whole (a collective's
 /// buffers), wasteful when they are written here and there (descriptor rings, a 1 KiB collective
 /// over 128 partitions), where the OS would zero whole 2 MiB pages to back a few words; a sparse
-/// memory's pages are backed 4 KiB at a time where written. A fresh page is zero from the OS. A
+/// memory's pages are backed 4 KiB at a time where written; pages known to be filled soon can be
+/// backed ahead on a background thread (prefault_pages). A fresh page is zero from the OS. A
 /// reused one comes with the extent its last owner wrote, kept "stale": stale bytes read as zero,
 /// and are zeroed only when a write run hands them to a caller that may read them first; a caller
 /// that overwrites a whole run (write, copy_bytes) takes its bytes out of the stale extent without
@@ -122,6 +123,16 @@ class PagedMemory {
   std::vector<Leaf> dir_;  ///< by page index >> kLeafBits, up to the highest leaf written
   std::size_t allocated_ = 0;
 };
+
+/// Has the OS back, on a background thread, the next `count` pages of `valid_bytes` with
+/// `backing` that memories will take on first writes, so that the OS's zeroing of fresh memory
+/// overlaps the caller's work instead of stalling those writes (on Linux, where the kernel can
+/// populate ahead: MADV_POPULATE_WRITE; elsewhere nothing). Contents are unchanged: fresh pages
+/// read as zero either way. Pages a dead memory gave back are reused first and need nothing.
+void prefault_pages(std::uint64_t valid_bytes, PageBacking backing, std::uint64_t count);
+/// Returns once the last prefault_pages() is done (before timing anything that needs the
+/// memory bandwidth to itself).
+void wait_prefault();
 
 /// Copies `len` bytes from `src` at `src_off` to `dst` at `dst_off` (memmove semantics when
 /// both are the same memory). Contract: both ranges valid.

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "device/paged_memory.h"
 #include "platform/collective_runner.h"
 
 namespace sbrdma::platform {
@@ -194,6 +195,7 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
   const std::uint64_t chunk =
       data_descriptors == 0 ? 4096
                             : out.cost.copied_bytes / std::max<std::uint64_t>(data_descriptors, 1);
+  device::wait_prefault();  // the memcpy gets the memory to itself
   out.cost.memcpy_bytes_per_s = measure_memcpy(out.cost.copied_bytes, chunk);
   return out;
 }

@@ -131,6 +131,9 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   o.timing_only = job.timing_only;
   o.trace = trace;
   o.dense_sbuf = !job.timing_only && low.sbuf_bytes >= kDenseSbufBytes;
+  if (o.dense_sbuf) {
+    for (const auto& g : job.comm.groups) o.prefault_sbufs += static_cast<std::uint32_t>(g.size());
+  }
   auto sim = Simulation::create(*job.topology, o);
   if (!sim) return sim.error();
   for (const CoreProgram& p : low.programs) SBRDMA_TRY((*sim)->load_program(p.core, p.words));

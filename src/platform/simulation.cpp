@@ -66,6 +66,7 @@ base::Result<std::unique_ptr<Simulation>> Simulation::create(device::Topology to
   mo.timing_only = options.timing_only;
   mo.ring_id_abort = options.ring_id_abort;
   mo.dense_sbuf = options.dense_sbuf;
+  mo.prefault_sbufs = options.prefault_sbufs;
   auto m = device::Machine::create(*s->kernel_, std::move(topology), mo);
   if (!m) return m.error();
   s->machine_ = std::move(*m);

@@ -46,6 +46,8 @@ struct SimOptions {
   std::uint64_t seed = 0;
   /// The SBUFs will be filled whole: back them with huge pages (device::MachineOptions).
   bool dense_sbuf = false;
+  /// With dense_sbuf: SBUFs backed ahead of use (device::MachineOptions).
+  std::uint32_t prefault_sbufs = 0;
   /// Collect the firmware DEBUG lines into RunReport::debug.
   bool debug_log = false;
   /// Record a Chrome/Perfetto trace (trace_json() after the run).

@@ -6,6 +6,11 @@
 #include <numeric>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 namespace sbrdma::device {
 namespace {
 
@@ -179,6 +184,46 @@ TEST(PagedMemory, SparseAndDensePagesComeFromSeparatePools) {
   EXPECT_EQ(std::vector<std::uint8_t>(run.begin(), run.begin() + 4),
             std::vector<std::uint8_t>(4, 0));
 }
+
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+/// True if the OS has backed the 4 KiB page at `p` (page aligned).
+bool resident(const std::uint8_t* p) {
+  unsigned char v = 0;
+  EXPECT_EQ(mincore(const_cast<std::uint8_t*>(p), 4096, &v), 0);
+  return (v & 1) != 0;
+}
+
+/// True if this kernel populates ahead (MADV_POPULATE_WRITE, Linux 5.14).
+bool kernel_populates() {
+  void* m = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return false;
+  const bool ok = madvise(m, 4096, MADV_POPULATE_WRITE) == 0;
+  munmap(m, 4096);
+  return ok;
+}
+
+TEST(PagedMemory, PrefaultedPagesAreBackedBeforeTheirFirstWriteAndReadZero) {
+  if (!kernel_populates()) GTEST_SKIP() << "this kernel cannot populate ahead";
+  // Page sizes no other test uses (sparse: backed 4 KiB at a time), one prefaulted, one not.
+  constexpr std::uint64_t kValid = 44 * 1024;
+  constexpr std::uint64_t kControl = 52 * 1024;
+  constexpr std::uint64_t kPages = 8;
+  prefault_pages(kValid, PageBacking::kSparse, kPages);
+  wait_prefault();
+  PagedMemory ahead(kPages * 64 * 1024, 64 * 1024, kValid);
+  PagedMemory control(kPages * 64 * 1024, 64 * 1024, kControl);
+  for (std::uint64_t p = 0; p < kPages; ++p) {
+    // The page's last 4 KiB, taken for writing but not written (a fresh page has nothing to
+    // zero), are backed only if the prefault backed them.
+    const auto run = ahead.write_run(p * 64 * 1024 + kValid - 4096, 4096);
+    ASSERT_EQ(run.size(), 4096U);
+    EXPECT_TRUE(resident(run.data())) << "page " << p;
+    const auto cold = control.write_run(p * 64 * 1024 + kControl - 4096, 4096);
+    EXPECT_FALSE(resident(cold.data())) << "page " << p;
+  }
+  expect_zero_pages(ahead, kPages);  // backing ahead changed no byte
+}
+#endif
 
 }  // namespace
 }  // namespace sbrdma::device
