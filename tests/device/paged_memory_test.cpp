@@ -185,6 +185,35 @@ TEST(PagedMemory, SparseAndDensePagesComeFromSeparatePools) {
             std::vector<std::uint8_t>(4, 0));
 }
 
+TEST(PagedMemory, LongCopiesAtEveryAlignmentLandExactly) {
+  // Copies of 4 KiB and more into a dense memory go past the cache in 64-byte blocks after
+  // aligning the destination: every alignment of both ends, lengths around the block and the
+  // threshold.
+  constexpr std::uint64_t kPage = 64 * 1024;
+  PagedMemory src(2 * kPage, kPage, kPage);
+  std::vector<std::uint8_t> bytes(kPage);
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::uint8_t>(i * 7 + 3);
+  src.write(0, bytes);
+  for (const std::uint64_t len : {4095U, 4096U, 4097U, 4096U + 63U, 12345U}) {
+    for (std::uint64_t from = 0; from < 64; from += 5) {
+      for (std::uint64_t to = 0; to < 64; to += 3) {
+        PagedMemory dst(2 * kPage, kPage, kPage, PageBacking::kDense);
+        const std::vector<std::uint8_t> canvas(len + 256, 0xEE);
+        dst.write(0, canvas);
+        copy_bytes(src, from, dst, 100 + to, len);
+        std::vector<std::uint8_t> got(len + 256);
+        dst.read(0, got);
+        for (std::size_t i = 0; i < got.size(); ++i) {
+          const bool inside = i >= 100 + to && i < 100 + to + len;
+          const std::uint8_t want = inside ? bytes[from + i - 100 - to] : 0xEE;
+          ASSERT_EQ(got[i], want) << "len " << len << " from " << from << " to " << to
+                                  << " byte " << i;
+        }
+      }
+    }
+  }
+}
+
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
 /// True if the OS has backed the 4 KiB page at `p` (page aligned).
 bool resident(const std::uint8_t* p) {
