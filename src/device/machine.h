@@ -203,6 +203,8 @@ class Machine {
   struct AddrCache;
   struct EngineCache;
   struct RouteEntry;
+  struct StepAction;
+  struct LandAction;
 
   Machine(sim::Kernel& kernel, Topology topology, soc::AddressMap map, MachineOptions options);
 

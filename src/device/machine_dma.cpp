@@ -15,13 +15,53 @@ namespace sbrdma::device {
 
 using soc::Direction;
 
+/// The action of an engine's step event. Its cache hint starts loading the engine and the
+/// engine's per-core state that the step reads first (sim::Callback::hint).
+struct Machine::StepAction {
+  Machine* m;
+  UdmaEngine* eng;
+  const EngineCache* cache;
+  const ChainedArrivals<Landing>* in_flight;
+  std::uint64_t gen;
+  void operator()() const { m->engine_step(*eng, gen); }
+  void hint() const noexcept {
+    eng->hint();
+    __builtin_prefetch(cache);
+    __builtin_prefetch(in_flight);
+  }
+};
+
+/// The action of a landing event: takes the engine's earliest pair in flight and applies it.
+/// Its hint starts loading the engine's in-flight list and, through `entry`, the pair itself
+/// (where it sat when the event was scheduled; a stale address only wastes the prefetch).
+struct Machine::LandAction {
+  Machine* m;
+  ChainedArrivals<Landing>* in_flight;
+  std::uint64_t seq;
+  std::string_view label;
+  const void* entry;
+  void operator()() const {
+    const Landing l = in_flight->take(seq);
+    if (auto next = in_flight->next_due()) m->schedule_landing(*in_flight, *next, label);
+    m->land(l);
+  }
+  void hint() const noexcept {
+    __builtin_prefetch(in_flight);
+    const auto* e = static_cast<const char*>(entry);
+    __builtin_prefetch(e);
+    __builtin_prefetch(e + 64);
+  }
+};
+
 void Machine::kick(UdmaEngine& eng, base::Tick at) {
   at = std::max({at, kernel_->now(), eng.free_at});
   if (eng.kick_at && *eng.kick_at <= at) return;  // an earlier step will look again
   eng.kick_at = at;
   const std::uint64_t gen = ++eng.kick_gen;
-  kernel_->schedule(
-      at - kernel_->now(), [this, e = &eng, gen] { engine_step(*e, gen); }, eng.step_label);
+  CoreState& cs = core_state(eng.core());
+  kernel_->schedule(at - kernel_->now(),
+                    StepAction{this, &eng, &cs.caches[eng.index()], &cs.landings[eng.index()], gen},
+                    eng.step_label);
 }
 
 void Machine::engine_step(UdmaEngine& eng, std::uint64_t gen) {
@@ -211,14 +251,9 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
 
 void Machine::schedule_landing(ChainedArrivals<Landing>& in_flight,
                                ChainedArrivals<Landing>::Due due, std::string_view label) {
-  kernel_->schedule_at(
-      due.at, due.seq,
-      [this, &in_flight, seq = due.seq, label] {
-        const Landing l = in_flight.take(seq);
-        if (auto next = in_flight.next_due()) schedule_landing(in_flight, *next, label);
-        land(l);
-      },
-      label);
+  kernel_->schedule_at(due.at, due.seq,
+                       LandAction{this, &in_flight, due.seq, label, in_flight.front_address()},
+                       label);
 }
 
 const Route& Machine::engine_route(EngineCache& cache, const UdmaEngine& eng, CoreId src,

@@ -68,6 +68,10 @@ class OrderedArrivals {
     return items_[head_].item;
   }
 
+  /// Where the item the next take() returns is stored now (for a cache hint: the address
+  /// changes as items come and go). Contract: !empty().
+  [[nodiscard]] const void* front_address() const noexcept { return &items_[head_]; }
+
   /// Removes and returns the item due first (earliest tick, then add order).
   /// Contract: !empty().
   T take() {
@@ -136,6 +140,9 @@ class ChainedArrivals {
     SBRDMA_CHECK_MSG(!empty() && items_.front().seq == seq, "an event took another's item");
     return std::move(items_.take().item);
   }
+
+  /// Where the earliest item is stored now (a cache hint). Contract: !empty().
+  [[nodiscard]] const void* front_address() const noexcept { return items_.front_address(); }
 
   /// The event to schedule for the earliest item if it has none yet (it is then marked
   /// scheduled); call after each take().

@@ -2,6 +2,11 @@
 /// Callback: the action of an event. A move-only `void()` callable with inline storage large
 /// enough for the usual captures (a few pointers and ids, or one std::function), so that
 /// scheduling an event does not allocate; larger callables fall back to the heap.
+///
+/// A callable may also offer `void hint() const noexcept`: a CPU cache hint that starts loading
+/// what its call will touch. The kernel calls it for the event due next while the current one
+/// runs, so that the next event's cache misses overlap the current one's work. A hint must have
+/// no effect on the model (prefetches only).
 
 #include <cstddef>
 #include <new>
@@ -13,6 +18,12 @@
 namespace sbrdma::sim {
 
 class Callback;
+
+/// A callable with a cache hint (see the top of this file).
+template <typename F>
+concept HintedAction = requires(const F& f) {
+  { f.hint() } noexcept;
+};
 
 /// What an event can run: anything callable as `f()`, other than a Callback itself.
 template <typename F>
@@ -67,6 +78,11 @@ class Callback {
     ops_->invoke(buf_);
   }
 
+  /// The held callable's cache hint, if it has one (no effect on the model).
+  void hint() const noexcept {
+    if (ops_ != nullptr && ops_->hint != nullptr) ops_->hint(buf_);
+  }
+
   /// Drops the held callable.
   void reset() noexcept {
     if (ops_ != nullptr) ops_->destroy(buf_);
@@ -78,7 +94,9 @@ class Callback {
     void (*invoke)(void* self);
     void (*relocate)(void* dst, void* src) noexcept;  // move-construct into dst, destroy src
     void (*destroy)(void* self) noexcept;
+    void (*hint)(const void* self) noexcept;  // null: the callable has none
   };
+  using HintFn = void (*)(const void*) noexcept;
 
   template <typename Fn>
   static constexpr bool fits_inline() {
@@ -93,6 +111,20 @@ class Callback {
   }
 
   template <typename Fn>
+  static const Fn* as_const(const void* p) noexcept {
+    return std::launder(static_cast<const Fn*>(p));
+  }
+
+  template <typename Fn>
+  static constexpr HintFn inline_hint() {
+    if constexpr (HintedAction<Fn>) {
+      return [](const void* self) noexcept { as_const<Fn>(self)->hint(); };
+    } else {
+      return nullptr;
+    }
+  }
+
+  template <typename Fn>
   static constexpr Ops kInlineOps{
       [](void* self) { (*as<Fn>(self))(); },
       [](void* dst, void* src) noexcept {
@@ -100,6 +132,7 @@ class Callback {
         as<Fn>(src)->~Fn();
       },
       [](void* self) noexcept { as<Fn>(self)->~Fn(); },
+      inline_hint<Fn>(),
   };
 
   template <typename Fn>
@@ -107,6 +140,7 @@ class Callback {
       [](void* self) { (**as<Fn*>(self))(); },
       [](void* dst, void* src) noexcept { ::new (dst) Fn*(*as<Fn*>(src)); },
       [](void* self) noexcept { delete *as<Fn*>(self); },
+      nullptr,  // a heap callable's hint would first have to load it
   };
 
   alignas(std::max_align_t) unsigned char buf_[kInlineBytes];
