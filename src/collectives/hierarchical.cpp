@@ -16,8 +16,16 @@
 namespace sbrdma::collectives {
 namespace {
 
-/// The group's ranks as [chip][local index] -> index of the rank in the group.
-std::vector<std::vector<unsigned>> by_chip(const Geometry& g, const std::vector<CoreId>& group) {
+std::unique_ptr<Phase> inter_phase(Ctx& ctx, std::vector<Group> groups, bool rs, bool ag) {
+  const auto n = static_cast<unsigned>(groups.front().ranks.size());
+  if (std::has_single_bit(n)) return make_rdh(ctx, std::move(groups), rs, ag);
+  return make_ring(ctx, std::move(groups), rs, ag);
+}
+
+}  // namespace
+
+std::vector<std::vector<unsigned>> ranks_by_chip(const Geometry& g,
+                                                 const std::vector<CoreId>& group) {
   std::vector<unsigned> chips;
   std::vector<std::vector<unsigned>> out;
   for (unsigned r = 0; r < group.size(); ++r) {
@@ -33,21 +41,13 @@ std::vector<std::vector<unsigned>> by_chip(const Geometry& g, const std::vector<
   return out;
 }
 
-std::unique_ptr<Phase> inter_phase(Ctx& ctx, std::vector<Group> groups, bool rs, bool ag) {
-  const auto n = static_cast<unsigned>(groups.front().ranks.size());
-  if (std::has_single_bit(n)) return make_rdh(ctx, std::move(groups), rs, ag);
-  return make_ring(ctx, std::move(groups), rs, ag);
-}
-
-}  // namespace
-
 std::vector<std::unique_ptr<Phase>> make_hierarchical(
     Ctx& ctx, const Geometry& g, const std::vector<std::vector<CoreId>>& groups, Op op,
     std::uint64_t base, Cols whole, const std::vector<Cols>& blocks) {
   std::vector<Group> intra;
   std::vector<Group> inter;
   for (const auto& group : groups) {
-    const auto chips = by_chip(g, group);
+    const auto chips = ranks_by_chip(g, group);
     const auto C = static_cast<unsigned>(chips.size());
     const auto n = static_cast<unsigned>(chips.front().size());
     for (const auto& on : chips) SBRDMA_CHECK(on.size() == n);

@@ -124,7 +124,8 @@ void flat_phase(Plan& p, const Geometry& g, const Communicator& c, const LowerRe
   }
 }
 
-void point_phases(Plan& p, const Communicator& c, const LowerRequest& req) {
+void point_phases(Plan& p, const Geometry& g, const Communicator& c, const LowerRequest& req,
+                  Algorithm alg) {
   const unsigned R = c.ranks();
   if (req.op == Op::kAllToAll) {
     std::vector<AllToAllGroup> groups;
@@ -143,7 +144,7 @@ void point_phases(Plan& p, const Communicator& c, const LowerRequest& req) {
       }
       groups.push_back(std::move(a));
     }
-    p.phases.push_back(make_all_to_all(*p.ctx, std::move(groups)));
+    p.phases = make_all_to_all(*p.ctx, g, std::move(groups), alg);
     return;
   }
   std::vector<P2pGroup> groups;
@@ -175,7 +176,7 @@ Plan plan(const Geometry& g, const Communicator& c, const LowerRequest& req, std
   p.em->alloc_bytes(layout(g, c, req, count, p.buffers));
   if (c.ranks() == 1 && is_reduction(req.op)) return p;  // one rank: nothing moves
   if (req.op == Op::kAllToAll || req.op == Op::kSendRecv || req.op == Op::kPermute) {
-    point_phases(p, c, req);
+    point_phases(p, g, c, req, alg);
   } else if (alg == Algorithm::kHierarchical) {
     const RankBuffers& b0 = p.buffers[0][0];
     const Tiled& whole = req.op == Op::kAllGather ? b0.out : b0.in;
@@ -237,10 +238,8 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
     if (a == Algorithm::kAuto || a == Algorithm::kRing) return Algorithm::kRing;
     return not_for("ring or auto");
   }
-  if (req.op == Op::kAllToAll) {
-    if (a == Algorithm::kAuto || a == Algorithm::kMesh) return Algorithm::kMesh;
-    return not_for("mesh or auto");
-  }
+  // All-to-all runs every algorithm; auto keeps mesh at every size. [CHOICE D34]
+  if (req.op == Op::kAllToAll && a == Algorithm::kAuto) return Algorithm::kMesh;
   const unsigned R = c.ranks();
   if (a == Algorithm::kRdh && !std::has_single_bit(R)) {
     return base::make_error(

@@ -65,7 +65,7 @@ base::Result<std::uint64_t> element_count(const LowerRequest& req);
 
 /// The algorithm `req` runs with (auto resolved by size [HIGH] hw-params §2 CC-INTRA), or an
 /// error when the requested one does not apply (RDH on 6 ranks, hierarchical on one chip,
-/// anything but mesh for all-to-all, anything but ring for send/recv and permute).
+/// anything but ring for send/recv and permute). All-to-all's auto is mesh.
 base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator& c,
                                           const LowerRequest& req);
 

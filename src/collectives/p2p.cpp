@@ -1,9 +1,5 @@
-// All-to-all (mesh) and the point-to-point ops (send/recv pairs, ring permute).
-// [HIGH] hw-params §3 "Operations"; schedules [CHOICE D30d, D30e].
-//
-// all-to-all: position s sends block j of its input to block s of position j's output, its
-// own block included (a leg to itself); one joint wait per iteration parity (mesh.cpp's
-// argument: every position's output needs every other position's iteration).
+// The point-to-point ops (send/recv pairs, ring permute). [HIGH] hw-params §3 "Operations";
+// schedule [CHOICE D30e]. (All-to-all is in alltoall.cpp.)
 //
 // p2p: position i sends its buffer to dest[i] once per iteration. A position's iteration
 // i+1 starts after it received iteration i, so on a cycle of length c of `dest` the sender's
@@ -21,42 +17,6 @@ namespace sbrdma::collectives {
 namespace {
 
 constexpr unsigned kMaxP2pSems = 32;  // semaphore slots of the p2p rotation [CHOICE D30e]
-
-class AllToAllPhase final : public Phase {
- public:
-  AllToAllPhase(Ctx& ctx, std::vector<AllToAllGroup> groups)
-      : ctx_(ctx), groups_(std::move(groups)) {
-    sems_ = ctx_.em.alloc_sems(2, "the all-to-all");
-  }
-
-  void emit(unsigned iter) override {
-    const unsigned sem = sems_[iter % 2];
-    for (const AllToAllGroup& grp : groups_) {
-      const unsigned n = static_cast<unsigned>(grp.ranks.size());
-      std::vector<bool> got(n, false);
-      for (unsigned s = 0; s < n; ++s) {
-        ctx_.em.step(grp.ranks[s], "all-to-all");
-        for (unsigned d = 0; d < n; ++d) {
-          const unsigned j = (s + d) % n;
-          const Cols in = grp.in_blocks[s][j];
-          const Cols out = grp.out_blocks[j][s];
-          SBRDMA_CHECK(in.size() == out.size());
-          if (in.empty()) continue;
-          ctx_.em.leg(grp.ranks[s], grp.ranks[j], grp.in_base + in.begin * ctx_.eb(),
-                      grp.out_base + out.begin * ctx_.eb(), in.size() * ctx_.eb(), sem,
-                      fmt::format("all-to-all: block {} to position {}", j, j));
-          got[j] = true;
-        }
-      }
-      wait_all_sent(ctx_, grp.ranks, got, sem, "all-to-all: all blocks in");
-    }
-  }
-
- private:
-  Ctx& ctx_;
-  std::vector<AllToAllGroup> groups_;
-  std::vector<unsigned> sems_;
-};
 
 class P2pPhase final : public Phase {
  public:
@@ -119,10 +79,6 @@ class P2pPhase final : public Phase {
 };
 
 }  // namespace
-
-std::unique_ptr<Phase> make_all_to_all(Ctx& ctx, std::vector<AllToAllGroup> groups) {
-  return std::make_unique<AllToAllPhase>(ctx, std::move(groups));
-}
 
 std::unique_ptr<Phase> make_p2p(Ctx& ctx, std::vector<P2pGroup> groups) {
   return std::make_unique<P2pPhase>(ctx, std::move(groups));

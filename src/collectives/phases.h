@@ -12,7 +12,9 @@
 ///  - both follow either from a causal chain in the algorithm or from a credit leg.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -65,8 +67,42 @@ std::unique_ptr<Phase> make_mesh(Ctx& ctx, std::vector<Group> groups, bool rs, b
 /// Recursive halving (rs) and doubling (ag) over 2^k positions. [CHOICE D30d]
 std::unique_ptr<Phase> make_rdh(Ctx& ctx, std::vector<Group> groups, bool rs, bool ag);
 
-/// All-to-all, mesh: block j of position s's input (`in` at in_base) goes to block s of
-/// position j's output (at out_base). in_blocks[s][j] / out_blocks[j][s] are column ranges.
+/// One contiguous range a leg moves: [src, src + bytes) of every partition of the sender to
+/// [dst, dst + bytes) of the receiver.
+struct Move {
+  std::uint64_t src = 0;
+  std::uint64_t dst = 0;
+  std::uint64_t bytes = 0;
+};
+
+/// Sends `moves` from `from` to `to`, incrementing `sem`: one leg per run of moves that are
+/// contiguous at both ends (empty moves vanish). When nothing is left to send and `always`,
+/// one semaphore-only leg, so that the receiver still has an arrival to wait for. Returns
+/// true if a leg went out.
+bool send_moves(Ctx& ctx, CoreId from, CoreId to, const std::vector<Move>& moves, unsigned sem,
+                bool always, std::string_view note);
+
+/// A personalized exchange: in iteration `iter` position s sends moves(iter, s, j) to
+/// position j (j == s: a leg to itself).
+struct ExchangeGroup {
+  std::vector<CoreId> ranks;
+  std::function<std::vector<Move>(unsigned iter, unsigned s, unsigned j)> moves;
+};
+
+/// The order of an exchange's legs.
+enum class Schedule : std::uint8_t {
+  kMesh,      ///< every position sends to every peer at once; one joint wait
+  kPairwise,  ///< steps d = 1..n-1: position s sends to s+d only, after step d-1's arrival
+};
+
+/// An exchange over `groups` (disjoint, of any sizes). `always`: a pair whose moves are all empty
+/// still exchanges a semaphore-only leg (keeps every wait of the schedule, which the
+/// exactness arguments of all-to-all need). `name` names its steps and notes.
+std::unique_ptr<Phase> make_exchange(Ctx& ctx, std::vector<ExchangeGroup> groups, Schedule schedule,
+                                     bool always, std::string name);
+
+/// All-to-all: block j of position s's input (`in` at in_base) goes to block s of position
+/// j's output (at out_base). in_blocks[s][j] / out_blocks[j][s] are column ranges.
 struct AllToAllGroup {
   std::vector<CoreId> ranks;
   std::vector<std::vector<Cols>> in_blocks;   ///< [s][j]
@@ -74,7 +110,12 @@ struct AllToAllGroup {
   std::uint64_t in_base = 0;
   std::uint64_t out_base = 0;
 };
-std::unique_ptr<Phase> make_all_to_all(Ctx& ctx, std::vector<AllToAllGroup> groups);
+/// The phases of an all-to-all with `alg`: mesh (one step), ring (pairwise, n-1 steps), rdh
+/// (Bruck's algorithm, 2^k positions) or hierarchical (every group on several chips with the
+/// same number of ranks on each). See alltoall.cpp. [CHOICE D34]
+std::vector<std::unique_ptr<Phase>> make_all_to_all(Ctx& ctx, const Geometry& g,
+                                                    std::vector<AllToAllGroup> groups,
+                                                    Algorithm alg);
 
 /// Point to point: position i sends `cols` of its buffer at in_base to position dest[i]'s
 /// buffer at out_base (send/recv pairs, ring permute). Contract: dest is a permutation.
@@ -101,5 +142,10 @@ std::vector<std::unique_ptr<Phase>> make_hierarchical(
 /// appearance, each chip's ranks by tpb, every other chip reversed (a snake), so that a hop
 /// between chips stays on one die. [CHOICE D30g]
 std::vector<CoreId> snake_order(const Geometry& g, const std::vector<CoreId>& ranks);
+
+/// The ranks of `group` by chip: [chip][local index] -> index of the rank in the group, chips
+/// in order of first appearance, each chip's ranks in group order.
+std::vector<std::vector<unsigned>> ranks_by_chip(const Geometry& g,
+                                                 const std::vector<CoreId>& group);
 
 }  // namespace sbrdma::collectives

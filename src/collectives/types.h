@@ -21,7 +21,8 @@ enum class Op : std::uint8_t {
   kPermute,        ///< permute: rank r sends to r+1 (ring-shaped) [CHOICE D30e]
 };
 
-/// How a collective is lowered. [HIGH] hw-params §3 (CC-INTRA, CC-INTER)
+/// How a collective is lowered. [HIGH] hw-params §3 (CC-INTRA, CC-INTER). All-to-all:
+/// auto = mesh, ring = pairwise exchange, rdh = Bruck's algorithm. [CHOICE D34]
 enum class Algorithm : std::uint8_t {
   kAuto,          ///< by size: mesh < 1 MB, RDH up to 56 MB (2^k ranks), ring above
   kRing,          ///< reduce-scatter then all-gather around a ring, chunks in halves

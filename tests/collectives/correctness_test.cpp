@@ -20,6 +20,7 @@ struct Case {
   std::uint64_t count;  // elements
   Communicator comm;
   ReduceOp red = ReduceOp::kSum;
+  unsigned iterations = 0;  // 0: three, or one where a repeated in-place sum is unpredictable
 };
 
 std::string name(const Case& c) {
@@ -42,7 +43,7 @@ void expect_right(const Geometry& g, const Case& c, unsigned seeds = 2,
   const bool half = c.dt == DataType::kBf16 || c.dt == DataType::kFp16;
   const bool once =
       c.red == ReduceOp::kSum && (c.op == Op::kReduceScatter || (c.op == Op::kAllReduce && half));
-  r.iterations = once ? 1 : 3;
+  r.iterations = c.iterations != 0 ? c.iterations : once ? 1 : 3;
   for (std::uint64_t s = 1; s <= seeds; ++s) {
     const Outcome o = run_collective(g, c.comm, r, DataFill::kRandom, s);
     ASSERT_EQ(o.error, "") << name(c);
@@ -115,6 +116,56 @@ TEST(Correctness, AllToAllSendRecvPermute) {
   }
 }
 
+// All-to-all with every algorithm: counts that do not divide by the rank count (one
+// element, three, primes), so blocks differ in width and some are empty. One iteration and
+// three: later iterations rewrite the same bytes, which can hide a missing wait.
+constexpr DataType kA2aDtypes[] = {DataType::kFp32, DataType::kBf16, DataType::kInt8};
+
+TEST(Correctness, AllToAllRingAndRdh) {
+  const Geometry g = small_geometry(1);
+  for (DataType dt : kA2aDtypes) {
+    for (std::uint64_t n : {1u, 3u, 131u, 1031u}) {
+      for (unsigned it : {1u, 3u}) {
+        for (unsigned r : {1u, 2u, 3u, 5u, 8u}) {
+          expect_right(g, Case{Op::kAllToAll, Algorithm::kRing, dt, n, ranks(g, r), {}, it}, 1);
+        }
+        for (unsigned r : {1u, 2u, 4u, 8u})
+          expect_right(g, Case{Op::kAllToAll, Algorithm::kRdh, dt, n, ranks(g, r), {}, it}, 1);
+      }
+    }
+  }
+  // Two schedules on sizes whose blocks are all several columns wide.
+  expect_right(
+      g, Case{Op::kAllToAll, Algorithm::kRing, DataType::kInt32, 128 * 7 * 6 + 5, ranks(g, 7)});
+  expect_right(g,
+               Case{Op::kAllToAll, Algorithm::kRdh, DataType::kFp32, 128 * 3 * 8 - 1, ranks(g, 8)});
+}
+
+TEST(Correctness, AllToAllHierarchical) {
+  const Geometry g = small_geometry(16);  // trn2.48xlarge's chip count
+  const Communicator two_per_chip = groups({{0, 5, 8, 13, 16, 21, 24, 29}});
+  const Communicator three_chips = groups({{0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19}});
+  const Communicator one_per_chip = groups({{0, 8, 16, 24, 32, 40, 48, 56, 64}});
+  for (DataType dt : kA2aDtypes) {
+    // (elements, iterations)
+    for (const auto& [n, it] : {std::pair{1u, 1u}, {3u, 3u}, {131u, 1u}, {1031u, 3u}}) {
+      for (const Communicator* c : {&two_per_chip, &three_chips, &one_per_chip})
+        expect_right(g, Case{Op::kAllToAll, Algorithm::kHierarchical, dt, n, *c, {}, it}, 1);
+    }
+  }
+}
+
+TEST(Correctness, AllToAllHierarchicalOnWholeChips) {
+  const Geometry g = small_geometry(16);
+  // The default communicator of 24 ranks: 3 chips of 8.
+  expect_right(
+      g, Case{Op::kAllToAll, Algorithm::kHierarchical, DataType::kBf16, 24 * 128 + 3, ranks(g, 24)},
+      1);
+  // Groups out of chip order, and two groups side by side.
+  expect_right(g, Case{Op::kAllToAll, Algorithm::kHierarchical, DataType::kFp32, 997,
+                       groups({{17, 3, 16, 2}, {9, 25, 24, 8}})});
+}
+
 TEST(Correctness, RingHalvesAndCredits) {
   // 4 KiB partitions: a 2.5 KiB-per-partition buffer leaves room for 8 of the 16 scratch slots
   // a credit-free ring of 8 ranks in halves needs, so the ring credits them.
@@ -148,8 +199,11 @@ TEST(Correctness, ReplicaGroupsRunSideBySide) {
                                                                       : Algorithm::kRing;
     expect_right(g, Case{op, a, DataType::kInt32, 301, c});
   }
+  expect_right(g, Case{Op::kAllToAll, Algorithm::kRing, DataType::kInt32, 301, c});
   expect_right(
       g, Case{Op::kAllReduce, Algorithm::kRdh, DataType::kFp16, 301, groups({{6, 1}, {3, 4}})});
+  expect_right(g, Case{Op::kAllToAll, Algorithm::kRdh, DataType::kFp16, 301,
+                       groups({{6, 1, 0, 7}, {3, 4, 2, 5}})});
 }
 
 TEST(Correctness, RanksOverChipsAndHierarchical) {
@@ -176,6 +230,10 @@ TEST(Correctness, UnroutableAddressesAreRelayed) {
     expect_right(g, Case{op, a, DataType::kFp32, 500, c});
   }
   expect_right(g, Case{Op::kAllGather, Algorithm::kMesh, DataType::kFp32, 500, c});
+  expect_right(g, Case{Op::kAllToAll, Algorithm::kRing, DataType::kFp32, 500, c});
+  expect_right(g, Case{Op::kAllToAll, Algorithm::kHierarchical, DataType::kFp32, 500, c});
+  expect_right(g, Case{Op::kAllToAll, Algorithm::kRdh, DataType::kFp32, 500,
+                       groups({{0, 24 * 8 + 5, 3 * 8 + 4, 24 * 8 + 1}})});
   LowerRequest r;
   r.op = Op::kAllReduce;
   r.bytes = 2000;

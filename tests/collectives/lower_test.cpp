@@ -69,8 +69,9 @@ TEST(Lower, AlgorithmsThatDoNotApplyAreErrors) {
   EXPECT_EQ(e3.error().message,
             "--algorithm hierarchical needs the same number of ranks on every chip of a group "
             "(group 0 differs)");
-  auto e4 = resolve_algorithm(g, first(4, g), req(Op::kAllToAll, 4096, Algorithm::kRing));
-  EXPECT_EQ(e4.error().message, "--algorithm ring does not apply to all-to-all (use mesh or auto)");
+  auto e4 = resolve_algorithm(g, first(6, g), req(Op::kAllToAll, 4096, Algorithm::kRdh));
+  EXPECT_EQ(e4.error().message,
+            "--algorithm rdh needs a power-of-2 number of ranks per group, got 6");
   auto e5 = resolve_algorithm(g, first(4, g), req(Op::kSendRecv, 4096, Algorithm::kMesh));
   EXPECT_EQ(e5.error().message, "--algorithm mesh does not apply to send/recv (use ring or auto)");
 }

@@ -1,0 +1,118 @@
+// Personalized exchanges: every position sends each peer its own data (all-to-all's mesh and
+// ring, and the two phases of its hierarchical form). [CHOICE D30d, D34]
+//
+// Mesh: position s sends to s, s+1, ..., s+n-1 (mod n) back to back; every position then
+// waits once for everything sent to it.
+//
+// Pairwise (all-to-all's "ring", the linear shift): step 0 is the leg to itself, steps
+// d = 1..n-1 send to s+d and receive from s-d; a position starts step d+1 after step d's
+// arrival, so each step has one send and one receive per position:
+//
+//   n = 4          step 1         step 2         step 3
+//   position 0     -> 1, <- 3     -> 2, <- 2     -> 3, <- 1
+//   position 1     -> 2, <- 0     -> 3, <- 3     -> 0, <- 2
+//   position 2     -> 3, <- 1     -> 0, <- 0     -> 1, <- 3
+//   position 3     -> 0, <- 2     -> 1, <- 1     -> 2, <- 0
+//
+// Both use one semaphore per iteration parity. The waits of the last step (mesh: the only
+// one) count every leg of the iteration: exact by D30b's parity argument, which needs every
+// position's iteration to hear from every peer (`always` keeps a semaphore-only leg between
+// a pair whose blocks are empty). The pairwise steps' earlier waits only pace the schedule
+// (the count reaches "d arrivals", not necessarily from s-d): no data depends on them.
+#include <fmt/format.h>
+
+#include "base/check.h"
+#include "collectives/phases.h"
+
+namespace sbrdma::collectives {
+
+bool send_moves(Ctx& ctx, CoreId from, CoreId to, const std::vector<Move>& moves, unsigned sem,
+                bool always, std::string_view note) {
+  bool sent = false;
+  Move run;
+  auto flush = [&] {
+    if (run.bytes == 0) return;
+    ctx.em.leg(from, to, run.src, run.dst, run.bytes, sem, note);
+    sent = true;
+  };
+  for (const Move& m : moves) {
+    if (m.bytes == 0) continue;
+    if (run.bytes > 0 && m.src == run.src + run.bytes && m.dst == run.dst + run.bytes) {
+      run.bytes += m.bytes;
+      continue;
+    }
+    flush();
+    run = m;
+  }
+  flush();
+  if (!sent && always) {
+    ctx.em.leg(from, to, 0, 0, 0, sem, note);
+    sent = true;
+  }
+  return sent;
+}
+
+namespace {
+
+class ExchangePhase final : public Phase {
+ public:
+  ExchangePhase(Ctx& ctx, std::vector<ExchangeGroup> groups, Schedule schedule, bool always,
+                std::string name)
+      : ctx_(ctx),
+        groups_(std::move(groups)),
+        schedule_(schedule),
+        always_(always),
+        name_(std::move(name)) {
+    SBRDMA_CHECK(!groups_.empty());
+    sems_ = ctx_.em.alloc_sems(2, fmt::format("the {}", name_));
+  }
+
+  void emit(unsigned iter) override {
+    const unsigned sem = sems_[iter % 2];
+    for (const ExchangeGroup& grp : groups_) {
+      const auto n = static_cast<unsigned>(grp.ranks.size());
+      std::vector<bool> got(n, false);  // sent to j since j's last wait
+      if (schedule_ == Schedule::kMesh) {
+        for (unsigned s = 0; s < n; ++s) {
+          ctx_.em.step(grp.ranks[s], name_);
+          for (unsigned d = 0; d < n; ++d) {
+            if (send(grp, iter, s, (s + d) % n, sem)) got[(s + d) % n] = true;
+          }
+        }
+        wait_all_sent(ctx_, grp.ranks, got, sem, fmt::format("{}: all blocks in", name_));
+        continue;
+      }
+      for (unsigned d = 0; d < n; ++d) {
+        for (unsigned s = 0; s < n; ++s) {
+          ctx_.em.step(grp.ranks[s], fmt::format("{} step {}", name_, d));
+          if (send(grp, iter, s, (s + d) % n, sem)) got[(s + d) % n] = true;
+        }
+        if (d == 0 && n > 1) continue;  // the leg to itself: waited for with step 1
+        wait_all_sent(ctx_, grp.ranks, got, sem, fmt::format("{} step {}: block in", name_, d));
+        got.assign(n, false);
+      }
+    }
+  }
+
+ private:
+  bool send(const ExchangeGroup& grp, unsigned iter, unsigned s, unsigned j, unsigned sem) {
+    return send_moves(ctx_, grp.ranks[s], grp.ranks[j], grp.moves(iter, s, j), sem,
+                      always_ && s != j, fmt::format("{}: block {} to position {}", name_, j, j));
+  }
+
+  Ctx& ctx_;
+  std::vector<ExchangeGroup> groups_;
+  Schedule schedule_;
+  bool always_;
+  std::string name_;
+  std::vector<unsigned> sems_;
+};
+
+}  // namespace
+
+std::unique_ptr<Phase> make_exchange(Ctx& ctx, std::vector<ExchangeGroup> groups, Schedule schedule,
+                                     bool always, std::string name) {
+  return std::make_unique<ExchangePhase>(ctx, std::move(groups), schedule, always, std::move(name));
+}
+
+}  // namespace sbrdma::collectives
