@@ -42,14 +42,14 @@ class Callback {
   template <EventAction F>
   // NOLINTNEXTLINE(google-explicit-constructor,bugprone-forwarding-reference-overload)
   Callback(F&& f) {  // implicit, so that lambdas convert; EventAction excludes Callback
-    using Fn = std::remove_cvref_t<F>;
-    if constexpr (fits_inline<Fn>()) {
-      ::new (static_cast<void*>(buf_)) Fn(std::forward<F>(f));
-      ops_ = &kInlineOps<Fn>;
-    } else {
-      ::new (static_cast<void*>(buf_)) Fn*(new Fn(std::forward<F>(f)));
-      ops_ = &kHeapOps<Fn>;
-    }
+    construct(std::forward<F>(f));
+  }
+
+  /// Replaces the held callable with `f`, built in place (no temporary Callback to relocate).
+  template <EventAction F>
+  void emplace(F&& f) {
+    reset();
+    construct(std::forward<F>(f));
   }
 
   Callback(Callback&& o) noexcept : ops_(o.ops_) {
@@ -97,6 +97,19 @@ class Callback {
     void (*hint)(const void* self) noexcept;  // null: the callable has none
   };
   using HintFn = void (*)(const void*) noexcept;
+
+  /// Builds `f` into the empty storage.
+  template <EventAction F>
+  void construct(F&& f) {
+    using Fn = std::remove_cvref_t<F>;
+    if constexpr (fits_inline<Fn>()) {
+      ::new (static_cast<void*>(buf_)) Fn(std::forward<F>(f));
+      ops_ = &kInlineOps<Fn>;
+    } else {
+      ::new (static_cast<void*>(buf_)) Fn*(new Fn(std::forward<F>(f)));
+      ops_ = &kHeapOps<Fn>;
+    }
+  }
 
   template <typename Fn>
   static constexpr bool fits_inline() {

@@ -67,6 +67,16 @@ void EventQueue::sift_down(Key k) {
   sift_up(i, k);
 }
 
+void EventQueue::prefetch_slot(std::uint32_t slot) const noexcept {
+  const auto* p = reinterpret_cast<const char*>(&slots_[slot]);
+  __builtin_prefetch(p);
+  __builtin_prefetch(p + sizeof(Slot) - 1);
+}
+
+void EventQueue::prefetch_free_slot() const noexcept {
+  if (!free_.empty()) prefetch_slot(free_.back());
+}
+
 std::uint64_t EventQueue::tie_of(std::uint64_t seq) const noexcept {
   if (seed_ == 0) return seq;
   // XOR with a mixed seed, then mix: still a bijection of seq for a fixed seed.
@@ -81,6 +91,12 @@ std::uint64_t EventQueue::push(base::Tick when, Callback&& fn, std::string_view 
 
 void EventQueue::push_reserved(base::Tick when, std::uint64_t seq, Callback&& fn,
                                std::string_view label) {
+  const std::uint32_t slot = take_slot(seq, label);
+  slots_[slot].fn = std::move(fn);
+  enter(when, seq, slot);
+}
+
+std::uint32_t EventQueue::take_slot(std::uint64_t seq, std::string_view label) {
   SBRDMA_CHECK(seq < next_seq_);
   std::uint32_t slot = 0;
   if (!free_.empty()) {
@@ -92,9 +108,13 @@ void EventQueue::push_reserved(base::Tick when, std::uint64_t seq, Callback&& fn
     slots_.emplace_back();
   }
   Slot& s = slots_[slot];
-  s.fn = std::move(fn);
   s.label = label;
   s.seq = seq;
+  return slot;
+}
+
+void EventQueue::enter(base::Tick when, std::uint64_t seq, std::uint32_t slot) {
+  prefetch_free_slot();
   heap_.emplace_back();
   sift_up(heap_.size() - 1, Key{when.ps, tie_of(seq), slot});
 }
@@ -114,14 +134,18 @@ Event EventQueue::pop() {
   Event ev{base::Tick{k.time}, s.seq, s.label, std::move(s.fn)};
   free_.push_back(k.slot);
   if (!heap_.empty()) {
-    // The next event's slot was written when it was pushed, often long ago: fetch it while
-    // this event runs (a Slot spans two cache lines), and let its callable start loading what
-    // it will touch (Callback::hint).
+    // The next event's slot was written when it was pushed, often long ago: its callable
+    // starts loading what it will touch (Callback::hint) while this event runs. The one after
+    // it is one of the root's children (unless this event schedules an earlier one): fetch
+    // their slots now, so that the next pop finds its slot cached.
     const Slot& next = slots_[heap_.front().slot];
-    const auto* p = reinterpret_cast<const char*>(&next);
-    __builtin_prefetch(p + sizeof(Slot) - 1);
+    __builtin_prefetch(reinterpret_cast<const char*>(&next) + sizeof(Slot) - 1);
     next.fn.hint();
+    const std::size_t children_end = std::min(heap_.size(), kArity + 1);
+    for (std::size_t c = 1; c < children_end; ++c) prefetch_slot(heap_[c].slot);
   }
+  // This event's slot is cached and is the first a push takes; the one after it may not be.
+  if (free_.size() >= 2) prefetch_slot(free_[free_.size() - 2]);
   return ev;
 }
 

@@ -45,6 +45,13 @@ class EventQueue {
   /// and in push_reserved() are taken by reference and moved into the queue's slot once (a
   /// by-value hop costs an indirect relocation each).
   std::uint64_t push(base::Tick when, Callback&& fn, std::string_view label);
+  /// push() for a callable that is not yet a Callback: it is built in the queue's slot.
+  template <EventAction F>
+  std::uint64_t push(base::Tick when, F&& fn, std::string_view label) {
+    const std::uint64_t seq = next_seq_++;
+    push_reserved(when, seq, std::forward<F>(fn), label);
+    return seq;
+  }
 
   /// Hands out the next sequence number without pushing an event: push_reserved() adds the
   /// event later, and it pops exactly where a push() made now at the same time would have.
@@ -53,6 +60,13 @@ class EventQueue {
   /// Contract: `seq` came from reserve_seq() and has not been pushed yet.
   void push_reserved(base::Tick when, std::uint64_t seq, Callback&& fn,
                      std::string_view label);
+  /// push_reserved() for a callable that is not yet a Callback: it is built in the slot.
+  template <EventAction F>
+  void push_reserved(base::Tick when, std::uint64_t seq, F&& fn, std::string_view label) {
+    const std::uint32_t slot = take_slot(seq, label);
+    slots_[slot].fn.emplace(std::forward<F>(fn));
+    enter(when, seq, slot);
+  }
 
   [[nodiscard]] bool empty() const noexcept { return heap_.empty(); }
   [[nodiscard]] std::size_t size() const noexcept { return heap_.size(); }
@@ -80,6 +94,11 @@ class EventQueue {
     std::uint64_t seq = 0;
   };
 
+  /// A free slot for the event `seq` (label and seq stored, callable empty).
+  /// Contract: `seq` was handed out.
+  std::uint32_t take_slot(std::uint64_t seq, std::string_view label);
+  /// Puts the event of `slot` (filled) into the heap at `when`.
+  void enter(base::Tick when, std::uint64_t seq, std::uint32_t slot);
   std::uint64_t tie_of(std::uint64_t seq) const noexcept;
   /// Pop order: time, then tie.
   static bool earlier(const Key& a, const Key& b) noexcept;
@@ -89,6 +108,10 @@ class EventQueue {
   [[nodiscard]] std::size_t earliest_child(std::size_t first, std::size_t n) const noexcept;
   /// Places `k` at the root's position and moves it down to its place.
   void sift_down(Key k);
+  /// CPU cache hints (no effect on the order): start loading slot `slot`, or the slot the
+  /// next push takes.
+  void prefetch_slot(std::uint32_t slot) const noexcept;
+  void prefetch_free_slot() const noexcept;
 
   std::uint64_t seed_;
   std::uint64_t next_seq_ = 0;

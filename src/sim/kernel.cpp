@@ -28,15 +28,23 @@ Kernel::~Kernel() {
   queue_.clear();
 }
 
-void Kernel::schedule(base::Tick delay, Callback&& fn, std::string_view label) {
+void Kernel::check_delay(base::Tick delay) const {
   SBRDMA_CHECK_MSG(delay.ps <= std::numeric_limits<std::uint64_t>::max() - now_.ps,
                    "event time overflows Tick");
+}
+
+void Kernel::check_when(base::Tick when) const {
+  SBRDMA_CHECK_MSG(when >= now_, "an event scheduled in the past");
+}
+
+void Kernel::schedule(base::Tick delay, Callback&& fn, std::string_view label) {
+  check_delay(delay);
   queue_.push(now_ + delay, std::move(fn), label);
 }
 
 void Kernel::schedule_at(base::Tick when, std::uint64_t seq, Callback&& fn,
                          std::string_view label) {
-  SBRDMA_CHECK_MSG(when >= now_, "an event scheduled in the past");
+  check_when(when);
   queue_.push_reserved(when, seq, std::move(fn), label);
 }
 

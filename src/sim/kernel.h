@@ -103,6 +103,12 @@ class Kernel {
 
   /// Runs `fn` at now() + delay. Contract: `label` outlives the event (see Event::label).
   void schedule(base::Tick delay, Callback&& fn, std::string_view label);
+  /// schedule() for a callable that is not yet a Callback: it is built in the queue's slot.
+  template <EventAction F>
+  void schedule(base::Tick delay, F&& fn, std::string_view label) {
+    check_delay(delay);
+    queue_.push(now_ + delay, std::forward<F>(fn), label);
+  }
 
   /// Reserves the sequence number of an event to be scheduled later with schedule_at(): that
   /// event runs where one scheduled now for the same time would (same-time order included).
@@ -110,6 +116,12 @@ class Kernel {
   /// Runs `fn` at absolute time `when` under the reserved sequence number `seq`.
   /// Contract: when >= now(); `seq` came from reserve_seq() and is used once.
   void schedule_at(base::Tick when, std::uint64_t seq, Callback&& fn, std::string_view label);
+  /// schedule_at() for a callable that is not yet a Callback: it is built in the queue's slot.
+  template <EventAction F>
+  void schedule_at(base::Tick when, std::uint64_t seq, F&& fn, std::string_view label) {
+    check_when(when);
+    queue_.push_reserved(when, seq, std::forward<F>(fn), label);
+  }
 
   /// Starts `body` as a process at now() (as an event labelled `name`). Returns its id.
   /// Contract: body.valid() and not started.
@@ -165,6 +177,9 @@ class Kernel {
     ProcessState state = ProcessState::kReady;
   };
 
+  /// The contracts of schedule() and schedule_at() on the event's time.
+  void check_delay(base::Tick delay) const;
+  void check_when(base::Tick when) const;
   /// Parks the running process at `h` with the given state; returns its record.
   Process& park(std::coroutine_handle<> h, ProcessState st);
   /// Queues an event that runs `pid` (label = its name).

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,38 @@ TEST(CallbackHint, PopHintsTheEventDueNext) {
   q.push(Tick{30}, Hinted{&log, "c"}, "c");
   while (!q.empty()) q.pop().fn();
   EXPECT_EQ(log, (std::vector<std::string>{"hint b", "run a", "hint c", "run b", "run c"}));
+}
+
+TEST(CallbackEmplace, ReplacesTheHeldCallable) {
+  std::vector<std::string> log;
+  Callback c = Hinted{&log, "old"};
+  c.emplace(Hinted{&log, "new"});
+  c();
+  EXPECT_EQ(log, (std::vector<std::string>{"run new"}));
+}
+
+TEST(EventQueueEmplace, CallablesAndCallbacksShareOneOrder) {
+  // Callables built in the slot (template push) and ready Callbacks take sequence numbers
+  // from one counter: same-time events pop in push order whichever way they came in.
+  std::vector<std::string> log;
+  EventQueue q;
+  q.push(Tick{5}, Hinted{&log, "1"}, "1");
+  q.push(Tick{5}, Callback(Hinted{&log, "2"}), "2");
+  const std::uint64_t s3 = q.reserve_seq();
+  q.push(Tick{5}, Hinted{&log, "4"}, "4");
+  q.push_reserved(Tick{5}, s3, Hinted{&log, "3"}, "3");
+  std::vector<std::uint64_t> seqs;
+  while (!q.empty()) {
+    Event ev = q.pop();
+    seqs.push_back(ev.seq);
+    ev.fn();
+  }
+  EXPECT_EQ(seqs, (std::vector<std::uint64_t>{0, 1, 2, 3}));
+  std::vector<std::string> runs;
+  for (const std::string& l : log) {
+    if (l.rfind("run ", 0) == 0) runs.push_back(l);
+  }
+  EXPECT_EQ(runs, (std::vector<std::string>{"run 1", "run 2", "run 3", "run 4"}));
 }
 
 }  // namespace
