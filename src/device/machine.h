@@ -266,7 +266,7 @@ class Machine {
   void process_pair(UdmaEngine& eng, unsigned queue);
   /// The descriptor at a queue's head and its address. Errors: the ring slot is not memory.
   using HeadRead = base::Result<std::pair<soc::UdmaDescriptor, base::SocAddr>>;
-  [[nodiscard]] HeadRead read_head(const UdmaEngine& eng, soc::Direction dir, unsigned queue);
+  [[nodiscard]] HeadRead read_head(UdmaEngine& eng, soc::Direction dir, unsigned queue);
   /// A CPU cache hint: starts loading the descriptor at `q`'s head if its ring's window is
   /// known. No effect on the model.
   void hint_head(const EngineCache& cache, const UdmaQueue& q) const;

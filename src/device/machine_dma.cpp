@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -16,18 +17,16 @@ namespace sbrdma::device {
 using soc::Direction;
 
 /// The action of an engine's step event. Its cache hint starts loading the engine and the
-/// engine's per-core state that the step reads first (sim::Callback::hint).
+/// descriptors the step will likely read (sim::Callback::hint).
 struct Machine::StepAction {
   Machine* m;
   UdmaEngine* eng;
-  const EngineCache* cache;
-  const ChainedArrivals<Landing>* in_flight;
   std::uint64_t gen;
+  std::array<const void*, 2> descs;  ///< UdmaEngine::hinted_descriptors() when scheduled
   void operator()() const { m->engine_step(*eng, gen); }
   void hint() const noexcept {
     eng->hint();
-    __builtin_prefetch(cache);
-    __builtin_prefetch(in_flight);
+    for (const void* d : descs) __builtin_prefetch(d);
   }
 };
 
@@ -58,14 +57,13 @@ void Machine::kick(UdmaEngine& eng, base::Tick at) {
   if (eng.kick_at && *eng.kick_at <= at) return;  // an earlier step will look again
   eng.kick_at = at;
   const std::uint64_t gen = ++eng.kick_gen;
-  CoreState& cs = core_state(eng.core());
-  kernel_->schedule(at - kernel_->now(),
-                    StepAction{this, &eng, &cs.caches[eng.index()], &cs.landings[eng.index()], gen},
+  kernel_->schedule(at - kernel_->now(), StepAction{this, &eng, gen, eng.hinted_descriptors()},
                     eng.step_label);
 }
 
 void Machine::engine_step(UdmaEngine& eng, std::uint64_t gen) {
   if (gen != eng.kick_gen) return;  // superseded by an earlier kick
+  eng.prefetch_step_hints();
   eng.kick_at.reset();
   const base::Tick now = kernel_->now();
   const UdmaEngine::Pick p = eng.pick(now);
@@ -79,13 +77,21 @@ void Machine::engine_step(UdmaEngine& eng, std::uint64_t gen) {
   if (eng.has_work()) kick(eng, eng.free_at);
 }
 
-Machine::HeadRead Machine::read_head(const UdmaEngine& eng, Direction dir, unsigned queue) {
+Machine::HeadRead Machine::read_head(UdmaEngine& eng, Direction dir, unsigned queue) {
   const UdmaQueue& q = eng.queue(dir, queue);
   const base::SocAddr at = q.ring_base() + std::uint64_t{q.head().offset} * soc::kDescBytes;
   std::array<std::uint8_t, soc::kDescBytes> raw{};
   auto m = cached_ref(core_state(eng.core()).caches[eng.index()].ring, eng.core(), at, raw.size());
   if (!m) return m.error();
-  memory(*m).read(m->offset, raw);
+  const PagedMemory& mem = memory(*m);
+  const auto run = mem.read_run(m->offset, raw.size());
+  if (run.size() == raw.size()) {
+    std::memcpy(raw.data(), run.data(), raw.size());  // the usual case: one run, a fixed copy
+  } else {
+    mem.read(m->offset, raw);
+  }
+  // The queue's next descriptor usually follows this one: the next step starts loading it.
+  eng.hint_descriptor(dir, run.data() + run.size());
   return std::pair{soc::decode_descriptor(raw), at};
 }
 
@@ -176,6 +182,7 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
     if (&q != &m2s) m2s.stop("its S2M queue stopped");
   };
 
+  eng.hint_queues(m2s, s2m);
   EngineCache& cache = core_state(eng.core()).caches[eng.index()];
   // The S2M descriptor is needed below; start fetching it so that its cache miss overlaps
   // the M2S side's.

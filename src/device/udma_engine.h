@@ -130,12 +130,32 @@ class UdmaEngine {
   /// Time of the pending kick, if any.
   std::optional<base::Tick> kick_at;
 
+  /// CPU cache hints for the next step (no effect on the model): remembers the queues a step
+  /// served and where the next descriptor of a direction is likely stored (a wrong guess only
+  /// wastes a prefetch); prefetch_step_hints() starts loading them.
+  void hint_queues(const UdmaQueue& m2s, const UdmaQueue& s2m) noexcept {
+    hint_queues_ = {&m2s, &s2m};
+  }
+  void hint_descriptor(soc::Direction d, const void* host) noexcept { hint_descs_[slot(d)] = host; }
+  void prefetch_step_hints() const noexcept {
+    for (const UdmaQueue* q : hint_queues_) {
+      if (q != nullptr) q->hint();
+    }
+    for (const void* p : hint_descs_) __builtin_prefetch(p);
+  }
+  /// The descriptor addresses hint_descriptor() remembered (M2S, S2M).
+  [[nodiscard]] std::array<const void*, 2> hinted_descriptors() const noexcept {
+    return hint_descs_;
+  }
+
  private:
   static unsigned slot(soc::Direction d) { return d == soc::Direction::kM2S ? 0 : 1; }
   /// The M2S queue `q` holds a batch and posted descriptors and can run. Clears q's bit in
   /// with_batches_ once its batches are gone.
   bool runnable(unsigned q);
 
+  std::array<const UdmaQueue*, 2> hint_queues_{};
+  std::array<const void*, 2> hint_descs_{};
   CoreId core_;
   unsigned index_;
   unsigned queues_;
