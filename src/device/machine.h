@@ -281,7 +281,7 @@ class Machine {
   void land(const Landing& l);
   /// Queues the event that lands `in_flight`'s earliest pair (see ChainedArrivals).
   void schedule_landing(ChainedArrivals<Landing>& in_flight, ChainedArrivals<Landing>::Due due,
-                        std::string_view label);
+                        const UdmaEngine& eng);
 
   sim::Kernel* kernel_;
   Topology topology_;

@@ -31,17 +31,19 @@ struct Machine::StepAction {
 };
 
 /// The action of a landing event: takes the engine's earliest pair in flight and applies it.
-/// Its hint starts loading the engine's in-flight list and, through `entry`, the pair itself
-/// (where it sat when the event was scheduled; a stale address only wastes the prefetch).
+/// Its hint starts loading the engine's in-flight list, the pair itself through `entry` and
+/// the pair's queues (what the earliest pair held when the event was scheduled; a stale
+/// address only wastes the prefetch).
 struct Machine::LandAction {
   Machine* m;
   ChainedArrivals<Landing>* in_flight;
   std::uint64_t seq;
-  std::string_view label;
+  const UdmaEngine* eng;  ///< its land_label names the event
   const void* entry;
+  std::array<const UdmaQueue*, 2> queues;
   void operator()() const {
     const Landing l = in_flight->take(seq);
-    if (auto next = in_flight->next_due()) m->schedule_landing(*in_flight, *next, label);
+    if (auto next = in_flight->next_due()) m->schedule_landing(*in_flight, *next, *eng);
     m->land(l);
   }
   void hint() const noexcept {
@@ -49,6 +51,7 @@ struct Machine::LandAction {
     const auto* e = static_cast<const char*>(entry);
     __builtin_prefetch(e);
     __builtin_prefetch(e + 64);
+    for (const UdmaQueue* q : queues) q->hint();
   }
 };
 
@@ -252,15 +255,17 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   //    them, whatever the tie order.
   ChainedArrivals<Landing>& in_flight = core_state(eng.core()).landings[eng.index()];
   if (auto due = in_flight.add(at, kernel_->reserve_seq(), Landing{&m2s, &s2m, *src, *dst, len})) {
-    schedule_landing(in_flight, *due, eng.land_label);
+    schedule_landing(in_flight, *due, eng);
   }
 }
 
 void Machine::schedule_landing(ChainedArrivals<Landing>& in_flight,
-                               ChainedArrivals<Landing>::Due due, std::string_view label) {
+                               ChainedArrivals<Landing>::Due due, const UdmaEngine& eng) {
+  const Landing& next = in_flight.front();
   kernel_->schedule_at(due.at, due.seq,
-                       LandAction{this, &in_flight, due.seq, label, in_flight.front_address()},
-                       label);
+                       LandAction{this, &in_flight, due.seq, &eng, in_flight.front_address(),
+                                  {next.m2s, next.s2m}},
+                       eng.land_label);
 }
 
 const Route& Machine::engine_route(EngineCache& cache, const UdmaEngine& eng, CoreId src,

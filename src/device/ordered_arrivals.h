@@ -141,6 +141,9 @@ class ChainedArrivals {
     return std::move(items_.take().item);
   }
 
+  /// The item the next take() returns. Contract: !empty().
+  [[nodiscard]] const T& front() { return items_.front().item; }
+
   /// Where the earliest item is stored now (a cache hint). Contract: !empty().
   [[nodiscard]] const void* front_address() const noexcept { return items_.front_address(); }
 
