@@ -66,7 +66,7 @@ Machine::CoreState::CoreState(sim::Kernel& kernel, CoreId core, const soc::Profi
                               PageBacking sbuf_backing)
     : sbuf(std::uint64_t{p.sbuf_partitions} * p.partition_stride.n, p.partition_stride.n,
            p.partition_active.n, sbuf_backing),
-      mem(soc::cayman_map::kTpbRegionSize, kMemPageBytes, kMemPageBytes),
+      mem(soc::cayman_map::kTpbRegionSize, kMemPageBytes, kMemPageBytes, PageBacking::kDense),
       sems(kernel, fmt::format("core{}.sem", core), p.semaphores, p.events),
       engines(p.dma_engines_per_tpb),
       landings(p.dma_engines_per_tpb),
