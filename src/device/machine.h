@@ -35,6 +35,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -278,6 +279,8 @@ class Machine {
   /// data_route(src, engine's core, dst), remembered per engine.
   [[nodiscard]] const Route& engine_route(EngineCache& cache, const UdmaEngine& eng, CoreId src,
                                           CoreId dst) const;
+  /// data_route(src, engine, dst), computed once per machine (routes_).
+  [[nodiscard]] const Route& shared_route(CoreId src, CoreId engine, CoreId dst) const;
   void land(const Landing& l);
   /// Queues the event that lands `in_flight`'s earliest pair (see ChainedArrivals).
   void schedule_landing(ChainedArrivals<Landing>& in_flight, ChainedArrivals<Landing>::Due due,
@@ -301,6 +304,9 @@ class Machine {
   };
   std::vector<Fence> fences_;           // processes parked in park_until_writes_landed
   std::vector<soc::ChipDie> chip_die_;  // per core: how it issues addresses (routing id, die)
+  /// Data routes by (src, engine, dst) core ids, computed on first use (shared_route). Nodes
+  /// keep their address, so the engines' caches point into it.
+  mutable std::unordered_map<std::uint64_t, Route> routes_;
 };
 
 }  // namespace sbrdma::device

@@ -271,15 +271,24 @@ void Machine::schedule_landing(ChainedArrivals<Landing>& in_flight,
 const Route& Machine::engine_route(EngineCache& cache, const UdmaEngine& eng, CoreId src,
                                    CoreId dst) const {
   for (const RouteEntry& e : cache.routes) {
-    if (e.valid && e.src == src && e.dst == dst) return e.route;
+    if (e.route != nullptr && e.src == src && e.dst == dst) return *e.route;
   }
   RouteEntry& e = cache.routes[cache.next_route];
   cache.next_route = (cache.next_route + 1) % EngineCache::kRoutes;
-  e.route = fabric_.data_route(src, eng.core(), dst);  // the topology is static
+  e.route = &shared_route(src, eng.core(), dst);
   e.src = src;
   e.dst = dst;
-  e.valid = true;
-  return e.route;
+  return *e.route;
+}
+
+const Route& Machine::shared_route(CoreId src, CoreId engine, CoreId dst) const {
+  constexpr unsigned kBits = 21;  // core ids fit: the key holds three
+  SBRDMA_CHECK(src < (1U << kBits) && engine < (1U << kBits) && dst < (1U << kBits));
+  const std::uint64_t key = (std::uint64_t{src} << (2 * kBits)) |
+                            (std::uint64_t{engine} << kBits) | std::uint64_t{dst};
+  auto [it, fresh] = routes_.try_emplace(key);
+  if (fresh) it->second = fabric_.data_route(src, engine, dst);  // the topology is static
+  return it->second;
 }
 
 void Machine::land(const Landing& l) {

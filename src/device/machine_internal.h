@@ -77,12 +77,13 @@ struct Machine::AddrCache {
   unsigned next = 0;
 };
 
-/// A data route an engine used lately: data_route(src, engine, dst).
+/// A data route an engine used lately: data_route(src, engine, dst), kept in the machine's
+/// route table (Machine::shared_route), so that an entry is 16 bytes and the four of an
+/// engine share one cache line.
 struct Machine::RouteEntry {
   CoreId src = 0;
   CoreId dst = 0;
-  bool valid = false;
-  Route route;
+  const Route* route = nullptr;  ///< null: the entry is empty
 };
 
 /// Per engine, what its descriptors resolved to lately: ring slots, M2S sources, S2M
