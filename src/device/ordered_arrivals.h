@@ -41,7 +41,14 @@ class OrderedArrivals {
  public:
   /// Adds `item`, due at `at`, after every item already due at `at` or earlier.
   void add(base::Tick at, T item) {
-    if (head_ == items_.size() || items_.back().at <= at) {
+    if (empty()) {
+      earliest_ = at;
+      latest_ = at;
+      items_.push_back(Entry{at, std::move(item)});
+      return;
+    }
+    if (latest_ <= at) {
+      latest_ = at;
       items_.push_back(Entry{at, std::move(item)});
       return;
     }
@@ -49,6 +56,7 @@ class OrderedArrivals {
         std::upper_bound(items_.begin() + static_cast<std::ptrdiff_t>(head_), items_.end(), at,
                          [](base::Tick t, const Entry& e) { return t < e.at; });
     items_.insert(pos, Entry{at, std::move(item)});
+    if (at < earliest_) earliest_ = at;  // it went in first
   }
 
   /// True if nothing is pending.
@@ -59,7 +67,7 @@ class OrderedArrivals {
   /// The tick the next take() returns an item for. Contract: !empty().
   [[nodiscard]] base::Tick earliest() const {
     SBRDMA_CHECK(!empty());
-    return items_[head_].at;
+    return earliest_;
   }
 
   /// The item the next take() returns. Contract: !empty().
@@ -79,6 +87,7 @@ class OrderedArrivals {
     T out = std::move(items_[head_].item);
     ++head_;
     base::settle_taken_prefix(items_, head_);
+    if (!empty()) earliest_ = items_[head_].at;
     return out;
   }
 
@@ -89,6 +98,10 @@ class OrderedArrivals {
   };
   std::vector<Entry> items_;
   std::size_t head_ = 0;  // items_[0, head_) are taken
+  // The first and last pending items' ticks (valid while !empty()), kept here so that an add()
+  // in tick order reads no entry: the entries were written long ago and are rarely cached.
+  base::Tick earliest_;
+  base::Tick latest_;
 };
 
 /// ChainedArrivals<T>: OrderedArrivals whose items each own a kernel sequence number reserved

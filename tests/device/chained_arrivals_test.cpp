@@ -159,5 +159,32 @@ TEST(ChainedArrivals, OnlyTheEarliestItemAsksForAnEvent) {
   EXPECT_TRUE(c.empty());
 }
 
+TEST(OrderedArrivals, TracksTheEarliestTickThroughInsertsTakesAndRefills) {
+  OrderedArrivals<int> a;
+  a.add(Tick{20}, 1);
+  a.add(Tick{40}, 2);
+  EXPECT_EQ(a.earliest(), Tick{20});
+  a.add(Tick{30}, 3);  // in the middle: the earliest stays
+  EXPECT_EQ(a.earliest(), Tick{20});
+  a.add(Tick{10}, 4);  // before all: the new earliest
+  EXPECT_EQ(a.earliest(), Tick{10});
+  EXPECT_EQ(a.take(), 4);
+  EXPECT_EQ(a.earliest(), Tick{20});
+  EXPECT_EQ(a.take(), 1);
+  EXPECT_EQ(a.earliest(), Tick{30});
+  a.add(Tick{35}, 5);  // between 30 and 40, after the last one's predecessor
+  EXPECT_EQ(a.take(), 3);
+  EXPECT_EQ(a.take(), 5);
+  EXPECT_EQ(a.take(), 2);
+  EXPECT_TRUE(a.empty());
+  a.add(Tick{5}, 6);  // a refill after draining starts afresh (earlier than anything before)
+  a.add(Tick{7}, 7);
+  a.add(Tick{6}, 8);
+  EXPECT_EQ(a.earliest(), Tick{5});
+  EXPECT_EQ(a.take(), 6);
+  EXPECT_EQ(a.take(), 8);
+  EXPECT_EQ(a.take(), 7);
+}
+
 }  // namespace
 }  // namespace sbrdma::device
