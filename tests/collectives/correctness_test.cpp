@@ -231,6 +231,7 @@ TEST(Correctness, UnroutableAddressesAreRelayed) {
   }
   expect_right(g, Case{Op::kAllGather, Algorithm::kMesh, DataType::kFp32, 500, c});
   expect_right(g, Case{Op::kAllToAll, Algorithm::kRing, DataType::kFp32, 500, c});
+  expect_right(g, Case{Op::kAllToAll, Algorithm::kRing, DataType::kInt8, 1, c});  // empty: signals
   expect_right(g, Case{Op::kAllToAll, Algorithm::kHierarchical, DataType::kFp32, 500, c});
   expect_right(g, Case{Op::kAllToAll, Algorithm::kRdh, DataType::kFp32, 500,
                        groups({{0, 24 * 8 + 5, 3 * 8 + 4, 24 * 8 + 1}})});
