@@ -20,35 +20,41 @@ std::uint32_t ring_pos_reg(RingPos p) {
       soc::kPtrRingId.set(soc::kPtrOffset.set(0, p.offset), p.ring_id));
 }
 
-UdmaQueue::UdmaQueue(soc::Direction dir) : dir_(dir), regs_(soc::queue_bank(dir)) {
-  const soc::QueueRegOffsets& r = soc::queue_offsets(dir);
-  rows_ = Rows{regs_.index(r.ring_base_low), regs_.index(r.ring_base_high),
-               regs_.index(r.ring_len),      regs_.index(r.head),
-               regs_.index(r.tail),          regs_.index(r.current),
-               regs_.index(r.comp_head),     regs_.index(r.cfg),
-               regs_.index(r.status)};
-}
+const std::array<UdmaQueue::Rows, 2> UdmaQueue::kRows = [] {
+  auto make = [](soc::Direction d) {
+    const RegFile regs(soc::queue_bank(d));
+    const soc::QueueRegOffsets& r = soc::queue_offsets(d);
+    return Rows{regs.index(r.ring_base_low), regs.index(r.ring_base_high),
+                regs.index(r.ring_len),      regs.index(r.head),
+                regs.index(r.tail),          regs.index(r.current),
+                regs.index(r.comp_head),     regs.index(r.cfg),
+                regs.index(r.status)};
+  };
+  return std::array<Rows, 2>{make(soc::Direction::kM2S), make(soc::Direction::kS2M)};
+}();
+
+UdmaQueue::UdmaQueue(soc::Direction dir) : dir_(dir), regs_(soc::queue_bank(dir)) {}
 
 base::SocAddr UdmaQueue::ring_base() const {
-  const std::uint64_t lo = regs_.get_at(rows_.base_low) & soc::reg_mask(rf::kRingBaseLowAddr);
-  return base::SocAddr{(std::uint64_t{regs_.get_at(rows_.base_high)} << 32) | lo};
+  const std::uint64_t lo = regs_.get_at(rows().base_low) & soc::reg_mask(rf::kRingBaseLowAddr);
+  return base::SocAddr{(std::uint64_t{regs_.get_at(rows().base_high)} << 32) | lo};
 }
 
 std::uint32_t UdmaQueue::ring_len() const {
-  return static_cast<std::uint32_t>(rf::kRingLength.get(regs_.get_at(rows_.len)));
+  return static_cast<std::uint32_t>(rf::kRingLength.get(regs_.get_at(rows().len)));
 }
 
 RingPos UdmaQueue::head() const {
-  return ring_pos(regs_.get_at(rows_.head));
+  return ring_pos(regs_.get_at(rows().head));
 }
 RingPos UdmaQueue::tail() const {
-  return ring_pos(regs_.get_at(rows_.tail));
+  return ring_pos(regs_.get_at(rows().tail));
 }
 RingPos UdmaQueue::current() const {
-  return ring_pos(regs_.get_at(rows_.current));
+  return ring_pos(regs_.get_at(rows().current));
 }
 RingPos UdmaQueue::completion() const {
-  return ring_pos(regs_.get_at(rows_.completion));
+  return ring_pos(regs_.get_at(rows().completion));
 }
 
 std::uint64_t UdmaQueue::abs_pos(RingPos p) const {
@@ -68,7 +74,7 @@ std::uint32_t UdmaQueue::posted() const {
 }
 
 bool UdmaQueue::enabled() const {
-  const std::uint32_t cfg = regs_.get_at(rows_.cfg);
+  const std::uint32_t cfg = regs_.get_at(rows().cfg);
   return rf::kQCfgEnPref.get(cfg) != 0 && soc::queue_run_enable(dir_).get(cfg) != 0;
 }
 
@@ -89,8 +95,8 @@ void UdmaQueue::advance(std::size_t row, std::uint32_t n) {
 }
 
 void UdmaQueue::update_status() {
-  regs_.set_at(rows_.status, static_cast<std::uint32_t>(
-                                 rf::kQStatusUsed.set(regs_.get_at(rows_.status), posted())));
+  regs_.set_at(rows().status, static_cast<std::uint32_t>(
+                                 rf::kQStatusUsed.set(regs_.get_at(rows().status), posted())));
 }
 
 base::Status UdmaQueue::add_tail(std::uint32_t n) {
@@ -105,19 +111,19 @@ base::Status UdmaQueue::add_tail(std::uint32_t n) {
     return base::make_error(fmt::format(
         "tail beyond ring: doorbell +{} with {} of {} descriptors already posted", n, before, len));
   }
-  advance(rows_.tail, n);
+  advance(rows().tail, n);
   update_status();
   return base::ok_status();
 }
 
 void UdmaQueue::advance_head() {
-  advance(rows_.head, 1);
-  set_pos(rows_.current, head());
+  advance(rows().head, 1);
+  set_pos(rows().current, head());
   update_status();
 }
 
 void UdmaQueue::advance_completion() {
-  advance(rows_.completion, 1);
+  advance(rows().completion, 1);
 }
 
 void UdmaQueue::trim_batches() {
@@ -136,11 +142,11 @@ void UdmaQueue::trim_batches() {
 void UdmaQueue::sw_ctrl(std::uint32_t v) {
   const RingPos fresh{};
   const bool all = rf::kQSwCtrlRstQ.get(v) != 0;
-  if (all || rf::kQSwCtrlRstTailPtr.get(v) != 0) set_pos(rows_.tail, fresh);
-  if (all || rf::kQSwCtrlRstHeadPtr.get(v) != 0) set_pos(rows_.head, fresh);
-  if (all || rf::kQSwCtrlRstCurrentPtr.get(v) != 0) set_pos(rows_.current, fresh);
+  if (all || rf::kQSwCtrlRstTailPtr.get(v) != 0) set_pos(rows().tail, fresh);
+  if (all || rf::kQSwCtrlRstHeadPtr.get(v) != 0) set_pos(rows().head, fresh);
+  if (all || rf::kQSwCtrlRstCurrentPtr.get(v) != 0) set_pos(rows().current, fresh);
   if (all) {
-    set_pos(rows_.completion, fresh);
+    set_pos(rows().completion, fresh);
     stopped_ = false;
     stop_reason_.clear();
     batches.clear();
