@@ -32,6 +32,16 @@ check bench_timing_only 0 - -- bench alltoall -r 8 -b 64K --timing-only --sb2sb
 expect_out "n/a"
 expect_out "no bytes copied (timing only)"
 
+# All-to-all with every algorithm (D34), data checked.
+check bench_a2a_rdh 0 - -- bench alltoall -r 8 -b 1K -e 64K -f 8 -c random --algorithm rdh --show-algorithm
+expect_out "rdh        0"
+check bench_a2a_ring 0 - -- bench alltoall -r 5 -d int8 -b 1 -e 4K -f 16 -c random --algorithm ring --show-algorithm
+expect_out "ring        0"
+check bench_a2a_hier 0 - -- bench alltoall -r 32 --topology trn2.48xlarge -b 4K -c random --algorithm hierarchical --show-algorithm
+expect_out "hierarchical        0"
+check bench_a2a_rdh_6 1 - -- bench alltoall -r 6 -b 4K --algorithm rdh
+expect_err "error: 4096 B (rdh): --algorithm rdh needs a power-of-2 number of ranks per group, got 6"
+
 check bench_trace 0 - -- bench permute -r 2 -b 4K --trace trace.json
 if grep -q '"name":"steps"' "$(work)/trace.json"; then pass=$((pass + 1)); else _fail "trace lacks step boxes"; fi
 
