@@ -9,8 +9,17 @@
 namespace sbrdma::device {
 
 void LinkCalendar::forget(std::uint64_t horizon) {
+  // Nothing ends by `horizon` (the usual case): no interval is read, and the prefix was
+  // settled when it last grew.
+  if (head_ == busy_.size() || first_end_ > horizon) return;
   while (head_ < busy_.size() && busy_[head_].end <= horizon) ++head_;
   base::settle_taken_prefix(busy_, head_);
+  if (head_ != busy_.size()) first_end_ = busy_[head_].end;
+}
+
+void LinkCalendar::refresh_ends() {
+  first_end_ = busy_[head_].end;
+  last_end_ = busy_.back().end;
 }
 
 base::Tick LinkCalendar::book(base::Tick earliest, base::Tick d, base::Tick horizon) {
@@ -18,12 +27,14 @@ base::Tick LinkCalendar::book(base::Tick earliest, base::Tick d, base::Tick hori
   forget(horizon.ps);  // nothing can be booked before `horizon` any more
   if (d.ps == 0) return earliest;
   // Fast path: after every booking (the usual, in-order case).
-  if (head_ == busy_.size() || earliest.ps >= busy_.back().end) {
-    if (head_ != busy_.size() && busy_.back().end == earliest.ps) {
+  if (head_ == busy_.size() || earliest.ps >= last_end_) {
+    if (head_ != busy_.size() && last_end_ == earliest.ps) {
       busy_.back().end += d.ps;
     } else {
       busy_.push_back(Busy{earliest.ps, earliest.ps + d.ps});
     }
+    last_end_ = earliest.ps + d.ps;
+    if (busy_.size() - head_ == 1) first_end_ = last_end_;
     return earliest;
   }
   // First interval that ends after `earliest` (ends increase along the calendar).
@@ -48,6 +59,7 @@ base::Tick LinkCalendar::book(base::Tick earliest, base::Tick d, base::Tick hori
   } else {
     busy_.insert(it, Busy{t, t + d.ps});
   }
+  refresh_ends();
   return base::Tick{t};
 }
 

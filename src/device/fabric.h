@@ -46,7 +46,7 @@ class LinkCalendar {
   base::Tick book(base::Tick earliest, base::Tick d, base::Tick horizon);
   /// End of the last booking (0 if none).
   [[nodiscard]] base::Tick busy_until() const {
-    return head_ == busy_.size() ? base::Tick{} : base::Tick{busy_.back().end};
+    return head_ == busy_.size() ? base::Tick{} : base::Tick{last_end_};
   }
   /// Number of disjoint busy intervals kept.
   [[nodiscard]] std::size_t intervals() const noexcept { return busy_.size() - head_; }
@@ -58,9 +58,15 @@ class LinkCalendar {
   };
   /// Drops the intervals that end at or before `horizon`.
   void forget(std::uint64_t horizon);
+  /// Sets first_end_ and last_end_ from the intervals. Contract: some are kept.
+  void refresh_ends();
 
   std::vector<Busy> busy_;  // busy_[head_, size) are the intervals; [0, head_) forgotten
   std::size_t head_ = 0;
+  // The ends of the first and last intervals kept (valid while some are), so that the usual
+  // booking, after all others and with nothing to forget, reads no interval.
+  std::uint64_t first_end_ = 0;
+  std::uint64_t last_end_ = 0;
 };
 
 /// The links' timing state for one topology (see the top of this file).
