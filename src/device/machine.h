@@ -268,9 +268,6 @@ class Machine {
   /// The descriptor at a queue's head and its address. Errors: the ring slot is not memory.
   using HeadRead = base::Result<std::pair<soc::UdmaDescriptor, base::SocAddr>>;
   [[nodiscard]] HeadRead read_head(UdmaEngine& eng, soc::Direction dir, unsigned queue);
-  /// A CPU cache hint: starts loading the descriptor at `q`'s head if its ring's window is
-  /// known. No effect on the model.
-  void hint_head(const EngineCache& cache, const UdmaQueue& q) const;
   /// Checks the descriptor `got` read at the queue's head (ring id); stops the queue on error.
   std::optional<soc::UdmaDescriptor> prefetch(UdmaEngine& eng, soc::Direction dir, unsigned queue,
                                               const HeadRead& got);

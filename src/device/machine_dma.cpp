@@ -98,13 +98,6 @@ Machine::HeadRead Machine::read_head(UdmaEngine& eng, Direction dir, unsigned qu
   return std::pair{soc::decode_descriptor(raw), at};
 }
 
-void Machine::hint_head(const EngineCache& cache, const UdmaQueue& q) const {
-  const base::SocAddr at = q.ring_base() + std::uint64_t{q.head().offset} * soc::kDescBytes;
-  if (auto m = window_ref(cache.ring, at, soc::kDescBytes)) {
-    __builtin_prefetch(memory(*m).read_run(m->offset, soc::kDescBytes).data());
-  }
-}
-
 std::optional<soc::UdmaDescriptor> Machine::prefetch(UdmaEngine& eng, Direction dir,
                                                      unsigned queue, const HeadRead& got) {
   UdmaQueue& q = eng.queue(dir, queue);
@@ -187,9 +180,6 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
 
   eng.hint_queues(m2s, s2m);
   EngineCache& cache = core_state(eng.core()).caches[eng.index()];
-  // The S2M descriptor is needed below; start fetching it so that its cache miss overlaps
-  // the M2S side's.
-  hint_head(cache, s2m);
 
   // 0. DMB (word0) or write_barrier (word1): "all previous transfers are done before starting
   //    this one" [HIGH] udma-facts §1.1, §3.4 — wait for the queue's earlier data to land.
