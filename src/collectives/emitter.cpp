@@ -176,8 +176,15 @@ void Emitter::direct_leg(CoreId src, CoreId dst, std::uint64_t src_off, std::uin
   CoreProgram& p = b.prog;
   if (p.words.size() > at && is_pure_wait(p.words.back())) {
     start.events = isa::decode_events(p.words.back());  // the wait gates the start itself
+    const std::size_t gone = p.words.size() - 1;
     p.words.pop_back();
-    if (notes_) p.notes.pop_back();
+    if (notes_) {
+      p.notes.pop_back();
+      // A step that began after the wait begins with the start that replaces it.
+      for (StepMark& m : p.steps) {
+        if (m.pc > gone) --m.pc;
+      }
+    }
     --stats_.wait_words;
   }
   put(src, p.words.size(), isa::encode(start),

@@ -77,6 +77,22 @@ TEST(Emitter, GenIsHoistedAndTheLastWaitGatesTheStart) {
   EXPECT_EQ(p.notes[2], "second");
 }
 
+TEST(Emitter, AStepThatBeganAfterAFoldedWaitBeginsWithItsStart) {
+  Emitter em(trn2(), true);
+  const unsigned s = em.alloc_sem("test");
+  em.step(0, "one");
+  em.leg(0, 1, 0, 0, 64, s, "first");
+  em.wait(Arrival{0, s, 16}, "wait for the peer");
+  em.step(0, "two");  // after the wait, which the next start absorbs
+  em.leg(0, 1, 64, 64, 64, s, "second");
+  const auto p = em.take_programs()[0];
+  ASSERT_EQ(p.words.size(), 4u);  // gen, start, gen (hoisted), start (gated by the wait)
+  ASSERT_EQ(p.steps.size(), 2u);
+  EXPECT_EQ(p.steps[0].pc, 0u);
+  EXPECT_EQ(p.steps[1].pc, 3u) << "step two begins with its gated start";
+  EXPECT_EQ(isa::decode_events(p.words[3]).semaphore_value, 16u);
+}
+
 TEST(Emitter, AReduceIntoBytesBeingSentWaitsForTheSend) {
   Emitter em(trn2(), false);
   const unsigned s = em.alloc_sem("test");
