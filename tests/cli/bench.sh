@@ -37,7 +37,7 @@ check bench_a2a_rdh 0 - -- bench alltoall -r 8 -b 1K -e 64K -f 8 -c random --alg
 expect_out "rdh        0"
 check bench_a2a_ring 0 - -- bench alltoall -r 5 -d int8 -b 1 -e 4K -f 16 -c random --algorithm ring --show-algorithm
 expect_out "ring        0"
-check bench_a2a_hier 0 - -- bench alltoall -r 32 --topology trn2.48xlarge -b 4K -c random --algorithm hierarchical --show-algorithm
+check bench_a2a_hier 0 - -- bench alltoall --topology trn2.48xlarge --custom-replica-groups "$BENCH_DATA/groups_2chips.json" -b 4K -c random --algorithm hierarchical --show-algorithm
 expect_out "hierarchical        0"
 check bench_a2a_rdh_6 1 - -- bench alltoall -r 6 -b 4K --algorithm rdh
 expect_err "error: 4096 B (rdh): --algorithm rdh needs a power-of-2 number of ranks per group, got 6"
