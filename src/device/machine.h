@@ -304,6 +304,11 @@ class Machine {
   /// Data routes by (src, engine, dst) core ids, computed on first use (shared_route). Nodes
   /// keep their address, so the engines' caches point into it.
   mutable std::unordered_map<std::uint64_t, Route> routes_;
+  /// The route latency of an MMIO write from one core to another, by (issuer, target) ids,
+  /// computed on first use (mmio_delay).
+  mutable std::unordered_map<std::uint64_t, base::Tick> mmio_latencies_;
+  /// Byte buffers of delivered block writes, reused by the next ones.
+  std::vector<std::vector<std::uint8_t>> spare_blocks_;
 };
 
 }  // namespace sbrdma::device

@@ -24,8 +24,12 @@ std::uint32_t engine_of(const soc::Region& r) {
 
 base::Tick Machine::mmio_delay(CoreId issuer, CoreId target) const {
   base::Tick t = params().mmio_write_latency;
-  if (issuer != target) t += fabric_.mmio_latency(topology_.route(issuer, target));
-  return t;
+  if (issuer == target) return t;
+  // The route's latency, computed once per pair (the topology is static).
+  const std::uint64_t key = (std::uint64_t{issuer} << 32) | target;
+  auto [it, fresh] = mmio_latencies_.try_emplace(key);
+  if (fresh) it->second = fabric_.mmio_latency(topology_.route(issuer, target));
+  return t + it->second;
 }
 
 void Machine::bus_write32(CoreId issuer, base::SocAddr a, std::uint32_t v) {
@@ -47,8 +51,14 @@ void Machine::bus_write_block(CoreId issuer, base::SocAddr a, std::span<const st
     return;
   }
   if (bytes.empty()) return;
-  post(issuer, mmio_delay(issuer, r->core),
-       PostedWrite{a, *r, true, 0, std::vector<std::uint8_t>(bytes.begin(), bytes.end())});
+  // The bytes go into a buffer a delivered block gave back, if any (no allocation per block).
+  std::vector<std::uint8_t> copy;
+  if (!spare_blocks_.empty()) {
+    copy = std::move(spare_blocks_.back());
+    spare_blocks_.pop_back();
+  }
+  copy.assign(bytes.begin(), bytes.end());
+  post(issuer, mmio_delay(issuer, r->core), PostedWrite{a, *r, true, 0, std::move(copy)});
 }
 
 void Machine::post(CoreId issuer, base::Tick delay, PostedWrite w) {
@@ -71,10 +81,12 @@ void Machine::schedule_delivery(CoreId issuer, ChainedArrivals<PostedWrite>::Due
 void Machine::deliver_write(CoreId issuer, std::uint64_t seq) {
   ChainedArrivals<PostedWrite>& pending = posted_[issuer];
   SBRDMA_CHECK_MSG(pending.earliest() == kernel_->now(), "one landing event per posted write");
-  const PostedWrite w = pending.take(seq);
+  PostedWrite w = pending.take(seq);
   if (auto next = pending.next_due()) schedule_delivery(issuer, *next);
   if (w.block) {
     apply_block(issuer, w.addr, w.target, w.bytes);
+    constexpr std::size_t kSpareBlocks = 64;  // enough for the writes in flight, usually
+    if (spare_blocks_.size() < kSpareBlocks) spare_blocks_.push_back(std::move(w.bytes));
   } else {
     apply_resolved32(w.target, w.value);
   }
@@ -214,9 +226,9 @@ void Machine::doorbell(UdmaEngine& eng, Direction dir, unsigned queue, std::uint
   UdmaQueue& q = eng.queue(dir, queue);
   const ErrorSite site{eng.core(), eng.index(), dir, queue};
   if (auto st = q.add_tail(n); !st) return record(site, st.error().message);
-  if (std::string why = eng.blocked_reason(dir, queue); !why.empty()) {
-    record(site, fmt::format("doorbell +{} while {}", n, why));  // [CHOICE D25] kept, flagged
-  }
+  if (!eng.can_run(dir, queue)) {  // the text only when there is one
+    record(site, fmt::format("doorbell +{} while {}", n, eng.blocked_reason(dir, queue)));
+  }  // [CHOICE D25] kept, flagged
   if (dir == Direction::kM2S) {
     const base::Tick ready = kernel_->now() + params().dma_fixed_cost;  // [CHOICE D26]
     eng.post_batch(queue, Batch{n, ready});

@@ -48,8 +48,8 @@ void DescriptorStream::flush(soc::MmioBus& bus) {
     while (i < r.staged.size()) {
       // One run: from `slot` to the ring's end or the last staged descriptor.
       const std::size_t n = std::min<std::size_t>(r.staged.size() - i, depth_ - slot);
-      std::vector<std::uint8_t> bytes;
-      bytes.reserve(n * soc::kDescBytes);
+      std::vector<std::uint8_t>& bytes = scratch_;  // its capacity is kept between runs
+      bytes.clear();
       for (std::size_t k = 0; k < n; ++k) {
         const auto b = soc::encode_descriptor(r.staged[i + k]);
         bytes.insert(bytes.end(), b.begin(), b.end());

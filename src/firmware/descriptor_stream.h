@@ -71,6 +71,7 @@ class DescriptorStream {
  private:
   std::array<Ring, kRdmaEngines> rings_{};
   unsigned depth_ = 0;
+  std::vector<std::uint8_t> scratch_;  ///< flush's bytes of one run (the bus copies them)
 };
 
 }  // namespace sbrdma::firmware
