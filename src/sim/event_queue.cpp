@@ -39,10 +39,12 @@ void EventQueue::sift_up(std::size_t i, Key k) {
 
 std::size_t EventQueue::earliest_child(std::size_t first, std::size_t n) const noexcept {
   if (first + kArity <= n) {  // a full node: a two-round tournament, without branches
+    // (Index arithmetic on the comparisons' 0/1 results: the compiler turned `?:` into a
+    // jump here, mispredicted half the time.)
     static_assert(kArity == 4);
-    const std::size_t a = earlier(heap_[first + 1], heap_[first]) ? first + 1 : first;
-    const std::size_t b = earlier(heap_[first + 3], heap_[first + 2]) ? first + 3 : first + 2;
-    return earlier(heap_[b], heap_[a]) ? b : a;
+    const std::size_t a = first + std::size_t{earlier(heap_[first + 1], heap_[first])};
+    const std::size_t b = first + 2 + std::size_t{earlier(heap_[first + 3], heap_[first + 2])};
+    return a + (b - a) * std::size_t{earlier(heap_[b], heap_[a])};
   }
   std::size_t best = first;
   for (std::size_t c = first + 1; c < n; ++c) {
