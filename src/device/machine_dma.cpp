@@ -23,7 +23,13 @@ struct Machine::StepAction {
   UdmaEngine* eng;
   std::uint64_t gen;
   std::array<const void*, 2> descs;  ///< UdmaEngine::hinted_descriptors() when scheduled
-  void operator()() const { m->engine_step(*eng, gen); }
+  const EngineCache* cache;          ///< the engine's resolution caches
+  void operator()() const {
+    // The caches are read once the step has picked a queue: start loading them now.
+    const auto* c = reinterpret_cast<const char*>(cache);
+    for (std::size_t off = 0; off < sizeof(EngineCache); off += 64) __builtin_prefetch(c + off);
+    m->engine_step(*eng, gen);
+  }
   void hint() const noexcept {
     eng->hint();
     for (const void* d : descs) __builtin_prefetch(d);
@@ -60,7 +66,9 @@ void Machine::kick(UdmaEngine& eng, base::Tick at) {
   if (eng.kick_at && *eng.kick_at <= at) return;  // an earlier step will look again
   eng.kick_at = at;
   const std::uint64_t gen = ++eng.kick_gen;
-  kernel_->schedule(at - kernel_->now(), StepAction{this, &eng, gen, eng.hinted_descriptors()},
+  kernel_->schedule(at - kernel_->now(),
+                    StepAction{this, &eng, gen, eng.hinted_descriptors(),
+                               &core_state(eng.core()).caches[eng.index()]},
                     eng.step_label);
 }
 
