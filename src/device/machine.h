@@ -204,6 +204,7 @@ class Machine {
   struct AddrCache;
   struct EngineCache;
   struct RouteEntry;
+  struct SemCache;
   struct StepAction;
   struct LandAction;
 
@@ -271,7 +272,7 @@ class Machine {
   /// Checks the descriptor `got` read at the queue's head (ring id); stops the queue on error.
   std::optional<soc::UdmaDescriptor> prefetch(UdmaEngine& eng, soc::Direction dir, unsigned queue,
                                               const HeadRead& got);
-  [[nodiscard]] base::Result<DmaDest> resolve_dest(AddrCache& cache, CoreId issuer,
+  [[nodiscard]] base::Result<DmaDest> resolve_dest(EngineCache& cache, CoreId issuer,
                                                    base::SocAddr a, std::uint32_t len) const;
   /// data_route(src, engine's core, dst), remembered per engine.
   [[nodiscard]] const Route& engine_route(EngineCache& cache, const UdmaEngine& eng, CoreId src,

@@ -133,12 +133,23 @@ std::optional<soc::UdmaDescriptor> Machine::prefetch(UdmaEngine& eng, Direction 
   return d;
 }
 
-base::Result<Machine::DmaDest> Machine::resolve_dest(AddrCache& cache, CoreId issuer,
+base::Result<Machine::DmaDest> Machine::resolve_dest(EngineCache& cache, CoreId issuer,
                                                      base::SocAddr a, std::uint32_t len) const {
   DmaDest d;
-  if (auto hit = window_ref(cache, a, len)) {
+  if (auto hit = window_ref(cache.dst, a, len)) {
     d.core = hit->core;
     d.mem = *hit;
+    return d;
+  }
+  // The semaphore window written last: whole aligned slots inside it resolve without a decode
+  // (anything else takes the full path below, errors included).
+  const SemCache& sc = cache.sem;
+  if (sc.slots != 0 && a.v >= sc.lo && (a.v - sc.lo) / 4 < sc.slots && a.v % 4 == 0 &&
+      len % 4 == 0 && (a.v - sc.lo) / 4 + len / 4 <= sc.slots) {
+    d.core = sc.core;
+    d.semaphore = true;
+    d.window = sc.window;
+    d.first_slot = static_cast<unsigned>((a.v - sc.lo) / 4);
     return d;
   }
   auto r = resolve(issuer, a);
@@ -147,7 +158,7 @@ base::Result<Machine::DmaDest> Machine::resolve_dest(AddrCache& cache, CoreId is
   if (r->hit.region->kind != soc::RegionKind::kEvtSem) {
     auto m = memory_ref(*r, len);
     if (!m) return m.error();
-    remember(cache, a, *r, *m);
+    remember(cache.dst, a, *r, *m);
     d.mem = *m;
     return d;
   }
@@ -171,6 +182,7 @@ base::Result<Machine::DmaDest> Machine::resolve_dest(AddrCache& cache, CoreId is
   d.semaphore = true;
   d.window = s.window;
   d.first_slot = s.index;
+  cache.sem = SemCache{a.v - 4ULL * s.index, slots, r->core, s.window};
   return d;
 }
 
@@ -228,7 +240,7 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
                             "descriptor",
                             sd->length(), len));
   }
-  auto dst = resolve_dest(cache.dst, eng.core(), sd->addr(), len);
+  auto dst = resolve_dest(cache, eng.core(), sd->addr(), len);
   if (!dst) return fail(s2m, s2m_site, "S2M destination: " + dst.error().message);
   // 4. Take both descriptors (head and current advance; the batch gives one up).
   m2s.advance_head();

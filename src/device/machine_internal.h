@@ -77,6 +77,16 @@ struct Machine::AddrCache {
   unsigned next = 0;
 };
 
+/// An EVT_SEM window (not READ) as an engine's addresses reach it: the routed addresses
+/// [lo, lo + 4 * slots) are its slots 0..slots-1 on `core`, one 4-byte word each (the window
+/// is linear in the address, and the route bits are fixed across it, as for AddrWindow).
+struct Machine::SemCache {
+  std::uint64_t lo = 0;
+  std::uint32_t slots = 0;  ///< 0: empty
+  CoreId core = 0;
+  soc::SemWindow window = soc::SemWindow::kInc;
+};
+
 /// A data route an engine used lately: data_route(src, engine, dst), kept in the machine's
 /// route table (Machine::shared_route), so that an entry is 16 bytes and the four of an
 /// engine share one cache line.
@@ -96,6 +106,7 @@ struct Machine::EngineCache {
   AddrCache dst;
   std::array<RouteEntry, kRoutes> routes;
   unsigned next_route = 0;  ///< the entry replaced next
+  SemCache sem;             ///< the writable EVT_SEM window its S2M side wrote last
 };
 
 /// A descriptor pair in flight, applied at its landing tick.

@@ -105,5 +105,34 @@ TEST(MachineCache, ARangeLeavingARememberedWindowIsStillRefused) {
   EXPECT_TRUE(rig.queue(ch, Direction::kM2S).stopped);
 }
 
+TEST(MachineCache, SemaphoreWindowsResolveAsAFreshDecodeWould) {
+  // An engine remembers the EVT_SEM window it wrote last; hits, other windows, and a range
+  // that runs past the window's end must give what the decode gives.
+  Rig rig;
+  rig.one_word(0);
+  const auto set5 = rig.map().sem_window_addr(rig.tpb(0), soc::SemWindow::kSet, 5).value();
+  const unsigned last = rig.m->profile().semaphores - 1;
+  Channel ch = rig.open(0, 3, 0, 16);
+  rig.sema(ch, rig.sem_inc(0, 2));
+  rig.sema(ch, rig.sem_inc(0, 7));  // the same window: remembered
+  ch.m2s.push(rig.bus(0), soc::make_copy_descriptor(rig.one_addr(0), 4, 0).value());
+  ch.s2m.push(rig.bus(0), soc::make_copy_descriptor(set5, 4, 0).value());  // another window
+  rig.sema(ch, rig.sem_inc(0, last));  // back to INC, its last slot
+  // Two slots from the last one: the second is past the window (an error, as decoded).
+  ch.m2s.push(rig.bus(0), soc::make_copy_descriptor(rig.one_addr(0), 8, 0).value());
+  ch.s2m.push(rig.bus(0), soc::make_copy_descriptor(rig.sem_inc(0, last), 8, 0).value());
+  rig.start(ch, 5);
+  rig.run();
+  EXPECT_EQ(rig.m->semaphore(0, 2), 1U);
+  EXPECT_EQ(rig.m->semaphore(0, 7), 1U);
+  EXPECT_EQ(rig.m->semaphore(0, 5), 1U);  // SET 5 to the source word, 1
+  EXPECT_EQ(rig.m->semaphore(0, last), 1U);
+  EXPECT_EQ(rig.m->stats().semaphore_writes, 4U);
+  ASSERT_EQ(rig.m->errors().size(), 1U) << rig.m->error_report();
+  EXPECT_NE(rig.m->errors()[0].message.find("whole aligned 4-byte slots inside the window"),
+            std::string::npos)
+      << rig.m->error_report();
+}
+
 }  // namespace
 }  // namespace sbrdma::device
