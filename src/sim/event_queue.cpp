@@ -27,14 +27,16 @@ bool EventQueue::earlier(const Key& a, const Key& b) noexcept {
   return ka < kb;
 }
 
-void EventQueue::sift_up(std::size_t i, Key k) {
+void EventQueue::sift_up(std::size_t i, Key k, std::uint32_t slot) {
   while (i > 0) {
     const std::size_t parent = (i - 1) / kArity;
-    if (!earlier(k, heap_[parent])) break;
-    heap_[i] = heap_[parent];
+    if (!earlier(k, key(parent))) break;
+    key(i) = key(parent);
+    slot_at(i) = slot_at(parent);
     i = parent;
   }
-  heap_[i] = k;
+  key(i) = k;
+  slot_at(i) = slot;
 }
 
 std::size_t EventQueue::earliest_child(std::size_t first, std::size_t n) const noexcept {
@@ -42,31 +44,32 @@ std::size_t EventQueue::earliest_child(std::size_t first, std::size_t n) const n
     // (Index arithmetic on the comparisons' 0/1 results: the compiler turned `?:` into a
     // jump here, mispredicted half the time.)
     static_assert(kArity == 4);
-    const std::size_t a = first + std::size_t{earlier(heap_[first + 1], heap_[first])};
-    const std::size_t b = first + 2 + std::size_t{earlier(heap_[first + 3], heap_[first + 2])};
-    return a + (b - a) * std::size_t{earlier(heap_[b], heap_[a])};
+    const std::size_t a = first + std::size_t{earlier(key(first + 1), key(first))};
+    const std::size_t b = first + 2 + std::size_t{earlier(key(first + 3), key(first + 2))};
+    return a + (b - a) * std::size_t{earlier(key(b), key(a))};
   }
   std::size_t best = first;
   for (std::size_t c = first + 1; c < n; ++c) {
-    if (earlier(heap_[c], heap_[best])) best = c;
+    if (earlier(key(c), key(best))) best = c;
   }
   return best;
 }
 
-void EventQueue::sift_down(Key k) {
+void EventQueue::sift_down(Key k, std::uint32_t slot) {
   // Floyd's variant: the key that replaces the root came from the bottom and usually goes back
   // near it, so move the hole down along the earliest children to a leaf without comparing
   // against `k`, then let `k` rise from there (a step or two).
-  const std::size_t n = heap_.size();
+  const std::size_t n = size();
   std::size_t i = 0;
   for (;;) {
     const std::size_t first = kArity * i + 1;
     if (first >= n) break;
     const std::size_t best = earliest_child(first, n);
-    heap_[i] = heap_[best];
+    key(i) = key(best);
+    slot_at(i) = slot_at(best);
     i = best;
   }
-  sift_up(i, k);
+  sift_up(i, k, slot);
 }
 
 void EventQueue::prefetch_slot(std::uint32_t slot) const noexcept {
@@ -117,34 +120,38 @@ std::uint32_t EventQueue::take_slot(std::uint64_t seq, std::string_view label) {
 
 void EventQueue::enter(base::Tick when, std::uint64_t seq, std::uint32_t slot) {
   prefetch_free_slot();
-  heap_.emplace_back();
-  sift_up(heap_.size() - 1, Key{when.ps, tie_of(seq), slot});
+  keys_.emplace_back();
+  slot_at_.emplace_back();
+  sift_up(size() - 1, Key{when.ps, tie_of(seq)}, slot);
 }
 
 base::Tick EventQueue::next_time() const {
-  SBRDMA_CHECK(!heap_.empty());
-  return base::Tick{heap_.front().time};
+  SBRDMA_CHECK(!empty());
+  return base::Tick{key(0).time};
 }
 
 Event EventQueue::pop() {
-  SBRDMA_CHECK(!heap_.empty());
-  const Key k = heap_.front();
-  const Key last = heap_.back();
-  heap_.pop_back();
-  if (!heap_.empty()) sift_down(last);
-  Slot& s = slots_[k.slot];
+  SBRDMA_CHECK(!empty());
+  const Key k = key(0);
+  const std::uint32_t k_slot = slot_at(0);
+  const Key last = keys_.back();
+  const std::uint32_t last_slot = slot_at_.back();
+  keys_.pop_back();
+  slot_at_.pop_back();
+  if (!empty()) sift_down(last, last_slot);
+  Slot& s = slots_[k_slot];
   Event ev{base::Tick{k.time}, s.seq, s.label, std::move(s.fn)};
-  free_.push_back(k.slot);
-  if (!heap_.empty()) {
+  free_.push_back(k_slot);
+  if (!empty()) {
     // The next event's slot was written when it was pushed, often long ago: its callable
     // starts loading what it will touch (Callback::hint) while this event runs. The one after
     // it is one of the root's children (unless this event schedules an earlier one): fetch
     // their slots now, so that the next pop finds its slot cached.
-    const Slot& next = slots_[heap_.front().slot];
+    const Slot& next = slots_[slot_at(0)];
     __builtin_prefetch(reinterpret_cast<const char*>(&next) + sizeof(Slot) - 1);
     next.fn.hint();
-    const std::size_t children_end = std::min(heap_.size(), kArity + 1);
-    for (std::size_t c = 1; c < children_end; ++c) prefetch_slot(heap_[c].slot);
+    const std::size_t children_end = std::min(size(), kArity + 1);
+    for (std::size_t c = 1; c < children_end; ++c) prefetch_slot(slot_at(c));
   }
   // This event's slot is cached and is the first a push takes; the one after it may not be.
   if (free_.size() >= 2) prefetch_slot(free_[free_.size() - 2]);
@@ -152,7 +159,8 @@ Event EventQueue::pop() {
 }
 
 void EventQueue::clear() {
-  heap_.clear();
+  keys_.resize(kPad);
+  slot_at_.resize(kPad);
   slots_.clear();
   free_.clear();
 }

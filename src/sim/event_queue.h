@@ -10,7 +10,9 @@
 ///
 /// Layout, chosen for the hot path (no allocation per event once warm):
 ///
-///   heap_  : 4-ary min-heap of 24-byte keys {time, tie, slot}  (sifts move keys only)
+///   keys_  : 4-ary min-heap of 16-byte keys {time, tie}; a node's four children fill one
+///            aligned 64-byte line, so a sift level compares within one cache line
+///   slot_at_: beside each key, the slot of its event (moved with it, off the compare path)
 ///   slots_ : pool of {Callback, label, seq}, recycled through free_
 ///
 /// `tie` is the sequence number, or with a seed a bijective mix of it (distinct sequence
@@ -39,7 +41,8 @@ struct Event {
 class EventQueue {
  public:
   /// `tie_seed` 0 keeps same-time events in insertion order; any other value shuffles them.
-  explicit EventQueue(std::uint64_t tie_seed = 0) : seed_(tie_seed) {}
+  explicit EventQueue(std::uint64_t tie_seed = 0)
+      : seed_(tie_seed), keys_(kPad), slot_at_(kPad) {}
 
   /// Adds an event at absolute time `when`; returns its sequence number. The callables here
   /// and in push_reserved() are taken by reference and moved into the queue's slot once (a
@@ -68,8 +71,8 @@ class EventQueue {
     enter(when, seq, slot);
   }
 
-  [[nodiscard]] bool empty() const noexcept { return heap_.empty(); }
-  [[nodiscard]] std::size_t size() const noexcept { return heap_.size(); }
+  [[nodiscard]] bool empty() const noexcept { return keys_.size() == kPad; }
+  [[nodiscard]] std::size_t size() const noexcept { return keys_.size() - kPad; }
   /// Sequence numbers handed out so far (events pushed plus numbers reserved).
   [[nodiscard]] std::uint64_t pushed() const noexcept { return next_seq_; }
 
@@ -86,8 +89,13 @@ class EventQueue {
   struct Key {
     std::uint64_t time;
     std::uint64_t tie;
-    std::uint32_t slot;
   };
+  /// Heap node i is keys_[i + kPad]: node i's children 4i+1..4i+4 then sit at 4(i+1)..,
+  /// one aligned group of four 16-byte keys (64 bytes).
+  static constexpr std::size_t kPad = 3;
+  [[nodiscard]] Key& key(std::size_t i) { return keys_[i + kPad]; }
+  [[nodiscard]] const Key& key(std::size_t i) const { return keys_[i + kPad]; }
+  [[nodiscard]] std::uint32_t& slot_at(std::size_t i) { return slot_at_[i + kPad]; }
   struct Slot {
     Callback fn;
     std::string_view label;
@@ -102,12 +110,12 @@ class EventQueue {
   std::uint64_t tie_of(std::uint64_t seq) const noexcept;
   /// Pop order: time, then tie.
   static bool earlier(const Key& a, const Key& b) noexcept;
-  /// Moves `k` from position i towards the root to its place.
-  void sift_up(std::size_t i, Key k);
+  /// Moves `k` (of the event in `slot`) from position i towards the root to its place.
+  void sift_up(std::size_t i, Key k, std::uint32_t slot);
   /// Of the children first.. of a node (heap size n), the earliest. Contract: first < n.
   [[nodiscard]] std::size_t earliest_child(std::size_t first, std::size_t n) const noexcept;
-  /// Places `k` at the root's position and moves it down to its place.
-  void sift_down(Key k);
+  /// Places `k` (of the event in `slot`) at the root's position and moves it down to its place.
+  void sift_down(Key k, std::uint32_t slot);
   /// CPU cache hints (no effect on the order): start loading slot `slot`, or the slot the
   /// next push takes.
   void prefetch_slot(std::uint32_t slot) const noexcept;
@@ -115,7 +123,8 @@ class EventQueue {
 
   std::uint64_t seed_;
   std::uint64_t next_seq_ = 0;
-  std::vector<Key, HugePageAllocator<Key>> heap_;
+  std::vector<Key, HugePageAllocator<Key, 64>> keys_;                     // kPad unused first
+  std::vector<std::uint32_t, HugePageAllocator<std::uint32_t>> slot_at_;  // beside keys_
   std::vector<Slot, HugePageAllocator<Slot>> slots_;
   std::vector<std::uint32_t> free_;
 };

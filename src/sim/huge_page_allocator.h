@@ -61,22 +61,27 @@ inline void unmap_huge(void* p, std::size_t bytes) {
 #endif
 }
 
-/// See the top of this file. Stateless: all instances are equal.
-template <typename T>
+/// See the top of this file. Stateless: all instances are equal. `Align` (at least alignof(T)):
+/// the alignment of every block, e.g. a cache line for an array laid out in line-sized groups.
+template <typename T, std::size_t Align = alignof(T)>
 class HugePageAllocator {
  public:
   using value_type = T;
+  template <typename U>
+  struct rebind {
+    using other = HugePageAllocator<U, (Align > alignof(U) ? Align : alignof(U))>;
+  };
 
   HugePageAllocator() noexcept = default;
-  template <typename U>
+  template <typename U, std::size_t A>
   // NOLINTNEXTLINE(google-explicit-constructor): allocators convert implicitly (rebind)
-  HugePageAllocator(const HugePageAllocator<U>& /*other*/) noexcept {}
+  HugePageAllocator(const HugePageAllocator<U, A>& /*other*/) noexcept {}
 
   [[nodiscard]] T* allocate(std::size_t n) {
-    static_assert(alignof(T) <= kHugePageBytes);
+    static_assert(Align >= alignof(T) && Align <= kHugePageBytes);
     const std::size_t bytes = n * sizeof(T);
     if (!mapped(bytes)) {
-      void* small = ::operator new(bytes, std::align_val_t{alignof(T)});
+      void* small = ::operator new(bytes, std::align_val_t{Align});
       return static_cast<T*>(small);
     }
     void* p = map_huge(bytes);
@@ -89,12 +94,12 @@ class HugePageAllocator {
     if (mapped(bytes)) {
       unmap_huge(p, bytes);
     } else {
-      ::operator delete(p, std::align_val_t{alignof(T)});
+      ::operator delete(p, std::align_val_t{Align});
     }
   }
 
-  template <typename U>
-  bool operator==(const HugePageAllocator<U>& /*other*/) const noexcept {
+  template <typename U, std::size_t A>
+  bool operator==(const HugePageAllocator<U, A>& /*other*/) const noexcept {
     return true;
   }
 

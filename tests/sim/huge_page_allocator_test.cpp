@@ -29,5 +29,19 @@ TEST(HugePageAllocator, LargeBlocksAreHugePageAlignedAndGrowthKeepsContents) {
   a.deallocate(big, kHugePageBytes / sizeof(int) + 1);
 }
 
+TEST(HugePageAllocator, SmallBlocksTakeTheAlignmentAsked) {
+  // 16-byte elements in 64-byte-aligned blocks, at every size a growing vector goes through.
+  struct Pair {
+    std::uint64_t a;
+    std::uint64_t b;
+  };
+  std::vector<Pair, HugePageAllocator<Pair, 64>> v;
+  for (std::uint64_t i = 0; i < 5000; ++i) {
+    v.push_back(Pair{i, ~i});
+    ASSERT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % 64, 0U) << "size " << v.size();
+  }
+  EXPECT_EQ(v[4321].b, ~std::uint64_t{4321});
+}
+
 }  // namespace
 }  // namespace sbrdma::sim
