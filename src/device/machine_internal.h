@@ -138,7 +138,8 @@ struct Machine::CoreState {
   }
   /// STATE_BUF: one page per partition, only its active bytes kept.
   PagedMemory sbuf;
-  /// The TPB window's other memories, by offset from the TPB base.
+  /// The TPB window's other memories, by offset from the TPB base: mostly descriptor rings,
+  /// which are filled whole, so their pages are huge-page backed (PageBacking::kDense).
   PagedMemory mem;
   SemaphoreBank sems;
   /// Engines by index, created on first use.
