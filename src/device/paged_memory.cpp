@@ -66,10 +66,7 @@ class PagePool {
       return u;
     }
     const std::uint64_t step = step_of(bytes);
-    if (c.left < step) {
-      c.left = std::max<std::uint64_t>(kArenaBytes, round_up(step, kHugePage));
-      c.next = map_zeroed(c.left, backing);
-    }
+    if (c.left < step) new_arena(c, step, backing);
     std::uint8_t* p = c.next;
     c.next += step;
     c.left -= step;
@@ -85,7 +82,7 @@ class PagePool {
       SizeClass& c = classes_[Kind{bytes, backing}];
       if (c.free.size() >= count) return;
       const std::uint64_t step = step_of(bytes);
-      const std::uint64_t want = (count - c.free.size()) * step;
+      std::uint64_t want = (count - c.free.size()) * step;
       if (c.left < want) {
         // The rest of the current arena is handed out first, as free pages that were never
         // written; a new arena takes all the others.
@@ -94,14 +91,12 @@ class PagePool {
           SBRDMA_POISON(c.next, bytes);
           c.free.push_back(Used{c.next, 0, 0});
         }
-        const std::uint64_t more = c.free.size() >= count ? 0 : (count - c.free.size()) * step;
-        c.left = round_up(std::max(more, kArenaBytes), kHugePage);
-        c.next = map_zeroed(c.left, backing);
-        spans.emplace_back(c.next, more);
-      } else {
-        spans.emplace_back(c.next, want);
+        want = c.free.size() >= count ? 0 : (count - c.free.size()) * step;
+        if (want > 0) new_arena(c, want, backing);
       }
+      if (want > 0) spans.emplace_back(c.next, want);
     }
+    if (spans.empty()) return;
     const std::lock_guard<std::mutex> lock(worker_mu_);
     if (worker_.joinable()) worker_.join();
     worker_ = std::thread([spans = std::move(spans)] {
@@ -141,6 +136,11 @@ class PagePool {
 
   static std::uint64_t round_up(std::uint64_t n, std::uint64_t to) {
     return (n + to - 1) / to * to;
+  }
+  /// Makes `c` carve from a fresh arena of at least `bytes` (whole huge pages).
+  static void new_arena(SizeClass& c, std::uint64_t bytes, PageBacking backing) {
+    c.left = round_up(std::max(bytes, kArenaBytes), kHugePage);
+    c.next = map_zeroed(c.left, backing);
   }
   /// Arena bytes one page of `bytes` takes.
   static std::uint64_t step_of(std::uint64_t bytes) {
@@ -193,10 +193,12 @@ class PagePool {
 constexpr std::size_t kStreamBytes = 4096;
 
 /// memcpy into a dense memory: long copies use non-temporal stores, which skip reading the
-/// destination's lines into the cache first. Dense memories are the SBUFs of large collectives,
-/// which move far more bytes than any cache holds before they read them again, so those reads
-/// would only evict. (Small collectives' bytes stay cached between a copy and the reduce that
-/// reads them: their memories are sparse and copy with memcpy.) Contract: no overlap.
+/// destination's lines into the cache first. The dense memories engines copy into are the SBUFs
+/// of large collectives, which move far more bytes than any cache holds before they read them
+/// again, so those reads would only evict. (Small collectives' bytes stay cached between a copy
+/// and the reduce that reads them: their SBUFs are sparse and copy with memcpy. The TPB memories
+/// are dense too, but hold descriptor rings that MMIO writes fill; their 4 KiB pages keep an
+/// engine's copy into them to runs of 4 KiB at most.) Contract: no overlap.
 void stream_copy(std::uint8_t* d, const std::uint8_t* s, std::size_t n) {
 #if defined(__SSE2__)
   if (n >= kStreamBytes) {

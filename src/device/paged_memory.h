@@ -17,11 +17,11 @@
 /// made on first use): an SBUF's 128 partitions sit in one leaf. Page memory comes from a
 /// process-wide pool of large arenas and goes back to it when the memory dies, so that a second
 /// Simulation in the same process reuses pages the first one already faulted in. A dense memory's
-/// arenas are advised for huge pages: right when its pages are filled whole (a collective's
-/// buffers), wasteful when they are written here and there (descriptor rings, a 1 KiB collective
-/// over 128 partitions), where the OS would zero whole 2 MiB pages to back a few words; a sparse
-/// memory's pages are backed 4 KiB at a time where written; pages known to be filled soon can be
-/// backed ahead on a background thread (prefault_pages). A fresh page is zero from the OS. A
+/// arenas are advised for huge pages: right when its pages are filled whole (a large collective's
+/// SBUF buffers, the descriptor rings), wasteful when they are written here and there (a 1 KiB
+/// collective over 128 partitions), where the OS would zero whole 2 MiB pages to back a few words;
+/// a sparse memory's pages are backed 4 KiB at a time where written; pages known to be filled soon
+/// can be backed ahead on a background thread (prefault_pages). A fresh page is zero from the OS. A
 /// reused one comes with the extent its last owner wrote, kept "stale": stale bytes read as zero,
 /// and are zeroed only when a write run hands them to a caller that may read them first; a caller
 /// that overwrites a whole run (write, copy_bytes) takes its bytes out of the stale extent without
