@@ -263,9 +263,9 @@ std::vector<std::unique_ptr<Phase>> hierarchical(Ctx& ctx, const Geometry& g,
     }
   }
   std::vector<std::unique_ptr<Phase>> out;
-  out.push_back(make_exchange(ctx, std::move(intra), Schedule::kMesh, true,
-                              "all-to-all hierarchical intra-chip"));
-  out.push_back(make_exchange(ctx, std::move(inter), Schedule::kPairwise, true,
+  out.push_back(
+      make_exchange(ctx, std::move(intra), Schedule::kMesh, "all-to-all hierarchical intra-chip"));
+  out.push_back(make_exchange(ctx, std::move(inter), Schedule::kPairwise,
                               "all-to-all hierarchical inter-chip"));
   return out;
 }
@@ -285,7 +285,7 @@ std::vector<std::unique_ptr<Phase>> make_all_to_all(Ctx& ctx, const Geometry& g,
       }
       const bool mesh = alg == Algorithm::kMesh;
       out.push_back(make_exchange(ctx, std::move(ex), mesh ? Schedule::kMesh : Schedule::kPairwise,
-                                  !mesh, mesh ? "all-to-all" : "all-to-all ring"));
+                                  mesh ? "all-to-all" : "all-to-all ring"));
       break;
     }
     case Algorithm::kRdh:

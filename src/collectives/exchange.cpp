@@ -16,8 +16,8 @@
 //
 // Both use one semaphore per iteration parity. The waits of the last step (mesh: the only
 // one) count every leg of the iteration: exact by D30b's parity argument, which needs every
-// position's iteration to hear from every peer (`always` keeps a semaphore-only leg between
-// a pair whose blocks are empty). The pairwise steps' earlier waits only pace the schedule
+// position's iteration to hear from every peer (a pair whose blocks are empty exchanges a
+// semaphore-only leg). The pairwise steps' earlier waits only pace the schedule
 // (the count reaches "d arrivals", not necessarily from s-d): no data depends on them.
 #include <fmt/format.h>
 
@@ -56,13 +56,8 @@ namespace {
 
 class ExchangePhase final : public Phase {
  public:
-  ExchangePhase(Ctx& ctx, std::vector<ExchangeGroup> groups, Schedule schedule, bool always,
-                std::string name)
-      : ctx_(ctx),
-        groups_(std::move(groups)),
-        schedule_(schedule),
-        always_(always),
-        name_(std::move(name)) {
+  ExchangePhase(Ctx& ctx, std::vector<ExchangeGroup> groups, Schedule schedule, std::string name)
+      : ctx_(ctx), groups_(std::move(groups)), schedule_(schedule), name_(std::move(name)) {
     SBRDMA_CHECK(!groups_.empty());
     sems_ = ctx_.em.alloc_sems(2, fmt::format("the {}", name_));
   }
@@ -97,13 +92,12 @@ class ExchangePhase final : public Phase {
  private:
   bool send(const ExchangeGroup& grp, unsigned iter, unsigned s, unsigned j, unsigned sem) {
     return send_moves(ctx_, grp.ranks[s], grp.ranks[j], grp.moves(iter, s, j), sem,
-                      always_ && s != j, fmt::format("{}: block {} to position {}", name_, j, j));
+                      s != j, fmt::format("{}: block {} to position {}", name_, j, j));
   }
 
   Ctx& ctx_;
   std::vector<ExchangeGroup> groups_;
   Schedule schedule_;
-  bool always_;
   std::string name_;
   std::vector<unsigned> sems_;
 };
@@ -111,8 +105,8 @@ class ExchangePhase final : public Phase {
 }  // namespace
 
 std::unique_ptr<Phase> make_exchange(Ctx& ctx, std::vector<ExchangeGroup> groups, Schedule schedule,
-                                     bool always, std::string name) {
-  return std::make_unique<ExchangePhase>(ctx, std::move(groups), schedule, always, std::move(name));
+                                     std::string name) {
+  return std::make_unique<ExchangePhase>(ctx, std::move(groups), schedule, std::move(name));
 }
 
 }  // namespace sbrdma::collectives

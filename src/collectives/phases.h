@@ -95,11 +95,11 @@ enum class Schedule : std::uint8_t {
   kPairwise,  ///< steps d = 1..n-1: position s sends to s+d only, after step d-1's arrival
 };
 
-/// An exchange over `groups` (disjoint, of any sizes). `always`: a pair whose moves are all empty
-/// still exchanges a semaphore-only leg (keeps every wait of the schedule, which the
-/// exactness arguments of all-to-all need). `name` names its steps and notes.
+/// An exchange over `groups` (disjoint, of any sizes). A pair of distinct positions whose moves
+/// are all empty still exchanges a semaphore-only leg: it keeps every wait of the schedule,
+/// which all-to-all's exactness argument needs (D34d). `name` names its steps and notes.
 std::unique_ptr<Phase> make_exchange(Ctx& ctx, std::vector<ExchangeGroup> groups, Schedule schedule,
-                                     bool always, std::string name);
+                                     std::string name);
 
 /// All-to-all: block j of position s's input (`in` at in_base) goes to block s of position
 /// j's output (at out_base). in_blocks[s][j] / out_blocks[j][s] are column ranges.

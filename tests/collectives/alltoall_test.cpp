@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <set>
 
 #include "collectives/harness.h"
 #include "isa/views.h"
@@ -81,6 +82,52 @@ TEST(AllToAll, RingIsPairwise) {
     } else {
       EXPECT_EQ(low.stats.semaphore_legs, 0u);
     }
+  }
+}
+
+/// The wait words of `p` on semaphore `sem`: the cumulative values they wait for.
+std::vector<std::uint32_t> waits_on(const CoreProgram& p, unsigned sem) {
+  std::vector<std::uint32_t> out;
+  for (const isa::Word& w : p.words) {
+    const isa::Events ev = isa::decode_events(w);
+    if (ev.wait_mode != isa::WaitMode::kNone && ev.wait_idx == sem) {
+      out.push_back(ev.semaphore_value);
+    }
+  }
+  return out;
+}
+
+TEST(AllToAll, MeshRanksThatReceiveNothingStillWait) {
+  // 3 elements over 5 ranks: blocks for ranks 3 and 4 are empty, so no data reaches them.
+  // Each still waits, every iteration, for a leg from each peer (D34d): without those waits
+  // its next iteration would not follow its peers' previous one.
+  const Geometry g = small_geometry(1);
+  const Communicator c = *default_communicator(g, 5);
+  LowerRequest r;
+  r.op = Op::kAllToAll;
+  r.algorithm = Algorithm::kMesh;
+  r.bytes = 3 * 4;
+  r.iterations = 2;
+  auto low = lower(g, c, r);
+  ASSERT_TRUE(low.ok()) << low.error().message;
+  EXPECT_GT(low->stats.semaphore_legs, 0u);
+  for (const CoreProgram& p : low->programs) {
+    std::set<unsigned> targets;
+    for (const LegSeen& l : legs_of(p)) targets.insert(target(g, l.gen));
+    for (unsigned j = 0; j < 5; ++j) {
+      if (j != p.core) {
+        EXPECT_TRUE(targets.count(j)) << p.core << " signals " << j;
+      }
+    }
+    // One wait per iteration (the two parities' semaphores): ranks 0..2 receive a data leg
+    // from each rank, itself included (+16 each, D5); ranks 3 and 4 a semaphore-only leg
+    // (+1) from each peer.
+    std::vector<std::uint32_t> all;
+    for (unsigned sem = 0; sem < 32; ++sem) {
+      for (std::uint32_t v : waits_on(p, sem)) all.push_back(v);
+    }
+    const std::uint32_t want = p.core < 3 ? 5 * 16 : 4;
+    EXPECT_EQ(all, (std::vector<std::uint32_t>{want, want})) << "rank " << p.core;
   }
 }
 
