@@ -12,6 +12,20 @@ namespace sbrdma::device {
 
 using soc::RegionKind;
 
+namespace {
+
+/// True if the region `r` hits for routed address `a` decodes linearly as a window: it does not
+/// wrap, and its route bits [63:47] are the same at both ends (see AddrWindow).
+bool linear_window(base::SocAddr a, const soc::RegionHit& r) {
+  const std::uint64_t lo = a.v - r.offset;
+  const std::uint64_t size = r.region->size;
+  constexpr unsigned kLocalBits = soc::local_view::kLocal.width();
+  return lo <= a.v && size != 0 && lo + size > lo &&
+         (lo >> kLocalBits) == ((lo + size - 1) >> kLocalBits);
+}
+
+}  // namespace
+
 base::Result<std::unique_ptr<Machine>> Machine::create(sim::Kernel& kernel, Topology topology,
                                                        MachineOptions options) {
   auto profile = soc::find_profile(topology.profile());
@@ -183,14 +197,9 @@ std::optional<Machine::MemRef> Machine::window_ref(const AddrCache& cache, base:
 
 void Machine::remember(AddrCache& cache, base::SocAddr a, const Resolved& r,
                        const MemRef& m) const {
+  if (!linear_window(a, r.hit)) return;
   const soc::Region& region = *r.hit.region;
   const std::uint64_t lo = a.v - r.hit.offset;
-  // Only a window whose route bits [63:47] are the same at both ends decodes linearly.
-  constexpr unsigned kLocalBits = soc::local_view::kLocal.width();
-  if (lo > a.v || region.size == 0 || lo + region.size < lo ||
-      (lo >> kLocalBits) != ((lo + region.size - 1) >> kLocalBits)) {
-    return;
-  }
   AddrWindow& w = cache.windows[cache.next];
   cache.next = (cache.next + 1) % cache.windows.size();
   w = AddrWindow{lo, region.size, m.core, m.sbuf, m.offset - r.hit.offset,
@@ -205,6 +214,33 @@ base::Result<Machine::MemRef> Machine::cached_ref(AddrCache& cache, CoreId issue
   auto m = memory_ref(*r, len);
   if (m) remember(cache, a, *r, *m);
   return m;
+}
+
+base::Result<Machine::Resolved> Machine::bus_resolve(CoreId issuer, base::SocAddr a) {
+  BusCache& c = core_state(issuer).bus;
+  const std::uint64_t off = a.v - c.lo;  // wraps to a huge value below lo
+  if (off < c.size) {
+    Resolved r = c.window;
+    r.hit.offset = off;
+    return r;
+  }
+  for (const BusCache::Exact& e : c.exact) {
+    if (e.valid && e.addr == a.v) return e.r;
+  }
+  auto r = resolve(issuer, a);
+  if (!r) return r;
+  // A window only for plain memory: its hit has no refinement by offset.
+  if (is_plain_memory(r->hit.region->kind) && linear_window(a, r->hit)) {
+    c.lo = a.v - r->hit.offset;
+    c.size = r->hit.region->size;
+    c.window = *r;
+    c.window.hit.offset = 0;
+  } else {
+    BusCache::Exact& e = c.exact[c.next];
+    c.next = (c.next + 1) % c.exact.size();
+    e = BusCache::Exact{a.v, true, *r};
+  }
+  return r;
 }
 
 // ---- direct accessors -------------------------------------------------------------------

@@ -205,6 +205,7 @@ class Machine {
   struct EngineCache;
   struct RouteEntry;
   struct SemCache;
+  struct BusCache;
   struct StepAction;
   struct LandAction;
 
@@ -229,6 +230,8 @@ class Machine {
                                                         std::uint64_t len);
   /// Remembers the window of the memory region `r` (resolved for address `a`) in `cache`.
   void remember(AddrCache& cache, base::SocAddr a, const Resolved& r, const MemRef& m) const;
+  /// resolve through the issuer's BusCache (the MMIO bus path): the same results and errors.
+  [[nodiscard]] base::Result<Resolved> bus_resolve(CoreId issuer, base::SocAddr a);
   /// resolve + memory_ref for the direct accessors (issuer checked).
   [[nodiscard]] base::Result<MemRef> direct_ref(CoreId issuer, base::SocAddr a,
                                                 std::uint64_t len) const;

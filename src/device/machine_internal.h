@@ -87,6 +87,28 @@ struct Machine::SemCache {
   soc::SemWindow window = soc::SemWindow::kInc;
 };
 
+/// What one core's MMIO bus resolved lately. The map is static, so a resolution depends only
+/// on the issuer and the address: an exact address resolves as it did before (doorbells, the
+/// broadcast group register, semaphore slots), and inside a plain memory region (the DGE
+/// memory the descriptor rings live in) every address resolves to the same core and region at
+/// its own offset, by the argument of AddrWindow. Failed resolutions are never remembered, so
+/// every error comes from a fresh decode.
+///
+///   window:  routed [lo, lo + size) --> {core, region, offset a - lo}   (plain memory only)
+///   exact:   four addresses --> their Resolved, replaced in turn
+struct Machine::BusCache {
+  struct Exact {
+    std::uint64_t addr = 0;
+    bool valid = false;
+    Resolved r;
+  };
+  std::uint64_t lo = 0;
+  std::uint64_t size = 0;  ///< 0: no window
+  Resolved window;         ///< resolved for `lo` (offset 0)
+  std::array<Exact, 4> exact;
+  unsigned next = 0;  ///< the exact entry replaced next
+};
+
 /// A data route an engine used lately: data_route(src, engine, dst), kept in the machine's
 /// route table (Machine::shared_route), so that an entry is 16 bytes and the four of an
 /// engine share one cache line.
@@ -150,6 +172,8 @@ struct Machine::CoreState {
   std::vector<ChainedArrivals<Landing>> landings;
   /// Per engine, its resolution caches.
   std::vector<EngineCache> caches;
+  /// What this core's bus writes and reads resolved to lately.
+  BusCache bus;
 };
 
 /// The MMIO view of one core.

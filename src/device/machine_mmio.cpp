@@ -34,7 +34,7 @@ base::Tick Machine::mmio_delay(CoreId issuer, CoreId target) const {
 
 void Machine::bus_write32(CoreId issuer, base::SocAddr a, std::uint32_t v) {
   ++stats_.mmio_writes;
-  auto r = resolve(issuer, a);
+  auto r = bus_resolve(issuer, a);
   if (!r) {
     record(ErrorSite{issuer}, fmt::format("MMIO write of {:#x}: {}", v, r.error().message));
     return;
@@ -44,7 +44,7 @@ void Machine::bus_write32(CoreId issuer, base::SocAddr a, std::uint32_t v) {
 
 void Machine::bus_write_block(CoreId issuer, base::SocAddr a, std::span<const std::uint8_t> bytes) {
   ++stats_.mmio_writes;
-  auto r = resolve(issuer, a);
+  auto r = bus_resolve(issuer, a);
   if (!r) {
     record(ErrorSite{issuer},
            fmt::format("MMIO block write of {} bytes: {}", bytes.size(), r.error().message));
@@ -238,7 +238,7 @@ void Machine::doorbell(UdmaEngine& eng, Direction dir, unsigned queue, std::uint
 
 std::uint32_t Machine::bus_read32(CoreId issuer, base::SocAddr a) {
   ++stats_.mmio_reads;
-  auto r = resolve(issuer, a);
+  auto r = bus_resolve(issuer, a);
   if (!r) {
     record(ErrorSite{issuer}, "MMIO read: " + r.error().message);
     return 0;
