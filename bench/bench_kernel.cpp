@@ -46,22 +46,34 @@ struct Chain {
   }
 };
 
-void BM_ScheduleChains(benchmark::State& state) {
+/// Runs `chains` chains of kLength events, chain c stepping by step(c).
+template <typename StepOf>
+void run_chains(benchmark::State& state, StepOf step) {
   const auto chains = static_cast<int>(state.range(0));
   constexpr int kLength = 10000;
   std::uint64_t events = 0;
   for (auto _ : state) {
     Kernel k;
-    for (int c = 0; c < chains; ++c) {
-      k.schedule(Tick{}, Chain{&k, kLength, 1000 + static_cast<std::uint64_t>(c)}, "chain");
-    }
+    for (int c = 0; c < chains; ++c) k.schedule(Tick{}, Chain{&k, kLength, step(c)}, "chain");
     const auto r = k.run();
     events += r.events_processed;
     benchmark::DoNotOptimize(r.end_time);
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(events));
 }
+
+void BM_ScheduleChains(benchmark::State& state) {
+  run_chains(state, [](int c) { return 1000 + static_cast<std::uint64_t>(c); });
+}
 BENCHMARK(BM_ScheduleChains)->Arg(1)->Arg(64)->Arg(1024)->Unit(benchmark::kMillisecond);
+
+/// As above, but the chains' steps come from four latencies, so events crowd onto shared ticks
+/// the way the machine's do (tens to hundreds of events per tick, few ticks pending).
+void BM_ScheduleChainsOnSharedTicks(benchmark::State& state) {
+  static constexpr std::uint64_t kSteps[] = {8000, 16000, 24000, 64000};
+  run_chains(state, [](int c) { return kSteps[c % 4]; });
+}
+BENCHMARK(BM_ScheduleChainsOnSharedTicks)->Arg(64)->Arg(1024)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
