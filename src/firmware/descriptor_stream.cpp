@@ -1,6 +1,8 @@
 #include "firmware/descriptor_stream.h"
 
 #include <algorithm>
+#include <cstring>
+#include <span>
 
 #include "base/check.h"
 
@@ -33,7 +35,10 @@ void DescriptorStream::push(unsigned engine, soc::UdmaDescriptor d) {
   }
   if (r.staged.empty()) r.staged_start = r.tail;
   d.word0 = static_cast<std::uint32_t>(soc::desc_word0::kRingId.set(d.word0, r.ring_id));
-  r.staged.push_back(d);
+  const auto bytes = soc::encode_descriptor(d);
+  const std::size_t at = r.staged.size();
+  r.staged.resize(at + soc::kDescBytes);
+  std::memcpy(r.staged.data() + at, bytes.data(), soc::kDescBytes);
   ++r.pending;
   if (++r.tail == depth_) {  // [CHOICE D2] wrap: next ring id
     r.tail = 0;
@@ -43,22 +48,19 @@ void DescriptorStream::push(unsigned engine, soc::UdmaDescriptor d) {
 
 void DescriptorStream::flush(soc::MmioBus& bus) {
   for (Ring& r : rings_) {
+    const std::span<const std::uint8_t> staged = r.staged;
+    const std::size_t count = staged.size() / soc::kDescBytes;
     std::size_t i = 0;
     unsigned slot = r.staged_start;
-    while (i < r.staged.size()) {
+    while (i < count) {
       // One run: from `slot` to the ring's end or the last staged descriptor.
-      const std::size_t n = std::min<std::size_t>(r.staged.size() - i, depth_ - slot);
-      std::vector<std::uint8_t>& bytes = scratch_;  // its capacity is kept between runs
-      bytes.clear();
-      for (std::size_t k = 0; k < n; ++k) {
-        const auto b = soc::encode_descriptor(r.staged[i + k]);
-        bytes.insert(bytes.end(), b.begin(), b.end());
-      }
-      bus.write_block(r.base + std::uint64_t{slot} * soc::kDescBytes, bytes);
+      const std::size_t n = std::min<std::size_t>(count - i, depth_ - slot);
+      bus.write_block(r.base + std::uint64_t{slot} * soc::kDescBytes,
+                      staged.subspan(i * soc::kDescBytes, n * soc::kDescBytes));
       i += n;
       slot = 0;
     }
-    r.staged.clear();
+    r.staged.clear();  // its capacity is kept for the next gen
   }
 }
 

@@ -38,13 +38,13 @@ class DescriptorStream {
   /// One engine's ring as its producer sees it.
   struct Ring {
     base::SocAddr base;
-    unsigned tail = 0;                        ///< next slot to write
-    unsigned ring_id = soc::kInitialRingId;   ///< id stamped on the next descriptor
-    unsigned pending = 0;                     ///< written since the last publish
-    unsigned expected = 0;                    ///< gen's expected count since the last publish
-    bool stopped = false;                     ///< a push found the ring full
-    std::vector<soc::UdmaDescriptor> staged;  ///< pushed, not yet flushed
-    unsigned staged_start = 0;                ///< slot of staged[0]
+    unsigned tail = 0;                       ///< next slot to write
+    unsigned ring_id = soc::kInitialRingId;  ///< id stamped on the next descriptor
+    unsigned pending = 0;                    ///< written since the last publish
+    unsigned expected = 0;                   ///< gen's expected count since the last publish
+    bool stopped = false;                    ///< a push found the ring full
+    std::vector<std::uint8_t> staged;        ///< pushed, not yet flushed: 16 encoded bytes each
+    unsigned staged_start = 0;               ///< slot of staged[0]
   };
 
   /// Fresh rings (tail 0, ring id 1) at `bases`, `depth` descriptors each.
@@ -56,7 +56,8 @@ class DescriptorStream {
   /// Stamps the ring id into `d` and appends it to `engine`'s ring; dropped if the ring is full.
   void push(unsigned engine, soc::UdmaDescriptor d);
 
-  /// Writes every staged descriptor to its ring slot (one write_block per contiguous run).
+  /// Writes every staged descriptor to its ring slot (one write_block per contiguous run,
+  /// straight from the staged bytes).
   void flush(soc::MmioBus& bus);
 
   /// Descriptors written / expected since the last publish, over all engines.
@@ -71,7 +72,6 @@ class DescriptorStream {
  private:
   std::array<Ring, kRdmaEngines> rings_{};
   unsigned depth_ = 0;
-  std::vector<std::uint8_t> scratch_;  ///< flush's bytes of one run (the bus copies them)
 };
 
 }  // namespace sbrdma::firmware

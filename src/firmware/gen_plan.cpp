@@ -125,6 +125,11 @@ base::SocAddr gen_dst_addr(const GenPlan& plan, const soc::AddressMap& map, unsi
   return fold_for_peer(plan, gen_dst_local_addr(plan, map, p, c));
 }
 
+base::SocAddr gen_step_addr(base::SocAddr first, const soc::AddressMap& map, unsigned p,
+                            unsigned c) {
+  return first + (std::uint64_t{p} * map.profile().partition_stride.n + std::uint64_t{c} * kChunk);
+}
+
 base::SocAddr gen_remote_sem_addr(const GenPlan& plan, const soc::AddressMap& map) {
   return fold_for_peer(
       plan, map.sem_window_addr(plan.peer_core, soc::SemWindow::kInc, plan.remote_sem).value());

@@ -73,6 +73,13 @@ base::SocAddr gen_dst_local_addr(const GenPlan& plan, const soc::AddressMap& map
                                  unsigned c);
 /// The folded address the S2M descriptor writes for partition `p`, chunk `c`.
 base::SocAddr gen_dst_addr(const GenPlan& plan, const soc::AddressMap& map, unsigned p, unsigned c);
+/// The address of partition `p`, chunk `c` from that of partition 0, chunk 0 (`first`, from
+/// gen_src_addr or gen_dst_addr): first + p * partition stride + c * 64 KiB. Equal to the
+/// per-address functions for every partition and chunk of an accepted plan: sbuf_addr is
+/// linear in the partition and the offset, and the fold only sets route bits above LOCAL
+/// [46:0] of a local part that stays inside the peer's SBUF. [CHOICE D4, D9]
+base::SocAddr gen_step_addr(base::SocAddr first, const soc::AddressMap& map, unsigned p,
+                            unsigned c);
 /// The peer's EVT_SEM INC slot of remote_sem, folded like the data. [CHOICE D5, D9]
 base::SocAddr gen_remote_sem_addr(const GenPlan& plan, const soc::AddressMap& map);
 /// This core's EVT_SEM INC slot of local_sem (plain address). [CHOICE D5]

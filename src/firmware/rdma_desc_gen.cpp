@@ -72,6 +72,20 @@ void PoolFirmware::gen_role(Role role, const GenPlan& plan) {
     debug(render(log_fmt::kGenLoop, p, tok, static_cast<int>(ppe),
                  static_cast<int>(plan.data_descs_per_engine())));
   }
+  // The data descriptors differ only in their address (a step from the first one) and, for a
+  // short last chunk, their length: built once, addressed per chunk.
+  const unsigned chunks = plan.chunks_per_partition;
+  const auto data_desc = [&](base::SocAddr a, std::uint32_t bytes) {
+    return tx ? m2s_descriptor(a, bytes) : s2m_descriptor(a, bytes);
+  };
+  base::SocAddr first{0};
+  soc::UdmaDescriptor full{};
+  soc::UdmaDescriptor last{};
+  if (chunks > 0) {
+    first = tx ? gen_src_addr(plan, map_, id_.tpb, 0, 0) : gen_dst_addr(plan, map_, 0, 0);
+    last = data_desc(first, plan.chunk_bytes(chunks - 1));
+    full = chunks > 1 ? data_desc(first, plan.chunk_bytes(0)) : last;
+  }
   for (std::size_t i = 0; i < ppe; ++i) {
     const unsigned part = static_cast<unsigned>(i);
     if (dbg) {
@@ -82,11 +96,10 @@ void PoolFirmware::gen_role(Role role, const GenPlan& plan) {
     }
     for (unsigned k = 0; k < plan.n_active(); ++k) {
       const unsigned partition = plan.first_partition(k) + part;
-      for (unsigned c = 0; c < plan.chunks_per_partition; ++c) {
-        const std::uint32_t bytes = plan.chunk_bytes(c);
-        stream.push(plan.active[k],
-                    tx ? m2s_descriptor(gen_src_addr(plan, map_, id_.tpb, partition, c), bytes)
-                       : s2m_descriptor(gen_dst_addr(plan, map_, partition, c), bytes));
+      for (unsigned c = 0; c < chunks; ++c) {
+        soc::UdmaDescriptor d = c + 1 < chunks ? full : last;
+        d.buf_ptr = gen_step_addr(first, map_, partition, c).v;
+        stream.push(plan.active[k], d);
       }
     }
   }

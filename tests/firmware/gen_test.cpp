@@ -10,6 +10,7 @@ namespace {
 
 using soc::Direction;
 using soc::UdmaDescriptor;
+using testing::cayman_map;
 using testing::Core;
 using testing::make_gen;
 
@@ -164,6 +165,34 @@ TEST(RdmaDescGen, CrossChipFoldsDataAndRemoteSemaphore) {
   EXPECT_EQ(c.desc(0, Direction::kS2M, 128).buf_ptr, kFold | (0x6802700000U + 0x1800 + 9 * 4));
   // LOCAL stays a plain address of this core (TPB_1).
   EXPECT_EQ(c.desc(0, Direction::kS2M, 129).buf_ptr, 0x3802700000U + 0x1800 + 3 * 4);
+}
+
+TEST(RdmaDescGen, SteppedAddressesEqualThePerAddressOnes) {
+  // gen builds the data addresses as steps from partition 0, chunk 0; for every partition and
+  // chunk they must equal gen_src_addr / gen_dst_addr, on the die, across dies and chips.
+  struct Peer {
+    unsigned tpb, chip, peer_core, routing_id;
+  };
+  for (const Peer& p : {Peer{0, 0, 3, 0}, Peer{1, 0, 6, 0}, Peer{5, 2, 1, 7}, Peer{6, 3, 6, 3}}) {
+    const isa::RdmaDescGen g =
+        make_gen(0xFFFF, 3 * 65536 + 100, 0x40, 0x80, p.peer_core, p.routing_id);
+    const auto plan = plan_gen(g, cayman_map(), CoreIdentity{p.tpb, p.chip});
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    ASSERT_EQ(plan->chunks_per_partition, 4U);
+    const base::SocAddr src0 = gen_src_addr(*plan, cayman_map(), p.tpb, 0, 0);
+    const base::SocAddr dst0 = gen_dst_addr(*plan, cayman_map(), 0, 0);
+    for (unsigned part = 0; part < 128; ++part) {
+      for (unsigned c = 0; c < plan->chunks_per_partition; ++c) {
+        EXPECT_EQ(gen_step_addr(src0, cayman_map(), part, c),
+                  gen_src_addr(*plan, cayman_map(), p.tpb, part, c))
+            << "tpb " << p.tpb << " partition " << part << " chunk " << c;
+        EXPECT_EQ(gen_step_addr(dst0, cayman_map(), part, c),
+                  gen_dst_addr(*plan, cayman_map(), part, c))
+            << "peer " << p.peer_core << " chip " << p.routing_id << " partition " << part
+            << " chunk " << c;
+      }
+    }
+  }
 }
 
 struct BadGen {
