@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "collectives/communicator.h"
 #include "platform/collective_runner.h"
 #include "platform/topology_json.h"
@@ -76,6 +78,26 @@ TEST(CollectiveData, ARunChecksCleanAndOneCorruptElementIsOneWrong) {
   auto two = check_outputs(*x.sim, x.comm, x.low, data);
   ASSERT_TRUE(two.ok());
   EXPECT_EQ(two->wrong, 2U);
+}
+
+TEST(CollectiveData, RowsLongerThanOneFillBufferAreFilledWhole) {
+  // int8 rows of 16389 or 16390 cells: two fill buffers each (the second a short one), and
+  // the check's chunks end elsewhere. Clean, then one element past the first buffer is wrong.
+  const CollectiveData data{Op::kAllReduce, DataType::kInt8, collectives::ReduceOp::kSum,
+                            collectives::DataFill::kRandom, 11};
+  const std::uint64_t elems = 128 * 16389 + 3;
+  Ran x = run(Op::kAllReduce, DataType::kInt8, elems, data);
+  const collectives::Tiled& t = x.low.buffers[0][1].in;
+  const std::uint64_t longest = *std::max_element(t.counts.begin(), t.counts.end());
+  ASSERT_GT(longest / t.partitions, 16384U) << "a row fits one fill buffer: nothing tested";
+  auto clean = check_outputs(*x.sim, x.comm, x.low, data);
+  ASSERT_TRUE(clean.ok()) << clean.error().message;
+  EXPECT_EQ(clean->wrong, 0U);
+  EXPECT_EQ(clean->checked, 4 * elems);
+  corrupt(x, 1, 128 * 16385 + 2);  // partition 2, column 16385
+  auto one = check_outputs(*x.sim, x.comm, x.low, data);
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(one->wrong, 1U);
 }
 
 TEST(CollectiveData, EachRankOfAGatherIsCheckedOnItsOwn) {
