@@ -85,8 +85,11 @@ void Machine::deliver_write(CoreId issuer, std::uint64_t seq) {
   if (auto next = pending.next_due()) schedule_delivery(issuer, *next);
   if (w.block) {
     apply_block(issuer, w.addr, w.target, w.bytes);
-    constexpr std::size_t kSpareBlocks = 64;  // enough for the writes in flight, usually
-    if (spare_blocks_.size() < kSpareBlocks) spare_blocks_.push_back(std::move(w.bytes));
+    // Enough for the writes in flight when every core stages its rings at once.
+    constexpr std::size_t kSpareBlocksPerCore = 64;
+    if (spare_blocks_.size() < kSpareBlocksPerCore * cores_.size()) {
+      spare_blocks_.push_back(std::move(w.bytes));
+    }
   } else {
     apply_resolved32(w.target, w.value);
   }
@@ -244,8 +247,8 @@ std::uint32_t Machine::bus_read32(CoreId issuer, base::SocAddr a) {
     return 0;
   }
   const soc::Region& region = *r->hit.region;
-  base::Result<std::uint32_t> v = base::make_error(
-      fmt::format("read of {} +{:#x}: this block is not modelled", region.name, r->hit.offset));
+  // Every case sets `v`; an error's text is formatted only when there is one.
+  base::Result<std::uint32_t> v = std::uint32_t{0};
   ErrorSite site{r->core};
   switch (region.kind) {
     case RegionKind::kEvtSem:
@@ -291,6 +294,9 @@ std::uint32_t Machine::bus_read32(CoreId issuer, base::SocAddr a) {
         std::uint8_t le[4];
         memory(*m).read(m->offset, le);
         v = base::load_le<std::uint32_t>(le);
+      } else {
+        v = base::make_error(fmt::format("read of {} +{:#x}: this block is not modelled",
+                                         region.name, r->hit.offset));
       }
       break;
   }
