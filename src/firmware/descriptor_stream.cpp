@@ -46,6 +46,14 @@ void DescriptorStream::push(unsigned engine, soc::UdmaDescriptor d) {
   }
 }
 
+void DescriptorStream::push_stepped(unsigned engine, soc::UdmaDescriptor d, std::uint64_t step,
+                                    unsigned n) {
+  SBRDMA_CHECK(engine < kRdmaEngines);
+  std::vector<std::uint8_t>& staged = rings_[engine].staged;
+  staged.reserve(staged.size() + std::size_t{n} * soc::kDescBytes);
+  for (unsigned i = 0; i < n; ++i, d.buf_ptr += step) push(engine, d);
+}
+
 void DescriptorStream::flush(soc::MmioBus& bus) {
   for (Ring& r : rings_) {
     const std::span<const std::uint8_t> staged = r.staged;

@@ -56,6 +56,10 @@ class DescriptorStream {
   /// Stamps the ring id into `d` and appends it to `engine`'s ring; dropped if the ring is full.
   void push(unsigned engine, soc::UdmaDescriptor d);
 
+  /// `n` pushes of `d` to `engine`, the i-th with buf_ptr d.buf_ptr + i * step: the same as
+  /// the n push calls, with the staging space taken once.
+  void push_stepped(unsigned engine, soc::UdmaDescriptor d, std::uint64_t step, unsigned n);
+
   /// Writes every staged descriptor to its ring slot (one write_block per contiguous run,
   /// straight from the staged bytes).
   void flush(soc::MmioBus& bus);

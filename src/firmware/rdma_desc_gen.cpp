@@ -71,6 +71,13 @@ void PoolFirmware::gen_role(Role role, const GenPlan& plan) {
   if (dbg) {
     debug(render(log_fmt::kGenLoop, p, tok, static_cast<int>(ppe),
                  static_cast<int>(plan.data_descs_per_engine())));
+    for (std::size_t i = 0; i < ppe; ++i) {
+      const unsigned part = static_cast<unsigned>(i);
+      const base::SocAddr base =
+          tx ? gen_src_addr(plan, map_, id_.tpb, part, 0) : gen_dst_addr(plan, map_, part, 0);
+      debug(render(log_fmt::kGenLoopIter, p, tok, i, static_cast<int>(ppe),
+                   static_cast<ull>(base.v), n, static_cast<int>(plan.free_dim_bytes)));
+    }
   }
   // The data descriptors differ only in their address (a step from the first one) and, for a
   // short last chunk, their length: built once, addressed per chunk.
@@ -86,20 +93,24 @@ void PoolFirmware::gen_role(Role role, const GenPlan& plan) {
     last = data_desc(first, plan.chunk_bytes(chunks - 1));
     full = chunks > 1 ? data_desc(first, plan.chunk_bytes(0)) : last;
   }
-  for (std::size_t i = 0; i < ppe; ++i) {
-    const unsigned part = static_cast<unsigned>(i);
-    if (dbg) {
-      const base::SocAddr base =
-          tx ? gen_src_addr(plan, map_, id_.tpb, part, 0) : gen_dst_addr(plan, map_, part, 0);
-      debug(render(log_fmt::kGenLoopIter, p, tok, i, static_cast<int>(ppe),
-                   static_cast<ull>(base.v), n, static_cast<int>(plan.free_dim_bytes)));
+  // Engine by engine (each ring gets its partitions in the same order as iteration by
+  // iteration would give it; the rings are independent): one chunk per partition is one
+  // stepped run.
+  for (unsigned k = 0; k < plan.n_active(); ++k) {
+    const unsigned engine = plan.active[k];
+    const unsigned part0 = plan.first_partition(k);
+    if (chunks == 1) {
+      soc::UdmaDescriptor d = last;
+      d.buf_ptr = gen_step_addr(first, map_, part0, 0).v;
+      const std::uint64_t step = gen_step_addr(first, map_, 1, 0).v - first.v;
+      stream.push_stepped(engine, d, step, ppe);
+      continue;
     }
-    for (unsigned k = 0; k < plan.n_active(); ++k) {
-      const unsigned partition = plan.first_partition(k) + part;
+    for (unsigned i = 0; i < ppe; ++i) {
       for (unsigned c = 0; c < chunks; ++c) {
         soc::UdmaDescriptor d = c + 1 < chunks ? full : last;
-        d.buf_ptr = gen_step_addr(first, map_, partition, c).v;
-        stream.push(plan.active[k], d);
+        d.buf_ptr = gen_step_addr(first, map_, part0 + i, c).v;
+        stream.push(engine, d);
       }
     }
   }
