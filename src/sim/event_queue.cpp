@@ -232,6 +232,12 @@ Event EventQueue::pop() {
   if (r.head == r.entries.size()) {
     free_run(cur_);
     cur_ = kNoRun;
+  } else if (r.head > kKeepEntries && 2 * std::size_t{r.head} >= r.entries.size()) {
+    // A run that keeps growing as it pops (events pushed at the time being popped, on and on)
+    // gives back its popped prefix now and then: memory stays bounded, each entry moves O(1)
+    // times on average.
+    r.entries.erase(r.entries.begin(), r.entries.begin() + r.head);
+    r.head = 0;
   }
   return finish_pop(time, slot);
 }

@@ -171,6 +171,38 @@ TEST(EventQueueDiff, MatchesReferenceWhenEveryTimeIsDistinctOrShared) {
   run_differential(5, 33, 30000, burst, false);
 }
 
+TEST(EventQueueDiff, EndlessSameTimeChainKeepsItsOrder) {
+  // Each pop pushes the next event at the same time (and now and then a reserved one below
+  // it): one run grows at its end as it pops from its head, far past the point where it gives
+  // back its popped prefix.
+  EventQueue q;
+  Ref ref;
+  std::vector<std::uint64_t> reserved;
+  for (int i = 0; i < 3; ++i) {
+    const std::uint64_t seq = q.push(base::Tick{7}, [] {}, "c");
+    ref.emplace(7, seq, seq);
+  }
+  for (int step = 0; step < 30000; ++step) {
+    const auto [t, tie, seq] = *ref.begin();
+    ref.erase(ref.begin());
+    const Event ev = q.pop();
+    ASSERT_EQ(ev.seq, seq) << "step " << step;
+    if (step % 7 == 0) reserved.push_back(q.reserve_seq());
+    const std::uint64_t next = q.push(base::Tick{7}, [] {}, "c");
+    ref.emplace(7, next, next);
+    if (step % 11 == 0 && !reserved.empty()) {
+      q.push_reserved(base::Tick{7}, reserved.back(), [] {}, "r");
+      ref.emplace(7, reserved.back(), reserved.back());
+      reserved.pop_back();
+    }
+  }
+  while (!ref.empty()) {
+    ASSERT_EQ(q.pop().seq, std::get<2>(*ref.begin()));
+    ref.erase(ref.begin());
+  }
+  EXPECT_TRUE(q.empty());
+}
+
 TEST(EventQueueDiff, EarlierPushAfterPartPopsPopsFirstAndTheRestResumes) {
   // A time partly popped, then an event before it: the earlier one pops, then the rest of the
   // first time in order, including what was pushed to it out of order meanwhile.
