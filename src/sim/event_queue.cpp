@@ -94,7 +94,9 @@ void EventQueue::remove_root() {
   sift_up(i, last, last_ref);
 }
 
-void EventQueue::push_key(Key k, std::uint32_t ref) {
+// push_key(), current_first() and finish_pop() are inlined by force: as calls they cost the
+// all-distinct-times case (every event alone in the heap) about 10% (replay, -O3).
+[[gnu::always_inline]] inline void EventQueue::push_key(Key k, std::uint32_t ref) {
   keys_.emplace_back();
   ref_at_.emplace_back();
   sift_up(heap_size() - 1, k, ref);
@@ -185,7 +187,7 @@ std::uint32_t EventQueue::slot_of_ref(std::uint32_t ref) const noexcept {
   return r.entries[r.head].slot;
 }
 
-bool EventQueue::current_first() const noexcept {
+[[gnu::always_inline]] inline bool EventQueue::current_first() const noexcept {
   if (cur_ == kNoRun) return false;
   if (heap_size() == 0) return true;
   const Run& r = runs_[cur_];
@@ -242,7 +244,7 @@ Event EventQueue::pop() {
   return finish_pop(time, slot);
 }
 
-Event EventQueue::finish_pop(std::uint64_t time, std::uint32_t slot) {
+[[gnu::always_inline]] inline Event EventQueue::finish_pop(std::uint64_t time, std::uint32_t slot) {
   Slot& s = slots_[slot];
   Event ev{base::Tick{time}, s.seq, s.label, std::move(s.fn)};
   free_.push_back(slot);
