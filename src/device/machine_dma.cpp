@@ -24,14 +24,21 @@ struct Machine::StepAction {
   std::uint64_t gen;
   std::array<const void*, 2> descs;  ///< UdmaEngine::hinted_descriptors() when scheduled
   const EngineCache* cache;          ///< the engine's resolution caches
+  const ChainedArrivals<Landing>* in_flight;  ///< the engine's pairs in flight
   void operator()() const {
-    // The caches are read once the step has picked a queue: start loading them now.
+    // The caches are read once the step has picked a queue, and a pair taken is stored at the
+    // end of the in-flight list (a cold line the step would otherwise wait for): start
+    // loading them now.
     const auto* c = reinterpret_cast<const char*>(cache);
     for (std::size_t off = 0; off < sizeof(EngineCache); off += 64) __builtin_prefetch(c + off);
+    const auto* slot = static_cast<const char*>(in_flight->next_slot_address());
+    __builtin_prefetch(slot, 1);
+    __builtin_prefetch(slot + 64, 1);
     m->engine_step(*eng, gen);
   }
   void hint() const noexcept {
     eng->hint();
+    __builtin_prefetch(in_flight);
     for (const void* d : descs) __builtin_prefetch(d);
   }
 };
@@ -66,9 +73,10 @@ void Machine::kick(UdmaEngine& eng, base::Tick at) {
   if (eng.kick_at && *eng.kick_at <= at) return;  // an earlier step will look again
   eng.kick_at = at;
   const std::uint64_t gen = ++eng.kick_gen;
+  CoreState& cs = core_state(eng.core());
   kernel_->schedule(at - kernel_->now(),
-                    StepAction{this, &eng, gen, eng.hinted_descriptors(),
-                               &core_state(eng.core()).caches[eng.index()]},
+                    StepAction{this, &eng, gen, eng.hinted_descriptors(), &cs.caches[eng.index()],
+                               &cs.landings[eng.index()]},
                     eng.step_label);
 }
 

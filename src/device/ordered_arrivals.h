@@ -80,6 +80,12 @@ class OrderedArrivals {
   /// changes as items come and go). Contract: !empty().
   [[nodiscard]] const void* front_address() const noexcept { return &items_[head_]; }
 
+  /// Where an add() after every pending item stores it while the buffer has room (a cache
+  /// hint for the writer: the address changes as items come and go).
+  [[nodiscard]] const void* next_slot_address() const noexcept {
+    return items_.data() + items_.size();
+  }
+
   /// Removes and returns the item due first (earliest tick, then add order).
   /// Contract: !empty().
   T take() {
@@ -159,6 +165,10 @@ class ChainedArrivals {
 
   /// Where the earliest item is stored now (a cache hint). Contract: !empty().
   [[nodiscard]] const void* front_address() const noexcept { return items_.front_address(); }
+  /// Where the next add() in tick order stores its item (a cache hint).
+  [[nodiscard]] const void* next_slot_address() const noexcept {
+    return items_.next_slot_address();
+  }
 
   /// The event to schedule for the earliest item if it has none yet (it is then marked
   /// scheduled); call after each take().
