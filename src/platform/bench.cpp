@@ -192,6 +192,7 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
     }
   }
   out.cost.wall_seconds = seconds_since(t0);
+  out.cost.timing_only = o.timing_only;
   const std::uint64_t chunk =
       data_descriptors == 0 ? 4096
                             : out.cost.copied_bytes / std::max<std::uint64_t>(data_descriptors, 1);

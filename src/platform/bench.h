@@ -72,6 +72,7 @@ struct BenchCost {
   std::uint64_t descriptors = 0;   ///< descriptor pairs simulated
   std::uint64_t copied_bytes = 0;  ///< bytes the engines really copied
   double memcpy_bytes_per_s = 0;   ///< memcpy of as many bytes, measured in this run
+  bool timing_only = false;        ///< --timing-only: no engine copies bytes
 };
 
 /// What run_bench produced.

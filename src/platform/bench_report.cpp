@@ -101,7 +101,10 @@ std::string format_cost(const BenchCost& c) {
   std::string out = fmt::format(
       "# run: {:.2f} s wall ({:.2f} s simulating), {} descriptors ({:.2f} M/s simulated), ",
       c.wall_seconds, c.sim_seconds, c.descriptors, desc_per_s / 1e6);
-  if (c.copied_bytes == 0) return out + "no bytes copied (timing only)";
+  if (c.copied_bytes == 0) {
+    // Timing-only runs copy nothing by design; a functional run can too (one rank).
+    return out + (c.timing_only ? "no bytes copied (timing only)" : "no bytes copied");
+  }
   auto pct = [&](double v) {
     return c.memcpy_bytes_per_s > 0 ? 100.0 * v / c.memcpy_bytes_per_s : 0;
   };

@@ -32,6 +32,12 @@ check bench_timing_only 0 - -- bench alltoall -r 8 -b 64K --timing-only --sb2sb
 expect_out "n/a"
 expect_out "no bytes copied (timing only)"
 
+# One rank moves nothing, with data: the closing line must not call it a timing-only run.
+check bench_one_rank 0 - -- bench allr -r 1 -b 4 -c random
+expect_out "no bytes copied"
+if grep -q "timing only" "$(work)/out"; then _fail "a functional run called timing only"; else
+  pass=$((pass + 1)); fi
+
 # All-to-all with every algorithm (D34), data checked.
 check bench_a2a_rdh 0 - -- bench alltoall -r 8 -b 1K -e 64K -f 8 -c random --algorithm rdh --show-algorithm
 expect_out "rdh        0"
