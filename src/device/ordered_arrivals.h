@@ -59,6 +59,24 @@ class OrderedArrivals {
     if (at < earliest_) earliest_ = at;  // it went in first
   }
 
+  /// add(at, T{}), returning the new item for the caller to fill in place (a large item then
+  /// costs no copy). The reference holds until the next add or take.
+  T& emplace(base::Tick at) {
+    if (empty() || latest_ <= at) {
+      if (empty()) earliest_ = at;
+      latest_ = at;
+      Entry& e = items_.emplace_back();
+      e.at = at;
+      return e.item;
+    }
+    const auto pos =
+        std::upper_bound(items_.begin() + static_cast<std::ptrdiff_t>(head_), items_.end(), at,
+                         [](base::Tick t, const Entry& e) { return t < e.at; });
+    const auto it = items_.insert(pos, Entry{at, T{}});
+    if (at < earliest_) earliest_ = at;  // it went in first
+    return it->item;
+  }
+
   /// True if nothing is pending.
   [[nodiscard]] bool empty() const noexcept { return head_ == items_.size(); }
   /// Items pending.
@@ -144,6 +162,23 @@ class ChainedArrivals {
     items_.add(at, Keyed{seq, first, std::move(item)});
     if (!first) return std::nullopt;
     return Due{at, seq};
+  }
+
+  /// What emplace() returns: the new item, default-constructed, for the caller to fill before
+  /// anything else uses this instance, and the event to schedule as add() would return it.
+  struct Emplaced {
+    T* item;
+    std::optional<Due> due;
+  };
+  /// add(at, seq, T{}) with the item built in place by the caller (a large item then costs no
+  /// copy). Contract: as add().
+  [[nodiscard]] Emplaced emplace(base::Tick at, std::uint64_t seq) {
+    const bool first = items_.empty() || at < items_.earliest();
+    Keyed& k = items_.emplace(at);
+    k.seq = seq;
+    k.scheduled = first;
+    if (!first) return Emplaced{&k.item, std::nullopt};
+    return Emplaced{&k.item, Due{at, seq}};
   }
 
   /// True if nothing is pending.

@@ -5,9 +5,11 @@
 // order) at their ticks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "device/ordered_arrivals.h"
@@ -157,6 +159,57 @@ TEST(ChainedArrivals, OnlyTheEarliestItemAsksForAnEvent) {
   EXPECT_EQ(c.next_due()->seq, 3U);
   EXPECT_EQ(c.take(3), 300);
   EXPECT_TRUE(c.empty());
+}
+
+TEST(ChainedArrivals, EmplaceAsksForTheSameEventsAndTakesInTheSameOrderAsAdd) {
+  // The same adds, through add() on one instance and emplace() on the other, with the events
+  // they ask for run in (tick, seq) order in between: both must ask for the same events and
+  // hand out the same items.
+  std::mt19937_64 rng(7);
+  ChainedArrivals<Item> by_add;
+  ChainedArrivals<Item> by_emplace;
+  using Event = std::pair<std::uint64_t, std::uint64_t>;  // (tick, seq)
+  std::vector<Event> pending;                             // events both asked for
+  std::uint64_t seq = 0;
+  std::uint64_t now = 0;
+  int taken = 0;
+  for (int i = 0; i < 400; ++i) {
+    if (pending.empty() || rng() % 3 != 0) {
+      const std::uint64_t at = now + rng() % 40;
+      ++seq;
+      const auto a = by_add.add(Tick{at}, seq, Item{i, at, 0});
+      const auto e = by_emplace.emplace(Tick{at}, seq);
+      ASSERT_NE(e.item, nullptr);
+      e.item->id = i;
+      e.item->due = at;
+      ASSERT_EQ(a.has_value(), e.due.has_value()) << "add " << i;
+      if (!a) continue;
+      EXPECT_EQ(a->at, e.due->at);
+      EXPECT_EQ(a->seq, e.due->seq);
+      pending.emplace_back(a->at.ps, a->seq);
+      continue;
+    }
+    // Run the earliest event: both instances hand out the same item for it.
+    const auto first = std::min_element(pending.begin(), pending.end());
+    const Event ev = *first;
+    pending.erase(first);
+    now = ev.first;
+    const Item x = by_add.take(ev.second);
+    const Item y = by_emplace.take(ev.second);
+    EXPECT_EQ(x.id, y.id);
+    EXPECT_EQ(x.due, now);
+    EXPECT_EQ(y.due, now);
+    ++taken;
+    const auto na = by_add.next_due();
+    const auto ne = by_emplace.next_due();
+    ASSERT_EQ(na.has_value(), ne.has_value());
+    if (na) {
+      EXPECT_EQ(na->seq, ne->seq);
+      pending.emplace_back(na->at.ps, na->seq);
+    }
+  }
+  EXPECT_GT(taken, 50);  // the takes really ran
+  EXPECT_EQ(by_add.size(), by_emplace.size());
 }
 
 TEST(OrderedArrivals, TracksTheEarliestTickThroughInsertsTakesAndRefills) {
