@@ -26,10 +26,9 @@ UdmaEngine::UdmaEngine(CoreId core, unsigned index, unsigned queues)
                s2m_.index(soc::engine_offsets(soc::Direction::kS2M).pref_queue_en)};
 }
 
-UdmaQueue& UdmaEngine::queue(soc::Direction d, unsigned q) {
-  SBRDMA_CHECK(q < queues_);
+UdmaQueue& UdmaEngine::create_queue(soc::Direction d, unsigned q) {
   std::unique_ptr<UdmaQueue>& p = queues_by_dir_[slot(d)][q];
-  if (!p) p = std::make_unique<UdmaQueue>(d);
+  p = std::make_unique<UdmaQueue>(d);
   return *p;
 }
 
@@ -93,8 +92,11 @@ std::string UdmaEngine::blocked_reason(soc::Direction d, unsigned q) const {
 }
 
 bool UdmaEngine::can_run(soc::Direction d, unsigned q) const {
+  return can_run(d, q, queue(d, q));
+}
+
+bool UdmaEngine::can_run(soc::Direction d, unsigned q, const UdmaQueue& uq) const {
   // The same tests as blocked_reason, in the same order.
-  const UdmaQueue& uq = queue(d, q);
   return !uq.stopped() && state(d) == EngineState::kNormal && pref_queue_enabled(d, q) &&
          uq.enabled();
 }
@@ -110,7 +112,7 @@ bool UdmaEngine::runnable(unsigned q) {
     with_batches_ &= ~(1U << q);
     return false;
   }
-  return uq.posted() != 0 && can_run(soc::Direction::kM2S, q);
+  return uq.posted() != 0 && can_run(soc::Direction::kM2S, q, uq);
 }
 
 UdmaEngine::Pick UdmaEngine::pick(base::Tick now) {

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "base/check.h"
 #include "base/units.h"
 #include "device/reg_file.h"
 #include "device/topology.h"
@@ -69,7 +70,12 @@ class UdmaEngine {
   /// Queue `q` of direction `d`. Contract: q < queues(). Queues come to life on first
   /// mutable access (a driver usually opens one ring per engine); the const view of one never
   /// touched is a queue in its reset state.
-  [[nodiscard]] UdmaQueue& queue(soc::Direction d, unsigned q);
+  [[nodiscard]] UdmaQueue& queue(soc::Direction d, unsigned q) {
+    SBRDMA_CHECK(q < queues_);
+    UdmaQueue* p = queues_by_dir_[slot(d)][q].get();
+    if (p == nullptr) [[unlikely]] return create_queue(d, q);
+    return *p;  // inline: a step asks for its queues about ten times
+  }
   [[nodiscard]] const UdmaQueue& queue(soc::Direction d, unsigned q) const;
   /// Queue `q` of direction `d` if it was ever used (else it is in its reset state).
   /// Contract: q < queues().
@@ -150,6 +156,10 @@ class UdmaEngine {
 
  private:
   static unsigned slot(soc::Direction d) { return d == soc::Direction::kM2S ? 0 : 1; }
+  /// Creates queue `q` of direction `d` on its first use.
+  UdmaQueue& create_queue(soc::Direction d, unsigned q);
+  /// can_run(d, q) for the queue `uq` the caller already holds.
+  [[nodiscard]] bool can_run(soc::Direction d, unsigned q, const UdmaQueue& uq) const;
   /// The M2S queue `q` holds a batch and posted descriptors and can run. Clears q's bit in
   /// with_batches_ once its batches are gone.
   bool runnable(unsigned q);
