@@ -203,6 +203,41 @@ TEST(EventQueueDiff, EndlessSameTimeChainKeepsItsOrder) {
   EXPECT_TRUE(q.empty());
 }
 
+TEST(EventQueueDiff, ReservedEventRightAfterALongRunGivesBackItsPrefix) {
+  // 6000 events at one time form one run; popping past 4096 of them makes the run give back
+  // its popped prefix. Reserved (older) sequence numbers entered at that time right then, and
+  // after a few more pops, must still pop next, and the run's rest after them in order.
+  EventQueue q;
+  Ref ref;
+  std::vector<std::uint64_t> reserved;
+  for (int i = 0; i < 8; ++i) reserved.push_back(q.reserve_seq());
+  for (int i = 0; i < 6000; ++i) {
+    const std::uint64_t seq = q.push(base::Tick{5}, [] {}, "b");
+    ref.emplace(5, seq, seq);
+  }
+  const auto pop_checked = [&](int step) {
+    const auto [t, tie, seq] = *ref.begin();
+    ref.erase(ref.begin());
+    const Event ev = q.pop();
+    EXPECT_EQ(ev.time.ps, t);
+    EXPECT_EQ(ev.seq, seq) << "pop " << step;
+  };
+  int step = 0;
+  for (; step < 4097; ++step) pop_checked(step);  // the 4097th pop compacts the run
+  for (int k = 0; k < 8; ++k) {
+    q.push_reserved(base::Tick{5}, reserved[k], [] {}, "r");
+    ref.emplace(5, reserved[k], reserved[k]);
+    if (k % 2 == 1) pop_checked(step++);  // some pop between the entries
+    if (k == 5) {
+      const std::uint64_t later = q.push(base::Tick{5}, [] {}, "l");
+      ref.emplace(5, later, later);
+    }
+  }
+  EXPECT_EQ(q.size(), ref.size());
+  while (!ref.empty()) pop_checked(step++);
+  EXPECT_TRUE(q.empty());
+}
+
 TEST(EventQueueDiff, EarlierPushAfterPartPopsPopsFirstAndTheRestResumes) {
   // A time partly popped, then an event before it: the earlier one pops, then the rest of the
   // first time in order, including what was pushed to it out of order meanwhile.
