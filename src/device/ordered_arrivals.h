@@ -40,24 +40,7 @@ template <typename T>
 class OrderedArrivals {
  public:
   /// Adds `item`, due at `at`, after every item already due at `at` or earlier.
-  void add(base::Tick at, T item) {
-    if (empty()) {
-      earliest_ = at;
-      latest_ = at;
-      items_.push_back(Entry{at, std::move(item)});
-      return;
-    }
-    if (latest_ <= at) {
-      latest_ = at;
-      items_.push_back(Entry{at, std::move(item)});
-      return;
-    }
-    const auto pos =
-        std::upper_bound(items_.begin() + static_cast<std::ptrdiff_t>(head_), items_.end(), at,
-                         [](base::Tick t, const Entry& e) { return t < e.at; });
-    items_.insert(pos, Entry{at, std::move(item)});
-    if (at < earliest_) earliest_ = at;  // it went in first
-  }
+  void add(base::Tick at, T item) { emplace(at) = std::move(item); }
 
   /// add(at, T{}), returning the new item for the caller to fill in place (a large item then
   /// costs no copy). The reference holds until the next add or take.
@@ -158,10 +141,9 @@ class ChainedArrivals {
   /// event to schedule if the item is now the earliest (it is then marked scheduled).
   /// Contract: `seq` is larger than every seq added before.
   [[nodiscard]] std::optional<Due> add(base::Tick at, std::uint64_t seq, T item) {
-    const bool first = items_.empty() || at < items_.earliest();
-    items_.add(at, Keyed{seq, first, std::move(item)});
-    if (!first) return std::nullopt;
-    return Due{at, seq};
+    const Emplaced e = emplace(at, seq);
+    *e.item = std::move(item);
+    return e.due;
   }
 
   /// What emplace() returns: the new item, default-constructed, for the caller to fill before
