@@ -36,10 +36,10 @@ class CopyRig {
  public:
   explicit CopyRig(bool timing_only, bool dense = false) {
     auto topo = sbrdma::device::builtin_topology("trn2");
-    m_ = std::move(Machine::create(kernel_, std::move(topo).value(),
-                                   MachineOptions{.timing_only = timing_only,
-                                                  .ring_id_abort = true,
-                                                  .dense_sbuf = dense}))
+    m_ = std::move(Machine::create(
+                       kernel_, std::move(topo).value(),
+                       MachineOptions{
+                           .timing_only = timing_only, .ring_id_abort = true, .dense_sbuf = dense}))
              .value();
     const auto& p = m_->profile();
     partitions_ = p.sbuf_partitions;

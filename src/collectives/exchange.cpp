@@ -91,8 +91,8 @@ class ExchangePhase final : public Phase {
 
  private:
   bool send(const ExchangeGroup& grp, unsigned iter, unsigned s, unsigned j, unsigned sem) {
-    return send_moves(ctx_, grp.ranks[s], grp.ranks[j], grp.moves(iter, s, j), sem,
-                      s != j, fmt::format("{}: block {} to position {}", name_, j, j));
+    return send_moves(ctx_, grp.ranks[s], grp.ranks[j], grp.moves(iter, s, j), sem, s != j,
+                      fmt::format("{}: block {} to position {}", name_, j, j));
   }
 
   Ctx& ctx_;

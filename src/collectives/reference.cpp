@@ -305,8 +305,8 @@ namespace {
 /// their magnitudes into `abs` when it is not null. One loop per case, so each one vectorises.
 /// Always inlined, so that each build of fold_any has its own vector width.
 template <unsigned EB, typename Load>
-[[gnu::always_inline]] inline void fold(ReduceOp red, bool first_rank, const std::uint8_t* in, std::uint64_t n, Load load,
-          double* acc, double* abs) {
+[[gnu::always_inline]] inline void fold(ReduceOp red, bool first_rank, const std::uint8_t* in,
+                                        std::uint64_t n, Load load, double* acc, double* abs) {
   if (abs != nullptr) {
     for (std::uint64_t e = 0; e < n; ++e) abs[e] += std::fabs(load(in + e * EB));
   }

@@ -180,7 +180,7 @@ base::Result<Machine::MemRef> Machine::memory_ref(const Resolved& r, std::uint64
 }
 
 std::optional<Machine::MemRef> Machine::window_ref(const AddrCache& cache, base::SocAddr a,
-                                                  std::uint64_t len) {
+                                                   std::uint64_t len) {
   for (const AddrWindow& w : cache.windows) {
     const std::uint64_t off = a.v - w.lo;  // wraps to a huge value below lo
     if (off >= w.size) continue;
@@ -202,12 +202,16 @@ void Machine::remember(AddrCache& cache, base::SocAddr a, const Resolved& r,
   const std::uint64_t lo = a.v - r.hit.offset;
   AddrWindow& w = cache.windows[cache.next];
   cache.next = (cache.next + 1) % cache.windows.size();
-  w = AddrWindow{lo, region.size, m.core, m.sbuf, m.offset - r.hit.offset,
+  w = AddrWindow{lo,
+                 region.size,
+                 m.core,
+                 m.sbuf,
+                 m.offset - r.hit.offset,
                  m.sbuf ? &core_state(m.core).sbuf : nullptr};
 }
 
-base::Result<Machine::MemRef> Machine::cached_ref(AddrCache& cache, CoreId issuer,
-                                                  base::SocAddr a, std::uint64_t len) const {
+base::Result<Machine::MemRef> Machine::cached_ref(AddrCache& cache, CoreId issuer, base::SocAddr a,
+                                                  std::uint64_t len) const {
   if (auto hit = window_ref(cache, a, len)) return *hit;
   auto r = resolve(issuer, a);
   if (!r) return r.error();

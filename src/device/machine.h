@@ -223,8 +223,8 @@ class Machine {
   [[nodiscard]] base::Result<MemRef> memory_ref(const Resolved& r, std::uint64_t len) const;
   /// resolve + memory_ref through `cache`: a hit skips the decode; a miss resolves and, on
   /// success, remembers the region's window. Same results and errors as without the cache.
-  [[nodiscard]] base::Result<MemRef> cached_ref(AddrCache& cache, CoreId issuer,
-                                                base::SocAddr a, std::uint64_t len) const;
+  [[nodiscard]] base::Result<MemRef> cached_ref(AddrCache& cache, CoreId issuer, base::SocAddr a,
+                                                std::uint64_t len) const;
   /// The memory ref of `a` if a window of `cache` holds it and the range is valid there.
   [[nodiscard]] static std::optional<MemRef> window_ref(const AddrCache& cache, base::SocAddr a,
                                                         std::uint64_t len);

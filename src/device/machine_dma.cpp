@@ -22,8 +22,8 @@ struct Machine::StepAction {
   Machine* m;
   UdmaEngine* eng;
   std::uint64_t gen;
-  std::array<const void*, 2> descs;  ///< UdmaEngine::hinted_descriptors() when scheduled
-  const EngineCache* cache;          ///< the engine's resolution caches
+  std::array<const void*, 2> descs;           ///< UdmaEngine::hinted_descriptors() when scheduled
+  const EngineCache* cache;                   ///< the engine's resolution caches
   const ChainedArrivals<Landing>* in_flight;  ///< the engine's pairs in flight
   void operator()() const {
     // The caches are read once the step has picked a queue, and a pair taken is stored at the
@@ -114,8 +114,8 @@ Machine::HeadRead Machine::read_head(UdmaEngine& eng, Direction dir, unsigned qu
   return std::pair{soc::decode_descriptor(raw), at};
 }
 
-std::optional<soc::UdmaDescriptor> Machine::prefetch(UdmaEngine& eng, Direction dir,
-                                                     unsigned queue, const HeadRead& got) {
+std::optional<soc::UdmaDescriptor> Machine::prefetch(UdmaEngine& eng, Direction dir, unsigned queue,
+                                                     const HeadRead& got) {
   UdmaQueue& q = eng.queue(dir, queue);
   const ErrorSite site{eng.core(), eng.index(), dir, queue};
   const RingPos head = q.head();
@@ -287,10 +287,10 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
 void Machine::schedule_landing(ChainedArrivals<Landing>& in_flight,
                                ChainedArrivals<Landing>::Due due, const UdmaEngine& eng) {
   const Landing& next = in_flight.front();
-  kernel_->schedule_at(due.at, due.seq,
-                       LandAction{this, &in_flight, due.seq, &eng, in_flight.front_address(),
-                                  {next.m2s, next.s2m}},
-                       eng.land_label);
+  kernel_->schedule_at(
+      due.at, due.seq,
+      LandAction{this, &in_flight, due.seq, &eng, in_flight.front_address(), {next.m2s, next.s2m}},
+      eng.land_label);
 }
 
 const Route& Machine::engine_route(EngineCache& cache, const UdmaEngine& eng, CoreId src,
@@ -309,8 +309,8 @@ const Route& Machine::engine_route(EngineCache& cache, const UdmaEngine& eng, Co
 const Route& Machine::shared_route(CoreId src, CoreId engine, CoreId dst) const {
   constexpr unsigned kBits = 21;  // core ids fit: the key holds three
   SBRDMA_CHECK(src < (1U << kBits) && engine < (1U << kBits) && dst < (1U << kBits));
-  const std::uint64_t key = (std::uint64_t{src} << (2 * kBits)) |
-                            (std::uint64_t{engine} << kBits) | std::uint64_t{dst};
+  const std::uint64_t key =
+      (std::uint64_t{src} << (2 * kBits)) | (std::uint64_t{engine} << kBits) | std::uint64_t{dst};
   auto [it, fresh] = routes_.try_emplace(key);
   if (fresh) it->second = fabric_.data_route(src, engine, dst);  // the topology is static
   return it->second;

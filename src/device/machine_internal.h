@@ -67,7 +67,7 @@ struct Machine::AddrWindow {
   std::uint64_t size = 0;  ///< 0: empty
   CoreId core = 0;
   bool sbuf = false;
-  std::uint64_t mem_base = 0;         ///< memory offset of the region's byte 0
+  std::uint64_t mem_base = 0;        ///< memory offset of the region's byte 0
   const PagedMemory* mem = nullptr;  ///< the SBUF, for its valid_range check
 };
 

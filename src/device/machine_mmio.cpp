@@ -74,8 +74,7 @@ void Machine::post(CoreId issuer, base::Tick delay, PostedWrite w) {
 
 void Machine::schedule_delivery(CoreId issuer, ChainedArrivals<PostedWrite>::Due due) {
   kernel_->schedule_at(
-      due.at, due.seq, [this, issuer, seq = due.seq] { deliver_write(issuer, seq); },
-      "mmio.write");
+      due.at, due.seq, [this, issuer, seq = due.seq] { deliver_write(issuer, seq); }, "mmio.write");
 }
 
 void Machine::deliver_write(CoreId issuer, std::uint64_t seq) {

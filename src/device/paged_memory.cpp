@@ -229,7 +229,9 @@ void prefault_pages(std::uint64_t valid_bytes, PageBacking backing, std::uint64_
   PagePool::instance().prefault(valid_bytes, backing, count);
 }
 
-void wait_prefault() { PagePool::instance().wait_prefault(); }
+void wait_prefault() {
+  PagePool::instance().wait_prefault();
+}
 
 PagedMemory::PagedMemory(std::uint64_t size, std::uint64_t page_bytes, std::uint64_t valid_bytes,
                          PageBacking backing)

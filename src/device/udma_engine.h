@@ -73,7 +73,8 @@ class UdmaEngine {
   [[nodiscard]] UdmaQueue& queue(soc::Direction d, unsigned q) {
     SBRDMA_CHECK(q < queues_);
     UdmaQueue* p = queues_by_dir_[slot(d)][q].get();
-    if (p == nullptr) [[unlikely]] return create_queue(d, q);
+    if (p == nullptr) [[unlikely]]
+      return create_queue(d, q);
     return *p;  // inline: a step asks for its queues about ten times
   }
   [[nodiscard]] const UdmaQueue& queue(soc::Direction d, unsigned q) const;

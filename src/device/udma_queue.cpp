@@ -96,7 +96,7 @@ void UdmaQueue::advance(std::size_t row, std::uint32_t n) {
 
 void UdmaQueue::update_status() {
   regs_.set_at(rows().status, static_cast<std::uint32_t>(
-                                 rf::kQStatusUsed.set(regs_.get_at(rows().status), posted())));
+                                  rf::kQStatusUsed.set(regs_.get_at(rows().status), posted())));
 }
 
 base::Status UdmaQueue::add_tail(std::uint32_t n) {

@@ -92,9 +92,9 @@ base::Status fill_inputs(Simulation& sim, const collectives::Communicator& comm,
         for (std::uint64_t i = 0; i < w.n + w.pad && st; i += kFillCells) {
           const std::uint64_t n = std::min(kFillCells, w.n + w.pad - i);
           const std::uint64_t made = i < w.n ? std::min(n, w.n - i) : 0;  // then padding: 0
-          collectives::make_input_range(data.dtype, data.fill, data.seed,
-                                        static_cast<unsigned>(g), r, w.first + i * t.partitions,
-                                        made, cells.data(), t.partitions);
+          collectives::make_input_range(data.dtype, data.fill, data.seed, static_cast<unsigned>(g),
+                                        r, w.first + i * t.partitions, made, cells.data(),
+                                        t.partitions);
           std::memset(cells.data() + made * eb, 0, (n - made) * eb);
           st = sim.machine().sbuf_write(core, w.p, w.byte0 + i * eb,
                                         std::span(cells.data(), n * eb));
@@ -106,8 +106,7 @@ base::Status fill_inputs(Simulation& sim, const collectives::Communicator& comm,
   return base::ok_status();
 }
 
-base::Result<CheckCount> check_outputs(const Simulation& sim,
-                                       const collectives::Communicator& comm,
+base::Result<CheckCount> check_outputs(const Simulation& sim, const collectives::Communicator& comm,
                                        const collectives::Lowered& low,
                                        const CollectiveData& data) {
   CheckCount out;
@@ -134,9 +133,8 @@ base::Result<CheckCount> check_outputs(const Simulation& sim,
       it->ranks.push_back(r);
       out.checked += out_elems[r];
     }
-    const collectives::InputRange input = [&](unsigned rank, std::uint64_t first,
-                                              std::uint64_t n, std::uint64_t stride,
-                                              std::uint8_t* to) {
+    const collectives::InputRange input = [&](unsigned rank, std::uint64_t first, std::uint64_t n,
+                                              std::uint64_t stride, std::uint8_t* to) {
       collectives::make_input_range(data.dtype, data.fill, data.seed, static_cast<unsigned>(g),
                                     rank, first, n, to, stride);
     };

@@ -55,8 +55,7 @@ struct Event {
 class EventQueue {
  public:
   /// `tie_seed` 0 keeps same-time events in insertion order; any other value shuffles them.
-  explicit EventQueue(std::uint64_t tie_seed = 0)
-      : seed_(tie_seed), keys_(kPad), ref_at_(kPad) {}
+  explicit EventQueue(std::uint64_t tie_seed = 0) : seed_(tie_seed), keys_(kPad), ref_at_(kPad) {}
 
   /// Adds an event at absolute time `when`; returns its sequence number. The callables here
   /// and in push_reserved() are taken by reference and moved into the queue's slot once (a
@@ -75,8 +74,7 @@ class EventQueue {
   std::uint64_t reserve_seq() noexcept { return next_seq_++; }
   /// Adds an event at `when` under the sequence number `seq`.
   /// Contract: `seq` came from reserve_seq() and has not been pushed yet.
-  void push_reserved(base::Tick when, std::uint64_t seq, Callback&& fn,
-                     std::string_view label);
+  void push_reserved(base::Tick when, std::uint64_t seq, Callback&& fn, std::string_view label);
   /// push_reserved() for a callable that is not yet a Callback: it is built in the slot.
   template <EventAction F>
   void push_reserved(base::Tick when, std::uint64_t seq, F&& fn, std::string_view label) {

@@ -81,7 +81,7 @@ class HugePageAllocator {
     static_assert(Align >= alignof(T) && Align <= kHugePageBytes);
     const std::size_t bytes = n * sizeof(T);
     if (!mapped(bytes)) {
-      void* small = ::operator new(bytes, std::align_val_t{Align});
+      void* small = ::operator new (bytes, std::align_val_t{Align});
       return static_cast<T*>(small);
     }
     void* p = map_huge(bytes);
@@ -94,7 +94,7 @@ class HugePageAllocator {
     if (mapped(bytes)) {
       unmap_huge(p, bytes);
     } else {
-      ::operator delete(p, std::align_val_t{Align});
+      ::operator delete (p, std::align_val_t{Align});
     }
   }
 

@@ -97,12 +97,16 @@ TEST(Reference, RandomBytesArePinned) {
     std::uint64_t want[6];  // all_dtypes() order
   };
   const Case cases[] = {
-      {7, 3000, 128,
-       {0x021f1e8be81626c2ULL, 0xa4046afb23543aeaULL, 0x068ab981b094105aULL,
-        0xbd523b09abaebf76ULL, 0x73349f20bc7683edULL, 0x73349f20bc7683edULL}},
-      {0xFFFFF000ULL, 4096, 1,
-       {0x7e72dfef509034d8ULL, 0x3e28377fc835c750ULL, 0x3695682e51ebcc8aULL,
-        0xc3b5256e1a392db8ULL, 0xf6c2fee408432b76ULL, 0xf6c2fee408432b76ULL}},
+      {7,
+       3000,
+       128,
+       {0x021f1e8be81626c2ULL, 0xa4046afb23543aeaULL, 0x068ab981b094105aULL, 0xbd523b09abaebf76ULL,
+        0x73349f20bc7683edULL, 0x73349f20bc7683edULL}},
+      {0xFFFFF000ULL,
+       4096,
+       1,
+       {0x7e72dfef509034d8ULL, 0x3e28377fc835c750ULL, 0x3695682e51ebcc8aULL, 0xc3b5256e1a392db8ULL,
+        0xf6c2fee408432b76ULL, 0xf6c2fee408432b76ULL}},
   };
   for (const Case& c : cases) {
     std::size_t k = 0;
@@ -135,11 +139,14 @@ TEST(Reference, ReductionsAgreeWithElementByElementArithmetic) {
         for (unsigned r = 1; r < 3; ++r) {
           const double x = element_value(dt, &in[r][e * eb]);
           mag += std::fabs(x);
-          v = red == ReduceOp::kSum ? v + x : red == ReduceOp::kMax ? std::max(v, x) : std::min(v, x);
+          v = red == ReduceOp::kSum   ? v + x
+              : red == ReduceOp::kMax ? std::max(v, x)
+                                      : std::min(v, x);
         }
         std::uint8_t want[4] = {};
         store_element(dt, v, want);
-        if (!std::equal(want, want + eb, got[0].bytes.begin() + static_cast<std::ptrdiff_t>(e * eb))) {
+        if (!std::equal(want, want + eb,
+                        got[0].bytes.begin() + static_cast<std::ptrdiff_t>(e * eb))) {
           ++differ;
         }
         if (!got[0].value.empty() && (got[0].value[e] != v || got[0].abs_sum[e] != mag)) ++differ;

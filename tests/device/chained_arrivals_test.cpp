@@ -49,7 +49,8 @@ struct Rig {
     kernel.set_trace(&trace);
     for (int s = 0; s < kSources; ++s) {
       rngs.emplace_back(100 + s);
-      kernel.schedule(Tick{}, [this, s] { source(s, 0); }, "src");
+      kernel.schedule(
+          Tick{}, [this, s] { source(s, 0); }, "src");
     }
   }
 
@@ -60,7 +61,8 @@ struct Rig {
     const std::uint64_t at = kernel.now().ps + (r() % 4 == 0 ? r() % 5 : 20 + r() % 8);
     add(c, Item{s * 10000 + n, at});
     if (n + 1 < kAddsPerSource) {
-      kernel.schedule(Tick{1 + r() % 6}, [this, s, n] { source(s, n + 1); }, "src");
+      kernel.schedule(
+          Tick{1 + r() % 6}, [this, s, n] { source(s, n + 1); }, "src");
     }
   }
 
@@ -69,7 +71,8 @@ struct Rig {
     const Tick at{it.due};
     if (!chained) {
       plain[c].add(at, it);
-      kernel.schedule(at - kernel.now(), [this, c] { record(c, plain[c].take()); }, "land");
+      kernel.schedule(
+          at - kernel.now(), [this, c] { record(c, plain[c].take()); }, "land");
       return;
     }
     if (auto due = chain[c].add(at, kernel.reserve_seq(), it)) schedule(c, *due);
@@ -140,10 +143,10 @@ TEST(ChainedArrivals, KeepsEachChainsOrderUnderATieSeed) {
 
 TEST(ChainedArrivals, OnlyTheEarliestItemAsksForAnEvent) {
   ChainedArrivals<int> c;
-  ASSERT_TRUE(c.add(Tick{10}, 1, 100).has_value());  // first item
+  ASSERT_TRUE(c.add(Tick{10}, 1, 100).has_value());   // first item
   EXPECT_FALSE(c.add(Tick{10}, 2, 200).has_value());  // same tick: after it
   EXPECT_FALSE(c.add(Tick{30}, 3, 300).has_value());
-  const auto early = c.add(Tick{5}, 4, 400);          // earlier than all: needs its own
+  const auto early = c.add(Tick{5}, 4, 400);  // earlier than all: needs its own
   ASSERT_TRUE(early.has_value());
   EXPECT_EQ(early->at, Tick{5});
   EXPECT_EQ(early->seq, 4U);

@@ -75,8 +75,7 @@ TEST(MachineCache, OneQueueReadsAndWritesAcrossCoresDiesAndChips) {
   Channel ch = rig.open(me, 5, 0, 16);
   // The same partition and offset on three cores: three windows at the same local offset.
   rig.copy(ch, rig.sbuf(me, 2, 0x100), rig.sbuf(me, 9, 0), 1000);
-  rig.copy(ch, rig.routed(me, rig.sbuf(other_die, 2, 0x100), other_die), rig.sbuf(me, 10, 0),
-           1000);
+  rig.copy(ch, rig.routed(me, rig.sbuf(other_die, 2, 0x100), other_die), rig.sbuf(me, 10, 0), 1000);
   rig.copy(ch, rig.routed(me, rig.sbuf(other_chip, 2, 0x100), other_chip), rig.sbuf(me, 11, 0),
            1000);
   rig.copy(ch, rig.sbuf(me, 2, 0x100), rig.routed(me, rig.sbuf(other_chip, 12, 0), other_chip),

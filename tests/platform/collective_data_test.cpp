@@ -52,8 +52,8 @@ void corrupt(Ran& x, unsigned r, std::uint64_t e) {
   while (b < t.blocks() && e >= t.counts[b]) e -= t.counts[b++];
   ASSERT_LT(b, t.blocks());
   const auto p = static_cast<unsigned>(e % t.partitions);
-  const SbufRegion one{x.comm.groups[0][r], t.byte_of(t.col0[b] + e / t.partitions),
-                       t.elem_bytes, p, p + 1};
+  const SbufRegion one{x.comm.groups[0][r], t.byte_of(t.col0[b] + e / t.partitions), t.elem_bytes,
+                       p, p + 1};
   auto bytes = x.sim->read(one);
   ASSERT_TRUE(bytes.ok());
   bytes->back() = static_cast<std::uint8_t>(bytes->back() + 1);

@@ -69,19 +69,23 @@ Counts run_differential(std::uint64_t seed, std::uint64_t rng_seed, int steps, M
       q.clear();
       ref.clear();
     } else if (pick(mix.push_now, acc, roll)) {
-      const std::uint64_t seq = q.push(base::Tick{now}, [&ran, s = q.pushed()] { ran = s; }, "n");
+      const std::uint64_t seq = q.push(
+          base::Tick{now}, [&ran, s = q.pushed()] { ran = s; }, "n");
       ref.emplace(now, ref_tie(seed, seq), seq);
     } else if (pick(mix.push_near, acc, roll)) {
       const std::uint64_t t = near_time();
-      const std::uint64_t seq = q.push(base::Tick{t}, [&ran, s = q.pushed()] { ran = s; }, "a");
+      const std::uint64_t seq = q.push(
+          base::Tick{t}, [&ran, s = q.pushed()] { ran = s; }, "a");
       ref.emplace(t, ref_tie(seed, seq), seq);
     } else if (pick(mix.push_far, acc, roll)) {
       const std::uint64_t t = now + (std::uint64_t{1} << 40) + rng() % 3;
-      const std::uint64_t seq = q.push(base::Tick{t}, [&ran, s = q.pushed()] { ran = s; }, "f");
+      const std::uint64_t seq = q.push(
+          base::Tick{t}, [&ran, s = q.pushed()] { ran = s; }, "f");
       ref.emplace(t, ref_tie(seed, seq), seq);
     } else if (pick(mix.push_before, acc, roll)) {
       const std::uint64_t t = now - std::min<std::uint64_t>(now, 1 + rng() % 1500);
-      const std::uint64_t seq = q.push(base::Tick{t}, [&ran, s = q.pushed()] { ran = s; }, "b");
+      const std::uint64_t seq = q.push(
+          base::Tick{t}, [&ran, s = q.pushed()] { ran = s; }, "b");
       ref.emplace(t, ref_tie(seed, seq), seq);
     } else if (pick(mix.reserve, acc, roll)) {
       reserved.push_back(q.reserve_seq());
@@ -93,7 +97,8 @@ Counts run_differential(std::uint64_t seed, std::uint64_t rng_seed, int steps, M
       reserved.pop_back();
       const std::uint64_t t = rng() % 2 == 0 ? now : near_time();
       if (t == now && ref_tie(seed, seq) < last_tie) ++counts.reserved_below_popped;
-      q.push_reserved(base::Tick{t}, seq, [&ran, seq] { ran = seq; }, "r");
+      q.push_reserved(
+          base::Tick{t}, seq, [&ran, seq] { ran = seq; }, "r");
       ref.emplace(t, ref_tie(seed, seq), seq);
     } else if (!ref.empty()) {
       const auto [t, tie, seq] = *ref.begin();
@@ -179,7 +184,8 @@ TEST(EventQueueDiff, EndlessSameTimeChainKeepsItsOrder) {
   Ref ref;
   std::vector<std::uint64_t> reserved;
   for (int i = 0; i < 3; ++i) {
-    const std::uint64_t seq = q.push(base::Tick{7}, [] {}, "c");
+    const std::uint64_t seq = q.push(
+        base::Tick{7}, [] {}, "c");
     ref.emplace(7, seq, seq);
   }
   for (int step = 0; step < 30000; ++step) {
@@ -188,10 +194,12 @@ TEST(EventQueueDiff, EndlessSameTimeChainKeepsItsOrder) {
     const Event ev = q.pop();
     ASSERT_EQ(ev.seq, seq) << "step " << step;
     if (step % 7 == 0) reserved.push_back(q.reserve_seq());
-    const std::uint64_t next = q.push(base::Tick{7}, [] {}, "c");
+    const std::uint64_t next = q.push(
+        base::Tick{7}, [] {}, "c");
     ref.emplace(7, next, next);
     if (step % 11 == 0 && !reserved.empty()) {
-      q.push_reserved(base::Tick{7}, reserved.back(), [] {}, "r");
+      q.push_reserved(
+          base::Tick{7}, reserved.back(), [] {}, "r");
       ref.emplace(7, reserved.back(), reserved.back());
       reserved.pop_back();
     }
@@ -212,7 +220,8 @@ TEST(EventQueueDiff, ReservedEventRightAfterALongRunGivesBackItsPrefix) {
   std::vector<std::uint64_t> reserved;
   for (int i = 0; i < 8; ++i) reserved.push_back(q.reserve_seq());
   for (int i = 0; i < 6000; ++i) {
-    const std::uint64_t seq = q.push(base::Tick{5}, [] {}, "b");
+    const std::uint64_t seq = q.push(
+        base::Tick{5}, [] {}, "b");
     ref.emplace(5, seq, seq);
   }
   const auto pop_checked = [&](int step) {
@@ -225,11 +234,13 @@ TEST(EventQueueDiff, ReservedEventRightAfterALongRunGivesBackItsPrefix) {
   int step = 0;
   for (; step < 4097; ++step) pop_checked(step);  // the 4097th pop compacts the run
   for (int k = 0; k < 8; ++k) {
-    q.push_reserved(base::Tick{5}, reserved[k], [] {}, "r");
+    q.push_reserved(
+        base::Tick{5}, reserved[k], [] {}, "r");
     ref.emplace(5, reserved[k], reserved[k]);
     if (k % 2 == 1) pop_checked(step++);  // some pop between the entries
     if (k == 5) {
-      const std::uint64_t later = q.push(base::Tick{5}, [] {}, "l");
+      const std::uint64_t later = q.push(
+          base::Tick{5}, [] {}, "l");
       ref.emplace(5, later, later);
     }
   }
@@ -244,11 +255,15 @@ TEST(EventQueueDiff, EarlierPushAfterPartPopsPopsFirstAndTheRestResumes) {
   EventQueue q;
   std::vector<std::uint64_t> s;
   const std::uint64_t r = q.reserve_seq();
-  for (int i = 0; i < 4; ++i) s.push_back(q.push(base::Tick{100}, [] {}, "x"));
+  for (int i = 0; i < 4; ++i)
+    s.push_back(q.push(
+        base::Tick{100}, [] {}, "x"));
   EXPECT_EQ(q.pop().seq, s[0]);
   EXPECT_EQ(q.pop().seq, s[1]);
-  q.push_reserved(base::Tick{100}, r, [] {}, "r");  // below everything: pops next
-  const std::uint64_t early = q.push(base::Tick{50}, [] {}, "e");
+  q.push_reserved(
+      base::Tick{100}, r, [] {}, "r");  // below everything: pops next
+  const std::uint64_t early = q.push(
+      base::Tick{50}, [] {}, "e");
   EXPECT_EQ(q.next_time().ps, 50U);
   EXPECT_EQ(q.pop().seq, early);
   EXPECT_EQ(q.pop().seq, r);
