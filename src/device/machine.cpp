@@ -55,6 +55,10 @@ Machine::Machine(sim::Kernel& kernel, Topology topology, soc::AddressMap map,
       map_(std::move(map)),
       options_(options),
       fabric_(topology_) {
+  // Elision is exact only where a data landing has no effect but pointers and counters, and
+  // where same-tick events run in sequence order. [CHOICE D35]
+  options_.elide_data_landings =
+      options.elide_data_landings && options.timing_only && !kernel.shuffles_ties();
   const soc::Profile& p = map_.profile();
   const unsigned n = topology_.num_cores();
   cores_.reserve(n);
@@ -84,6 +88,7 @@ Machine::CoreState::CoreState(sim::Kernel& kernel, CoreId core, const soc::Profi
       sems(kernel, fmt::format("core{}.sem", core), p.semaphores, p.events),
       engines(p.dma_engines_per_tpb),
       landings(p.dma_engines_per_tpb),
+      elided(p.dma_engines_per_tpb),
       caches(p.dma_engines_per_tpb) {}
 
 soc::MmioBus& Machine::bus(CoreId core) {

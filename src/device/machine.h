@@ -70,6 +70,12 @@ struct MachineOptions {
   /// With dense_sbuf: how many SBUFs (the cores a collective fills) the OS backs ahead of their
   /// first writes, on a background thread (device::prefault_pages). Performance only.
   std::uint32_t prefault_sbufs = 0;
+  /// With timing_only, on a kernel that does not shuffle ties: a data pair's landing gets no
+  /// kernel event. Its only effects (completion heads, statistics) are applied when something
+  /// can see them: an access to its engine's registers, the engine's next step, or
+  /// settle_landings(). Every observation gives what a landing event would have given.
+  /// Performance only. [CHOICE D35]
+  bool elide_data_landings = false;
 };
 
 /// Counters since the machine was built.
@@ -177,9 +183,18 @@ class Machine {
   /// The stored value of an engine's MISC register.
   [[nodiscard]] base::Result<std::uint32_t> peek_misc(CoreId core, unsigned engine,
                                                       std::uint32_t offset) const;
-  /// Contract: valid core, engine, queue.
+  /// Contract: valid core, engine, queue. With elide_data_landings, the completion heads
+  /// (here and in peek_reg) are those of the last settle; a Simulation settles at its end.
   [[nodiscard]] QueueState queue_state(CoreId core, unsigned engine, soc::Direction dir,
                                        unsigned queue) const;
+
+  /// With elide_data_landings: applies every data landing not applied yet, as the events the
+  /// run would have had after its last one (call once the kernel's run is over). Returns the
+  /// latest of their ticks, the run's end if it is later than the kernel's last event, and
+  /// adds their number to elided_landings(). Nothing to do otherwise.
+  std::optional<base::Tick> settle_landings();
+  /// Data landings applied without a kernel event so far (elide_data_landings).
+  [[nodiscard]] std::uint64_t elided_landings() const noexcept { return elided_; }
 
   /// Every modelled error so far, in order.
   [[nodiscard]] const std::vector<ModelledError>& errors() const noexcept { return errors_.all(); }
@@ -199,6 +214,7 @@ class Machine {
   struct MemRef;
   struct DmaDest;
   struct Landing;
+  struct ElidedLanding;
   struct PostedWrite;
   struct AddrWindow;
   struct AddrCache;
@@ -283,6 +299,10 @@ class Machine {
   /// data_route(src, engine, dst), computed once per machine (routes_).
   [[nodiscard]] const Route& shared_route(CoreId src, CoreId engine, CoreId dst) const;
   void land(const Landing& l);
+  /// Applies the engine's elided data landings that ran before the current event. [D35]
+  void settle(UdmaEngine& eng);
+  /// One elided landing's effects, as land() has them for a data pair in timing-only mode.
+  void apply_elided(const ElidedLanding& l);
   /// Queues the event that lands `in_flight`'s earliest pair (see ChainedArrivals).
   void schedule_landing(ChainedArrivals<Landing>& in_flight, ChainedArrivals<Landing>::Due due,
                         const UdmaEngine& eng);
@@ -296,6 +316,7 @@ class Machine {
   std::vector<std::unique_ptr<CoreBus>> buses_;
   ErrorLog errors_;
   MachineStats stats_;
+  std::uint64_t elided_ = 0;            ///< data landings applied without an event [D35]
   std::vector<base::Tick> last_write_;  // per issuing core: when its latest MMIO write lands
   std::vector<ChainedArrivals<PostedWrite>> posted_;  // per issuing core: writes in flight
   struct Fence {

@@ -16,6 +16,9 @@ namespace sbrdma::device {
 
 using soc::Direction;
 
+/// An engine's step applies its elided landings once this many wait. [CHOICE D35]
+constexpr std::size_t kSettleBatch = 64;
+
 /// The action of an engine's step event. Its cache hint starts loading the engine and the
 /// descriptors the step will likely read (sim::Callback::hint).
 struct Machine::StepAction {
@@ -83,6 +86,9 @@ void Machine::kick(UdmaEngine& eng, base::Tick at) {
 void Machine::engine_step(UdmaEngine& eng, std::uint64_t gen) {
   if (gen != eng.kick_gen) return;  // superseded by an earlier kick
   eng.prefetch_step_hints();
+  // Elided landings are applied a batch at a time (what a later observation would apply
+  // anyway), which keeps the list short without a cold load per step.
+  if (core_state(eng.core()).elided[eng.index()].size() >= kSettleBatch) settle(eng);
   eng.kick_at.reset();
   const base::Tick now = kernel_->now();
   const UdmaEngine::Pick p = eng.pick(now);
@@ -267,7 +273,15 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   } else {
     m2s.last_data_land = std::max(m2s.last_data_land, arrival);
   }
-  // 6. The landing applies the pair. Its event is reserved now (so it runs where an event
+  // 6. [CHOICE D35] In timing-only runs a data pair's landing only advances the completion
+  //    heads and counts: it waits, without an event, for whatever can see that.
+  if (options_.elide_data_landings && !dst->semaphore) {
+    core_state(eng.core())
+        .elided[eng.index()]
+        .add(at, ElidedLanding{kernel_->reserve_seq(), &m2s, &s2m, len});
+    return;
+  }
+  // 7. The landing applies the pair. Its event is reserved now (so it runs where an event
   //    scheduled now would) but enters the kernel's queue only once the engine's earlier
   //    landings are applied; pairs landing at one tick apply in the order the engine took
   //    them, whatever the tie order.
@@ -341,6 +355,40 @@ void Machine::land(const Landing& l) {
   ++stats_.descriptors;
   l.m2s->advance_completion();
   l.s2m->advance_completion();
+}
+
+void Machine::apply_elided(const ElidedLanding& l) {
+  // What land() does for a data pair in timing-only mode.
+  l.m2s->advance_completion();
+  l.s2m->advance_completion();
+  stats_.data_bytes += l.len;
+  ++stats_.descriptors;
+  ++elided_;
+}
+
+void Machine::settle(UdmaEngine& eng) {
+  if (!options_.elide_data_landings) return;
+  // Sequence order is tie order here (no shuffle), and a tick's items are in take order, so
+  // the first item that has not run yet ends the scan.
+  OrderedArrivals<ElidedLanding>& list = core_state(eng.core()).elided[eng.index()];
+  while (!list.empty() && kernel_->ran_before_now(list.earliest(), list.front().seq)) {
+    apply_elided(list.take());
+  }
+}
+
+std::optional<base::Tick> Machine::settle_landings() {
+  if (!options_.elide_data_landings) return std::nullopt;
+  std::optional<base::Tick> last;
+  for (auto& cs : cores_) {
+    for (OrderedArrivals<ElidedLanding>& list : cs->elided) {
+      while (!list.empty()) {
+        const base::Tick at = list.earliest();
+        apply_elided(list.take());
+        last = std::max(last.value_or(at), at);
+      }
+    }
+  }
+  return last;
 }
 
 std::vector<std::string> Machine::pending_work() const {

@@ -140,6 +140,15 @@ struct Machine::Landing {
   std::uint32_t len = 0;
 };
 
+/// A data pair's landing that has no kernel event (elide_data_landings): what applying it
+/// does in timing-only mode, and the sequence number its event would have run under. [D35]
+struct Machine::ElidedLanding {
+  std::uint64_t seq = 0;
+  UdmaQueue* m2s = nullptr;
+  UdmaQueue* s2m = nullptr;
+  std::uint32_t len = 0;
+};
+
 /// A posted MMIO write on its way to its target: a 32-bit write or a block, resolved when it
 /// was issued (the map is static, so the issue-time resolution holds when it lands).
 struct Machine::PostedWrite {
@@ -170,6 +179,9 @@ struct Machine::CoreState {
   /// engine took them (and so a queue's semaphore write after its data). [CHOICE D26d]
   /// Only the earliest one's event is in the kernel's queue.
   std::vector<ChainedArrivals<Landing>> landings;
+  /// Per engine, its data landings that have no event (elide_data_landings), by tick and then
+  /// take order, which is sequence order. [CHOICE D35]
+  std::vector<OrderedArrivals<ElidedLanding>> elided;
   /// Per engine, its resolution caches.
   std::vector<EngineCache> caches;
   /// What this core's bus writes and reads resolved to lately.

@@ -173,6 +173,7 @@ void Machine::write_engine_reg(CoreId core, unsigned e, Direction dir,
                                std::optional<unsigned> queue, std::uint32_t offset,
                                std::uint32_t v) {
   UdmaEngine& eng = engine(core, e);
+  settle(eng);  // a completion head or a reset meets the landings due before it [D35]
   const ErrorSite site{core, e, dir, queue};
   if (queue) {
     UdmaQueue& q = eng.queue(dir, *queue);
@@ -264,6 +265,7 @@ std::uint32_t Machine::bus_read32(CoreId issuer, base::SocAddr a) {
       const unsigned e = engine_of(region);
       site = ErrorSite{r->core, e, h.dir, h.queue};
       UdmaEngine& eng = engine(r->core, e);
+      settle(eng);  // the completion heads as of now [D35]
       if (h.queue) {
         v = eng.queue(h.dir, *h.queue).regs().read(h.reg_offset);
       } else if (h.reg_offset < soc::udma::kEngineGlobalSize) {

@@ -130,6 +130,7 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   SimOptions o;
   o.timing_only = job.timing_only;
   o.trace = trace;
+  o.elide_data_landings = job.elide_data_landings;
   o.dense_sbuf = !job.timing_only && low.sbuf_bytes >= kDenseSbufBytes;
   if (o.dense_sbuf) {
     for (const auto& g : job.comm.groups) o.prefault_sbufs += static_cast<std::uint32_t>(g.size());

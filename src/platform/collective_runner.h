@@ -42,6 +42,8 @@ struct CollectiveJob {
   std::optional<collectives::DataFill> check;  ///< fill inputs and check outputs
   std::uint64_t seed = 0;                      ///< data seed (`--seed`)
   bool trace = false;                          ///< also run one traced iteration
+  /// Timing-only runs apply data landings without events (SimOptions). Performance only.
+  bool elide_data_landings = true;
 };
 
 /// What a run gave.

@@ -67,6 +67,8 @@ base::Result<std::unique_ptr<Simulation>> Simulation::create(device::Topology to
   mo.ring_id_abort = options.ring_id_abort;
   mo.dense_sbuf = options.dense_sbuf;
   mo.prefault_sbufs = options.prefault_sbufs;
+  // The trace dates DMA slices by their landing events. [CHOICE D35]
+  mo.elide_data_landings = options.elide_data_landings && !options.trace;
   auto m = device::Machine::create(*s->kernel_, std::move(topology), mo);
   if (!m) return m.error();
   s->machine_ = std::move(*m);
@@ -186,8 +188,10 @@ base::Result<RunReport> Simulation::run() {
     trace_->begin();
     kernel_->set_trace(trace_.get());
   }
-  const sim::RunResult rr = kernel_->run();
+  sim::RunResult rr = kernel_->run();
   kernel_->set_trace(nullptr);
+  // Landings without events would have run last: the run ends with the latest. [D35]
+  if (const auto last = machine_->settle_landings()) rr.end_time = std::max(rr.end_time, *last);
   if (trace_) trace_->end(rr.end_time);
   RunReport report;
   build_report(rr, report);
@@ -234,8 +238,9 @@ void Simulation::build_report(const sim::RunResult& rr, RunReport& r) const {
   r.pending_work = machine_->pending_work();
   r.debug = observer_->lines;
   const device::MachineStats& ms = machine_->stats();
-  r.stats = RunStats{rr.events_processed, ms.descriptors, ms.data_bytes, ms.semaphore_writes,
-                     ms.mmio_writes};
+  // Events as the run would have had them with a landing event per pair. [D35]
+  r.stats = RunStats{rr.events_processed + machine_->elided_landings(), ms.descriptors,
+                     ms.data_bytes, ms.semaphore_writes, ms.mmio_writes};
 }
 
 std::string Simulation::trace_json() const {

@@ -52,6 +52,9 @@ struct SimOptions {
   bool debug_log = false;
   /// Record a Chrome/Perfetto trace (trace_json() after the run).
   bool trace = false;
+  /// In timing-only runs without a trace or a tie seed, data landings get no kernel event
+  /// (device::MachineOptions). Performance only: reports are the same either way. [D35]
+  bool elide_data_landings = true;
   /// The firmware's configuration; nullopt: default_firmware_config(topology).
   std::optional<firmware::FirmwareConfig> firmware;
 };

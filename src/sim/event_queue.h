@@ -87,6 +87,14 @@ class EventQueue {
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   /// Sequence numbers handed out so far (events pushed plus numbers reserved).
   [[nodiscard]] std::uint64_t pushed() const noexcept { return next_seq_; }
+  /// True if same-time events pop in a shuffled order (a non-zero tie seed).
+  [[nodiscard]] bool shuffled() const noexcept { return seed_ != 0; }
+  /// True if an event at (a, seq_a) pops before one at (b, seq_b): the pop order of two
+  /// events, whether or not either was pushed.
+  [[nodiscard]] bool pops_before(base::Tick a, std::uint64_t seq_a, base::Tick b,
+                                 std::uint64_t seq_b) const noexcept {
+    return a != b ? a < b : tie_of(seq_a) < tie_of(seq_b);
+  }
 
   /// Time of the earliest event. Contract: !empty().
   [[nodiscard]] base::Tick next_time() const;

@@ -85,7 +85,10 @@ RunResult Kernel::drain(base::Tick limit) {
     now_ = ev.time;
     ++events_processed_;
     if (trace_ != nullptr) trace_->record(TraceRecord{ev.time, ev.seq, ev.label});
+    in_event_ = true;
+    current_seq_ = ev.seq;
     ev.fn();
+    in_event_ = false;
   }
   RunResult r;
   r.end_time = now_;

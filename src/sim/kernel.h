@@ -134,6 +134,15 @@ class Kernel {
   /// Ends the current run after the event now executing. Contract: called during a run.
   void request_stop() noexcept { stop_ = true; }
 
+  /// True if an event at `at` under sequence number `seq` (pushed or only reserved) would
+  /// have run already: it pops before the event now running; between runs, `at` <= now().
+  [[nodiscard]] bool ran_before_now(base::Tick at, std::uint64_t seq) const noexcept {
+    if (!in_event_) return at <= now_;
+    return queue_.pops_before(at, seq, now_, current_seq_);
+  }
+  /// True if same-time events run in a shuffled order (a non-zero tie seed).
+  [[nodiscard]] bool shuffles_ties() const noexcept { return queue_.shuffled(); }
+
   /// Installs (or with nullptr removes) the trace sink. Not owned; must outlive its use.
   void set_trace(TraceSink* sink) noexcept { trace_ = sink; }
 
@@ -195,6 +204,8 @@ class Kernel {
   std::uint64_t finished_ = 0;
   ProcessId current_ = kNoProcess;
   bool stop_ = false;
+  bool in_event_ = false;          ///< an event's callback is running
+  std::uint64_t current_seq_ = 0;  ///< its sequence number
   TraceSink* trace_ = nullptr;
   std::deque<Process> procs_;  // deque: records keep their address as processes are added
 };

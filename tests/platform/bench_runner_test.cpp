@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "collectives/communicator.h"
 #include "platform/collective_runner.h"
+#include "platform/simulation.h"
 #include "platform/topology_json.h"
 
 namespace sbrdma::platform {
@@ -120,6 +123,48 @@ TEST(BenchRunner, TimingOnlyMovesNoBytesAndRefusesACheck) {
   auto g = run_collective(f);
   ASSERT_TRUE(g.ok());
   EXPECT_EQ(g->iterations, r->iterations) << "timing-only changes no tick";
+}
+
+TEST(BenchRunner, TimingOnlyRunsWithoutLandingEventsReportTheSame) {
+  // [CHOICE D35]: every timed figure and counter, the event count included, is the one a run
+  // with an event per landing gives.
+  Machine s = on("trn2.48xlarge", 8);
+  s.comm.groups = {{0, 3, 5, 7, 8, 11, 13, 14}};  // two chips, both dies
+  for (const auto& [op, algo] :
+       {std::pair{Op::kAllReduce, Algorithm::kRdh}, std::pair{Op::kAllGather, Algorithm::kRing},
+        std::pair{Op::kAllToAll, Algorithm::kMesh},
+        std::pair{Op::kReduceScatter, Algorithm::kHierarchical}}) {
+    CollectiveJob j = job(s, op, algo, DataType::kBf16, 12000);
+    j.check.reset();
+    j.timing_only = true;
+    j.request.iterations = 1;
+    j.warmups = 1;
+    auto quiet = run_collective(j);
+    j.elide_data_landings = false;
+    auto loud = run_collective(j);
+    ASSERT_TRUE(quiet.ok() && loud.ok()) << what(j);
+    EXPECT_EQ(quiet->iterations, loud->iterations) << what(j);
+    EXPECT_EQ(quiet->end_time, loud->end_time) << what(j);
+    EXPECT_EQ(quiet->stats.events, loud->stats.events) << what(j);
+    EXPECT_EQ(quiet->stats.descriptors, loud->stats.descriptors) << what(j);
+    EXPECT_EQ(quiet->stats.data_bytes, loud->stats.data_bytes) << what(j);
+    EXPECT_EQ(quiet->stats.semaphore_writes, loud->stats.semaphore_writes) << what(j);
+    EXPECT_GT(quiet->stats.data_bytes, 0u) << what(j);
+  }
+  // Timing-only runs elide unless traced or shuffled.
+  auto elides = [&](bool timing_only, bool trace, std::uint64_t seed) {
+    SimOptions o;
+    o.timing_only = timing_only;
+    o.trace = trace;
+    o.seed = seed;
+    auto sim = Simulation::create(s.topo, o);
+    SBRDMA_CHECK(sim.ok());
+    return (*sim)->machine().options().elide_data_landings;
+  };
+  EXPECT_TRUE(elides(true, false, 0));
+  EXPECT_FALSE(elides(true, true, 0));
+  EXPECT_FALSE(elides(true, false, 5));
+  EXPECT_FALSE(elides(false, false, 0));
 }
 
 TEST(BenchRunner, TheTraceHasAStepBoxPerStep) {
