@@ -268,6 +268,8 @@ class Machine {
   /// The landing event (sequence number `seq`) of the issuer's earliest posted write: applies
   /// it, then wakes the issuer's fences that are done.
   void deliver_write(CoreId issuer, std::uint64_t seq);
+  /// deliver_write's work for one write: takes it (sequence number `seq`) and applies it.
+  void apply_posted(CoreId issuer, std::uint64_t seq);
   /// True once no write of `issuer` due by `until` is pending.
   [[nodiscard]] bool writes_done(CoreId issuer, base::Tick until) const;
   void apply_write32(CoreId issuer, base::SocAddr a, std::uint32_t v);

@@ -206,6 +206,16 @@ void EventQueue::free_run(std::uint32_t id) {
   free_runs_.push_back(id);
 }
 
+bool EventQueue::comes_first(base::Tick when, std::uint64_t seq) const noexcept {
+  if (empty()) return true;
+  const Key k{when.ps, tie_of(seq)};
+  if (current_first()) {
+    const Run& r = runs_[cur_];
+    return earlier(k, Key{r.time, r.entries[r.head].tie});
+  }
+  return earlier(k, key(0));
+}
+
 base::Tick EventQueue::next_time() const {
   SBRDMA_CHECK(!empty());
   return base::Tick{current_first() ? runs_[cur_].time : key(0).time};

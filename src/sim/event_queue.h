@@ -87,6 +87,9 @@ class EventQueue {
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   /// Sequence numbers handed out so far (events pushed plus numbers reserved).
   [[nodiscard]] std::uint64_t pushed() const noexcept { return next_seq_; }
+  /// True if an event at `when` under `seq` (pushed or only reserved) would pop before every
+  /// pending event.
+  [[nodiscard]] bool comes_first(base::Tick when, std::uint64_t seq) const noexcept;
   /// True if same-time events pop in a shuffled order (a non-zero tie seed).
   [[nodiscard]] bool shuffled() const noexcept { return seed_ != 0; }
   /// True if an event at (a, seq_a) pops before one at (b, seq_b): the pop order of two

@@ -66,6 +66,18 @@ void Kernel::schedule_run(ProcessId pid, base::Tick delay) {
       delay, [this, pid] { run_process(pid); }, procs_[pid].name);
 }
 
+bool Kernel::run_next_inline(base::Tick at, std::uint64_t seq, std::string_view label) {
+  SBRDMA_CHECK_MSG(in_event_, "run_next_inline outside an event");
+  check_when(at);
+  if (stop_ || at > limit_ || !queue_.comes_first(at, seq)) return false;
+  // What drain() does between two events.
+  now_ = at;
+  ++events_processed_;
+  if (trace_ != nullptr) trace_->record(TraceRecord{at, seq, label});
+  current_seq_ = seq;
+  return true;
+}
+
 RunResult Kernel::run() {
   return drain(base::Tick{std::numeric_limits<std::uint64_t>::max()});
 }
@@ -80,6 +92,7 @@ RunResult Kernel::run_until(base::Tick limit) {
 RunResult Kernel::drain(base::Tick limit) {
   SBRDMA_CHECK_MSG(current_ == kNoProcess, "run() called from inside a process");
   stop_ = false;
+  limit_ = limit;
   while (!queue_.empty() && !stop_ && queue_.next_time() <= limit) {
     Event ev = queue_.pop();
     now_ = ev.time;

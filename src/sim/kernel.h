@@ -140,6 +140,13 @@ class Kernel {
     if (!in_event_) return at <= now_;
     return queue_.pops_before(at, seq, now_, current_seq_);
   }
+  /// From inside an event's callback: if an event at `at` under the reserved sequence number
+  /// `seq` would run next, makes it the running event (now(), the event count, the trace
+  /// sink's record) and returns true; the caller then runs its action in place, exactly
+  /// where the kernel would have. Otherwise (something runs first, the run is stopping or
+  /// `at` is past its limit) returns false and changes nothing: schedule it as usual.
+  /// Contract: at >= now(); `seq` came from reserve_seq() and is used once.
+  bool run_next_inline(base::Tick at, std::uint64_t seq, std::string_view label);
   /// True if same-time events run in a shuffled order (a non-zero tie seed).
   [[nodiscard]] bool shuffles_ties() const noexcept { return queue_.shuffled(); }
 
@@ -204,6 +211,7 @@ class Kernel {
   std::uint64_t finished_ = 0;
   ProcessId current_ = kNoProcess;
   bool stop_ = false;
+  base::Tick limit_;               ///< drain()'s limit while it runs
   bool in_event_ = false;          ///< an event's callback is running
   std::uint64_t current_seq_ = 0;  ///< its sequence number
   TraceSink* trace_ = nullptr;
