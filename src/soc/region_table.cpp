@@ -21,15 +21,16 @@ base::Status RegionTable::insert(Region r) {
                                         r.name, r.base.v, r.end(), clash->name, clash->base.v,
                                         clash->end()));
   }
+  const auto at = next - regions_.begin();
+  bases_.insert(bases_.begin() + at, r.base.v);
   regions_.insert(next, std::move(r));
   return base::ok_status();
 }
 
 const Region* RegionTable::find(base::SocAddr a) const {
-  auto next = std::upper_bound(regions_.begin(), regions_.end(), a.v,
-                               [](std::uint64_t v, const Region& x) { return v < x.base.v; });
-  if (next == regions_.begin()) return nullptr;
-  const Region& r = *std::prev(next);
+  const auto next = std::upper_bound(bases_.begin(), bases_.end(), a.v);
+  if (next == bases_.begin()) return nullptr;
+  const Region& r = regions_[static_cast<std::size_t>(next - bases_.begin()) - 1];
   return r.contains(a) ? &r : nullptr;
 }
 
