@@ -66,8 +66,10 @@ base::Tick LinkCalendar::book(base::Tick earliest, base::Tick d, base::Tick hori
 Fabric::Fabric(const Topology& topology)
     : topo_(&topology), calendars_(topology.links().size() * 2) {
   for (const Link& l : topology.links()) {
-    links_.push_back(
-        LinkInfo{l.bandwidth, l.latency, transfer_time(base::Bytes{kChunkBytes}, l.bandwidth)});
+    LinkInfo& info = links_.emplace_back();
+    info.bandwidth = l.bandwidth;
+    info.latency = l.latency;
+    info.chunk_time = transfer_time(base::Bytes{kChunkBytes}, l.bandwidth);
   }
 }
 
@@ -90,6 +92,15 @@ base::Tick Fabric::mmio_latency(const Route& r) const {
   return t;
 }
 
+base::Tick Fabric::stream_time(base::Bytes n, Bandwidth rate) {
+  if (n.n != memo_bytes_ || rate.bytes_per_us != memo_rate_.bytes_per_us) {
+    memo_bytes_ = n.n;
+    memo_rate_ = rate;
+    memo_stream_ = transfer_time(n, rate);
+  }
+  return memo_stream_;
+}
+
 base::Tick Fabric::transfer(const Route& r, base::Bytes len, base::Tick t0, Bandwidth rate,
                             base::Tick now) {
   base::Tick arrival = t0;
@@ -99,14 +110,17 @@ base::Tick Fabric::transfer(const Route& r, base::Bytes len, base::Tick t0, Band
   while (sent < len.n) {
     const std::uint64_t size = std::min(kChunkBytes, len.n - sent);
     sent += size;
-    const base::Tick e_end = t0 + transfer_time(base::Bytes{sent}, rate);
+    const base::Tick e_end = t0 + stream_time(base::Bytes{sent}, rate);
     // The chunk's head and tail as they leave the previous stage.
     base::Tick head = e_start;
     base::Tick tail = e_end;
     for (const Hop& h : r) {
-      const LinkInfo& l = links_[h.link];
-      const base::Tick busy =
-          size == kChunkBytes ? l.chunk_time : transfer_time(base::Bytes{size}, l.bandwidth);
+      LinkInfo& l = links_[h.link];
+      if (size != kChunkBytes && size != l.memo_size) {
+        l.memo_size = size;
+        l.memo_time = transfer_time(base::Bytes{size}, l.bandwidth);
+      }
+      const base::Tick busy = size == kChunkBytes ? l.chunk_time : l.memo_time;
       const base::Tick start = calendars_[slot(h)].book(head, busy, now);
       const base::Tick busy_end = start + busy;  // busy for the chunk's bytes at its own rate
       head = start + l.latency;

@@ -90,6 +90,9 @@ class Fabric {
   base::Tick transfer(const Route& r, base::Bytes len, base::Tick t0, Bandwidth rate,
                       base::Tick now);
 
+  /// When `rate` has streamed `n` bytes: transfer_time(n, rate), remembering the last answer
+  /// (an engine's pair asks it twice, and a leg's pairs have one size).
+  [[nodiscard]] base::Tick stream_time(base::Bytes n, Bandwidth rate);
   /// When the direction of `hop` has no booking left (tests, reports).
   [[nodiscard]] base::Tick busy_until(Hop hop) const { return calendars_[slot(hop)].busy_until(); }
 
@@ -103,11 +106,18 @@ class Fabric {
     Bandwidth bandwidth;
     base::Tick latency;
     base::Tick chunk_time;  ///< a full chunk's time at the bandwidth
+    /// The last partial chunk's size and time: a leg's descriptors have one size, and
+    /// transfer_time divides twice.
+    std::uint64_t memo_size = 0;
+    base::Tick memo_time;
   };
 
   const Topology* topo_;
   std::vector<LinkCalendar> calendars_;  // per link direction
   std::vector<LinkInfo> links_;          // per link
+  Bandwidth memo_rate_;                  // stream_time's last question and answer
+  std::uint64_t memo_bytes_ = ~std::uint64_t{0};
+  base::Tick memo_stream_;
 };
 
 }  // namespace sbrdma::device

@@ -119,6 +119,34 @@ TEST(Fabric, ASlowLinkSerialisesTransfers) {
   EXPECT_GE(two, one + link_time - Tick{1000000});  // waited for most of the first
 }
 
+TEST(Fabric, RememberedChunkTimesGiveWhatAFreshFabricGives) {
+  // Partial chunks of changing sizes, two engine rates, a slow c2c link among fast ones: each
+  // transfer, uncontended, must arrive when it would on a fabric that never saw another.
+  TopologySpec spec = builtin_topology_spec("trn2.48xlarge").value();
+  spec.params.push_back({"c2c_bandwidth", 4});
+  const Topology t = build_topology(spec).value();
+  Fabric shared(t);
+  const Route routes[] = {shared.data_route(0, 0, 8), shared.data_route(2, 2, 6)};
+  const Bandwidth rates[] = {t.params().dma_engine_rate, bytes_per_ns(3)};
+  const std::uint64_t sizes[] = {100, 100, 3000, 4096 + 100, 100, 8192 + 7, 3000, 64};
+  Tick t0{1000000};
+  int n = 0;
+  for (const std::uint64_t size : sizes) {
+    for (const Route& r : routes) {
+      for (const Bandwidth rate : rates) {
+        Fabric fresh(t);
+        const Tick want = fresh.transfer(r, base::Bytes{size}, t0, rate, t0);
+        EXPECT_EQ(shared.transfer(r, base::Bytes{size}, t0, rate, t0), want) << size;
+        EXPECT_EQ(shared.stream_time(base::Bytes{size}, rate),
+                  transfer_time(base::Bytes{size}, rate));
+        t0 += Tick{100000000};  // 100 us apart: nothing shared
+        ++n;
+      }
+    }
+  }
+  EXPECT_EQ(n, 32);
+}
+
 TEST(Fabric, RemoteReadRoutesThroughTheEnginesCore) {
   const Topology t = builtin_topology("trn2").value();
   Fabric f(t);
