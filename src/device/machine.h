@@ -71,10 +71,10 @@ struct MachineOptions {
   /// first writes, on a background thread (device::prefault_pages). Performance only.
   std::uint32_t prefault_sbufs = 0;
   /// With timing_only, on a kernel that does not shuffle ties: a data pair's landing gets no
-  /// kernel event. Its only effects (completion heads, statistics) are applied when something
-  /// can see them: an access to its engine's registers, the engine's next step, or
-  /// settle_landings(). Every observation gives what a landing event would have given.
-  /// Performance only. [CHOICE D35]
+  /// kernel event. Its only effects (completion heads, statistics) are applied before any
+  /// access to its engine's registers, 64 at a time at the engine's steps, and by
+  /// settle_landings(): every register read gives what a landing event would have given;
+  /// stats() and queue_state() count them once applied. Performance only. [CHOICE D35]
   bool elide_data_landings = false;
 };
 
