@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -235,7 +236,13 @@ void wait_prefault() {
 
 PagedMemory::PagedMemory(std::uint64_t size, std::uint64_t page_bytes, std::uint64_t valid_bytes,
                          PageBacking backing)
-    : size_(size), page_bytes_(page_bytes), valid_bytes_(valid_bytes), backing_(backing) {
+    : size_(size),
+      page_bytes_(page_bytes),
+      page_shift_(page_bytes > 1 && std::has_single_bit(page_bytes)
+                      ? static_cast<unsigned>(std::countr_zero(page_bytes))
+                      : 0),
+      valid_bytes_(valid_bytes),
+      backing_(backing) {
   SBRDMA_CHECK(page_bytes > 0 && valid_bytes > 0 && valid_bytes <= page_bytes);
   SBRDMA_CHECK(size % page_bytes == 0);
 }
@@ -281,15 +288,15 @@ bool PagedMemory::valid_range(std::uint64_t offset, std::uint64_t len) const noe
   if (len == 0) return true;
   if (valid_bytes_ == page_bytes_) return true;
   // With holes, a valid range sits inside the valid part of a single page.
-  const std::uint64_t in_page = offset % page_bytes_;
+  const std::uint64_t in_page = this->in_page(offset);
   return in_page < valid_bytes_ && len <= valid_bytes_ - in_page;
 }
 
 std::span<const std::uint8_t> PagedMemory::read_run(std::uint64_t offset, std::uint64_t max) const {
   SBRDMA_CHECK(valid_range(offset, 1));
-  const std::uint64_t in_page = offset % page_bytes_;
+  const std::uint64_t in_page = this->in_page(offset);
   std::uint64_t n = std::min(max, valid_bytes_ - in_page);
-  const Slot* s = find_slot(offset / page_bytes_);
+  const Slot* s = find_slot(page_of(offset));
   if (s != nullptr && s->stale_begin < s->stale_end && in_page < s->stale_end) {
     if (in_page >= s->stale_begin) {  // stale bytes read as zero
       n = std::min(n, s->stale_end - in_page);
@@ -304,9 +311,9 @@ std::span<const std::uint8_t> PagedMemory::read_run(std::uint64_t offset, std::u
 
 std::span<std::uint8_t> PagedMemory::take_run(std::uint64_t offset, std::uint64_t max, bool zero) {
   SBRDMA_CHECK(valid_range(offset, 1));
-  const std::uint64_t lo = offset % page_bytes_;
+  const std::uint64_t lo = in_page(offset);
   const std::uint64_t hi = lo + std::min(max, valid_bytes_ - lo);
-  Slot& s = this->page(offset / page_bytes_);
+  Slot& s = this->page(page_of(offset));
   s.dirty_begin = std::min(s.dirty_begin, lo);
   s.dirty_end = std::max(s.dirty_end, hi);
   const std::uint64_t a = std::max(lo, s.stale_begin);

@@ -113,11 +113,20 @@ class PagedMemory {
   }
   /// Page `index`, allocated if it was never written (a reused page's old bytes stale).
   Slot& page(std::uint64_t index);
+  /// offset / page_bytes_ and offset % page_bytes_: a shift and a mask for the usual power-of-two
+  /// page (every built-in one), where the division sat on the engines' descriptor reads.
+  [[nodiscard]] std::uint64_t page_of(std::uint64_t offset) const noexcept {
+    return page_shift_ != 0 ? offset >> page_shift_ : offset / page_bytes_;
+  }
+  [[nodiscard]] std::uint64_t in_page(std::uint64_t offset) const noexcept {
+    return page_shift_ != 0 ? offset & (page_bytes_ - 1) : offset % page_bytes_;
+  }
   /// The run at `offset` handed out for writing; `zero`: its stale bytes are zeroed.
   std::span<std::uint8_t> take_run(std::uint64_t offset, std::uint64_t max, bool zero);
 
   std::uint64_t size_;
   std::uint64_t page_bytes_;
+  unsigned page_shift_ = 0;  ///< log2(page_bytes_) if a power of two above 1, else 0
   std::uint64_t valid_bytes_;
   PageBacking backing_;
   std::vector<Leaf> dir_;  ///< by page index >> kLeafBits, up to the highest leaf written

@@ -40,6 +40,28 @@ TEST(PagedMemory, HolesAreOutsideEveryValidRange) {
   EXPECT_FALSE(sbuf.valid_range(~std::uint64_t{0}, 2));
 }
 
+TEST(PagedMemory, PagesOfAnySizeNotOnlyPowersOfTwo) {
+  // Power-of-two pages index by shift and mask; any other size by division. Both must agree
+  // on pages, holes and runs.
+  for (const std::uint64_t page : {std::uint64_t{4096}, std::uint64_t{3000}}) {
+    const std::uint64_t valid = page * 2 / 3;
+    PagedMemory m(5 * page, page, valid);
+    for (std::uint64_t p = 0; p < 5; ++p) {
+      const std::uint64_t at = p * page;
+      EXPECT_TRUE(m.valid_range(at + valid - 1, 1)) << page;
+      EXPECT_FALSE(m.valid_range(at + valid, 1)) << page;
+      std::vector<std::uint8_t> in(valid - 100);
+      for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint8_t>(i * 7 + p);
+      m.write(at + 100, in);
+      EXPECT_EQ(m.read_run(at + 500, page).size(), valid - 500) << page;
+      std::vector<std::uint8_t> back(in.size());
+      m.read(at + 100, back);
+      EXPECT_EQ(back, in) << page << " page " << p;
+      EXPECT_EQ(m.allocated_pages(), p + 1) << page;
+    }
+  }
+}
+
 TEST(PagedMemory, CopyAcrossPagesAndOverlapping) {
   PagedMemory a(1 << 20, 4096, 4096);
   std::vector<std::uint8_t> src(10000);
@@ -206,8 +228,8 @@ TEST(PagedMemory, LongCopiesAtEveryAlignmentLandExactly) {
         for (std::size_t i = 0; i < got.size(); ++i) {
           const bool inside = i >= 100 + to && i < 100 + to + len;
           const std::uint8_t want = inside ? bytes[from + i - 100 - to] : 0xEE;
-          ASSERT_EQ(got[i], want) << "len " << len << " from " << from << " to " << to
-                                  << " byte " << i;
+          ASSERT_EQ(got[i], want) << "len " << len << " from " << from << " to " << to << " byte "
+                                  << i;
         }
       }
     }
