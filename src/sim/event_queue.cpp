@@ -190,8 +190,11 @@ std::uint32_t EventQueue::slot_of_ref(std::uint32_t ref) const noexcept {
 [[gnu::always_inline]] inline bool EventQueue::current_first() const noexcept {
   if (cur_ == kNoRun) return false;
   if (heap_size() == 0) return true;
-  const Run& r = runs_[cur_];
-  return earlier(Key{r.time, r.entries[r.head].tie}, key(0));
+  return earlier(run_key(runs_[cur_]), key(0));
+}
+
+EventQueue::Key EventQueue::next_key() const noexcept {
+  return current_first() ? run_key(runs_[cur_]) : key(0);
 }
 
 void EventQueue::free_run(std::uint32_t id) {
@@ -206,19 +209,18 @@ void EventQueue::free_run(std::uint32_t id) {
   free_runs_.push_back(id);
 }
 
+bool EventQueue::pops_before(base::Tick a, std::uint64_t seq_a, base::Tick b,
+                             std::uint64_t seq_b) const noexcept {
+  return earlier(Key{a.ps, tie_of(seq_a)}, Key{b.ps, tie_of(seq_b)});
+}
+
 bool EventQueue::comes_first(base::Tick when, std::uint64_t seq) const noexcept {
-  if (empty()) return true;
-  const Key k{when.ps, tie_of(seq)};
-  if (current_first()) {
-    const Run& r = runs_[cur_];
-    return earlier(k, Key{r.time, r.entries[r.head].tie});
-  }
-  return earlier(k, key(0));
+  return empty() || earlier(Key{when.ps, tie_of(seq)}, next_key());
 }
 
 base::Tick EventQueue::next_time() const {
   SBRDMA_CHECK(!empty());
-  return base::Tick{current_first() ? runs_[cur_].time : key(0).time};
+  return base::Tick{next_key().time};
 }
 
 Event EventQueue::pop() {
@@ -232,10 +234,7 @@ Event EventQueue::pop() {
     // A run comes first: it leaves the heap and pops from outside it (one comparison with the
     // root per event) until it is done or something earlier comes. The run it replaces, if
     // any, goes back into the heap under its next event's key.
-    if (cur_ != kNoRun) {
-      const Run& c = runs_[cur_];
-      push_key(Key{c.time, c.entries[c.head].tie}, kRunBit | cur_);
-    }
+    if (cur_ != kNoRun) push_key(run_key(runs_[cur_]), kRunBit | cur_);
     cur_ = ref & ~kRunBit;
   }
   Run& r = runs_[cur_];

@@ -95,9 +95,7 @@ class EventQueue {
   /// True if an event at (a, seq_a) pops before one at (b, seq_b): the pop order of two
   /// events, whether or not either was pushed.
   [[nodiscard]] bool pops_before(base::Tick a, std::uint64_t seq_a, base::Tick b,
-                                 std::uint64_t seq_b) const noexcept {
-    return a != b ? a < b : tie_of(seq_a) < tie_of(seq_b);
-  }
+                                 std::uint64_t seq_b) const noexcept;
 
   /// Time of the earliest event. Contract: !empty().
   [[nodiscard]] base::Tick next_time() const;
@@ -173,6 +171,12 @@ class EventQueue {
   void remove_root();
   /// True if the current run's next event comes before the heap's root (and there is one).
   [[nodiscard]] bool current_first() const noexcept;
+  /// The key of run `r`'s next event (the key it has in the heap). Contract: events left.
+  [[nodiscard]] static Key run_key(const Run& r) noexcept {
+    return Key{r.time, r.entries[r.head].tie};
+  }
+  /// The key of the event pop() returns next. Contract: !empty().
+  [[nodiscard]] Key next_key() const noexcept;
   /// Returns run `id` (drained) to the pool.
   void free_run(std::uint32_t id);
   /// The rest of pop() once the event is chosen: takes it out of its slot, issues the hints.

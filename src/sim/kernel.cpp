@@ -70,12 +70,15 @@ bool Kernel::run_next_inline(base::Tick at, std::uint64_t seq, std::string_view 
   SBRDMA_CHECK_MSG(in_event_, "run_next_inline outside an event");
   check_when(at);
   if (stop_ || at > limit_ || !queue_.comes_first(at, seq)) return false;
-  // What drain() does between two events.
+  begin_event(at, seq, label);
+  return true;
+}
+
+void Kernel::begin_event(base::Tick at, std::uint64_t seq, std::string_view label) {
   now_ = at;
   ++events_processed_;
   if (trace_ != nullptr) trace_->record(TraceRecord{at, seq, label});
   current_seq_ = seq;
-  return true;
 }
 
 RunResult Kernel::run() {
@@ -95,11 +98,8 @@ RunResult Kernel::drain(base::Tick limit) {
   limit_ = limit;
   while (!queue_.empty() && !stop_ && queue_.next_time() <= limit) {
     Event ev = queue_.pop();
-    now_ = ev.time;
-    ++events_processed_;
-    if (trace_ != nullptr) trace_->record(TraceRecord{ev.time, ev.seq, ev.label});
+    begin_event(ev.time, ev.seq, ev.label);
     in_event_ = true;
-    current_seq_ = ev.seq;
     ev.fn();
     in_event_ = false;
   }

@@ -202,6 +202,9 @@ class Kernel {
   void schedule_run(ProcessId pid, base::Tick delay);
   /// Runs the process until it suspends or ends.
   void run_process(ProcessId pid);
+  /// Makes the event at `at` under `seq` the running one: the clock, the count and the trace
+  /// sink's record, as between any two events (drain() and run_next_inline()).
+  void begin_event(base::Tick at, std::uint64_t seq, std::string_view label);
   /// Executes events up to `limit`; fills the result.
   RunResult drain(base::Tick limit);
 
