@@ -92,15 +92,6 @@ base::Tick Fabric::mmio_latency(const Route& r) const {
   return t;
 }
 
-base::Tick Fabric::stream_time(base::Bytes n, Bandwidth rate) {
-  if (n.n != memo_bytes_ || rate.bytes_per_us != memo_rate_.bytes_per_us) {
-    memo_bytes_ = n.n;
-    memo_rate_ = rate;
-    memo_stream_ = transfer_time(n, rate);
-  }
-  return memo_stream_;
-}
-
 base::Tick Fabric::transfer(const Route& r, base::Bytes len, base::Tick t0, Bandwidth rate,
                             base::Tick now) {
   base::Tick arrival = t0;
@@ -116,11 +107,8 @@ base::Tick Fabric::transfer(const Route& r, base::Bytes len, base::Tick t0, Band
     base::Tick tail = e_end;
     for (const Hop& h : r) {
       LinkInfo& l = links_[h.link];
-      if (size != kChunkBytes && size != l.memo_size) {
-        l.memo_size = size;
-        l.memo_time = transfer_time(base::Bytes{size}, l.bandwidth);
-      }
-      const base::Tick busy = size == kChunkBytes ? l.chunk_time : l.memo_time;
+      const base::Tick busy =
+          size == kChunkBytes ? l.chunk_time : l.partial(base::Bytes{size}, l.bandwidth);
       const base::Tick start = calendars_[slot(h)].book(head, busy, now);
       const base::Tick busy_end = start + busy;  // busy for the chunk's bytes at its own rate
       head = start + l.latency;

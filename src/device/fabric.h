@@ -69,6 +69,25 @@ class LinkCalendar {
   std::uint64_t last_end_ = 0;
 };
 
+/// transfer_time(n, bw) that keeps its last answer: the fabric asks the same question again
+/// and again (a leg's pairs have one size), and transfer_time divides twice.
+class TransferTimeMemo {
+ public:
+  [[nodiscard]] base::Tick operator()(base::Bytes n, Bandwidth bw) {
+    if (n.n != bytes_ || bw != bw_) {
+      bytes_ = n.n;
+      bw_ = bw;
+      time_ = transfer_time(n, bw);
+    }
+    return time_;
+  }
+
+ private:
+  std::uint64_t bytes_ = ~std::uint64_t{0};
+  Bandwidth bw_;
+  base::Tick time_;
+};
+
 /// The links' timing state for one topology (see the top of this file).
 class Fabric {
  public:
@@ -92,7 +111,7 @@ class Fabric {
 
   /// When `rate` has streamed `n` bytes: transfer_time(n, rate), remembering the last answer
   /// (an engine's pair asks it twice, and a leg's pairs have one size).
-  [[nodiscard]] base::Tick stream_time(base::Bytes n, Bandwidth rate);
+  [[nodiscard]] base::Tick stream_time(base::Bytes n, Bandwidth rate) { return stream_(n, rate); }
   /// When the direction of `hop` has no booking left (tests, reports).
   [[nodiscard]] base::Tick busy_until(Hop hop) const { return calendars_[slot(hop)].busy_until(); }
 
@@ -105,19 +124,14 @@ class Fabric {
   struct LinkInfo {
     Bandwidth bandwidth;
     base::Tick latency;
-    base::Tick chunk_time;  ///< a full chunk's time at the bandwidth
-    /// The last partial chunk's size and time: a leg's descriptors have one size, and
-    /// transfer_time divides twice.
-    std::uint64_t memo_size = 0;
-    base::Tick memo_time;
+    base::Tick chunk_time;     ///< a full chunk's time at the bandwidth
+    TransferTimeMemo partial;  ///< a shorter chunk's time at the bandwidth
   };
 
   const Topology* topo_;
   std::vector<LinkCalendar> calendars_;  // per link direction
   std::vector<LinkInfo> links_;          // per link
-  Bandwidth memo_rate_;                  // stream_time's last question and answer
-  std::uint64_t memo_bytes_ = ~std::uint64_t{0};
-  base::Tick memo_stream_;
+  TransferTimeMemo stream_;              // the engines' streaming (stream_time)
 };
 
 }  // namespace sbrdma::device
