@@ -193,7 +193,7 @@ void Machine::write_engine_reg(CoreId core, unsigned e, Direction dir,
   const ErrorSite site{core, e, dir, queue};
   if (queue) {
     UdmaQueue& q = eng.queue(dir, *queue);
-    auto w = q.regs().write(offset, v);
+    auto w = q.write_reg(offset, v);
     if (!w) return record(site, w.error().message);
     const soc::QueueRegOffsets& role = soc::queue_offsets(dir);
     if (offset == role.doorbell) {  // TDRTP_inc / RDRTP_inc: the doorbell hook

@@ -33,7 +33,9 @@ const std::array<UdmaQueue::Rows, 2> UdmaQueue::kRows = [] {
   return std::array<Rows, 2>{make(soc::Direction::kM2S), make(soc::Direction::kS2M)};
 }();
 
-UdmaQueue::UdmaQueue(soc::Direction dir) : dir_(dir), regs_(soc::queue_bank(dir)) {}
+UdmaQueue::UdmaQueue(soc::Direction dir) : dir_(dir), regs_(soc::queue_bank(dir)) {
+  recount();
+}
 
 base::SocAddr UdmaQueue::ring_base() const {
   const std::uint64_t lo = regs_.get_at(rows().base_low) & soc::reg_mask(rf::kRingBaseLowAddr);
@@ -61,16 +63,25 @@ std::uint64_t UdmaQueue::abs_pos(RingPos p) const {
   return std::uint64_t{p.ring_id} * ring_len() + p.offset;
 }
 
-std::uint32_t UdmaQueue::posted() const {
+void UdmaQueue::recount() {
   const std::uint64_t len = ring_len();
-  if (len == 0) return 0;
+  if (len == 0) {
+    posted_ = 0;
+    return;
+  }
   const std::uint64_t span = kRingIds * len;
   std::uint64_t t = abs_pos(tail());
   std::uint64_t h = abs_pos(head());
   // Positions within the span (the usual case) need no division.
   if (t >= span) t %= span;
   if (h >= span) h %= span;
-  return static_cast<std::uint32_t>(t >= h ? t - h : t + span - h);
+  posted_ = static_cast<std::uint32_t>(t >= h ? t - h : t + span - h);
+}
+
+base::Result<const soc::RegDesc*> UdmaQueue::write_reg(std::uint32_t offset, std::uint32_t v) {
+  auto w = regs_.write(offset, v);
+  recount();  // the write may have moved head or tail, or changed DRL
+  return w;
 }
 
 bool UdmaQueue::enabled() const {
@@ -80,6 +91,7 @@ bool UdmaQueue::enabled() const {
 
 void UdmaQueue::set_pos(std::size_t row, RingPos p) {
   regs_.set_at(row, ring_pos_reg(p));
+  if (row == rows().tail || row == rows().head) recount();
 }
 
 void UdmaQueue::advance(std::size_t row, std::uint32_t n) {
@@ -91,7 +103,14 @@ void UdmaQueue::advance(std::size_t row, std::uint32_t n) {
     p.ring_id = (p.ring_id + 1) % kRingIds;
   }
   p.offset = static_cast<std::uint32_t>(off);
-  set_pos(row, p);
+  regs_.set_at(row, ring_pos_reg(p));
+  // posted() = (tail - head) mod 4*DRL: moving tail or head by n moves it by +n or -n.
+  const std::uint64_t span = kRingIds * std::uint64_t{len};
+  if (span == 0 || (row != rows().tail && row != rows().head)) return;
+  const std::uint64_t k = n < span ? n : n % span;
+  std::uint64_t v = row == rows().tail ? posted_ + k : posted_ + span - k;
+  if (v >= span) v -= span;
+  posted_ = static_cast<std::uint32_t>(v);
 }
 
 void UdmaQueue::update_status() {

@@ -92,8 +92,10 @@ class UdmaQueue {
   /// M2S or S2M.
   [[nodiscard]] soc::Direction dir() const noexcept { return dir_; }
   /// The queue's register bank (M2S_Q or S2M_Q table).
-  [[nodiscard]] RegFile& regs() noexcept { return regs_; }
   [[nodiscard]] const RegFile& regs() const noexcept { return regs_; }
+  /// A software write to the bank (RegFile::write). The caller runs the register's hook
+  /// (doorbell, q_sw_ctrl) afterwards.
+  base::Result<const soc::RegDesc*> write_reg(std::uint32_t offset, std::uint32_t v);
 
   /// Ring base (DRBP_high:DRBP_low, 64-byte aligned: the low 6 bits are not stored).
   [[nodiscard]] base::SocAddr ring_base() const;
@@ -107,8 +109,9 @@ class UdmaQueue {
   [[nodiscard]] RingPos current() const;
   /// Next descriptor to complete (CRHP).
   [[nodiscard]] RingPos completion() const;
-  /// Descriptors posted by doorbells and not yet taken.
-  [[nodiscard]] std::uint32_t posted() const;
+  /// Descriptors posted by doorbells and not yet taken: (tail - head) mod 4*DRL, kept up to
+  /// date whenever head, tail or DRL change (the engines ask on every step).
+  [[nodiscard]] std::uint32_t posted() const noexcept { return posted_; }
   /// cfg.en_pref and cfg.en_scheduling (M2S) / cfg.en_stream (S2M).
   [[nodiscard]] bool enabled() const;
 
@@ -159,6 +162,8 @@ class UdmaQueue {
   /// Keeps the batches' total equal to posted() (after a pointer reset).
   void trim_batches();
   void update_status();
+  /// Recomputes posted_ from the head, tail and DRL registers.
+  void recount();
 
   /// Table rows of the registers the engine touches on every descriptor; the same for every
   /// queue of a direction.
@@ -172,6 +177,7 @@ class UdmaQueue {
 
   soc::Direction dir_;
   bool stopped_ = false;
+  std::uint32_t posted_ = 0;  ///< posted(); recount() after any change to head, tail or DRL
   RegFile regs_;
   std::string stop_reason_;
 };

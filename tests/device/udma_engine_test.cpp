@@ -38,7 +38,7 @@ void enable(UdmaEngine& e, Direction d, unsigned q, bool on) {
   const std::uint32_t mask = soc::queue_enables(d);
   const std::uint32_t off = soc::queue_offsets(d).cfg;
   const std::uint32_t cfg = e.queue(d, q).regs().get(off);
-  ASSERT_TRUE(e.queue(d, q).regs().write(off, on ? cfg | mask : cfg & ~mask).ok());
+  ASSERT_TRUE(e.queue(d, q).write_reg(off, on ? cfg | mask : cfg & ~mask).ok());
 }
 
 /// An engine in NORMAL state with every queue's ring of `len` programmed and enabled.
@@ -47,7 +47,7 @@ void bring_up(UdmaEngine& e, std::uint32_t len) {
     e.change_state(d, static_cast<std::uint32_t>(rf::kChangeStateNormal.mask()));
     ASSERT_TRUE(e.engine_regs(d).write(soc::engine_offsets(d).pref_queue_en, 0xFFFF).ok());
     for (unsigned q = 0; q < e.queues(); ++q) {
-      ASSERT_TRUE(e.queue(d, q).regs().write(soc::queue_offsets(d).ring_len, len).ok());
+      ASSERT_TRUE(e.queue(d, q).write_reg(soc::queue_offsets(d).ring_len, len).ok());
       enable(e, d, q, true);
     }
   }
@@ -129,7 +129,7 @@ TEST(UdmaEngine, PickEqualsThePlainRoundRobinUnderRandomChanges) {
       case 5: {  // a pointer reset: one pointer, or the whole queue
         const unsigned bits[] = {1U << 1, 1U << 2, 1U << 3, 1U << 8};
         const std::uint32_t v = bits[rng() % 4];
-        ASSERT_TRUE(uq.regs().write(sw_off, v).ok());
+        ASSERT_TRUE(uq.write_reg(sw_off, v).ok());
         uq.sw_ctrl(v);
         break;
       }
@@ -174,9 +174,9 @@ TEST(UdmaEngine, AnUntouchedQueueReadsAsResetAndComesToLifeOnFirstWrite) {
   const std::uint32_t reset = view.queue(Direction::kS2M, 5).regs().get(cfg);
   EXPECT_EQ(reset, UdmaQueue(Direction::kS2M).regs().get(cfg));
   EXPECT_EQ(view.queue(Direction::kM2S, 5).head(), (RingPos{0, 1}));
-  ASSERT_TRUE(e.queue(Direction::kS2M, 5).regs().write(cfg, reset ^ 0x30000).ok());
+  ASSERT_TRUE(e.queue(Direction::kS2M, 5).write_reg(cfg, reset ^ 0x30000).ok());
   EXPECT_EQ(view.queue(Direction::kS2M, 5).regs().get(cfg), reset ^ 0x30000);  // the live one
-  EXPECT_EQ(view.queue(Direction::kS2M, 6).regs().get(cfg), reset);  // others untouched
+  EXPECT_EQ(view.queue(Direction::kS2M, 6).regs().get(cfg), reset);            // others untouched
   EXPECT_EQ(view.queue(Direction::kM2S, 5).regs().get(soc::queue_offsets(Direction::kM2S).cfg),
             UdmaQueue(Direction::kM2S).regs().get(soc::queue_offsets(Direction::kM2S).cfg));
 }
