@@ -277,7 +277,17 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
   return Algorithm::kRing;
 }
 
-base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const LowerRequest& req) {
+namespace {
+
+/// A request's plan, made after the checks lower() runs before emitting anything.
+struct Checked {
+  Plan plan;
+  Algorithm algorithm;
+  std::uint64_t count;
+};
+
+base::Result<Checked> check_and_plan(const Geometry& g, const Communicator& c,
+                                     const LowerRequest& req) {
   SBRDMA_TRY(check_communicator(g, c));
   auto count = element_count(req);
   if (!count) return count.error();
@@ -296,6 +306,24 @@ base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const Lowe
         op_long_name(req.op), req.bytes, dtype_name(req.dtype), c.ranks(), algorithm_name(*alg),
         bytes_text(p.em->sbuf_used()), bytes_text(g.partition_bytes), most));
   }
+  return Checked{std::move(p), *alg, *count};
+}
+
+}  // namespace
+
+base::Status check_request(const Geometry& g, const Communicator& c, const LowerRequest& req) {
+  LowerRequest one = req;
+  one.iterations = std::min(req.iterations, 1U);  // the plan is the same for any count
+  one.notes = false;
+  auto checked = check_and_plan(g, c, one);
+  if (!checked) return checked.error();
+  return base::ok_status();
+}
+
+base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const LowerRequest& req) {
+  auto checked = check_and_plan(g, c, req);
+  if (!checked) return checked.error();
+  Plan& p = checked->plan;
   for (unsigned it = 0; it < req.iterations; ++it) {
     for (auto& ph : p.phases) ph->emit(it);
     p.em->end_iteration();
@@ -308,8 +336,8 @@ base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const Lowe
         bytes_text(g.partition_bytes)));
   }
   Lowered out;
-  out.algorithm = *alg;
-  out.count = *count;
+  out.algorithm = checked->algorithm;
+  out.count = checked->count;
   out.buffers = std::move(p.buffers);
   out.sbuf_bytes = p.em->sbuf_used();
   out.semaphores = p.em->sems_used();

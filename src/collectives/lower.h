@@ -73,6 +73,13 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
 /// buffers and scratch do not fit a partition (saying how much fits), semaphores exhausted.
 base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const LowerRequest& req);
 
+/// The checks lower() runs before it emits a word (bad size, an algorithm that does not apply,
+/// no iteration, buffers and scratch that do not fit a partition), with the same errors, for
+/// a caller that wants to refuse a whole sweep before running any of it. lower() can still
+/// fail later, where emission needs more than the plan shows (relay slots around unroutable
+/// addresses, semaphores).
+base::Status check_request(const Geometry& g, const Communicator& c, const LowerRequest& req);
+
 /// The largest size of `req` (same op, dtype, algorithm) that fits, in bytes; 0 if none.
 std::uint64_t max_fitting_bytes(const Geometry& g, const Communicator& c, const LowerRequest& req);
 

@@ -110,6 +110,29 @@ double measure_memcpy(std::uint64_t bytes, std::uint64_t chunk) {
   return s > 0 ? static_cast<double>(bytes) / s : 0;
 }
 
+namespace {
+
+/// The collective one row of the sweep runs.
+collectives::LowerRequest request_of(const BenchOptions& o, std::uint64_t bytes,
+                                     collectives::Algorithm alg) {
+  collectives::LowerRequest r;
+  r.op = o.op;
+  r.dtype = o.dtype;
+  r.reduce = o.reduce;
+  r.bytes = bytes;
+  r.algorithm = alg;
+  r.iterations = o.iterations;
+  return r;
+}
+
+/// An error of one row, saying which.
+base::Error size_error(std::uint64_t bytes, collectives::Algorithm alg, const base::Error& e) {
+  return base::make_error(
+      fmt::format("{} B ({}): {}", bytes, collectives::algorithm_name(alg), e.message));
+}
+
+}  // namespace
+
 base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topology& topology,
                                     const Progress& progress) {
   const auto t0 = Clock::now();
@@ -126,6 +149,15 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
   const unsigned R = comm.ranks();
   BenchResult out;
   out.groups = static_cast<unsigned>(comm.groups.size());
+  // Every size and algorithm is checked before any runs: a sweep whose last size does not fit
+  // fails at once, not after the sizes before it have run.
+  for (const collectives::Algorithm alg : o.algorithms) {
+    for (const std::uint64_t size : o.sizes) {
+      if (auto st = collectives::check_request(geom, comm, request_of(o, size, alg)); !st) {
+        return size_error(size, alg, st.error());
+      }
+    }
+  }
   std::uint64_t data_descriptors = 0;
   for (std::size_t ai = 0; ai < o.algorithms.size(); ++ai) {
     for (std::size_t si = 0; si < o.sizes.size(); ++si) {
@@ -134,12 +166,7 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
       CollectiveJob job;
       job.topology = &topology;
       job.comm = comm;
-      job.request.op = o.op;
-      job.request.dtype = o.dtype;
-      job.request.reduce = o.reduce;
-      job.request.bytes = o.sizes[si];
-      job.request.algorithm = o.algorithms[ai];
-      job.request.iterations = o.iterations;
+      job.request = request_of(o, o.sizes[si], o.algorithms[ai]);
       job.request.notes = o.keep_programs && last;
       job.warmups = o.warmups;
       job.timing_only = o.timing_only;
@@ -147,11 +174,7 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
       job.seed = o.seed;
       job.trace = o.trace && last;
       auto r = run_collective(job);
-      if (!r) {
-        return base::make_error(fmt::format("{} B ({}): {}", o.sizes[si],
-                                            collectives::algorithm_name(o.algorithms[ai]),
-                                            r.error().message));
-      }
+      if (!r) return size_error(o.sizes[si], o.algorithms[ai], r.error());
       BenchRow row;
       row.requested = o.algorithms[ai];
       row.algorithm = r->algorithm;

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 
+#include "collectives/lower.h"
 #include "platform/bench.h"
+#include "platform/collective_runner.h"
 #include "platform/topology_json.h"
 
 namespace sbrdma::platform {
@@ -88,6 +90,45 @@ TEST(BenchSweep, TheReportsAreDeterministic) {
   EXPECT_NE(json.find("\"collective\": \"allr\""), std::string::npos);
   EXPECT_NE(json.find("\"algorithm\": \"mesh\""), std::string::npos);
   EXPECT_NE(json.find("\"wrong\": null"), std::string::npos);
+}
+
+TEST(BenchSweep, ASweepThatCannotRunWholeFailsBeforeRunningAnySize) {
+  // The last size (or one algorithm of two) does not apply: the error comes before any size
+  // has run (no progress line), and says what lower() would say of that size.
+  auto topo = load_topology("trn2");
+  ASSERT_TRUE(topo.ok());
+  const collectives::Geometry geom = geometry_of(*topo);
+  auto comm = collectives::default_communicator(geom, 8);
+  ASSERT_TRUE(comm.ok());
+  BenchOptions o = ring_allreduce({1 << 20, 4 << 20, 32 << 20});
+  o.timing_only = false;
+  std::vector<std::string> lines;
+  const Progress progress = [&](const std::string& l) { lines.push_back(l); };
+  auto r = run_bench(o, *topo, progress);
+  ASSERT_FALSE(r.ok());
+  collectives::LowerRequest req;
+  req.bytes = 32 << 20;
+  req.algorithm = collectives::Algorithm::kRing;
+  auto low = collectives::lower(geom, *comm, req);
+  ASSERT_FALSE(low.ok());
+  EXPECT_EQ(r.error().message, "33554432 B (ring): " + low.error().message);
+  EXPECT_NE(r.error().message.find("at most 23486464 B"), std::string::npos) << r.error().message;
+  EXPECT_TRUE(lines.empty()) << lines.front();
+
+  o = ring_allreduce({1 << 20});
+  o.ranks = 6;
+  o.algorithms = {collectives::Algorithm::kRing, collectives::Algorithm::kRdh};
+  r = run_bench(o, *topo, progress);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("1048576 B (rdh): --algorithm rdh needs a power-of-2"),
+            std::string::npos)
+      << r.error().message;
+  EXPECT_TRUE(lines.empty());
+
+  o = ring_allreduce({1 << 20, 4 << 20});  // both fit: both run
+  r = run_bench(o, *topo, progress);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(lines.size(), 2u);
 }
 
 }  // namespace
