@@ -135,8 +135,8 @@ base::Status dump_programs(const std::string& dir, const platform::BenchOptions&
         collectives::op_name(o.op), last.size, collectives::algorithm_name(last.algorithm),
         o.topology_name, p.core, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
         o.warmups == 1 ? "" : "s");
-    SBRDMA_TRY(
-        write_output(fmt::format("{}/core{}.s", dir, p.core), collectives::program_text(p, header)));
+    SBRDMA_TRY(write_output(fmt::format("{}/core{}.s", dir, p.core),
+                            collectives::program_text(p, header)));
   }
   return base::ok_status();
 }
@@ -165,6 +165,13 @@ int bench(const BenchArgs& a) {
   } else if (a.ranks > geom.num_cores()) {
     return fail(base::make_error(fmt::format("-r {}: topology {} has only {} cores (ranks)",
                                              a.ranks, o.topology_name, geom.num_cores())));
+  }
+  // Outputs are checked before the run, which may be long, rather than after it.
+  for (const std::string* out : {&a.json, &a.plot, &a.trace}) {
+    if (auto st = check_writable(*out); !st) return fail(st.error());
+  }
+  if (!a.dump.empty()) {
+    if (auto st = check_writable_dir(a.dump); !st) return fail(st.error());
   }
   auto r = platform::run_bench(
       o, *topology, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });

@@ -1,18 +1,51 @@
 #include "cli/file_io.h"
 
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 
 namespace sbrdma::cli {
 namespace {
-base::Error io_error(const std::string& path, const char* what) {
-  return base::make_error(base::SourceLoc{path, 0},
-                          std::string(what) + ": " + std::strerror(errno));
+/// `PATH: error: WHAT: WHY`.
+base::Error file_error(const std::string& path, const char* what, const std::string& why) {
+  return base::make_error(base::SourceLoc{path, 0}, fmt::format("{}: {}", what, why));
 }
+/// file_error() for a failed call: WHY from errno.
+base::Error io_error(const std::string& path, const char* what) {
+  return file_error(path, what, std::strerror(errno));
+}
+base::Error cannot_write(const std::string& path, const std::string& why) {
+  return file_error(path, "cannot write", why);
+}
+
+namespace fs = std::filesystem;
+
+/// The nearest existing folder at or above `dir` ("." for a relative path without one).
+fs::path existing_folder(fs::path dir) {
+  std::error_code ec;
+  while (!dir.empty() && !fs::exists(dir, ec)) dir = dir.parent_path();
+  return dir.empty() ? fs::path(".") : dir;
+}
+
+/// `dir` is a folder this process may create files in.
+base::Status writable_folder(const std::string& path, const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    return cannot_write(path, fmt::format("{} is not a directory", dir.string()));
+  }
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    return cannot_write(path, fmt::format("{}: {}", dir.string(), std::strerror(errno)));
+  }
+  return base::ok_status();
+}
+
 }  // namespace
 
 base::Result<Input> read_input(const std::string& path) {
@@ -39,6 +72,29 @@ base::Status write_output(const std::string& path, std::string_view bytes) {
   out.close();
   if (!out) return io_error(path, "cannot write");
   return base::ok_status();
+}
+
+base::Status check_writable(const std::string& path) {
+  if (path.empty() || path == "-") return base::ok_status();
+  std::error_code ec;
+  const fs::path p(path);
+  if (fs::exists(p, ec)) {
+    if (fs::is_directory(p, ec)) return cannot_write(path, "it is a directory");
+    if (::access(path.c_str(), W_OK) != 0) return cannot_write(path, std::strerror(errno));
+    return base::ok_status();
+  }
+  const fs::path parent = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  if (!fs::exists(parent, ec)) {
+    return cannot_write(path, fmt::format("no folder {}", parent.string()));
+  }
+  return writable_folder(path, parent);
+}
+
+base::Status check_writable_dir(const std::string& path) {
+  std::error_code ec;
+  const fs::path p(path);
+  if (fs::exists(p, ec)) return writable_folder(path, p);
+  return writable_folder(path, existing_folder(p));
 }
 
 int fail(const base::Error& e) {

@@ -22,6 +22,14 @@ base::Result<Input> read_input(const std::string& path);
 /// Writes `bytes` to `path` (truncating it), or to standard output when `path` is "" or "-".
 base::Status write_output(const std::string& path, std::string_view bytes);
 
+/// Refuses, before a long run, an output that write_output() could not write afterwards: a path
+/// that is a directory, a file that is not writable, or a missing or unwritable folder. Creates
+/// and truncates nothing. "" and "-" (standard output) are always fine.
+base::Status check_writable(const std::string& path);
+/// check_writable() for a folder that will be created (with its parents) and filled: it is a
+/// writable directory, or the nearest existing one above it is.
+base::Status check_writable_dir(const std::string& path);
+
 /// Prints `e` as one line on stderr and returns exit status 1 (bad input).
 int fail(const base::Error& e);
 

@@ -51,6 +51,7 @@ int run(const RunArgs& a) {
   opt.debug_log = a.log == "debug";
   opt.trace = !a.trace.empty();
   const std::string name = topology->name();
+  if (auto st = check_writable(a.trace); !st) return fail(st.error());  // before the run
   auto outcome = platform::run_program(parsed.program, std::move(*topology), opt);
   if (!outcome) return fail(outcome.error());
   std::string cores;

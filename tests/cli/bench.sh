@@ -57,6 +57,24 @@ expect_err "error: unknown collective 'allreduce' (one of: allr, allg, redsct, a
 expect_err_lines 1
 check bench_bad_flag 1 - -- bench allr -r 2 --bogus
 expect_err "--bogus"
+# An output that cannot be written is refused before the run: no table, exit 1.
+check bench_json_no_folder 1 - -- bench allr -r 2 -b 1K --report-to-json-file nofolder/r.json
+expect_err "nofolder/r.json: error: cannot write: no folder nofolder"
+expect_err_lines 1
+if [[ -s "$(work)/out" ]]; then _fail "a table came before the refusal"; else pass=$((pass + 1)); fi
+mkdir -p "$(work)/adir"
+check bench_plot_is_dir 1 - -- bench allr -r 2 -b 1K --plot adir
+expect_err "adir: error: cannot write: it is a directory"
+expect_err_lines 1
+check bench_trace_no_folder 1 - -- bench allr -r 2 -b 1K --trace nofolder/t.json
+expect_err "nofolder/t.json: error: cannot write: no folder nofolder"
+touch "$(work)/afile"
+check bench_dump_under_a_file 1 - -- bench allr -r 2 -b 1K --dump-programs afile/progs
+expect_err "afile/progs: error: cannot write: afile is not a directory"
+expect_err_lines 1
+check bench_dump_new_folders 0 - -- bench allr -r 2 -b 1K --dump-programs new/deeper
+if [[ -s "$(work)/new/deeper/core0.s" ]]; then pass=$((pass + 1)); else _fail "no dump in new folders"; fi
+
 check bench_b_above_e 1 - -- bench allr -r 2 -b 4K -e 1K
 expect_err "error: -b 4096 is larger than -e 1024"
 expect_err_lines 1
