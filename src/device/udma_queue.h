@@ -143,9 +143,10 @@ class UdmaQueue {
   [[nodiscard]] const std::string& stop_reason() const noexcept { return stop_reason_; }
 
   // Members are laid out for the engine's hot path (declaration order is memory order, and a
-  // queue starts on a cache line): the batches, the two ticks, the direction and the stop flag,
-  // then the register values, of which the ones the engine reads on every descriptor (cfg to
-  // the completion head) fall in the second cache line (the M2S completion head in the third).
+  // queue starts on a cache line): the batches, the two ticks, the direction, the stop flag and
+  // the posted count (in the 8 bytes before the register file: Direction is one byte), then the
+  // register values, of which the ones the engine reads on every descriptor (cfg to the
+  // completion head) fall in the second cache line (the M2S completion head in the third).
 
   /// M2S only: the doorbell batches still holding descriptors, oldest first.
   BatchFifo batches;

@@ -17,7 +17,7 @@
 namespace sbrdma::soc {
 
 /// Direction of a UDMA block: M2S reads memory into the stream, S2M writes it out.
-enum class Direction { kM2S, kS2M };
+enum class Direction : std::uint8_t { kM2S, kS2M };
 
 /// Software access of a register. [HIGH] wiki-facts §3.3/§3.4 (CSR JSON)
 enum class Access { kRW, kRO, kWO };
