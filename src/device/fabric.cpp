@@ -94,8 +94,12 @@ base::Tick Fabric::mmio_latency(const Route& r) const {
 
 base::Tick Fabric::transfer(const Route& r, base::Bytes len, base::Tick t0, Bandwidth rate,
                             base::Tick now) {
-  base::Tick arrival = t0;
-  for (const Hop& h : r) arrival += links_[h.link].latency;
+  if (len.n == 0) {  // nothing to book: the head alone crosses the route
+    base::Tick arrival = t0;
+    for (const Hop& h : r) arrival += links_[h.link].latency;
+    return arrival;
+  }
+  base::Tick arrival;  // the last chunk's tail sets it
   std::uint64_t sent = 0;
   base::Tick e_start = t0;
   while (sent < len.n) {

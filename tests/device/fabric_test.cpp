@@ -101,6 +101,11 @@ TEST(Fabric, UncontendedTransferIsRatePlusLatencies) {
   EXPECT_EQ(arrival, t0 + transfer_time(base::Bytes{100000}, rate) + lat);
   // A later transfer on the same route and time shares the fast links without delay.
   EXPECT_EQ(f.transfer(r, base::Bytes{100000}, t0, rate, Tick{}), arrival);
+  // No bytes: the latencies alone, and no link is booked.
+  EXPECT_EQ(f.transfer(r, base::Bytes{0}, t0, rate, Tick{}), t0 + lat);
+  Fabric g(t);
+  EXPECT_EQ(g.transfer(r, base::Bytes{0}, t0, rate, Tick{}), t0 + lat);
+  for (const Hop& h : r) EXPECT_EQ(g.busy_until(h), Tick{});
 }
 
 TEST(Fabric, ASlowLinkSerialisesTransfers) {
