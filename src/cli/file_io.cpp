@@ -27,11 +27,27 @@ base::Error cannot_write(const std::string& path, const std::string& why) {
 
 namespace fs = std::filesystem;
 
-/// The nearest existing folder at or above `dir` ("." for a relative path without one).
-fs::path existing_folder(fs::path dir) {
+/// Whether `p` exists; an error (a loop of links, a component that is a file) is not "no".
+base::Result<bool> exists(const std::string& path, const fs::path& p) {
   std::error_code ec;
-  while (!dir.empty() && !fs::exists(dir, ec)) dir = dir.parent_path();
-  return dir.empty() ? fs::path(".") : dir;
+  const bool yes = fs::exists(p, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory) return cannot_write(path, ec.message());
+  return yes;
+}
+
+/// `p` with its symbolic links followed (a link that dangles leads to where a write would
+/// create the file).
+base::Result<fs::path> followed(const std::string& path, fs::path p) {
+  for (int hops = 0; hops < 40; ++hops) {
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(p, ec);
+    if (ec && ec != std::errc::no_such_file_or_directory) return cannot_write(path, ec.message());
+    if (!fs::is_symlink(st)) return p;
+    const fs::path to = fs::read_symlink(p, ec);
+    if (ec) return cannot_write(path, ec.message());
+    p = to.is_absolute() ? to : p.parent_path() / to;
+  }
+  return cannot_write(path, "too many levels of symbolic links");
 }
 
 /// `dir` is a folder this process may create files in.
@@ -76,25 +92,39 @@ base::Status write_output(const std::string& path, std::string_view bytes) {
 
 base::Status check_writable(const std::string& path) {
   if (path.empty() || path == "-") return base::ok_status();
-  std::error_code ec;
-  const fs::path p(path);
-  if (fs::exists(p, ec)) {
-    if (fs::is_directory(p, ec)) return cannot_write(path, "it is a directory");
-    if (::access(path.c_str(), W_OK) != 0) return cannot_write(path, std::strerror(errno));
+  auto p = followed(path, path);
+  if (!p) return p.error();
+  auto there = exists(path, *p);
+  if (!there) return there.error();
+  if (*there) {
+    std::error_code ec;
+    if (fs::is_directory(*p, ec)) return cannot_write(path, "it is a directory");
+    if (::access(p->c_str(), W_OK) != 0) return cannot_write(path, std::strerror(errno));
     return base::ok_status();
   }
-  const fs::path parent = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-  if (!fs::exists(parent, ec)) {
-    return cannot_write(path, fmt::format("no folder {}", parent.string()));
-  }
+  const fs::path parent = p->parent_path().empty() ? fs::path(".") : p->parent_path();
+  auto folder = exists(path, parent);
+  if (!folder) return folder.error();
+  if (!*folder) return cannot_write(path, fmt::format("no folder {}", parent.string()));
   return writable_folder(path, parent);
 }
 
 base::Status check_writable_dir(const std::string& path) {
-  std::error_code ec;
-  const fs::path p(path);
-  if (fs::exists(p, ec)) return writable_folder(path, p);
-  return writable_folder(path, existing_folder(p));
+  // The nearest existing folder at or above `path` (links followed) must take new entries.
+  auto p = followed(path, path);
+  if (!p) return p.error();
+  fs::path dir = *p;
+  for (;;) {
+    auto there = exists(path, dir);
+    if (!there) return there.error();
+    if (*there) break;
+    dir = dir.parent_path();
+    if (dir.empty()) {
+      dir = ".";
+      break;
+    }
+  }
+  return writable_folder(path, dir);
 }
 
 int fail(const base::Error& e) {

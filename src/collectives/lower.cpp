@@ -312,10 +312,9 @@ base::Result<Checked> check_and_plan(const Geometry& g, const Communicator& c,
 }  // namespace
 
 base::Status check_request(const Geometry& g, const Communicator& c, const LowerRequest& req) {
-  LowerRequest one = req;
-  one.iterations = std::min(req.iterations, 1U);  // the plan is the same for any count
-  one.notes = false;
-  auto checked = check_and_plan(g, c, one);
+  LowerRequest quiet = req;
+  quiet.notes = false;  // notes are for emitted words; nothing is emitted here
+  auto checked = check_and_plan(g, c, quiet);
   if (!checked) return checked.error();
   return base::ok_status();
 }

@@ -80,7 +80,10 @@ void UdmaQueue::recount() {
 
 base::Result<const soc::RegDesc*> UdmaQueue::write_reg(std::uint32_t offset, std::uint32_t v) {
   auto w = regs_.write(offset, v);
-  recount();  // the write may have moved head or tail, or changed DRL
+  if (w) {  // a new DRL changes the count (head and tail are read-only to software)
+    recount();
+    update_status();
+  }
   return w;
 }
 

@@ -93,8 +93,8 @@ class UdmaQueue {
   [[nodiscard]] soc::Direction dir() const noexcept { return dir_; }
   /// The queue's register bank (M2S_Q or S2M_Q table).
   [[nodiscard]] const RegFile& regs() const noexcept { return regs_; }
-  /// A software write to the bank (RegFile::write). The caller runs the register's hook
-  /// (doorbell, q_sw_ctrl) afterwards.
+  /// A software write to the bank (RegFile::write); posted() and the status register follow a
+  /// new DRL. The caller runs the register's hook (doorbell, q_sw_ctrl) afterwards.
   base::Result<const soc::RegDesc*> write_reg(std::uint32_t offset, std::uint32_t v);
 
   /// Ring base (DRBP_high:DRBP_low, 64-byte aligned: the low 6 bits are not stored).

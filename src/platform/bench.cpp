@@ -155,7 +155,9 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
   if (o.algorithms.size() * o.sizes.size() > 1) {
     for (const collectives::Algorithm alg : o.algorithms) {
       for (const std::uint64_t size : o.sizes) {
-        if (auto st = collectives::check_request(geom, comm, request_of(o, size, alg)); !st) {
+        collectives::LowerRequest req = request_of(o, size, alg);
+        req.iterations += o.warmups;  // as run_collective lowers it
+        if (auto st = collectives::check_request(geom, comm, req); !st) {
           return size_error(size, alg, st.error());
         }
       }

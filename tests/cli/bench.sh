@@ -70,7 +70,15 @@ check bench_trace_no_folder 1 - -- bench allr -r 2 -b 1K --trace nofolder/t.json
 expect_err "nofolder/t.json: error: cannot write: no folder nofolder"
 touch "$(work)/afile"
 check bench_dump_under_a_file 1 - -- bench allr -r 2 -b 1K --dump-programs afile/progs
-expect_err "afile/progs: error: cannot write: afile is not a directory"
+expect_err "afile/progs: error: cannot write: Not a directory"
+expect_err_lines 1
+# Links are followed: one that dangles into a missing folder, and a loop.
+ln -s nofolder/r.json "$(work)/dangling"
+check bench_json_dangling_link 1 - -- bench allr -r 2 -b 1K --report-to-json-file dangling
+expect_err "dangling: error: cannot write: no folder nofolder"
+ln -s aloop "$(work)/aloop"
+check bench_dump_link_loop 1 - -- bench allr -r 2 -b 1K --dump-programs aloop/x
+expect_err "aloop/x: error: cannot write: Too many levels of symbolic links"
 expect_err_lines 1
 check bench_dump_new_folders 0 - -- bench allr -r 2 -b 1K --dump-programs new/deeper
 if [[ -s "$(work)/new/deeper/core0.s" ]]; then pass=$((pass + 1)); else _fail "no dump in new folders"; fi

@@ -35,11 +35,12 @@ expect_out "[core 0] P1: Q7: rdma_desc_start [TX] End"
 check run_no_debug 0 - -- run "$EXAMPLES/same_die_copy.s"
 if grep -q "rdma_desc_gen \[RX\]" "$(work)/out"; then _fail "DEBUG lines without --log debug"; fi
 check run_bad_log 1 - -- run "$EXAMPLES/same_die_copy.s" --log verbose
-
-# Same input twice: identical stdout and trace; a seed reproduces itself.
+# A trace that cannot be written is refused before the run.
 check run_trace_no_folder 1 - -- run "$EXAMPLES/ping_pong.s" --trace nofolder/a.json
 expect_err "nofolder/a.json: error: cannot write: no folder nofolder"
 expect_err_lines 1
+
+# Same input twice: identical stdout and trace; a seed reproduces itself.
 check run_trace_a 0 - -- run "$EXAMPLES/ping_pong.s" --trace a.json
 cp "$(work)/out" "$(work)/out_a"
 check run_trace_b 0 - -- run "$EXAMPLES/ping_pong.s" --trace b.json

@@ -108,11 +108,14 @@ TEST(UdmaQueue, PostedFollowsEveryPointerMoveAndLengthChange) {
           if (uq.add_tail(1 + rng() % 5).ok()) ++moves;
           break;
         case 3:
-        case 4:
           if (uq.posted() != 0) {
             uq.advance_head();
             ++moves;
           }
+          break;
+        case 4:  // also past the tail: the count wraps as the registers do
+          uq.advance_head();
+          ++moves;
           break;
         default: {
           const std::uint32_t bits[] = {1U << 1, 1U << 2, 1U << 3, 1U << 8};
@@ -121,6 +124,8 @@ TEST(UdmaQueue, PostedFollowsEveryPointerMoveAndLengthChange) {
         }
       }
       ASSERT_EQ(uq.posted(), posted_from_registers(uq)) << "step " << step;
+      ASSERT_EQ(soc::reg_field::kQStatusUsed.get(uq.regs().get(off.status)), uq.posted())
+          << "status.q_used, step " << step;
     }
     EXPECT_GT(moves, 1000U);  // the pointers really moved, across many wraps
   }
