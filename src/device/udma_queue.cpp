@@ -80,7 +80,8 @@ void UdmaQueue::recount() {
 
 base::Result<const soc::RegDesc*> UdmaQueue::write_reg(std::uint32_t offset, std::uint32_t v) {
   auto w = regs_.write(offset, v);
-  if (w) {  // a new DRL changes the count (head and tail are read-only to software)
+  // Of the count's inputs only DRL is writable (head and tail are read-only to software).
+  if (w && offset == soc::queue_offsets(dir_).ring_len) {
     recount();
     update_status();
   }

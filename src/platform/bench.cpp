@@ -112,17 +112,24 @@ double measure_memcpy(std::uint64_t bytes, std::uint64_t chunk) {
 
 namespace {
 
-/// The collective one row of the sweep runs.
-collectives::LowerRequest request_of(const BenchOptions& o, std::uint64_t bytes,
-                                     collectives::Algorithm alg) {
-  collectives::LowerRequest r;
-  r.op = o.op;
-  r.dtype = o.dtype;
-  r.reduce = o.reduce;
-  r.bytes = bytes;
-  r.algorithm = alg;
-  r.iterations = o.iterations;
-  return r;
+/// The job of one row of the sweep (the last row adds its programs and trace).
+CollectiveJob job_of(const BenchOptions& o, const device::Topology& topology,
+                     const collectives::Communicator& comm, std::uint64_t bytes,
+                     collectives::Algorithm alg) {
+  CollectiveJob job;
+  job.topology = &topology;
+  job.comm = comm;
+  job.request.op = o.op;
+  job.request.dtype = o.dtype;
+  job.request.reduce = o.reduce;
+  job.request.bytes = bytes;
+  job.request.algorithm = alg;
+  job.request.iterations = o.iterations;
+  job.warmups = o.warmups;
+  job.timing_only = o.timing_only;
+  job.check = o.check;
+  job.seed = o.seed;
+  return job;
 }
 
 /// An error of one row, saying which.
@@ -155,9 +162,7 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
   if (o.algorithms.size() * o.sizes.size() > 1) {
     for (const collectives::Algorithm alg : o.algorithms) {
       for (const std::uint64_t size : o.sizes) {
-        collectives::LowerRequest req = request_of(o, size, alg);
-        req.iterations += o.warmups;  // as run_collective lowers it
-        if (auto st = collectives::check_request(geom, comm, req); !st) {
+        if (auto st = check_collective(job_of(o, topology, comm, size, alg)); !st) {
           return size_error(size, alg, st.error());
         }
       }
@@ -168,15 +173,8 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
     for (std::size_t si = 0; si < o.sizes.size(); ++si) {
       const auto p0 = Clock::now();
       const bool last = ai + 1 == o.algorithms.size() && si + 1 == o.sizes.size();
-      CollectiveJob job;
-      job.topology = &topology;
-      job.comm = comm;
-      job.request = request_of(o, o.sizes[si], o.algorithms[ai]);
+      CollectiveJob job = job_of(o, topology, comm, o.sizes[si], o.algorithms[ai]);
       job.request.notes = o.keep_programs && last;
-      job.warmups = o.warmups;
-      job.timing_only = o.timing_only;
-      job.check = o.check;
-      job.seed = o.seed;
       job.trace = o.trace && last;
       auto r = run_collective(job);
       if (!r) return size_error(o.sizes[si], o.algorithms[ai], r.error());

@@ -178,14 +178,34 @@ collectives::Geometry geometry_of(const device::Topology& topology) {
   return g;
 }
 
-base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
+namespace {
+
+/// A data check asked of a run without data.
+base::Status check_modes(const CollectiveJob& job) {
   if (job.check && job.timing_only) {
     return base::make_error("-c (data check) needs data: it cannot run with --timing-only");
   }
-  const collectives::Geometry geom = geometry_of(*job.topology);
+  return base::ok_status();
+}
+
+/// What the timed run lowers: the warmups and the measured iterations, back to back.
+collectives::LowerRequest timed_request(const CollectiveJob& job) {
   collectives::LowerRequest req = job.request;
-  const unsigned measured = req.iterations;
-  req.iterations = job.warmups + measured;
+  req.iterations = job.warmups + job.request.iterations;
+  return req;
+}
+
+}  // namespace
+
+base::Status check_collective(const CollectiveJob& job) {
+  SBRDMA_TRY(check_modes(job));
+  return collectives::check_request(geometry_of(*job.topology), job.comm, timed_request(job));
+}
+
+base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
+  SBRDMA_TRY(check_modes(job));
+  const collectives::Geometry geom = geometry_of(*job.topology);
+  const collectives::LowerRequest req = timed_request(job);
   auto low = collectives::lower(geom, job.comm, req);
   if (!low) return low.error();
 

@@ -64,6 +64,11 @@ struct CollectiveResult {
   std::vector<collectives::CoreProgram> programs;  ///< of the timed run (notes if asked)
 };
 
+/// The checks run_collective() makes before it runs anything (a check with timing_only, and
+/// collectives::check_request on the request it lowers), with the same errors: for a caller
+/// that refuses a whole sweep before running any of it.
+base::Status check_collective(const CollectiveJob& job);
+
 /// Lowers and runs `job`. Errors: lowering errors (bad size, algorithm, SBUF), a check with
 /// timing_only, and a run that failed (firmware or device error, deadlock: the report's lines).
 base::Result<CollectiveResult> run_collective(const CollectiveJob& job);
