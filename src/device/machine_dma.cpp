@@ -155,16 +155,19 @@ base::Result<Machine::DmaDest> Machine::resolve_dest(EngineCache& cache, CoreId 
     d.mem = *hit;
     return d;
   }
-  // The semaphore window written last: whole aligned slots inside it resolve without a decode
-  // (anything else takes the full path below, errors included).
-  const SemCache& sc = cache.sem;
-  if (sc.slots != 0 && a.v >= sc.lo && (a.v - sc.lo) / 4 < sc.slots && a.v % 4 == 0 &&
-      len % 4 == 0 && (a.v - sc.lo) / 4 + len / 4 <= sc.slots) {
-    d.core = sc.core;
-    d.semaphore = true;
-    d.window = sc.window;
-    d.first_slot = static_cast<unsigned>((a.v - sc.lo) / 4);
-    return d;
+  // The two semaphore windows written last: whole aligned slots inside one resolve without a
+  // decode (anything else takes the full path below, errors included).
+  for (unsigned i = 0; i < cache.sems.size(); ++i) {
+    const SemCache& sc = cache.sems[i];
+    if (sc.slots != 0 && a.v >= sc.lo && (a.v - sc.lo) / 4 < sc.slots && a.v % 4 == 0 &&
+        len % 4 == 0 && (a.v - sc.lo) / 4 + len / 4 <= sc.slots) {
+      d.core = sc.core;
+      d.semaphore = true;
+      d.window = sc.window;
+      d.first_slot = static_cast<unsigned>((a.v - sc.lo) / 4);
+      cache.sem_victim = i ^ 1U;  // the other one is replaced next
+      return d;
+    }
   }
   auto r = resolve(issuer, a);
   if (!r) return r.error();
@@ -196,7 +199,8 @@ base::Result<Machine::DmaDest> Machine::resolve_dest(EngineCache& cache, CoreId 
   d.semaphore = true;
   d.window = s.window;
   d.first_slot = s.index;
-  cache.sem = SemCache{a.v - 4ULL * s.index, slots, r->core, s.window};
+  cache.sems[cache.sem_victim] = SemCache{a.v - 4ULL * s.index, slots, r->core, s.window};
+  cache.sem_victim ^= 1U;
   return d;
 }
 

@@ -128,7 +128,10 @@ struct Machine::EngineCache {
   AddrCache dst;
   std::array<RouteEntry, kRoutes> routes;
   unsigned next_route = 0;  ///< the entry replaced next
-  SemCache sem;             ///< the writable EVT_SEM window its S2M side wrote last
+  /// The writable EVT_SEM windows its S2M side wrote last. Two: a leg's pairs end with a
+  /// semaphore write on the engine's own core and one on the peer's.
+  std::array<SemCache, 2> sems;
+  unsigned sem_victim = 0;  ///< the entry not used last, replaced next
 };
 
 /// A descriptor pair in flight, applied at its landing tick.

@@ -138,6 +138,36 @@ TEST(MachineCache, SemaphoreWindowsResolveAsAFreshDecodeWould) {
       << rig.m->error_report();
 }
 
+TEST(MachineCache, SemaphoreWindowsOfTwoCoresInTurnLandEachOnItsOwnCore) {
+  // An engine remembers two EVT_SEM windows (a leg ends with a write to its own core and one
+  // to the peer's). Windows at the same local offset on three cores, in turn and with a
+  // third one between them: every write must land where the decode puts it.
+  Rig rig("trn2.48xlarge");
+  const CoreId me = 1;       // chip 0, die 0
+  const CoreId peer = 6;     // chip 0, die 1
+  const CoreId far = 2 * 8;  // chip 2
+  rig.one_word(me);
+  Channel ch = rig.open(me, 3, 0, 32);
+  const auto at = [&](CoreId c, unsigned slot) {
+    return c == me ? rig.sem_inc(me, slot) : rig.routed(me, rig.sem_inc(c, slot), c);
+  };
+  const std::vector<std::pair<CoreId, unsigned>> writes{
+      {me, 2}, {peer, 2}, {me, 3}, {peer, 3}, {far, 2}, {me, 4}, {peer, 4}, {far, 3}, {peer, 5},
+  };
+  for (const auto& [c, slot] : writes) rig.sema(ch, at(c, slot));
+  rig.start(ch, static_cast<std::uint32_t>(writes.size()));
+  rig.run();
+  EXPECT_TRUE(rig.m->errors().empty()) << rig.m->error_report();
+  for (const CoreId c : {me, peer, far}) {
+    for (unsigned slot = 0; slot < 8; ++slot) {
+      unsigned want = 0;
+      for (const auto& w : writes) want += w == std::pair{c, slot} ? 1U : 0U;
+      EXPECT_EQ(rig.m->semaphore(c, slot), want) << "core " << c << " slot " << slot;
+    }
+  }
+  EXPECT_EQ(rig.m->stats().semaphore_writes, writes.size());
+}
+
 TEST(MachineCache, BusWritesResolveAsAFreshDecodeWould) {
   // A core's bus remembers the plain memory window and the exact register addresses it wrote
   // lately. Each step runs on a rig whose bus has seen every step before it, and on a fresh
