@@ -8,8 +8,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
-#include <iterator>
 
 namespace sbrdma::cli {
 namespace {
@@ -65,15 +63,20 @@ base::Status writable_folder(const std::string& path, const fs::path& dir) {
 }  // namespace
 
 base::Result<Input> read_input(const std::string& path) {
-  if (path == "-") {
-    std::string data{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-    return Input{"<stdin>", std::move(data)};
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return io_error(path, "cannot open");
-  std::string data{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) return io_error(path, "cannot read");
-  return Input{path, std::move(data)};
+  // stdio rather than iostreams: a stream's read failure (a directory: EISDIR) would throw
+  // from inside the buffer instead of setting badbit.
+  const bool is_stdin = path == "-";
+  const std::string name = is_stdin ? "<stdin>" : path;
+  std::FILE* f = is_stdin ? stdin : std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return io_error(path, "cannot open");
+  std::string data;
+  char buf[65536];
+  std::size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) data.append(buf, n);
+  const int err = std::ferror(f) == 0 ? 0 : errno != 0 ? errno : EIO;
+  if (!is_stdin) std::fclose(f);
+  if (err != 0) return file_error(name, "cannot read", std::strerror(err));
+  return Input{name, std::move(data)};
 }
 
 base::Status write_output(const std::string& path, std::string_view bytes) {

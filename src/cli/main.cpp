@@ -1,6 +1,8 @@
 // sbrdma: one CLI over the sbrdma libraries. See README.md and DESIGN.md "CLI contract".
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 
 #include "cli/commands.h"
@@ -15,11 +17,13 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   Context ctx;
   add_isa_commands(app, ctx);
-  CLI::App* decode = app.add_subcommand("decode", "Explain a SoC address, a UDMA descriptor or an ISA word");
+  CLI::App* decode =
+      app.add_subcommand("decode", "Explain a SoC address, a UDMA descriptor or an ISA word");
   decode->require_subcommand(1);
   add_decode_soc(*decode, ctx);
   add_decode_word(*decode, ctx);
-  CLI::App* info = app.add_subcommand("info", "Print the op table, register tables, a topology or the timing parameters");
+  CLI::App* info = app.add_subcommand(
+      "info", "Print the op table, register tables, a topology or the timing parameters");
   info->require_subcommand(1);
   add_info_ops(*info, ctx);
   add_info_regs(*info, ctx);
@@ -38,6 +42,12 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sbrdma: internal error: %s\n", e.what());
     return 2;
+  }
+  // Output that never arrived (a full disk) is a failure, not a success.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    std::fprintf(stderr, "sbrdma: error: cannot write standard output: %s\n",
+                 std::strerror(errno != 0 ? errno : EIO));
+    return 1;
   }
   return ctx.status;
 }

@@ -108,3 +108,17 @@ expect_out "--hex"
 expect_out "-o,--output"
 check disasm_help 0 - -- disasm --help
 expect_out "--hex"
+
+# An input that is a directory (named, or as standard input) is refused, not an internal error.
+mkdir -p "$(work)/indir"
+check asm_input_is_dir 1 - -- asm indir
+expect_err "indir: error: cannot read: Is a directory"
+expect_err_lines 1
+expect_out_file /dev/null
+check disasm_input_is_dir 1 - -- disasm --hex indir
+expect_err "indir: error: cannot read: Is a directory"
+expect_err_lines 1
+check asm_stdin_is_dir 1 "$(work)/indir" -- asm -
+expect_err "<stdin>: error: cannot read: Is a directory"
+expect_err_lines 1
+expect_out_file /dev/null

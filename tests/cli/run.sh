@@ -105,3 +105,8 @@ check run_missing_file 1 - -- run no_such_program.s
 expect_err "no_such_program.s: error: cannot open: No such file or directory"
 check run_bad_topology 1 - -- run "$EXAMPLES/same_die_copy.s" --topology trn9
 expect_err "trn9"
+mkdir -p "$(work)/progdir"
+check run_program_is_dir 1 - -- run progdir
+expect_err "progdir: error: cannot read: Is a directory"
+expect_err_lines 1
+if [[ -s "$(work)/out" ]]; then _fail "a directory printed a report"; else pass=$((pass + 1)); fi
