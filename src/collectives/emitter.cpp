@@ -287,6 +287,12 @@ void Emitter::end_iteration() {
   }
 }
 
+std::uint64_t Emitter::words() const {
+  std::uint64_t n = 0;
+  for (const CoreBook& b : books_) n += b.prog.words.size();
+  return n;
+}
+
 std::vector<CoreProgram> Emitter::take_programs() {
   flush_relays();
   std::vector<CoreProgram> out;

@@ -97,6 +97,8 @@ class Emitter {
 
   [[nodiscard]] const EmitStats& stats() const { return stats_; }
   [[nodiscard]] const base::Status& status() const { return status_; }
+  /// Words emitted so far, all programs together.
+  [[nodiscard]] std::uint64_t words() const;
   /// The programs of every core that has words, by core id. Flushes relays first.
   std::vector<CoreProgram> take_programs();
 

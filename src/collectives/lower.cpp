@@ -18,6 +18,9 @@ constexpr std::uint64_t kRdhUpTo = 56'000'000;
 // [HIGH] hw-params §2 CC-INTRA: those sweet spots are measured inside one Trn2 node of 16 chips.
 constexpr unsigned kNodeChips = 16;
 constexpr std::uint64_t kAlign = 64;
+/// Programs of more words than this, all cores together, are refused: a simulated word and
+/// what it schedules take a few hundred bytes, and -n 4294967295 would never end.
+constexpr std::uint64_t kMaxProgramWords = 1ULL << 25;
 
 std::uint64_t align_up(std::uint64_t v) {
   return (v + kAlign - 1) / kAlign * kAlign;
@@ -309,6 +312,17 @@ base::Result<Checked> check_and_plan(const Geometry& g, const Communicator& c,
   return Checked{std::move(p), *alg, *count};
 }
 
+/// Refuses, once the first iteration is emitted, a request whose programs would pass
+/// kMaxProgramWords.
+base::Status check_program_words(std::uint64_t first_iteration, unsigned iterations) {
+  if (first_iteration == 0 || iterations <= kMaxProgramWords / first_iteration) {
+    return base::ok_status();
+  }
+  return base::make_error(
+      fmt::format("{} iterations (-n plus -w) of {} program words each: more than {} words in all",
+                  iterations, first_iteration, kMaxProgramWords));
+}
+
 }  // namespace
 
 base::Status check_request(const Geometry& g, const Communicator& c, const LowerRequest& req) {
@@ -326,6 +340,7 @@ base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const Lowe
   for (unsigned it = 0; it < req.iterations; ++it) {
     for (auto& ph : p.phases) ph->emit(it);
     p.em->end_iteration();
+    if (it == 0) SBRDMA_TRY(check_program_words(p.em->words(), req.iterations));
   }
   if (!p.em->status().ok()) return p.em->status().error();
   if (p.em->sbuf_used() > g.partition_bytes) {  // relay slots come during emission

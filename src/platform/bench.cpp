@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "device/paged_memory.h"
 #include "platform/collective_runner.h"
@@ -69,6 +70,9 @@ base::Result<std::uint64_t> parse_size(std::string_view text, std::string_view w
     }
     v = v * 10 + static_cast<std::uint64_t>(c - '0');
   }
+  if (v > std::numeric_limits<std::uint64_t>::max() / mult) {  // 12 digits and G can overflow
+    return base::make_error(fmt::format("{}: size '{}' does not fit in 64 bits", what, text));
+  }
   return v * mult;
 }
 
@@ -81,6 +85,11 @@ base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::u
   if (step == 0 && factor < 2) return base::make_error("-f: the factor must be at least 2");
   std::vector<std::uint64_t> out;
   for (std::uint64_t s = begin; s <= end;) {
+    if (out.size() == kMaxSweepSizes) {
+      return base::make_error(fmt::format(
+          "-b {} to -e {} in steps of {}: more than {} sizes", begin, end,
+          step != 0 ? fmt::format("+{}", step) : fmt::format("x{}", factor), kMaxSweepSizes));
+    }
     out.push_back(s);
     const std::uint64_t next = step != 0 ? s + step : s * factor;
     if (next <= s) break;  // overflow

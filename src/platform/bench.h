@@ -86,8 +86,11 @@ struct BenchResult {
 
 /// A size with an optional K, M or G suffix (binary: 1K = 1024). Errors name `what`.
 base::Result<std::uint64_t> parse_size(std::string_view text, std::string_view what);
+/// At most this many sizes in a sweep: each is a simulation (an `-i 1` sweep to 1G would never
+/// end).
+inline constexpr std::size_t kMaxSweepSizes = 1000;
 /// The sizes of a sweep: begin, then x factor (or + step) while <= end. Errors: begin 0,
-/// begin > end, factor < 2 with no step.
+/// begin > end, factor < 2 with no step, more than kMaxSweepSizes sizes.
 base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::uint64_t end,
                                                      std::uint64_t factor, std::uint64_t step);
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "platform/json_file.h"
@@ -36,7 +37,11 @@ base::Result<collectives::Communicator> parse_replica_groups(std::string_view te
       if (!grp[k].is_number_unsigned()) {
         return bad(fmt::format("{}/{}/{}", at, g, k), "expected a rank (a core id, 0 or more)");
       }
-      c.groups.back().push_back(grp[k].get<unsigned>());
+      const auto rank = grp[k].get<std::uint64_t>();
+      if (rank > std::numeric_limits<unsigned>::max()) {
+        return bad(fmt::format("{}/{}/{}", at, g, k), fmt::format("rank {} is too large", rank));
+      }
+      c.groups.back().push_back(static_cast<unsigned>(rank));
     }
   }
   return c;

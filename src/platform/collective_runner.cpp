@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 
 #include "platform/collective_data.h"
 #include "platform/collective_trace.h"
@@ -184,6 +185,11 @@ namespace {
 base::Status check_modes(const CollectiveJob& job) {
   if (job.check && job.timing_only) {
     return base::make_error("-c (data check) needs data: it cannot run with --timing-only");
+  }
+  if (job.warmups > std::numeric_limits<unsigned>::max() - job.request.iterations) {
+    return base::make_error(fmt::format("-n {} and -w {}: more than {} iterations in all",
+                                        job.request.iterations, job.warmups,
+                                        std::numeric_limits<unsigned>::max()));
   }
   return base::ok_status();
 }

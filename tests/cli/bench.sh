@@ -113,3 +113,22 @@ check bench_bad_check 1 - -- bench allr -r 2 -c everything
 expect_err "error: -c: unknown check 'everything' (random or all_ones)"
 check bench_no_ranks 1 - -- bench allr
 expect_err "error: -r: the number of ranks is required (or --custom-replica-groups)"
+# Sizes past 64 bits, sweeps without end and iteration counts that overflow are refused.
+check bench_size_overflow 1 - -- bench allr -r 2 -b 1 -e 17179869185G
+expect_err "error: -e: size '17179869185G' does not fit in 64 bits"
+expect_err_lines 1
+check bench_endless_sweep 1 - -- bench allr -r 2 -b 1 -e 1G -i 1
+expect_err "error: -b 1 to -e 1073741824 in steps of +1: more than 1000 sizes"
+expect_err_lines 1
+check bench_iterations_overflow 1 - -- bench allr -r 2 -b 1K -n 4294967295 -w 1
+expect_err "-n 4294967295 and -w 1: more than 4294967295 iterations in all"
+expect_err_lines 1
+check bench_iterations_too_many 1 - -- bench allr -r 2 -b 1K -n 4294967295 -w 0 --timing-only
+expect_err "4294967295 iterations (-n plus -w) of 14 program words each: more than 33554432 words in all"
+expect_err_lines 1
+if [[ -s "$(work)/out" ]]; then _fail "a table came before the refusal"; else pass=$((pass + 1)); fi
+# A rank past 32 bits is not cut down to a small one (4294967297 is not rank 1).
+echo '[[0,4294967297]]' >"$(work)/groups_huge.json"
+check bench_groups_huge_rank 1 - -- bench allr -b 1K --custom-replica-groups groups_huge.json
+expect_err "groups_huge.json: error: /0/1: rank 4294967297 is too large"
+expect_err_lines 1

@@ -52,7 +52,8 @@ TEST(Lower, AutoKeepsMeshInsideOneNode) {
   Communicator nodes;
   for (unsigned k = 0; k < 4; ++k) {
     nodes.groups.emplace_back();
-    for (unsigned i = 0; i < 16 * per_chip; ++i) nodes.groups.back().push_back(k * 16 * per_chip + i);
+    for (unsigned i = 0; i < 16 * per_chip; ++i)
+      nodes.groups.back().push_back(k * 16 * per_chip + i);
   }
   EXPECT_EQ(*resolve_algorithm(g, nodes, req(Op::kAllReduce, 64 << 10)), Algorithm::kMesh);
 }
@@ -99,6 +100,17 @@ TEST(Lower, ASizeThatDoesNotFitSaysHowMuchDoes) {
   EXPECT_TRUE(lower(g, first(8, g), req(Op::kAllReduce, most, Algorithm::kRing)).ok());
   EXPECT_FALSE(
       lower(g, first(8, g), req(Op::kAllReduce, most + 128 * 4 * 8, Algorithm::kRing)).ok());
+}
+
+TEST(Lower, IterationsPastTheWordLimitAreRefusedBeforeTheyAreEmitted) {
+  const Geometry g = Geometry::of(soc::cayman_profile(), 1);
+  LowerRequest r = req(Op::kAllReduce, 1024, Algorithm::kMesh);
+  r.iterations = 4'294'967'295U;  // would emit words until memory runs out
+  auto low = lower(g, first(2, g), r);
+  ASSERT_FALSE(low.ok());
+  EXPECT_EQ(low.error().message,
+            "4294967295 iterations (-n plus -w) of 14 program words each: more than 33554432 "
+            "words in all");
 }
 
 TEST(Lower, ProgramsAssembleBackToTheSameWords) {

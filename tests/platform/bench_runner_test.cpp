@@ -125,6 +125,16 @@ TEST(BenchRunner, TimingOnlyMovesNoBytesAndRefusesACheck) {
   EXPECT_EQ(g->iterations, r->iterations) << "timing-only changes no tick";
 }
 
+TEST(BenchRunner, WarmupsPlusIterationsThatOverflowAreRefused) {
+  const Machine s = on("trn2", 2);
+  CollectiveJob j = job(s, Op::kAllReduce, Algorithm::kMesh, DataType::kFp32, 1024);
+  j.request.iterations = 4'294'967'295U;
+  j.warmups = 1;  // 4294967296 would wrap to 0
+  const std::string want = "-n 4294967295 and -w 1: more than 4294967295 iterations in all";
+  EXPECT_EQ(check_collective(j).error().message, want);
+  EXPECT_EQ(run_collective(j).error().message, want);
+}
+
 TEST(BenchRunner, TimingOnlyRunsWithoutLandingEventsReportTheSame) {
   // [CHOICE D35]: every timed figure and counter, the event count included, is the one a run
   // with an event per landing gives.

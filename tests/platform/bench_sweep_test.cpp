@@ -6,6 +6,7 @@
 
 #include "collectives/lower.h"
 #include "platform/bench.h"
+#include "platform/collective_groups.h"
 #include "platform/collective_runner.h"
 #include "platform/topology_json.h"
 
@@ -31,6 +32,22 @@ TEST(BenchSweep, SweepsMultiplyOrStep) {
   EXPECT_EQ(sweep_sizes(0, 1024, 2, 0).error().message,
             "-b: size 0: a collective needs at least one byte");
   EXPECT_EQ(sweep_sizes(1, 1024, 1, 0).error().message, "-f: the factor must be at least 2");
+}
+
+TEST(BenchSweep, SizesPast64BitsAreRefused) {
+  EXPECT_EQ(*parse_size("17179869183G", "-e"), 17179869183ULL << 30);
+  EXPECT_EQ(parse_size("17179869184G", "-b").error().message,
+            "-b: size '17179869184G' does not fit in 64 bits");
+  EXPECT_EQ(parse_size("17179869185G", "-e").error().message,  // not 1G
+            "-e: size '17179869185G' does not fit in 64 bits");
+}
+
+TEST(BenchSweep, ASweepHasAtMostKMaxSweepSizes) {
+  EXPECT_EQ(sweep_sizes(1, kMaxSweepSizes, 2, 1)->size(), kMaxSweepSizes);
+  EXPECT_EQ(sweep_sizes(1, kMaxSweepSizes + 1, 2, 1).error().message,
+            "-b 1 to -e 1001 in steps of +1: more than 1000 sizes");
+  EXPECT_EQ(sweep_sizes(1, 1ULL << 30, 2, 1).error().message,
+            "-b 1 to -e 1073741824 in steps of +1: more than 1000 sizes");
 }
 
 BenchOptions ring_allreduce(std::vector<std::uint64_t> sizes) {
@@ -129,6 +146,13 @@ TEST(BenchSweep, ASweepThatCannotRunWholeFailsBeforeRunningAnySize) {
   r = run_bench(o, *topo, progress);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(lines.size(), 2u);
+}
+
+TEST(ReplicaGroups, ARankPast32BitsIsRefusedNotCut) {
+  auto c = parse_replica_groups("[[0, 4294967297]]", "g.json");  // not rank 1
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.error().format(), "g.json: error: /0/1: rank 4294967297 is too large");
+  EXPECT_EQ(parse_replica_groups("[[0, 4294967295]]", "g.json")->groups[0][1], 4294967295U);
 }
 
 }  // namespace
