@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "platform/json_file.h"
+
 namespace sbrdma::cli {
 namespace {
 /// `PATH: error: WHAT: WHY`.
@@ -63,20 +65,11 @@ base::Status writable_folder(const std::string& path, const fs::path& dir) {
 }  // namespace
 
 base::Result<Input> read_input(const std::string& path) {
-  // stdio rather than iostreams: a stream's read failure (a directory: EISDIR) would throw
-  // from inside the buffer instead of setting badbit.
-  const bool is_stdin = path == "-";
-  const std::string name = is_stdin ? "<stdin>" : path;
-  std::FILE* f = is_stdin ? stdin : std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return io_error(path, "cannot open");
-  std::string data;
-  char buf[65536];
-  std::size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) data.append(buf, n);
-  const int err = std::ferror(f) == 0 ? 0 : errno != 0 ? errno : EIO;
-  if (!is_stdin) std::fclose(f);
-  if (err != 0) return file_error(name, "cannot read", std::strerror(err));
-  return Input{name, std::move(data)};
+  // Far above any program: 4 M instruction words. An endless input (/dev/zero) stops here.
+  constexpr std::size_t kMaxInputBytes = std::size_t{256} << 20;
+  auto text = platform::read_bounded(path, kMaxInputBytes);
+  if (!text) return text.error();
+  return Input{path == "-" ? "<stdin>" : path, std::move(*text)};
 }
 
 base::Status write_output(const std::string& path, std::string_view bytes) {

@@ -1,5 +1,7 @@
 #include "platform/json_file.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -36,8 +38,12 @@ base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::s
   }
 }
 
-base::Result<std::string> read_json_file(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
+base::Result<std::string> read_bounded(const std::string& path, std::size_t max_bytes) {
+  // stdio rather than iostreams: a stream's read failure (a directory: EISDIR) throws from
+  // inside its buffer instead of setting badbit.
+  const bool is_stdin = path == "-";
+  const std::string name = is_stdin ? "<stdin>" : path;
+  std::FILE* f = is_stdin ? stdin : std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
     return base::make_error(base::SourceLoc{path},
                             std::string("cannot open: ") + std::strerror(errno));
@@ -45,16 +51,25 @@ base::Result<std::string> read_json_file(const std::string& path) {
   std::string text;
   char buf[65536];
   std::size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && text.size() <= kMaxFileBytes) {
+  errno = 0;
+  while (text.size() <= max_bytes && (n = std::fread(buf, 1, sizeof buf, f)) > 0) {
     text.append(buf, n);
   }
-  const bool read_error = std::ferror(f) != 0;
-  std::fclose(f);
-  if (read_error) return base::make_error(base::SourceLoc{path}, "read error");
-  if (text.size() > kMaxFileBytes) {
-    return base::make_error(base::SourceLoc{path}, "file too large (over 16 MiB)");
+  const int err = std::ferror(f) == 0 ? 0 : errno != 0 ? errno : EIO;
+  if (!is_stdin) std::fclose(f);
+  if (err != 0) {
+    return base::make_error(base::SourceLoc{name},
+                            std::string("cannot read: ") + std::strerror(err));
+  }
+  if (text.size() > max_bytes) {
+    return base::make_error(base::SourceLoc{name},
+                            fmt::format("file too large (over {} MiB)", max_bytes >> 20));
   }
   return text;
+}
+
+base::Result<std::string> read_json_file(const std::string& path) {
+  return read_bounded(path, kMaxFileBytes);
 }
 
 }  // namespace sbrdma::platform

@@ -5,6 +5,7 @@
 ///   groups.json:3: error: malformed JSON: syntax error while parsing value - ...
 /// The structure checks that follow (JSON paths like `/links/3/to`) stay with each reader.
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -16,8 +17,12 @@ namespace sbrdma::platform {
 /// Parses `text`; `file` names it in errors. Never throws.
 base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::string& file);
 
-/// The bytes of the file at `path`. Errors (located at `path`): cannot open (with the
-/// system's reason), a read error, more than 16 MiB.
+/// The bytes of the file at `path` ("-": standard input, named <stdin>). Errors (located at
+/// the file): cannot open and cannot read (with the system's reason), more than `max_bytes`
+/// (a whole number of MiB), which is refused rather than read to the end.
+base::Result<std::string> read_bounded(const std::string& path, std::size_t max_bytes);
+
+/// read_bounded(path, 16 MiB): no topology or group file comes near it.
 base::Result<std::string> read_json_file(const std::string& path);
 
 }  // namespace sbrdma::platform

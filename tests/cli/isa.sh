@@ -122,3 +122,8 @@ check asm_stdin_is_dir 1 "$(work)/indir" -- asm -
 expect_err "<stdin>: error: cannot read: Is a directory"
 expect_err_lines 1
 expect_out_file /dev/null
+# An endless input is refused at a bound, not read until memory runs out.
+check disasm_endless_input 1 - -- disasm /dev/zero
+expect_err "/dev/zero: error: file too large (over 256 MiB)"
+expect_err_lines 1
+expect_out_file /dev/null
