@@ -69,7 +69,7 @@ base::Result<Input> read_input(const std::string& path) {
   constexpr std::size_t kMaxInputBytes = std::size_t{256} << 20;
   auto text = platform::read_bounded(path, kMaxInputBytes);
   if (!text) return text.error();
-  return Input{path == "-" ? "<stdin>" : path, std::move(*text)};
+  return Input{platform::input_name(path), std::move(*text)};
 }
 
 base::Status write_output(const std::string& path, std::string_view bytes) {

@@ -181,7 +181,8 @@ collectives::Geometry geometry_of(const device::Topology& topology) {
 
 namespace {
 
-/// A data check asked of a run without data.
+/// The job's own contradictions: a data check asked of a run without data, and warmups plus
+/// iterations past what one count holds.
 base::Status check_modes(const CollectiveJob& job) {
   if (job.check && job.timing_only) {
     return base::make_error("-c (data check) needs data: it cannot run with --timing-only");

@@ -38,11 +38,15 @@ base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::s
   }
 }
 
+std::string input_name(const std::string& path) {
+  return path == "-" ? "<stdin>" : path;
+}
+
 base::Result<std::string> read_bounded(const std::string& path, std::size_t max_bytes) {
   // stdio rather than iostreams: a stream's read failure (a directory: EISDIR) throws from
   // inside its buffer instead of setting badbit.
   const bool is_stdin = path == "-";
-  const std::string name = is_stdin ? "<stdin>" : path;
+  const std::string name = input_name(path);
   std::FILE* f = is_stdin ? stdin : std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
     return base::make_error(base::SourceLoc{path},

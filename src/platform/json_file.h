@@ -1,7 +1,8 @@
 #pragma once
-/// JSON inputs (topology files, replica groups): reading a file and parsing its text into a
-/// nlohmann::json with errors in the project's form. A malformed document gives one error
-/// located at the line nlohmann stopped on, its message without nlohmann's prefix:
+/// Input files: reading one with a size bound (programs, JSON), and for JSON inputs (topology
+/// files, replica groups) parsing its text into a nlohmann::json with errors in the project's
+/// form. A malformed document gives one error located at the line nlohmann stopped on, its
+/// message without nlohmann's prefix:
 ///   groups.json:3: error: malformed JSON: syntax error while parsing value - ...
 /// The structure checks that follow (JSON paths like `/links/3/to`) stay with each reader.
 
@@ -21,6 +22,9 @@ base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::s
 /// the file): cannot open and cannot read (with the system's reason), more than `max_bytes`
 /// (a whole number of MiB), which is refused rather than read to the end.
 base::Result<std::string> read_bounded(const std::string& path, std::size_t max_bytes);
+
+/// How errors name the input at `path`: <stdin> for "-", else the path.
+std::string input_name(const std::string& path);
 
 /// read_bounded(path, 16 MiB): no topology or group file comes near it.
 base::Result<std::string> read_json_file(const std::string& path);
