@@ -35,6 +35,44 @@ namespace {
 constexpr std::uint64_t kZeroBytes = 64 * 1024;
 const std::array<std::uint8_t, kZeroBytes> kZeros{};
 
+constexpr std::uint64_t kHugePage = 2ULL << 20;
+
+/// A zeroed mapping of at least `bytes` and its huge-page-aligned start.
+struct Arena {
+  void* mapping = nullptr;
+  std::uint64_t mapped = 0;
+  std::uint8_t* data = nullptr;
+};
+
+/// `bytes` of zeroed memory, huge-page aligned, advised for huge pages if dense.
+Arena map_arena(std::uint64_t bytes, PageBacking backing) {
+#if defined(__linux__)
+  const std::uint64_t mapped = bytes + kHugePage;
+  void* raw = mmap(nullptr, mapped, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  SBRDMA_CHECK_MSG(raw != MAP_FAILED, "out of memory for simulated memory pages");
+  const auto at = reinterpret_cast<std::uintptr_t>(raw);
+  auto* p = reinterpret_cast<std::uint8_t*>((at + kHugePage - 1) & ~(kHugePage - 1));
+  if (backing == PageBacking::kDense) {
+    madvise(p, bytes, MADV_HUGEPAGE);  // advice only: failure is harmless
+  }
+  return Arena{raw, mapped, p};
+#else
+  (void)backing;
+  auto* p = static_cast<std::uint8_t*>(std::calloc(1, bytes));
+  SBRDMA_CHECK_MSG(p != nullptr, "out of memory for simulated memory pages");
+  return Arena{p, bytes, p};
+#endif
+}
+
+void unmap_arena(const Arena& a) {
+#if defined(__linux__)
+  munmap(a.mapping, a.mapped);
+#else
+  std::free(a.mapping);
+#endif
+}
+
 /// Page memory for every PagedMemory of the process, by page size and backing. Fresh pages are
 /// carved from arenas mapped zero-filled by the OS; dense arenas are advised for huge pages (a 2
 /// MiB fault instead of 512 small ones), sparse ones are not, so the OS backs only the 4 KiB pages
@@ -120,7 +158,6 @@ class PagePool {
   }
 
  private:
-  static constexpr std::uint64_t kHugePage = 2ULL << 20;
   static constexpr std::uint64_t kArenaBytes = 64ULL << 20;
   struct Kind {
     std::uint64_t bytes = 0;
@@ -164,24 +201,10 @@ class PagePool {
 #endif
   }
 
-  /// `bytes` of zeroed memory, huge-page aligned, advised for huge pages if dense.
+  /// `bytes` of zeroed memory, huge-page aligned, advised for huge pages if dense (never given
+  /// back: the pool keeps its arenas).
   static std::uint8_t* map_zeroed(std::uint64_t bytes, PageBacking backing) {
-#if defined(__linux__)
-    void* raw = mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    SBRDMA_CHECK_MSG(raw != MAP_FAILED, "out of memory for simulated memory pages");
-    const auto at = reinterpret_cast<std::uintptr_t>(raw);
-    auto* p = reinterpret_cast<std::uint8_t*>((at + kHugePage - 1) & ~(kHugePage - 1));
-    if (backing == PageBacking::kDense) {
-      madvise(p, bytes, MADV_HUGEPAGE);  // advice only: failure is harmless
-    }
-    return p;
-#else
-    (void)backing;
-    auto* p = static_cast<std::uint8_t*>(std::calloc(1, bytes));
-    SBRDMA_CHECK_MSG(p != nullptr, "out of memory for simulated memory pages");
-    return p;
-#endif
+    return map_arena(bytes, backing).data;
   }
 
   std::mutex mu_;
@@ -232,6 +255,17 @@ void prefault_pages(std::uint64_t valid_bytes, PageBacking backing, std::uint64_
 
 void wait_prefault() {
   PagePool::instance().wait_prefault();
+}
+
+DenseBuffer::DenseBuffer(std::uint64_t bytes) : size_(bytes) {
+  const Arena a = map_arena(bytes, PageBacking::kDense);
+  mapping_ = a.mapping;
+  mapped_ = a.mapped;
+  data_ = a.data;
+}
+
+DenseBuffer::~DenseBuffer() {
+  unmap_arena(Arena{mapping_, mapped_, data_});
 }
 
 PagedMemory::PagedMemory(std::uint64_t size, std::uint64_t page_bytes, std::uint64_t valid_bytes,

@@ -143,6 +143,26 @@ void prefault_pages(std::uint64_t valid_bytes, PageBacking backing, std::uint64_
 /// memory bandwidth to itself).
 void wait_prefault();
 
+/// `bytes` of zeroed host memory mapped the way a dense SBUF's pages are (huge-page aligned and
+/// advised, on Linux), given back to the OS on destruction. For measuring the host with the kind
+/// of memory the simulation copies into: the bench's memcpy reference.
+class DenseBuffer {
+ public:
+  explicit DenseBuffer(std::uint64_t bytes);
+  ~DenseBuffer();
+  DenseBuffer(const DenseBuffer&) = delete;
+  DenseBuffer& operator=(const DenseBuffer&) = delete;
+
+  [[nodiscard]] std::uint8_t* data() noexcept { return data_; }
+  [[nodiscard]] std::uint64_t size() const noexcept { return size_; }
+
+ private:
+  void* mapping_ = nullptr;  ///< what to give back (the aligned data_ lies inside it)
+  std::uint64_t mapped_ = 0;
+  std::uint8_t* data_ = nullptr;
+  std::uint64_t size_ = 0;
+};
+
 /// Copies `len` bytes from `src` at `src_off` to `dst` at `dst_off` (memmove semantics when
 /// both are the same memory). Contract: both ranges valid.
 void copy_bytes(const PagedMemory& src, std::uint64_t src_off, PagedMemory& dst,

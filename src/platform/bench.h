@@ -114,7 +114,7 @@ std::string format_json(const BenchOptions& o, const BenchResult& r);
 std::string format_plot(const BenchOptions& o, const BenchResult& r);
 
 /// Bytes per second of memcpy over `bytes` bytes (in chunks of `chunk` bytes through two
-/// buffers of up to 64 MiB), measured now.
+/// huge-page-advised buffers of up to 64 MiB, warmed by one untimed pass), measured now.
 double measure_memcpy(std::uint64_t bytes, std::uint64_t chunk);
 
 }  // namespace sbrdma::platform

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <numeric>
 #include <vector>
 
@@ -235,6 +237,37 @@ TEST(PagedMemory, LongCopiesAtEveryAlignmentLandExactly) {
     }
   }
 }
+
+TEST(DenseBuffer, IsZeroedWritableAndHugePageAligned) {
+  constexpr std::uint64_t kBytes = (3ULL << 20) + 100;  // not a whole number of huge pages
+  DenseBuffer b(kBytes);
+  ASSERT_NE(b.data(), nullptr);
+  EXPECT_EQ(b.size(), kBytes);
+#if defined(__linux__)
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(b.data()) % (2ULL << 20), 0U);
+#endif
+  EXPECT_TRUE(std::all_of(b.data(), b.data() + kBytes, [](std::uint8_t v) { return v == 0; }));
+  b.data()[0] = 1;
+  b.data()[kBytes - 1] = 2;
+  EXPECT_EQ(b.data()[0] + b.data()[kBytes - 1], 3);
+}
+
+#if defined(__linux__)
+TEST(DenseBuffer, GivesItsMemoryBackToTheOs) {
+  std::uint8_t* p = nullptr;
+  {
+    DenseBuffer b(1ULL << 20);
+    p = b.data();
+    p[0] = 1;
+    unsigned char v = 0;
+    ASSERT_EQ(mincore(p, 4096, &v), 0);  // mapped
+  }
+  unsigned char v = 0;
+  errno = 0;
+  EXPECT_EQ(mincore(p, 4096, &v), -1);  // no longer mapped
+  EXPECT_EQ(errno, ENOMEM);
+}
+#endif
 
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
 /// True if the OS has backed the 4 KiB page at `p` (page aligned).

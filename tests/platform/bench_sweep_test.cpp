@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "collectives/lower.h"
 #include "platform/bench.h"
@@ -12,6 +13,15 @@
 
 namespace sbrdma::platform {
 namespace {
+
+TEST(BenchSweep, MemcpyReferenceIsARateAndNothingForNoBytes) {
+  EXPECT_EQ(measure_memcpy(0, 4096), 0.0);
+  // 3 MiB in 4 KiB chunks through one span: a rate, finite and above zero (too short to bound
+  // it from below: this machine is shared).
+  const double rate = measure_memcpy(3ULL << 20, 4096);
+  EXPECT_GT(rate, 0.0);
+  EXPECT_TRUE(std::isfinite(rate));
+}
 
 TEST(BenchSweep, SizesTakeBinarySuffixes) {
   EXPECT_EQ(*parse_size("1K", "-b"), 1024u);
