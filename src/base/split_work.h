@@ -1,0 +1,29 @@
+#pragma once
+/// split_work: runs independent pieces of one bulk job on two cores, the caller's and one helper
+/// thread's, for the simulator's data work (a reduce over 128 partitions), which is bound by
+/// memory bandwidth that one core does not exhaust. The pieces must touch disjoint memory: the
+/// result is then the same bytes whichever thread ran which piece, so the simulation stays
+/// deterministic.
+///
+///   caller:  post job --> pieces 0, 2, 4, ... --> wait for the helper --> return
+///   helper:  (asleep) --> wakes on post --> pieces 1, 3, 5, ... --> done --> spins, sleeps
+///
+/// The helper is started on first use and lives until the process exits (it holds no resource
+/// but its stack). It spins briefly after each job, since bulk jobs come in bursts, then sleeps
+/// on a futex (std::atomic::wait). On a machine with one core everything runs on the caller.
+
+#include <cstddef>
+#include <functional>
+
+namespace sbrdma::base {
+
+/// Runs piece(i) for every i in [0, n) and returns when all have run: the even i on the calling
+/// thread, the odd i on the helper (all on the caller when n < 2 or there is no second core).
+/// Contract: the pieces are independent (no piece reads what another writes) and do not throw;
+/// calls from several threads run one after another.
+void split_work(std::size_t n, const std::function<void(std::size_t)>& piece);
+
+/// Whether split_work() uses a helper thread on this machine (two or more cores).
+bool split_work_parallel();
+
+}  // namespace sbrdma::base
