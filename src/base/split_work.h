@@ -19,8 +19,8 @@ namespace sbrdma::base {
 
 /// Runs piece(i) for every i in [0, n) and returns when all have run: the even i on the calling
 /// thread, the odd i on the helper (all on the caller when n < 2 or there is no second core).
-/// Contract: the pieces are independent (no piece reads what another writes) and do not throw;
-/// calls from several threads run one after another.
+/// Contract: the pieces are independent (no piece reads what another writes), do not throw and
+/// do not call split_work themselves; calls from several threads run one after another.
 void split_work(std::size_t n, const std::function<void(std::size_t)>& piece);
 
 /// Whether split_work() uses a helper thread on this machine (two or more cores).
