@@ -5,25 +5,28 @@
 /// result is then the same bytes whichever thread ran which piece, so the simulation stays
 /// deterministic.
 ///
-///   caller:  post job --> pieces 0, 2, 4, ... --> wait for the helper --> return
-///   helper:  (asleep) --> wakes on post --> pieces 1, 3, 5, ... --> done --> spins, sleeps
+///   caller:  post job --> claim a piece, run it, claim the next ... --> wait for claimed ones
+///   helper:  (asleep) --> wakes on post --> claims pieces too --> none left --> spins, sleeps
 ///
-/// The helper is started on first use and lives until the process exits (it holds no resource
-/// but its stack). It spins briefly after each job, since bulk jobs come in bursts, then sleeps
-/// on a futex (std::atomic::wait). On a machine with one core everything runs on the caller.
+/// Pieces are claimed one at a time by whichever thread is free, so the caller never waits for
+/// a helper that is slow to wake: it runs whatever the helper has not claimed. The helper is
+/// started on first use and lives until the process exits (it holds no resource but its
+/// stack); it spins briefly after each job, since bulk jobs come in bursts, then sleeps on a
+/// futex (std::atomic::wait). With one usable core everything runs on the caller.
 
 #include <cstddef>
 #include <functional>
 
 namespace sbrdma::base {
 
-/// Runs piece(i) for every i in [0, n) and returns when all have run: the even i on the calling
-/// thread, the odd i on the helper (all on the caller when n < 2 or there is no second core).
+/// Runs piece(i) for every i in [0, n) and returns when all have run, each on the calling thread
+/// or the helper, whichever claimed it (all on the caller when n < 2 or there is no second
+/// usable core).
 /// Contract: the pieces are independent (no piece reads what another writes), do not throw and
 /// do not call split_work themselves; calls from several threads run one after another.
 void split_work(std::size_t n, const std::function<void(std::size_t)>& piece);
 
-/// Whether split_work() uses a helper thread on this machine (two or more cores).
+/// Whether split_work() uses a helper thread here (two or more cores this process may run on).
 bool split_work_parallel();
 
 }  // namespace sbrdma::base

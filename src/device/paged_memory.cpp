@@ -56,7 +56,7 @@ Arena map_arena(std::uint64_t bytes, PageBacking backing) {
   return Arena{raw, mapped, p};
 #else
   (void)backing;
-  auto* p = static_cast<std::uint8_t*>(std::calloc(1, bytes));
+  auto* p = static_cast<std::uint8_t*>(std::calloc(1, std::max<std::uint64_t>(bytes, 1)));
   SBRDMA_CHECK_MSG(p != nullptr, "out of memory for simulated memory pages");
   return Arena{p, bytes, p};
 #endif

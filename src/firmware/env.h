@@ -125,6 +125,8 @@ class Q7Env {
   /// (bytes <= the active size), to be read and written in place during the caller's current
   /// step (no suspension in between); an empty span if the environment cannot expose them
   /// (then sbuf_read/sbuf_write serve). A view saves local compute two copies per operand byte.
+  /// Views of different partitions taken in one step stay valid together and never overlap, so
+  /// their bytes may be worked on from two threads at once (apply_tensor_tensor_arith).
   virtual std::span<std::uint8_t> sbuf_partition(unsigned partition, std::uint64_t bytes) {
     (void)partition, (void)bytes;
     return {};

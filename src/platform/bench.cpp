@@ -100,11 +100,12 @@ base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::u
 
 double measure_memcpy(std::uint64_t bytes, std::uint64_t chunk) {
   if (bytes == 0) return 0;
-  chunk = std::clamp<std::uint64_t>(chunk, 64, 64ULL << 20);
+  chunk = std::clamp<std::uint64_t>(std::min(chunk, bytes), 64, 64ULL << 20);
   const std::uint64_t span = std::max(chunk, std::min<std::uint64_t>(bytes, 64ULL << 20));
   // Memory like a dense SBUF's (device::DenseBuffer), written once and then copied across once
-  // untimed: the figure is a steady memcpy, not the OS's first-touch costs. (Fresh 4 KiB-paged
-  // buffers timed on their first pass measured at half the rate, and varied with it.)
+  // untimed: the figure is a steady memcpy. (Freshly mapped 4 KiB-page buffers, measured as
+  // the first memcpy of a bench process, ran at about half the rate the same measurement gave
+  // later in that process, and varied with it.)
   device::DenseBuffer src(span);
   device::DenseBuffer dst(span);
   std::memset(src.data(), 1, span);

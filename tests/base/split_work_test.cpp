@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <set>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -30,19 +30,33 @@ TEST(SplitWork, ManyCallsInARowEachSeeTheirOwnPieces) {
   for (std::size_t i = 0; i < slot.size(); ++i) EXPECT_EQ(slot[i], calls_sum * (i + 1)) << i;
 }
 
-TEST(SplitWork, TheOddPiecesRunOnTheHelperWhenThereAreTwoCores) {
+TEST(SplitWork, WhileTheCallerIsBusyTheHelperTakesAnotherPiece) {
   if (!split_work_parallel()) GTEST_SKIP() << "one core: everything runs on the caller";
-  std::vector<std::thread::id> who(6);
-  split_work(who.size(), [&](std::size_t i) { who[i] = std::this_thread::get_id(); });
-  const std::thread::id me = std::this_thread::get_id();
-  for (std::size_t i = 0; i < who.size(); ++i) {
-    if (i % 2 == 0) {
-      EXPECT_EQ(who[i], me) << i;
-    } else {
-      EXPECT_NE(who[i], me) << i;
+  // Each piece waits until both are running at once, which only two threads can do. A helper
+  // that never claims leaves the first piece waiting out its (generous) limit.
+  std::atomic<int> running{0};
+  std::vector<std::thread::id> who(2);
+  std::vector<char> met(2, 0);  // not vector<bool>: its bits share a word between threads
+  split_work(2, [&](std::size_t i) {
+    who[i] = std::this_thread::get_id();
+    running.fetch_add(1);
+    const auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (running.load() < 2 && std::chrono::steady_clock::now() < limit) {
+      std::this_thread::yield();
     }
-  }
-  EXPECT_EQ(std::set<std::thread::id>(who.begin(), who.end()).size(), 2U);
+    met[i] = running.load() == 2 ? 1 : 0;
+  });
+  EXPECT_EQ(met, std::vector<char>(2, 1));
+  EXPECT_NE(who[0], who[1]);
+}
+
+TEST(SplitWork, ACallerWhoseHelperSleepsRunsThePiecesItself) {
+  // After a pause long enough for the helper to sleep, a call still finishes every piece, on
+  // whichever threads claimed them.
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::vector<int> runs(9, 0);
+  split_work(runs.size(), [&](std::size_t i) { ++runs[i]; });
+  EXPECT_EQ(runs, std::vector<int>(9, 1));
 }
 
 TEST(SplitWork, CallsFromTwoThreadsTakeTurns) {
