@@ -102,17 +102,26 @@ bool chunkable(const TtaPlan& pl) {
   return pl.dst.contiguous && fits(pl.src0) && fits(pl.src1);
 }
 
+/// The partition bytes a chunkable op's view takes: up to its furthest operand byte only, so
+/// the rest of the partition stays untouched.
+std::uint64_t view_reach(const TtaPlan& pl) {
+  return std::max({pl.dst.hi, pl.src0.hi, pl.src1.hi});
+}
+
+/// A chunkable op on one partition's in-place view of view_reach(pl) bytes.
+void apply_in_view(const TtaPlan& pl, std::span<std::uint8_t> view) {
+  // In place: the operands were checked against the active bytes, and dst meets a source only
+  // at the same start, which elementwise() allows.
+  SBRDMA_CHECK(pl.dst.hi <= view.size() && pl.src0.hi <= view.size() && pl.src1.hi <= view.size());
+  elementwise(pl.op, pl.dtype, view.data() + pl.src0.lo, view.data() + pl.src1.lo,
+              view.data() + pl.dst.lo, pl.elements);
+}
+
 base::Status apply_chunked(Q7Env& env, const TtaPlan& pl, unsigned partition) {
   const unsigned size = pl.elem_bytes;
-  // The view reaches the furthest operand byte only: the rest of the partition stays untouched.
-  const std::uint64_t reach = std::max({pl.dst.hi, pl.src0.hi, pl.src1.hi});
-  if (const std::span<std::uint8_t> view = env.sbuf_partition(partition, reach); !view.empty()) {
-    // In place: the operands were checked against the active bytes, and dst meets a source
-    // only at the same start, which elementwise() allows.
-    SBRDMA_CHECK(pl.dst.hi <= view.size() && pl.src0.hi <= view.size() &&
-                 pl.src1.hi <= view.size());
-    elementwise(pl.op, pl.dtype, view.data() + pl.src0.lo, view.data() + pl.src1.lo,
-                view.data() + pl.dst.lo, pl.elements);
+  if (const std::span<std::uint8_t> view = env.sbuf_partition(partition, view_reach(pl));
+      !view.empty()) {
+    apply_in_view(pl, view);
     return base::ok_status();
   }
   const std::uint64_t chunk_elems = kChunkBytes / size;
@@ -245,18 +254,12 @@ constexpr std::uint64_t kSplitBytes = 256 * 1024;
 bool apply_split(Q7Env& env, const TtaPlan& pl) {
   // Every view is taken here, on the simulation's thread (taking one may back or zero its
   // page); the pieces then touch only their own partition's bytes, which no other shares.
-  const std::uint64_t reach = std::max({pl.dst.hi, pl.src0.hi, pl.src1.hi});
-  std::vector<std::uint8_t*> views(pl.partitions);
+  std::vector<std::span<std::uint8_t>> views(pl.partitions);
   for (unsigned partition = 0; partition < pl.partitions; ++partition) {
-    const std::span<std::uint8_t> view = env.sbuf_partition(partition, reach);
-    if (view.empty()) return false;
-    SBRDMA_CHECK(reach <= view.size());
-    views[partition] = view.data();
+    views[partition] = env.sbuf_partition(partition, view_reach(pl));
+    if (views[partition].empty()) return false;
   }
-  base::split_work(views.size(), [&](std::size_t i) {
-    std::uint8_t* v = views[i];
-    elementwise(pl.op, pl.dtype, v + pl.src0.lo, v + pl.src1.lo, v + pl.dst.lo, pl.elements);
-  });
+  base::split_work(views.size(), [&](std::size_t i) { apply_in_view(pl, views[i]); });
   return true;
 }
 

@@ -309,57 +309,58 @@ class MemoryEnv final : public firmware::Q7Env {
   NullBus bus_;
 };
 
-/// Runs `t` over 128 partitions of `partition_bytes` random bytes (seed `seed`) twice: with
-/// in-place views (`with`) and through reads and writes (`without`); checks the view path
-/// copied nothing and both left the same bytes. `before` gets the bytes both started from.
-void run_with_and_without_views(const isa::ExtTensorTensorArith& t, std::uint64_t partition_bytes,
-                                std::uint64_t seed, MemoryEnv& with, MemoryEnv& without,
-                                std::vector<std::vector<std::uint8_t>>& before) {
-  soc::Profile p = soc::cayman_profile();
-  p.partition_active = base::Bytes{partition_bytes};
-  const auto plan = firmware::plan_tensor_tensor_arith(t, p);
-  ASSERT_TRUE(plan.ok());
-  for (unsigned i = 0; i < 128; ++i) {
-    with.parts()[i].resize(partition_bytes);
-    fill_pattern_bytes({FillPattern::Kind::kRandom, seed}, i, with.parts()[i]);
-    without.parts()[i] = with.parts()[i];
+/// One op run both ways over 128 partitions of random bytes: with in-place views (`with`) and
+/// through reads and writes (`without`), from the same bytes (`before`).
+struct BothPaths {
+  MemoryEnv with{true};
+  MemoryEnv without{false};
+  std::vector<std::vector<std::uint8_t>> before;
+
+  /// Runs `t` over partitions of `partition_bytes` bytes filled from `seed`; checks the view
+  /// path copied nothing and both left the same bytes.
+  void run(const isa::ExtTensorTensorArith& t, std::uint64_t partition_bytes, std::uint64_t seed) {
+    soc::Profile p = soc::cayman_profile();
+    p.partition_active = base::Bytes{partition_bytes};
+    const auto plan = firmware::plan_tensor_tensor_arith(t, p);
+    ASSERT_TRUE(plan.ok());
+    for (unsigned i = 0; i < 128; ++i) {
+      with.parts()[i].resize(partition_bytes);
+      fill_pattern_bytes({FillPattern::Kind::kRandom, seed}, i, with.parts()[i]);
+      without.parts()[i] = with.parts()[i];
+    }
+    before = with.parts();
+    ASSERT_TRUE(firmware::apply_tensor_tensor_arith(with, *plan).ok());
+    ASSERT_TRUE(firmware::apply_tensor_tensor_arith(without, *plan).ok());
+    EXPECT_EQ(with.copies, 0) << "the view path copies nothing";
+    EXPECT_GT(without.copies, 0);
+    EXPECT_EQ(with.parts(), without.parts());
   }
-  before = with.parts();
-  ASSERT_TRUE(firmware::apply_tensor_tensor_arith(with, *plan).ok());
-  ASSERT_TRUE(firmware::apply_tensor_tensor_arith(without, *plan).ok());
-  EXPECT_EQ(with.copies, 0) << "the view path copies nothing";
-  EXPECT_GT(without.copies, 0);
-  EXPECT_EQ(with.parts(), without.parts());
-}
+};
 
 TEST(Tta, InPlaceViewsAndCopiesGiveTheSameBytes) {
-  MemoryEnv with(true);
-  MemoryEnv without(false);
-  std::vector<std::vector<std::uint8_t>> before;
-  run_with_and_without_views(tta(AluOp::kMult, Dtype::kBfloat16, pattern(0, 1, 512),
-                                 pattern(1024, 1, 512), pattern(0, 1, 512)),
-                             4096, 4, with, without, before);
+  BothPaths b;
+  b.run(tta(AluOp::kMult, Dtype::kBfloat16, pattern(0, 1, 512), pattern(1024, 1, 512),
+            pattern(0, 1, 512)),
+        4096, 4);
   for (std::size_t i = 0; i < 512; ++i) {
     ASSERT_TRUE(firmware::testing_ref::ref_matches(ArithOp::kMult, Dtype::kBfloat16,
-                                                   before[9].data(), before[9].data() + 1024,
-                                                   with.parts()[9].data(), i));
+                                                   b.before[9].data(), b.before[9].data() + 1024,
+                                                   b.with.parts()[9].data(), i));
   }
 }
 
 TEST(Tta, AnOpLargeEnoughToSplitAcrossCoresGivesTheSameBytes) {
   // 128 partitions x 4 KiB of fp32 per operand (512 KiB): over split_work's threshold, so with
   // views and two cores the partitions run on both threads; without views, one by one.
-  MemoryEnv with(true);
-  MemoryEnv without(false);
-  std::vector<std::vector<std::uint8_t>> before;
-  run_with_and_without_views(tta(AluOp::kAdd, Dtype::kFp32, pattern(0, 1, 1024),
-                                 pattern(4096, 1, 1024), pattern(8192, 1, 1024)),
-                             3 * 4096, 5, with, without, before);
+  BothPaths b;
+  b.run(tta(AluOp::kAdd, Dtype::kFp32, pattern(0, 1, 1024), pattern(4096, 1, 1024),
+            pattern(8192, 1, 1024)),
+        3 * 4096, 5);
   for (unsigned part : {0U, 1U, 126U, 127U}) {  // both threads' partitions, the ends included
     for (std::size_t i = 0; i < 1024; ++i) {
       ASSERT_TRUE(firmware::testing_ref::ref_matches(
-          ArithOp::kAdd, Dtype::kFp32, before[part].data(), before[part].data() + 4096,
-          with.parts()[part].data() + 8192, i))
+          ArithOp::kAdd, Dtype::kFp32, b.before[part].data(), b.before[part].data() + 4096,
+          b.with.parts()[part].data() + 8192, i))
           << "partition " << part << " element " << i;
     }
   }
