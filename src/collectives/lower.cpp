@@ -323,32 +323,45 @@ base::Status check_program_words(std::uint64_t first_iteration, unsigned iterati
                   iterations, first_iteration, kMaxProgramWords));
 }
 
+/// The checks that need emitted words: the emitter's own errors (semaphores) and relay slots
+/// around unroutable addresses past the partition.
+base::Status check_emitted(const Geometry& g, const LowerRequest& req, const Emitter& em) {
+  if (!em.status().ok()) return em.status().error();
+  if (em.sbuf_used() > g.partition_bytes) {  // relay slots come during emission
+    return base::make_error(fmt::format(
+        "{} of {} B: the relays around unroutable addresses need {} per SBUF partition; {} fit",
+        op_long_name(req.op), req.bytes, bytes_text(em.sbuf_used()),
+        bytes_text(g.partition_bytes)));
+  }
+  return base::ok_status();
+}
+
+/// Emits iteration `it` of `p`; after the first, refuses what check_emitted() and
+/// check_program_words() refuse, before the other iterations are emitted.
+base::Status emit_iteration(const Geometry& g, const LowerRequest& req, Plan& p, unsigned it) {
+  for (auto& ph : p.phases) ph->emit(it);
+  p.em->end_iteration();
+  if (it != 0) return base::ok_status();
+  SBRDMA_TRY(check_emitted(g, req, *p.em));
+  return check_program_words(p.em->words(), req.iterations);
+}
+
 }  // namespace
 
 base::Status check_request(const Geometry& g, const Communicator& c, const LowerRequest& req) {
   LowerRequest quiet = req;
-  quiet.notes = false;  // notes are for emitted words; nothing is emitted here
+  quiet.notes = false;  // the words emitted here are thrown away
   auto checked = check_and_plan(g, c, quiet);
   if (!checked) return checked.error();
-  return base::ok_status();
+  return emit_iteration(g, quiet, checked->plan, 0);
 }
 
 base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const LowerRequest& req) {
   auto checked = check_and_plan(g, c, req);
   if (!checked) return checked.error();
   Plan& p = checked->plan;
-  for (unsigned it = 0; it < req.iterations; ++it) {
-    for (auto& ph : p.phases) ph->emit(it);
-    p.em->end_iteration();
-    if (it == 0) SBRDMA_TRY(check_program_words(p.em->words(), req.iterations));
-  }
-  if (!p.em->status().ok()) return p.em->status().error();
-  if (p.em->sbuf_used() > g.partition_bytes) {  // relay slots come during emission
-    return base::make_error(fmt::format(
-        "{} of {} B: the relays around unroutable addresses need {} per SBUF partition; {} fit",
-        op_long_name(req.op), req.bytes, bytes_text(p.em->sbuf_used()),
-        bytes_text(g.partition_bytes)));
-  }
+  for (unsigned it = 0; it < req.iterations; ++it) SBRDMA_TRY(emit_iteration(g, req, p, it));
+  SBRDMA_TRY(check_emitted(g, req, *p.em));
   Lowered out;
   out.algorithm = checked->algorithm;
   out.count = checked->count;

@@ -70,14 +70,16 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
                                           const LowerRequest& req);
 
 /// Lowers `req` on `c`. Errors: bad size, an algorithm that does not apply, a size whose
-/// buffers and scratch do not fit a partition (saying how much fits), semaphores exhausted.
+/// buffers and scratch do not fit a partition (saying how much fits), semaphores exhausted,
+/// relay slots that do not fit, programs past 2^25 words (-n plus -w iterations of the first
+/// one's words; refused before the second is emitted).
 base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const LowerRequest& req);
 
-/// The checks lower() runs before it emits a word (bad size, an algorithm that does not apply,
-/// no iteration, buffers and scratch that do not fit a partition), with the same errors, for
-/// a caller that wants to refuse a whole sweep before running any of it. lower() can still
-/// fail later, where emission needs more than the plan shows (relay slots around unroutable
-/// addresses, semaphores).
+/// The checks lower() runs on the plan and on its first iteration, with the same errors, for a
+/// caller that wants to refuse a whole sweep before running any of it: bad size, an algorithm
+/// that does not apply, no iteration, buffers and scratch that do not fit a partition, and,
+/// from one emitted iteration (thrown away), semaphores exhausted, relay slots that do not fit
+/// and iterations whose programs would pass the word limit. Later iterations repeat the first.
 base::Status check_request(const Geometry& g, const Communicator& c, const LowerRequest& req);
 
 /// The largest size of `req` (same op, dtype, algorithm) that fits, in bytes; 0 if none.

@@ -113,6 +113,22 @@ TEST(Lower, IterationsPastTheWordLimitAreRefusedBeforeTheyAreEmitted) {
             "words in all");
 }
 
+TEST(Lower, CheckRequestRefusesTheWordLimitWithoutLowering) {
+  // A sweep is checked size by size before any runs: the word limit, which only the emitted
+  // words show, is part of that check (it was not: a sweep ran its small sizes for minutes
+  // and failed at the first size with more words per iteration).
+  const Geometry g = Geometry::of(soc::cayman_profile(), 1);
+  LowerRequest small = req(Op::kAllReduce, 1024, Algorithm::kMesh);
+  LowerRequest big = req(Op::kAllReduce, 64 << 10, Algorithm::kMesh);
+  small.iterations = big.iterations = 120'000;  // 80 words each fit, 296 do not
+  EXPECT_TRUE(check_request(g, first(8, g), small).ok());
+  const base::Status st = check_request(g, first(8, g), big);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().message,
+            "120000 iterations (-n plus -w) of 296 program words each: more than 33554432 words "
+            "in all");
+}
+
 TEST(Lower, ProgramsAssembleBackToTheSameWords) {
   const Geometry g = Geometry::of(soc::cayman_profile(), 1);
   LowerRequest r = req(Op::kAllReduce, 64 << 10, Algorithm::kRing);

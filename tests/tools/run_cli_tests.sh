@@ -2,6 +2,8 @@
 # Runs every tests/cli/*.sh case file against the sbrdma binary.
 # A case file calls `check NAME EXPECTED_EXIT [stdin-file|-] -- ARGS...` and then
 # `expect_out TEXT` / `expect_err TEXT` / `expect_out_file FILE` on the last command's output.
+# CHECK_SECONDS=N before `check` stops the command after N seconds (exit 124: a failure unless
+# expected), for a case whose bug would be a run that does not end soon.
 set -u
 SBRDMA=$1
 DIR=$2
@@ -20,7 +22,9 @@ check() {
   local want=$2 in=$3
   shift 4
   if [[ $in == "-" ]]; then in=/dev/null; fi
-  (cd "$WORK" && "$SBRDMA" "$@" <"$in" >"$WORK/out" 2>"$WORK/err")
+  local limit=()
+  if [[ -n ${CHECK_SECONDS:-} ]]; then limit=(timeout "$CHECK_SECONDS"); fi
+  (cd "$WORK" && "${limit[@]}" "$SBRDMA" "$@" <"$in" >"$WORK/out" 2>"$WORK/err")
   local rc=$?
   if [[ $rc -ne $want ]]; then
     _fail "exit $rc, expected $want: sbrdma $*"
