@@ -3,6 +3,7 @@
 // line per size on stderr. Exit 0; 1 for bad input, a failed run or any #wrong > 0.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -14,6 +15,7 @@
 
 #include "cli/commands.h"
 #include "cli/file_io.h"
+#include "cli/numbers.h"
 #include "collectives/program.h"
 #include "platform/bench.h"
 #include "platform/collective_groups.h"
@@ -28,14 +30,14 @@ struct BenchArgs {
   unsigned ranks = 0;
   std::string minbytes = "1M";
   std::string maxbytes;
-  std::uint64_t factor = 2;
+  std::string factor = "2";
   std::string step;
   unsigned iters = 5;
   unsigned warmups = 1;
   std::string dtype = "fp32";
   std::string op = "sum";
   std::string check;
-  std::uint64_t seed = 0;
+  std::string seed = "0";
   bool show_algorithm = false;
   std::vector<std::string> time_stats;
   std::string json;
@@ -72,13 +74,19 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a) {
     if (*s == 0) return base::make_error("-i: the step must be at least 1 byte");
     step = *s;
   }
-  auto sizes = platform::sweep_sizes(*b, *e, a.factor, step);
+  auto factor = parse_u64(a.factor);
+  if (!factor) return base::make_error("-f: " + factor.error().message);
+  auto sizes = platform::sweep_sizes(*b, *e, *factor, step);
   if (!sizes) return sizes.error();
   o.sizes = std::move(*sizes);
   for (std::size_t at = 0; at <= a.algorithm.size();) {
     const std::size_t comma = std::min(a.algorithm.find(',', at), a.algorithm.size());
     auto alg = collectives::parse_algorithm(a.algorithm.substr(at, comma - at));
     if (!alg) return base::make_error("--algorithm: " + alg.error().message);
+    if (std::find(o.algorithms.begin(), o.algorithms.end(), *alg) != o.algorithms.end()) {
+      return base::make_error(
+          fmt::format("--algorithm: {} is listed twice", collectives::algorithm_name(*alg)));
+    }
     o.algorithms.push_back(*alg);
     at = comma + 1;
   }
@@ -97,7 +105,9 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a) {
   if (o.check && a.timing_only) {
     return base::make_error("-c (data check) needs data: it cannot run with --timing-only");
   }
-  o.seed = a.seed;
+  auto seed = parse_u64(a.seed);
+  if (!seed) return base::make_error("--seed: " + seed.error().message);
+  o.seed = *seed;
   if (!a.time_stats.empty()) o.stats.clear();
   for (const std::string& t : a.time_stats) {
     if (t == "avg") {
@@ -116,7 +126,8 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a) {
   o.keep_programs = !a.dump.empty();
   o.ranks = a.ranks;
   if (a.ranks == 0 && a.groups.empty()) {
-    return base::make_error("-r: the number of ranks is required (or --custom-replica-groups)");
+    return base::make_error(
+        "-r: the number of ranks (at least 1) is required (or --custom-replica-groups)");
   }
   return o;
 }

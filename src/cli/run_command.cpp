@@ -14,6 +14,7 @@
 
 #include "cli/commands.h"
 #include "cli/file_io.h"
+#include "cli/numbers.h"
 #include "platform/program_runner.h"
 #include "platform/topology_json.h"
 #include "soc/profile.h"
@@ -27,7 +28,7 @@ struct RunArgs {
   std::string log = "info";
   std::string trace;
   bool timing_only = false;
-  std::uint64_t seed = 0;
+  std::string seed = "0";
   bool no_ring_id_abort = false;
 };
 
@@ -47,7 +48,9 @@ int run(const RunArgs& a) {
   platform::SimOptions opt;
   opt.timing_only = a.timing_only;
   opt.ring_id_abort = !a.no_ring_id_abort;
-  opt.seed = a.seed;
+  auto seed = parse_u64(a.seed);
+  if (!seed) return fail(base::make_error("--seed: " + seed.error().message));
+  opt.seed = *seed;
   opt.debug_log = a.log == "debug";
   opt.trace = !a.trace.empty();
   const std::string name = topology->name();

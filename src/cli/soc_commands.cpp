@@ -1,10 +1,10 @@
 // `sbrdma decode addr`, `sbrdma decode desc`, `sbrdma info regs`: thin drivers over soc/.
-#include <charconv>
 #include <cstdio>
 #include <memory>
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/numbers.h"
 #include "soc/address_map.h"
 #include "soc/print.h"
 #include "soc/profile.h"
@@ -16,30 +16,6 @@ namespace {
 
 void print_error(const base::Error& e) {
   std::fprintf(stderr, "%s\n", e.format().c_str());
-}
-
-/// A 64-bit number, decimal or 0x-hex; `_` separators allowed (0x0052_8000_0010_0000).
-base::Result<std::uint64_t> parse_u64(const std::string& text) {
-  std::string s;
-  for (char c : text) {
-    if (c != '_') s += c;
-  }
-  int radix = 10;
-  std::string_view digits = s;
-  if (digits.starts_with("0x") || digits.starts_with("0X")) {
-    radix = 16;
-    digits.remove_prefix(2);
-  }
-  std::uint64_t v = 0;
-  const char* end = digits.data() + digits.size();
-  auto [ptr, ec] = std::from_chars(digits.data(), end, v, radix);
-  if (digits.empty() || ec == std::errc::invalid_argument || ptr != end) {
-    return base::make_error("'" + text + "' is not a number (decimal or 0x-hex)");
-  }
-  if (ec == std::errc::result_out_of_range) {
-    return base::make_error("'" + text + "' does not fit in 64 bits");
-  }
-  return v;
 }
 
 struct AddrArgs {
@@ -146,7 +122,8 @@ void add_decode_soc(CLI::App& decode, Context& ctx) {
 
 void add_info_regs(CLI::App& info, Context& ctx) {
   CLI::App* regs = info.add_subcommand(
-      "regs", "Print the UDMA M2S/S2M and MISC register tables (name, offset, access, reset, fields)");
+      "regs",
+      "Print the UDMA M2S/S2M and MISC register tables (name, offset, access, reset, fields)");
   regs->callback([&ctx] { ctx.status = run_info_regs(); });
 }
 

@@ -112,7 +112,23 @@ expect_err "error: -c (data check) needs data: it cannot run with --timing-only"
 check bench_bad_check 1 - -- bench allr -r 2 -c everything
 expect_err "error: -c: unknown check 'everything' (random or all_ones)"
 check bench_no_ranks 1 - -- bench allr
-expect_err "error: -r: the number of ranks is required (or --custom-replica-groups)"
+expect_err "error: -r: the number of ranks (at least 1) is required (or --custom-replica-groups)"
+check bench_zero_ranks 1 - -- bench allr -r 0
+expect_err "error: -r: the number of ranks (at least 1) is required (or --custom-replica-groups)"
+# 64-bit flags are not wrapped ("-5") or saturated (past 2^64) on the way in.
+check bench_seed_negative 1 - -- bench allr -r 2 -b 1K -c random --seed -5
+expect_err "error: --seed: '-5' is not a number (decimal or 0x-hex)"
+expect_err_lines 1
+check bench_seed_huge 1 - -- bench allr -r 2 -b 1K -c random --seed 18446744073709551616
+expect_err "error: --seed: '18446744073709551616' does not fit in 64 bits"
+check bench_seed_largest 0 - -- bench allr -r 2 -b 1K -c random --seed 18446744073709551615
+expect_out "        1024             256     fp32"
+check bench_factor_negative 1 - -- bench allr -r 2 -b 1K -e 4K -f -2
+expect_err "error: -f: '-2' is not a number (decimal or 0x-hex)"
+expect_err_lines 1
+check bench_algorithm_twice 1 - -- bench allr -r 2 -b 1K --algorithm ring,mesh,ring
+expect_err "error: --algorithm: ring is listed twice"
+expect_err_lines 1
 # Sizes past 64 bits, sweeps without end and iteration counts that overflow are refused.
 check bench_size_overflow 1 - -- bench allr -r 2 -b 1 -e 17179869185G
 expect_err "error: -e: size '17179869185G' does not fit in 64 bits"

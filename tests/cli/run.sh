@@ -55,6 +55,10 @@ cp "$(work)/out" "$(work)/out_s"
 check run_seed_b 0 - -- run "$EXAMPLES/ping_pong.s" --seed 7
 expect_out_file "$(work)/out_s"
 
+check run_seed_negative 1 - -- run "$EXAMPLES/ping_pong.s" --seed -1
+expect_err "error: --seed: '-1' is not a number (decimal or 0x-hex)"
+expect_err_lines 1
+
 # Timing-only: same time, data expects skipped.
 check run_timing_only 0 - -- run "$EXAMPLES/same_die_copy.s" --timing-only
 expect_out "equals core=0 addr=0x1000: skipped (timing-only: no data moved)"

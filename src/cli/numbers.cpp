@@ -1,0 +1,31 @@
+#include "cli/numbers.h"
+
+#include <charconv>
+#include <string>
+
+namespace sbrdma::cli {
+
+base::Result<std::uint64_t> parse_u64(std::string_view text) {
+  std::string s;
+  for (char c : text) {
+    if (c != '_') s += c;
+  }
+  int radix = 10;
+  std::string_view digits = s;
+  if (digits.starts_with("0x") || digits.starts_with("0X")) {
+    radix = 16;
+    digits.remove_prefix(2);
+  }
+  std::uint64_t v = 0;
+  const char* end = digits.data() + digits.size();
+  auto [ptr, ec] = std::from_chars(digits.data(), end, v, radix);
+  if (digits.empty() || ec == std::errc::invalid_argument || ptr != end) {
+    return base::make_error("'" + std::string(text) + "' is not a number (decimal or 0x-hex)");
+  }
+  if (ec == std::errc::result_out_of_range) {
+    return base::make_error("'" + std::string(text) + "' does not fit in 64 bits");
+  }
+  return v;
+}
+
+}  // namespace sbrdma::cli

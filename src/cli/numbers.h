@@ -1,0 +1,16 @@
+#pragma once
+/// Numbers on the command line that CLI11 would take too kindly: its 64-bit conversion wraps
+/// "-5" and saturates past 2^64 without a word, so such flags are read as text and parsed here.
+
+#include <cstdint>
+#include <string_view>
+
+#include "base/result.h"
+
+namespace sbrdma::cli {
+
+/// A 64-bit number, decimal or 0x-hex; `_` separators allowed (0x0052_8000_0010_0000).
+/// Errors: not a number (a sign, other characters, nothing), or past 64 bits.
+base::Result<std::uint64_t> parse_u64(std::string_view text);
+
+}  // namespace sbrdma::cli
