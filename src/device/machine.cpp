@@ -320,6 +320,10 @@ void Machine::set_semaphore(CoreId core, unsigned idx, std::uint32_t v) {
   core_state(core).sems.set(idx, v);
 }
 
+void Machine::watch_semaphores(std::vector<SemChange>* log) {
+  for (CoreId c = 0; c < cores_.size(); ++c) cores_[c]->sems.report_changes(log, c);
+}
+
 sim::Signal& Machine::semaphore_signal(CoreId core) {
   return core_state(core).sems.signal();
 }

@@ -154,6 +154,10 @@ class Machine {
   [[nodiscard]] std::uint32_t semaphore(CoreId core, unsigned idx) const;
   /// Sets a semaphore directly (notifies its waiters). Same contract.
   void set_semaphore(CoreId core, unsigned idx, std::uint32_t v);
+  /// Every later write or set of a semaphore's value appends {core, idx} to `log`, in the
+  /// order they happen (nullptr stops): for a trace, which then reads only what changed.
+  /// Contract: `log` outlives the watching.
+  void watch_semaphores(std::vector<SemChange>* log);
   /// The Signal notified on every change of `core`'s semaphores.
   [[nodiscard]] sim::Signal& semaphore_signal(CoreId core);
   /// `co_await machine.wait_semaphore(core, idx, cond)` in a sim process: resumes once

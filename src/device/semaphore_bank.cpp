@@ -48,6 +48,7 @@ base::Status SemaphoreBank::write(soc::SemWindow w, unsigned idx, std::uint32_t 
       break;
   }
   ++writes_;
+  if (log_ != nullptr && w != soc::SemWindow::kEvents) log_->push_back(SemChange{tag_, idx});
   signal_.notify();
   return base::ok_status();
 }
@@ -68,6 +69,7 @@ base::Result<std::uint32_t> SemaphoreBank::read(soc::SemWindow w, unsigned idx) 
 void SemaphoreBank::set(unsigned idx, std::uint32_t v) {
   SBRDMA_CHECK(idx < values_.size());
   values_[idx] = v;
+  if (log_ != nullptr) log_->push_back(SemChange{tag_, idx});
   signal_.notify();
 }
 

@@ -30,6 +30,13 @@ struct SemCondition {
   std::string text;                          ///< e.g. ">= 16"
 };
 
+/// A semaphore's value changed: which bank (its tag: the machine's core id) and index. What
+/// a watcher (a trace) reads instead of scanning every bank after every event.
+struct SemChange {
+  std::uint32_t tag = 0;
+  unsigned idx = 0;
+};
+
 /// One core's semaphores and events (see the top of this file).
 class SemaphoreBank {
  public:
@@ -57,6 +64,14 @@ class SemaphoreBank {
 
   /// Notified after every change.
   [[nodiscard]] sim::Signal& signal() noexcept { return signal_; }
+  /// From now on, appends a SemChange{tag, idx} to `log` on every write or set of a
+  /// semaphore's value (events are not reported); nullptr stops. Contract: `log` outlives the
+  /// watching.
+  void report_changes(std::vector<SemChange>* log, std::uint32_t tag) noexcept {
+    log_ = log;
+    tag_ = tag;
+  }
+
   /// Writes applied so far (any window).
   [[nodiscard]] std::uint64_t writes() const noexcept { return writes_; }
 
@@ -65,6 +80,8 @@ class SemaphoreBank {
   std::vector<std::uint32_t> values_;
   std::vector<std::uint32_t> events_;
   std::uint64_t writes_ = 0;
+  std::vector<SemChange>* log_ = nullptr;
+  std::uint32_t tag_ = 0;
 };
 
 }  // namespace sbrdma::device

@@ -14,11 +14,8 @@ namespace {
 constexpr unsigned kPoolTid = 0;
 constexpr unsigned kQ7Tid = 1;     // + PRID
 constexpr unsigned kDmaTid = 100;  // + engine
-
-/// Microseconds with 6 decimals, exact from picoseconds.
-std::string us(base::Tick t) {
-  return fmt::format("{}.{:06}", t.ps / 1000000, t.ps % 1000000);
-}
+constexpr std::size_t kNoRow = SIZE_MAX;
+constexpr device::CoreId kNoCore = UINT32_MAX;
 
 /// JSON string escaping for the few texts we write (names are ASCII).
 std::string quote(std::string_view s) {
@@ -49,6 +46,10 @@ std::optional<std::pair<device::CoreId, unsigned>> engine_of(std::string_view la
 
 }  // namespace
 
+std::string trace_us(base::Tick t) {
+  return fmt::format("{}.{:06}", t.ps / 1000000, t.ps % 1000000);
+}
+
 ChromeTrace::ChromeTrace(const Simulation& sim) : sim_(sim) {}
 
 void ChromeTrace::begin() {
@@ -63,6 +64,14 @@ void ChromeTrace::begin() {
     traced.insert(peers.begin(), peers.end());
   }
   sem_cores_.assign(traced.begin(), traced.end());
+  sem_row_.assign(sim_.topology().num_cores(), kNoRow);
+  for (std::size_t i = 0; i < sem_cores_.size(); ++i) sem_row_[sem_cores_[i]] = i;
+  for (const auto& [core, ct] : cores_) {
+    if (const auto pid = sim_.process_of(core)) {
+      if (*pid >= core_of_pid_.size()) core_of_pid_.resize(*pid + 1, kNoCore);
+      core_of_pid_[*pid] = core;
+    }
+  }
   const unsigned nsem = sim_.profile().semaphores;
   sems_.resize(sem_cores_.size() * nsem);
   sem_emitted_.assign(sems_.size(), false);
@@ -75,11 +84,9 @@ void ChromeTrace::begin() {
 
 void ChromeTrace::record(const sim::TraceRecord& r) {
   poll(last_);
-  if (r.label == "mmio.write") sem_dirty_ = true;  // may be an EVT_SEM write
   if (auto e = engine_of(r.label, ".step")) {
     head_checks_.push_back({e->first, e->second, engine_head(e->first, e->second)});
   } else if (auto l = engine_of(r.label, ".land")) {
-    sem_dirty_ = true;
     EngineTrack& et = engines_[*l];
     if (et.next < et.taken.size()) {
       slice(l->first, kDmaTid + l->second, "descriptor", et.taken[et.next++], r.time);
@@ -92,10 +99,8 @@ void ChromeTrace::end(base::Tick t) {
   poll(last_);
   for (auto& [core, ct] : cores_) {
     if (ct.wait) slice(core, ct.wait->tid, ct.wait->name, ct.wait->since, t);
-    if (ct.word)
-      slice(core, kPoolTid, ct.word->name, ct.word->since, t, fmt::format("\"pc\":{}", ct.pc));
+    close_word(core, ct, t);
     ct.wait.reset();
-    ct.word.reset();
   }
 }
 
@@ -106,9 +111,16 @@ void ChromeTrace::poll(base::Tick t) {
     }
   }
   head_checks_.clear();
-  for (auto& [core, ct] : cores_) poll_core(core, ct, t);
-  if (sem_dirty_) poll_semaphores(t);
-  sem_dirty_ = false;
+  // In core order, as a poll of every core would emit them.
+  std::sort(ran_.begin(), ran_.end());
+  ran_.erase(std::unique(ran_.begin(), ran_.end()), ran_.end());
+  for (const device::CoreId core : ran_) poll_core(core, cores_.at(core), t);
+  ran_.clear();
+  if (!sem_log_.empty()) poll_semaphores(t);
+}
+
+void ChromeTrace::resumed(std::uint32_t pid) {
+  if (pid < core_of_pid_.size() && core_of_pid_[pid] != kNoCore) ran_.push_back(core_of_pid_[pid]);
 }
 
 void ChromeTrace::poll_core(device::CoreId core, CoreTrack& ct, base::Tick t) {
@@ -141,36 +153,47 @@ void ChromeTrace::poll_core(device::CoreId core, CoreTrack& ct, base::Tick t) {
   // Words: a new pc (or the end) closes the current word's slice.
   const bool finished = st == sim::ProcessState::kFinished;
   if (fw->pc() != ct.pc || finished) {
-    if (ct.word) {
-      slice(core, kPoolTid, ct.word->name, ct.word->since, t, fmt::format("\"pc\":{}", ct.pc));
-      ct.word.reset();
-    }
+    close_word(core, ct, t);
     ct.pc = fw->pc();
     const std::string name = sim_.word_name(core, ct.pc);
     if (!finished && !name.empty()) ct.word = OpenSlice{name, t, 0, kPoolTid};
   }
 }
 
+void ChromeTrace::close_word(device::CoreId core, CoreTrack& ct, base::Tick to) {
+  if (!ct.word) return;
+  slice(core, kPoolTid, ct.word->name, ct.word->since, to, fmt::format("\"pc\":{}", ct.pc));
+  words_.push_back(WordSpan{core, ct.pc, ct.word->since, to});
+  ct.word.reset();
+}
+
 void ChromeTrace::poll_semaphores(base::Tick t) {
   const unsigned nsem = sim_.profile().semaphores;
-  for (std::size_t i = 0; i < sem_cores_.size(); ++i) {
-    const device::CoreId core = sem_cores_[i];
-    for (unsigned s = 0; s < nsem; ++s) {
-      const std::size_t k = i * nsem + s;
-      const std::uint32_t v = sim_.machine().semaphore(core, s);
-      if (v == sems_[k]) continue;
-      if (!sem_emitted_[k]) {
-        events_.push_back(
-            fmt::format(R"J({{"name":"sem[{}]","ph":"C","pid":{},"ts":{},"args":{{"value":{}}}}})J",
-                        s, core, us(base::Tick{}), sems_[k]));
-        sem_emitted_[k] = true;
-      }
+  // The logged changes of traced cores, in (core, index) order: the order of a full scan.
+  sem_keys_.clear();
+  for (const device::SemChange& c : sem_log_) {
+    const std::size_t row = c.tag < sem_row_.size() ? sem_row_[c.tag] : kNoRow;
+    if (row != kNoRow) sem_keys_.push_back(row * nsem + c.idx);
+  }
+  sem_log_.clear();
+  std::sort(sem_keys_.begin(), sem_keys_.end());
+  sem_keys_.erase(std::unique(sem_keys_.begin(), sem_keys_.end()), sem_keys_.end());
+  for (const std::size_t k : sem_keys_) {
+    const device::CoreId core = sem_cores_[k / nsem];
+    const unsigned s = static_cast<unsigned>(k % nsem);
+    const std::uint32_t v = sim_.machine().semaphore(core, s);
+    if (v == sems_[k]) continue;
+    if (!sem_emitted_[k]) {
       events_.push_back(
           fmt::format(R"J({{"name":"sem[{}]","ph":"C","pid":{},"ts":{},"args":{{"value":{}}}}})J",
-                      s, core, us(t), v));
-      tracks_.insert({core, UINT32_MAX});
-      sems_[k] = v;
+                      s, core, trace_us(base::Tick{}), sems_[k]));
+      sem_emitted_[k] = true;
     }
+    events_.push_back(
+        fmt::format(R"J({{"name":"sem[{}]","ph":"C","pid":{},"ts":{},"args":{{"value":{}}}}})J", s,
+                    core, trace_us(t), v));
+    tracks_.insert({core, UINT32_MAX});
+    sems_[k] = v;
   }
 }
 
@@ -192,7 +215,7 @@ void ChromeTrace::on_push(device::CoreId core, unsigned prid, base::Tick t, std:
   use_track(core, kQ7Tid + prid);
   events_.push_back(fmt::format(
       R"J({{"name":"right_push","ph":"i","s":"t","pid":{},"tid":{},"ts":{},"args":{{"value":{}}}}})J",
-      core, kQ7Tid + prid, us(t), value));
+      core, kQ7Tid + prid, trace_us(t), value));
 }
 
 void ChromeTrace::slice(device::CoreId core, unsigned tid, const std::string& name, base::Tick from,
@@ -200,7 +223,7 @@ void ChromeTrace::slice(device::CoreId core, unsigned tid, const std::string& na
   use_track(core, tid);
   events_.push_back(
       fmt::format(R"J({{"name":{},"ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{{{}}}}})J",
-                  quote(name), core, tid, us(from), us(to - from), args));
+                  quote(name), core, tid, trace_us(from), trace_us(to - from), args));
 }
 
 void ChromeTrace::use_track(device::CoreId core, unsigned tid) {

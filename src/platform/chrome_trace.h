@@ -17,7 +17,10 @@
 ///
 /// How it learns: the kernel calls record() before each event; state the previous event
 /// changed (a sequencer's pc, a process's wait, a queue's head, semaphores) is polled then and
-/// dated at that previous event's tick. The environments report delays, fences and pushes.
+/// dated at that previous event's tick. Only what can have changed is read: the cores whose
+/// process ran (resumed()), the engines that stepped, the semaphores the machine logged
+/// (semaphore_log()), so a traced run costs about the same per event at any scale. The
+/// environments report delays, fences and pushes.
 /// Traced cores: those with a program and the peers their gen / SB2SB words name.
 
 #include <cstdint>
@@ -28,12 +31,24 @@
 #include <vector>
 
 #include "base/units.h"
+#include "device/semaphore_bank.h"
 #include "device/topology.h"
 #include "sim/trace.h"
 
 namespace sbrdma::platform {
 
 class Simulation;
+
+/// A trace time: microseconds with 6 decimals, exact from picoseconds.
+std::string trace_us(base::Tick t);
+
+/// When a core ran one instruction word: its POOL slice, as numbers.
+struct WordSpan {
+  device::CoreId core = 0;
+  std::size_t pc = 0;
+  base::Tick from;
+  base::Tick to;
+};
 
 class ChromeTrace final : public sim::TraceSink {
  public:
@@ -44,6 +59,10 @@ class ChromeTrace final : public sim::TraceSink {
   void begin();
   /// sim::TraceSink: polls what the previous event changed.
   void record(const sim::TraceRecord& r) override;
+  /// sim::TraceSink: notes the core whose process runs, to poll it.
+  void resumed(std::uint32_t pid) override;
+  /// Where the machine logs semaphore changes (Machine::watch_semaphores) during the run.
+  [[nodiscard]] std::vector<device::SemChange>& semaphore_log() noexcept { return sem_log_; }
   /// After the run (at its end time): the last poll; closes open slices.
   void end(base::Tick t);
 
@@ -54,6 +73,8 @@ class ChromeTrace final : public sim::TraceSink {
 
   /// The whole trace document.
   [[nodiscard]] std::string json() const;
+  /// The POOL word slices of json(), in the order they were written.
+  [[nodiscard]] const std::vector<WordSpan>& word_spans() const noexcept { return words_; }
 
  private:
   struct OpenSlice {
@@ -81,6 +102,8 @@ class ChromeTrace final : public sim::TraceSink {
   void poll(base::Tick t);
   void poll_core(device::CoreId core, CoreTrack& ct, base::Tick t);
   void poll_semaphores(base::Tick t);
+  /// Writes the slice of `ct`'s open word, ending at `to`, and closes it.
+  void close_word(device::CoreId core, CoreTrack& ct, base::Tick to);
   void engine_event(std::string_view label, base::Tick t);
   [[nodiscard]] std::uint32_t engine_head(device::CoreId core, unsigned engine) const;
   void slice(device::CoreId core, unsigned tid, const std::string& name, base::Tick from,
@@ -89,15 +112,20 @@ class ChromeTrace final : public sim::TraceSink {
 
   const Simulation& sim_;
   std::map<device::CoreId, CoreTrack> cores_;  // the programmed cores
-  std::vector<device::CoreId> sem_cores_;      // traced cores (semaphore counters)
+  std::vector<device::CoreId> core_of_pid_;    // sequencer process -> its core
+  std::vector<device::CoreId> ran_;            // cores whose process ran since the last poll
+  std::vector<device::CoreId> sem_cores_;      // traced cores (semaphore counters), ascending
+  std::vector<std::size_t> sem_row_;           // core -> its index in sem_cores_ (or kNoRow)
   std::vector<std::uint32_t> sems_;            // [i * semaphores + idx], last value seen
   std::vector<bool> sem_emitted_;
+  std::vector<device::SemChange> sem_log_;  // changes since the last poll
+  std::vector<std::size_t> sem_keys_;       // scratch: the log's [i * semaphores + idx]
   std::map<std::pair<device::CoreId, unsigned>, EngineTrack> engines_;
   std::vector<HeadCheck> head_checks_;
-  bool sem_dirty_ = false;
   base::Tick last_;
   std::set<std::pair<device::CoreId, unsigned>> tracks_;  // (pid, tid) used
   std::vector<std::string> events_;
+  std::vector<WordSpan> words_;
 };
 
 }  // namespace sbrdma::platform

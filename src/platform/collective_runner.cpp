@@ -266,7 +266,8 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
     if (job.trace) {
       auto r = simulate(job, *low1, job.check.has_value(), true, 1);
       if (!r) return r.error();
-      res.trace_json = add_step_boxes(r->sim->trace_json(), low1->programs);
+      res.trace_json =
+          add_step_boxes(r->sim->trace_json(), r->sim->trace()->word_spans(), low1->programs);
     }
   }
   res.programs = std::move(low->programs);

@@ -3,42 +3,26 @@
 #include <fmt/format.h>
 
 #include <map>
-#include <nlohmann/json.hpp>
 
 namespace sbrdma::platform {
 namespace {
 
 constexpr unsigned kStepsTid = 50;  // between the Q7 threads (1..8) and DMA (100+)
 
-struct Slice {
-  double ts = 0;
-  double dur = 0;
-};
-
 }  // namespace
 
-std::string add_step_boxes(const std::string& trace_json,
+std::string add_step_boxes(const std::string& trace_json, const std::vector<WordSpan>& words,
                            const std::vector<collectives::CoreProgram>& programs) {
-  const nlohmann::json doc = nlohmann::json::parse(trace_json, nullptr, false);
   const std::size_t tail = trace_json.rfind("\n]}");
-  if (doc.is_discarded() || !doc.contains("traceEvents") || tail == std::string::npos) {
-    return trace_json;
-  }
-  // 1. When each word of each core ran: POOL slices carry {"pc": N}.
-  std::map<unsigned, std::map<std::size_t, Slice>> words;
-  for (const auto& e : doc["traceEvents"]) {
-    if (e.value("ph", "") != "X" || e.value("tid", 1U) != 0 || !e.contains("args") ||
-        !e["args"].contains("pc")) {
-      continue;
-    }
-    words[e["pid"].get<unsigned>()][e["args"]["pc"].get<std::size_t>()] =
-        Slice{e["ts"].get<double>(), e["dur"].get<double>()};
-  }
+  if (tail == std::string::npos) return trace_json;
+  // 1. When each word of each core ran (a word run twice: its last run).
+  std::map<unsigned, std::map<std::size_t, const WordSpan*>> ran;
+  for (const WordSpan& w : words) ran[w.core][w.pc] = &w;
   // 2. One box per step mark.
   std::string extra;
   for (const collectives::CoreProgram& p : programs) {
-    auto w = words.find(p.core);
-    if (w == words.end() || p.steps.empty()) continue;
+    auto w = ran.find(p.core);
+    if (w == ran.end() || p.steps.empty()) continue;
     const auto& at = w->second;
     extra += fmt::format(
         ",\n{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{},\"tid\":{},\"args\":{{\"name\":"
@@ -47,15 +31,16 @@ std::string add_step_boxes(const std::string& trace_json,
     for (std::size_t k = 0; k < p.steps.size(); ++k) {
       auto first = at.lower_bound(p.steps[k].pc);
       if (first == at.end()) continue;
-      double end = 0;
-      if (k + 1 < p.steps.size() && at.lower_bound(p.steps[k + 1].pc) != at.end()) {
-        end = at.lower_bound(p.steps[k + 1].pc)->second.ts;
-      } else {
-        end = at.rbegin()->second.ts + at.rbegin()->second.dur;
+      base::Tick end = at.rbegin()->second->to;
+      if (k + 1 < p.steps.size()) {
+        if (auto next = at.lower_bound(p.steps[k + 1].pc); next != at.end()) {
+          end = next->second->from;
+        }
       }
+      const base::Tick from = first->second->from;
       extra += fmt::format(
-          ",\n{{\"name\":\"{}\",\"ph\":\"X\",\"pid\":{},\"tid\":{},\"ts\":{:.6f},\"dur\":{:.6f}}}",
-          p.steps[k].name, p.core, kStepsTid, first->second.ts, end - first->second.ts);
+          ",\n{{\"name\":\"{}\",\"ph\":\"X\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{}}}",
+          p.steps[k].name, p.core, kStepsTid, trace_us(from), trace_us(end - from));
     }
   }
   std::string out = trace_json;

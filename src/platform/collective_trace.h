@@ -8,12 +8,14 @@
 #include <vector>
 
 #include "collectives/program.h"
+#include "platform/chrome_trace.h"
 
 namespace sbrdma::platform {
 
-/// `trace_json` (ChromeTrace::json() of a one-iteration run of `programs`) with the step
-/// boxes added. The input is returned unchanged if it is not such a document.
-std::string add_step_boxes(const std::string& trace_json,
+/// `trace_json` (ChromeTrace::json() of a one-iteration run of `programs`, whose word slices
+/// are `words`: ChromeTrace::word_spans()) with the step boxes added. The input is returned
+/// unchanged if it does not end as such a document does.
+std::string add_step_boxes(const std::string& trace_json, const std::vector<WordSpan>& words,
                            const std::vector<collectives::CoreProgram>& programs);
 
 }  // namespace sbrdma::platform

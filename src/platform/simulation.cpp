@@ -187,9 +187,11 @@ base::Result<RunReport> Simulation::run() {
   if (trace_) {
     trace_->begin();
     kernel_->set_trace(trace_.get());
+    machine_->watch_semaphores(&trace_->semaphore_log());
   }
   sim::RunResult rr = kernel_->run();
   kernel_->set_trace(nullptr);
+  machine_->watch_semaphores(nullptr);
   // Landings without events would have run last: the run ends with the latest. [D35]
   if (const auto last = machine_->settle_landings()) rr.end_time = std::max(rr.end_time, *last);
   if (trace_) trace_->end(rr.end_time);
@@ -261,6 +263,11 @@ const firmware::PoolFirmware* Simulation::firmware(device::CoreId core) const {
 
 const CoreEnv* Simulation::env(device::CoreId core) const {
   return core < slots_.size() && slots_[core] ? slots_[core]->env.get() : nullptr;
+}
+
+std::optional<sim::ProcessId> Simulation::process_of(device::CoreId core) const {
+  if (core >= slots_.size() || !slots_[core]) return std::nullopt;
+  return slots_[core]->pid;
 }
 
 sim::ProcessState Simulation::process_state(device::CoreId core) const {

@@ -105,6 +105,8 @@ class Simulation {
 
   /// The Chrome trace of the run (empty unless options().trace and run() happened).
   [[nodiscard]] std::string trace_json() const;
+  /// The trace itself (null unless options().trace): its word slices, for step boxes.
+  [[nodiscard]] const ChromeTrace* trace() const noexcept { return trace_.get(); }
 
   // ---- views for the trace and tests ----------------------------------------------------
   /// Cores with a program, in ascending order.
@@ -114,6 +116,8 @@ class Simulation {
   [[nodiscard]] const CoreEnv* env(device::CoreId core) const;
   /// The state of a programmed core's sequencer process (kReady before the run).
   [[nodiscard]] sim::ProcessState process_state(device::CoreId core) const;
+  /// A programmed core's sequencer process, once run() has spawned it.
+  [[nodiscard]] std::optional<sim::ProcessId> process_of(device::CoreId core) const;
   /// The cores `core`'s program names as peers (rdma_desc_gen targets, SB2SB LNC2 partners)
   /// that exist in the topology, ascending, without `core` itself.
   [[nodiscard]] std::vector<device::CoreId> peers_of(device::CoreId core) const;

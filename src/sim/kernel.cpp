@@ -178,6 +178,7 @@ void Kernel::run_process(ProcessId pid) {
   p.state = ProcessState::kRunning;
   p.waiting_for = nullptr;
   const std::coroutine_handle<> h = std::exchange(p.resume_point, {});
+  if (trace_ != nullptr) trace_->resumed(pid);
   current_ = pid;
   base::resume(h);
   current_ = kNoProcess;

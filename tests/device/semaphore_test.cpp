@@ -31,6 +31,29 @@ TEST(SemaphoreBank, WindowsSetIncDecAndEvents) {
   EXPECT_EQ(b.writes(), 5U);
 }
 
+TEST(SemaphoreBank, ReportsValueChangesToAWatcherOnly) {
+  sim::Kernel k;
+  SemaphoreBank b(k, "sem", 256, 256);
+  std::vector<SemChange> log;
+  ASSERT_TRUE(b.write(soc::SemWindow::kInc, 1, 1).ok());  // before the watch: not reported
+  b.report_changes(&log, 9);
+  ASSERT_TRUE(b.write(soc::SemWindow::kSet, 7, 10).ok());
+  ASSERT_TRUE(b.write(soc::SemWindow::kInc, 7, 5).ok());
+  ASSERT_TRUE(b.write(soc::SemWindow::kEvents, 3, 1).ok());  // an event, not a value
+  ASSERT_TRUE(b.write(soc::SemWindow::kDec, 200, 1).ok());
+  EXPECT_FALSE(b.write(soc::SemWindow::kInc, 256, 1).ok());  // refused: no change
+  b.set(4, 2);
+  ASSERT_EQ(log.size(), 4U);
+  const unsigned idx[] = {7, 7, 200, 4};
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    EXPECT_EQ(log[i].tag, 9U) << i;
+    EXPECT_EQ(log[i].idx, idx[i]) << i;
+  }
+  b.report_changes(nullptr, 0);
+  b.set(4, 3);
+  EXPECT_EQ(log.size(), 4U);
+}
+
 base::Task<void> waiter(Machine& m, CoreId core, unsigned idx, std::uint32_t v, base::Tick* when) {
   co_await m.wait_semaphore(core, idx, at_least(v));
   *when = m.kernel().now();
@@ -47,6 +70,27 @@ TEST(MachineSemaphores, AWaiterWakesWhenDmaWritesReachTheTarget) {
   const sim::RunResult r = rig.run();
   EXPECT_EQ(rig.m->semaphore(6, 40), 3U);
   EXPECT_EQ(woke, r.end_time);  // woken by the last of the three writes
+}
+
+TEST(MachineSemaphores, AWatcherHearsOfDmaAndDirectWritesByCore) {
+  Rig rig;
+  std::vector<SemChange> log;
+  rig.m->watch_semaphores(&log);
+  rig.m->set_semaphore(2, 5, 12);
+  rig.one_word(0);
+  Channel ch = rig.open(0, 0, 0, 8);
+  for (int i = 0; i < 2; ++i) rig.sema(ch, rig.routed(0, rig.sem_inc(6, 40), 6));
+  rig.start(ch, 2);
+  rig.run();
+  rig.m->watch_semaphores(nullptr);
+  rig.m->set_semaphore(2, 5, 13);
+  ASSERT_EQ(log.size(), 3U);
+  EXPECT_EQ(log[0].tag, 2U);
+  EXPECT_EQ(log[0].idx, 5U);
+  for (std::size_t i = 1; i < 3; ++i) {
+    EXPECT_EQ(log[i].tag, 6U);
+    EXPECT_EQ(log[i].idx, 40U);
+  }
 }
 
 TEST(MachineSemaphores, AnUnmetWaitIsADeadlockWithItsCondition) {

@@ -3,7 +3,13 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "collectives/communicator.h"
 #include "platform/collective_runner.h"
@@ -187,6 +193,45 @@ TEST(BenchRunner, TheTraceHasAStepBoxPerStep) {
   EXPECT_NE(r->trace_json.find("\"name\":\"ring rs step 2\""), std::string::npos);
   EXPECT_NE(r->trace_json.find("\"name\":\"ring ag step 0\""), std::string::npos);
   EXPECT_NE(r->trace_json.find("DMA 15"), std::string::npos);
+}
+
+TEST(BenchRunner, TheTraceEndsEachSemaphoreWaitWhenItsCounterGetsThere) {
+  // The trace reads only what each event can have changed (the cores whose process ran, the
+  // semaphores the machine logged): a wait must still end at the tick its semaphore reaches
+  // the value (the waiter resumes inside the landing's recheck, not in an event of its own).
+  const Machine s = on("trn2", 8);
+  CollectiveJob j = job(s, Op::kAllReduce, Algorithm::kRing, DataType::kFp32, 64 << 10);
+  j.check.reset();
+  j.trace = true;
+  auto r = run_collective(j);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const nlohmann::json doc = nlohmann::json::parse(r->trace_json);
+  std::map<std::pair<int, std::string>, std::vector<std::pair<double, std::uint64_t>>> counters;
+  for (const auto& e : doc.at("traceEvents")) {
+    if (e.at("ph") == "C") {
+      counters[{e.at("pid").get<int>(), e.at("name").get<std::string>()}].emplace_back(
+          e.at("ts").get<double>(), e.at("args").at("value").get<std::uint64_t>());
+    }
+  }
+  int waits = 0;
+  for (const auto& e : doc.at("traceEvents")) {
+    const std::string name = e.at("name");
+    unsigned sem = 0;
+    std::uint64_t want = 0;
+    if (e.at("ph") != "X" || std::sscanf(name.c_str(), "wait sem[%u] >= %lu", &sem, &want) != 2) {
+      continue;
+    }
+    ++waits;
+    const double from = e.at("ts").get<double>();
+    const double to = from + e.at("dur").get<double>();
+    const auto& c = counters[{e.at("pid").get<int>(), fmt::format("sem[{}]", sem)}];
+    auto reached =
+        std::find_if(c.begin(), c.end(), [&](const auto& p) { return p.second >= want; });
+    ASSERT_NE(reached, c.end()) << name << " on core " << e.at("pid") << " never reached";
+    EXPECT_NEAR(reached->first, to, 1e-6) << name << " on core " << e.at("pid");
+    EXPECT_GE(reached->first, from - 1e-6) << name << " was met before the wait began";
+  }
+  EXPECT_GT(waits, 0);
 }
 
 }  // namespace

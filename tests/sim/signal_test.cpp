@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/trace.h"
+
 namespace sbrdma::sim {
 namespace {
 
@@ -43,6 +45,40 @@ TEST(Signal, WaitBlocksUntilANotifyMakesThePredicateTrue) {
   EXPECT_EQ(woke, std::vector<Tick>{Tick{30}});
   EXPECT_EQ(k.state(pid), ProcessState::kFinished);
   EXPECT_EQ(s.waiters(), 0u);
+}
+
+/// Logs each event and each process the kernel says is about to run inside it.
+class RunLog final : public TraceSink {
+ public:
+  void record(const TraceRecord& r) override { log.push_back(std::string(r.label)); }
+  void resumed(std::uint32_t pid) override { log.push_back("  runs " + std::to_string(pid)); }
+  std::vector<std::string> log;
+};
+
+TEST(Signal, ATraceHearsOfEveryProcessRunEvenInsideANotifyRecheck) {
+  // A woken waiter runs inside the signal's recheck event, not an event of its own: a trace
+  // that polls only the processes that ran must hear of it there.
+  Kernel k;
+  RunLog trace;
+  k.set_trace(&trace);
+  Signal s(k, "x.signal");
+  int x = 0;
+  std::vector<Tick> woke;
+  const ProcessId a = k.spawn("a", wait_ge(s, x, 1, k, &woke));
+  const ProcessId b = k.spawn("b", wait_ge(s, x, 5, k, &woke));
+  k.schedule(
+      Tick{10},
+      [&] {
+        x = 1;
+        s.notify();
+      },
+      "x=1");
+  k.run();
+  const std::vector<std::string> want = {
+      "a",        "  runs " + std::to_string(a), "b", "  runs " + std::to_string(b), "x=1",
+      "x.signal", "  runs " + std::to_string(a)};
+  EXPECT_EQ(trace.log, want);
+  EXPECT_EQ(woke, std::vector<Tick>{Tick{10}});
 }
 
 TEST(Signal, SpuriousNotifyKeepsTheWaiterBlocked) {
