@@ -223,6 +223,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       ->capture_default_str();
   cmd->add_option("-e,--maxbytes", a->maxbytes, "Largest size (default: -b)");
   auto* f = cmd->add_option("-f,--stepfactor", a->factor, "Multiply the size by this")
+                ->type_name("UINT")
                 ->capture_default_str();
   cmd->add_option("-i,--stepbytes", a->step, "Add this to the size instead")->excludes(f);
   cmd->add_option("-n,--iters", a->iters, "Measured iterations")->capture_default_str();
@@ -232,7 +233,9 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       ->capture_default_str();
   cmd->add_option("-o,--op", a->op, "Reduction: sum, max, min")->capture_default_str();
   cmd->add_option("-c,--check", a->check, "Check the data: random or all_ones");
-  cmd->add_option("--seed", a->seed, "Seed of the random data")->capture_default_str();
+  cmd->add_option("--seed", a->seed, "Seed of the random data")
+      ->type_name("UINT")
+      ->capture_default_str();
   cmd->add_flag("--show-algorithm", a->show_algorithm, "Add the algorithm column");
   cmd->add_option("-t,--time-stats", a->time_stats, "Time columns: avg p50 p99")->expected(1, 3);
   cmd->add_option("--report-to-json-file", a->json, "Also write the results as JSON");

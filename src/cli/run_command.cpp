@@ -91,7 +91,8 @@ void add_run_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--trace", args->trace, "Write a Chrome/Perfetto JSON trace to FILE");
   cmd->add_flag("--timing-only", args->timing_only,
                 "Skip byte copies (timing, semaphores and errors unchanged)");
-  cmd->add_option("--seed", args->seed, "Shuffle same-time events reproducibly (0: no shuffle)");
+  cmd->add_option("--seed", args->seed, "Shuffle same-time events reproducibly (0: no shuffle)")
+      ->type_name("UINT");
   cmd->add_flag("--no-ring-id-abort", args->no_ring_id_abort,
                 "Latch ring-id mismatches without stopping the queue (D2)");
   cmd->callback([args, &ctx] { ctx.status = run(*args); });

@@ -129,6 +129,7 @@ std::string format_json(const BenchOptions& o, const BenchResult& r) {
   j["check"] = !o.check                                     ? "none"
                : *o.check == collectives::DataFill::kRandom ? "random"
                                                             : "all_ones";
+  j["seed"] = o.seed;  // what the random data came from (with "check": "random")
   j["time_unit"] = "us (simulated)";
   j["bandwidth_unit"] = "GB/s (1e9 bytes per simulated second)";
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();

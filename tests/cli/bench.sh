@@ -11,6 +11,12 @@ expect_out "# run: "
 expect_err "bench: allr 1K (1024 B), mesh: 3 iterations"
 expect_err_lines 2
 
+# --help names each flag's kind truly (numbers read as text are still numbers).
+check bench_help 0 - -- bench --help
+expect_out "-f,--stepfactor UINT=2"
+expect_out "--seed UINT=0"
+expect_out "-n,--iters UINT=5"
+
 # Same command twice, same table (the closing cost line is wall-clock, left out).
 check bench_same_1 0 - -- bench allg -r 3 -b 1000 -e 3000 -i 1000 -d bf16 -c all_ones -t avg p50 p99 --algorithm ring
 grep -v '^# run:' "$(work)/out" >"$(work)/first.txt"
@@ -21,7 +27,8 @@ expect_out "avg(us)     p50(us)     p99(us)"
 
 check bench_groups 0 - -- bench redsct -b 999 -c random --custom-replica-groups "$BENCH_DATA/groups_2x3.json" --report-to-json-file bench.json --plot bench.svg --dump-programs dump
 expect_out "# sbrdma bench redsct: 3 ranks x 2 groups on trn2"
-if grep -q '"collective": "redsct"' "$(work)/bench.json" && grep -q '"wrong": 0' "$(work)/bench.json"; then
+if grep -q '"collective": "redsct"' "$(work)/bench.json" && grep -q '"wrong": 0' "$(work)/bench.json" &&
+  grep -q '"seed": 0' "$(work)/bench.json"; then
   pass=$((pass + 1)); else _fail "bench.json lacks the run"; fi
 if grep -q '<polyline points=' "$(work)/bench.svg"; then pass=$((pass + 1)); else _fail "no plot line"; fi
 check bench_dump_reads_back 0 - -- asm dump/core7.s -o core7.bin
