@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "base/check.h"
 #include "collectives/phases.h"
@@ -89,6 +90,7 @@ class RingPhase final : public Phase {
   struct Channel {                              // (i-1 -> i), kept by the receiver's position
     std::map<std::uint64_t, Arrival> arrivals;  // leg -> wait at i
     std::map<std::uint64_t, Arrival> credits;   // leg -> wait at i-1 for i's credit
+    std::optional<std::uint64_t> waited;        // the latest leg whose credit i-1 waited for
   };
   struct LegInfo {
     unsigned piece = 0;
@@ -179,12 +181,17 @@ class RingPhase final : public Phase {
     if (li.segs.empty()) return;
     Channel& ch = channel(gi, to);
     const std::vector<std::uint64_t> need = needs(gi, to, g);
-    if (!need.empty()) {
-      const std::uint64_t x = *std::max_element(need.begin(), need.end());
+    const std::uint64_t x = need.empty() ? 0 : *std::max_element(need.begin(), need.end());
+    // Credits count up on one semaphore in consumption order, so a wait for one covers every
+    // earlier one: a leg whose latest need is at or before the last credit waited for (a
+    // semaphore slot's credit, needed by the first all-gather legs, can be older than the
+    // scratch slot's credit the last reduce-scatter legs waited for) waits for nothing more.
+    if (!need.empty() && (!ch.waited || x > *ch.waited)) {
       auto it = ch.credits.find(x);
       SBRDMA_CHECK_MSG(it != ch.credits.end(), "ring: credit not emitted before it is needed");
       ctx_.em.wait(it->second, "ring: the peer freed the slot");
       ch.credits.erase(ch.credits.begin(), ++it);
+      ch.waited = x;
     }
     const unsigned sem = sem_of(g);
     std::uint64_t packed = 0;

@@ -129,6 +129,21 @@ TEST(Lower, CheckRequestRefusesTheWordLimitWithoutLowering) {
             "in all");
 }
 
+TEST(Lower, ARingOfSixtyFourWithTightScratchLowers) {
+  // 64 ranks, 16 to 27 MiB: the semaphore slots (32 of a chain of 128) and the scratch slots
+  // (8) both need credits. The first all-gather legs need a semaphore slot's credit older
+  // than the scratch credit the last reduce-scatter legs waited for; lowering stopped there
+  // ("credit not emitted before it is needed") instead of seeing it was already waited for.
+  const Geometry g = Geometry::of(soc::cayman_profile(), 8);
+  for (const std::uint64_t mib : {16, 27}) {
+    LowerRequest r = req(Op::kAllReduce, mib << 20, Algorithm::kRing);
+    r.iterations = 2;
+    auto low = lower(g, first(64, g), r);
+    ASSERT_TRUE(low.ok()) << low.error().message;
+    EXPECT_EQ(low->algorithm, Algorithm::kRing);
+  }
+}
+
 TEST(Lower, ProgramsAssembleBackToTheSameWords) {
   const Geometry g = Geometry::of(soc::cayman_profile(), 1);
   LowerRequest r = req(Op::kAllReduce, 64 << 10, Algorithm::kRing);
