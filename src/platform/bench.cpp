@@ -91,9 +91,11 @@ base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::u
           step != 0 ? fmt::format("+{}", step) : fmt::format("x{}", factor), kMaxSweepSizes));
     }
     out.push_back(s);
-    const std::uint64_t next = step != 0 ? s + step : s * factor;
-    if (next <= s) break;  // overflow
-    s = next;
+    // The next size past 64 bits is past -e too: the sweep ends (a wrapped product can look
+    // like a small factor: 1K x (2^54 + 2) is 2K modulo 2^64).
+    const std::uint64_t room = std::numeric_limits<std::uint64_t>::max();
+    if (step != 0 ? s > room - step : s > room / factor) break;
+    s = step != 0 ? s + step : s * factor;
   }
   return out;
 }

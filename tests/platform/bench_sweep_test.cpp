@@ -42,6 +42,13 @@ TEST(BenchSweep, SweepsMultiplyOrStep) {
   EXPECT_EQ(sweep_sizes(0, 1024, 2, 0).error().message,
             "-b: size 0: a collective needs at least one byte");
   EXPECT_EQ(sweep_sizes(1, 1024, 1, 0).error().message, "-f: the factor must be at least 2");
+  // A step past 64 bits ends the sweep; it does not wrap into a small size.
+  const std::uint64_t top = ~std::uint64_t{0};
+  EXPECT_EQ(*sweep_sizes(1024, 16384, (std::uint64_t{1} << 54) + 2, 0),
+            (std::vector<std::uint64_t>{1024}));  // 1024 x (2^54 + 2) wraps to 2048
+  EXPECT_EQ(*sweep_sizes(1024, top, top, 0), (std::vector<std::uint64_t>{1024}));
+  EXPECT_EQ(*sweep_sizes(top - 1, top, 2, 1), (std::vector<std::uint64_t>{top - 1, top}));
+  EXPECT_EQ(*sweep_sizes(top - 1, top, 2, top), (std::vector<std::uint64_t>{top - 1}));
 }
 
 TEST(BenchSweep, SizesPast64BitsAreRefused) {
