@@ -79,7 +79,8 @@ base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const Lowe
 /// caller that wants to refuse a whole sweep before running any of it: bad size, an algorithm
 /// that does not apply, no iteration, buffers and scratch that do not fit a partition, and,
 /// from one emitted iteration (thrown away), semaphores exhausted, relay slots that do not fit
-/// and iterations whose programs would pass the word limit. Later iterations repeat the first.
+/// and iterations whose programs would pass the word limit. Later iterations repeat the
+/// first's words and semaphores; lower() checks relay slots again at the end.
 base::Status check_request(const Geometry& g, const Communicator& c, const LowerRequest& req);
 
 /// The largest size of `req` (same op, dtype, algorithm) that fits, in bytes; 0 if none.

@@ -23,8 +23,9 @@ class TraceSink {
   virtual ~TraceSink() = default;
   /// Contract: `r.label` is only valid during the call; copy it to keep it.
   virtual void record(const TraceRecord& r) = 0;
-  /// Process `pid` is about to run (resume) inside the event last recorded. Processes change
-  /// only while they run, so a sink that watches their state polls just these.
+  /// Process `pid` is about to run (resume) inside the event last recorded. What a process
+  /// does (its pc, what it waits for, finishing) changes only while it runs; wake() only
+  /// turns a waiting process ready. So a sink that watches processes polls just these.
   virtual void resumed(std::uint32_t pid) { static_cast<void>(pid); }
 };
 

@@ -17,6 +17,12 @@ expect_out "-f,--stepfactor UINT=2"
 expect_out "--seed UINT=0"
 expect_out "-n,--iters UINT=5"
 
+# A collective's trace, step boxes included, is pinned byte for byte (tests/data/trace).
+check bench_trace_pinned 0 - -- bench sendrecv -r 3 -b 5K -c random --trace sendrecv.json
+if ! cmp -s "$(work)/sendrecv.json" "$DIR/../data/trace/sendrecv_3.json"; then
+  _fail "the sendrecv trace differs from tests/data/trace/sendrecv_3.json"
+else pass=$((pass + 1)); fi
+
 # Same command twice, same table (the closing cost line is wall-clock, left out).
 check bench_same_1 0 - -- bench allg -r 3 -b 1000 -e 3000 -i 1000 -d bf16 -c all_ones -t avg p50 p99 --algorithm ring
 grep -v '^# run:' "$(work)/out" >"$(work)/first.txt"

@@ -50,6 +50,10 @@ if ! grep -q '"name":"thread_name","ph":"M","pid":1,"tid":100,"args":{"name":"DM
   _fail "trace lacks core 1's DMA 0 track"
 fi
 if ! grep -q '"name":"sem\[6\]","ph":"C","pid":0' "$(work)/a.json"; then _fail "trace lacks sem[6] counter"; fi
+# The trace's bytes are pinned (tests/data/trace; regenerate on purpose when its format changes).
+if ! cmp -s "$(work)/a.json" "$DIR/../data/trace/ping_pong.json"; then
+  _fail "the ping_pong trace differs from tests/data/trace/ping_pong.json"
+else pass=$((pass + 1)); fi
 check run_seed_a 0 - -- run "$EXAMPLES/ping_pong.s" --seed 7
 cp "$(work)/out" "$(work)/out_s"
 check run_seed_b 0 - -- run "$EXAMPLES/ping_pong.s" --seed 7
