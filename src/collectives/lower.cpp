@@ -324,26 +324,43 @@ base::Status check_program_words(std::uint64_t first_iteration, unsigned iterati
 }
 
 /// The checks that need emitted words: the emitter's own errors (semaphores) and relay slots
-/// around unroutable addresses past the partition.
-base::Status check_emitted(const Geometry& g, const LowerRequest& req, const Emitter& em) {
+/// around unroutable addresses past the partition (saying how much fits, with `alg`).
+base::Status check_emitted(const Geometry& g, const Communicator& c, const LowerRequest& req,
+                           Algorithm alg, const Emitter& em) {
   if (!em.status().ok()) return em.status().error();
   if (em.sbuf_used() > g.partition_bytes) {  // relay slots come during emission
+    LowerRequest fixed = req;
+    fixed.algorithm = alg;
     return base::make_error(fmt::format(
-        "{} of {} B: the relays around unroutable addresses need {} per SBUF partition; {} fit",
-        op_long_name(req.op), req.bytes, bytes_text(em.sbuf_used()),
-        bytes_text(g.partition_bytes)));
+        "{} of {} B: the relays around unroutable addresses need {} per SBUF partition; {} "
+        "fit: at most {} B",
+        op_long_name(req.op), req.bytes, bytes_text(em.sbuf_used()), bytes_text(g.partition_bytes),
+        max_fitting_bytes(g, c, fixed)));
   }
   return base::ok_status();
 }
 
-/// Emits iteration `it` of `p`; after the first, refuses what check_emitted() and
-/// check_program_words() refuse, before the other iterations are emitted.
-base::Status emit_iteration(const Geometry& g, const LowerRequest& req, Plan& p, unsigned it) {
+/// Emits iteration `it` of `p` (checked: `alg`); after the first, refuses what
+/// check_emitted() and check_program_words() refuse, before the other iterations are emitted.
+base::Status emit_iteration(const Geometry& g, const Communicator& c, const LowerRequest& req,
+                            Algorithm alg, Plan& p, unsigned it) {
   for (auto& ph : p.phases) ph->emit(it);
   p.em->end_iteration();
   if (it != 0) return base::ok_status();
-  SBRDMA_TRY(check_emitted(g, req, *p.em));
+  SBRDMA_TRY(check_emitted(g, c, req, alg, *p.em));
   return check_program_words(p.em->words(), req.iterations);
+}
+
+/// fits(), and the relay slots of one emitted iteration fit too (only emission shows them).
+bool fits_emitted(const Geometry& g, const Communicator& c, const LowerRequest& req,
+                  std::uint64_t count, Algorithm alg) {
+  LowerRequest quiet = req;
+  quiet.notes = false;
+  Plan p = plan(g, c, quiet, count, alg);
+  if (!p.em->status().ok() || p.em->sbuf_used() > g.partition_bytes) return false;
+  for (auto& ph : p.phases) ph->emit(0);
+  p.em->end_iteration();
+  return p.em->status().ok() && p.em->sbuf_used() <= g.partition_bytes;
 }
 
 }  // namespace
@@ -353,15 +370,17 @@ base::Status check_request(const Geometry& g, const Communicator& c, const Lower
   quiet.notes = false;  // the words emitted here are thrown away
   auto checked = check_and_plan(g, c, quiet);
   if (!checked) return checked.error();
-  return emit_iteration(g, quiet, checked->plan, 0);
+  return emit_iteration(g, c, quiet, checked->algorithm, checked->plan, 0);
 }
 
 base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const LowerRequest& req) {
   auto checked = check_and_plan(g, c, req);
   if (!checked) return checked.error();
   Plan& p = checked->plan;
-  for (unsigned it = 0; it < req.iterations; ++it) SBRDMA_TRY(emit_iteration(g, req, p, it));
-  SBRDMA_TRY(check_emitted(g, req, *p.em));
+  for (unsigned it = 0; it < req.iterations; ++it) {
+    SBRDMA_TRY(emit_iteration(g, c, req, checked->algorithm, p, it));
+  }
+  SBRDMA_TRY(check_emitted(g, c, req, checked->algorithm, *p.em));
   Lowered out;
   out.algorithm = checked->algorithm;
   out.count = checked->count;
@@ -378,19 +397,27 @@ std::uint64_t max_fitting_bytes(const Geometry& g, const Communicator& c, const 
   auto alg = resolve_algorithm(g, c, req);
   if (!alg) return 0;
   // Search in whole elements; the footprint grows with the size (up to a slot-count change).
-  std::uint64_t lo = 0;                                                      // fits (0 trivially)
-  std::uint64_t hi = g.partition_bytes * g.partitions / eb * c.ranks() + 1;  // does not fit
-  while (hi - lo > 1) {
-    const std::uint64_t mid = lo + (hi - lo) / 2;
-    LowerRequest r = req;
-    r.bytes = mid * eb;
-    if (fits(g, c, r, mid, *alg)) {
-      lo = mid;
-    } else {
-      hi = mid;
+  // The plan's buffers and scratch first; then, only if the relay slots of that size do not
+  // fit (trn2u's unroutable addresses), again with an iteration emitted at every probe.
+  auto search = [&](std::uint64_t hi, auto&& fit) {
+    std::uint64_t lo = 0;  // fits (0 trivially); hi does not
+    while (hi - lo > 1) {
+      const std::uint64_t mid = lo + (hi - lo) / 2;
+      LowerRequest r = req;
+      r.bytes = mid * eb;
+      (fit(r, mid) ? lo : hi) = mid;
     }
-  }
-  return lo * eb;
+    return lo;
+  };
+  const std::uint64_t most =
+      search(g.partition_bytes * g.partitions / eb * c.ranks() + 1,
+             [&](const LowerRequest& r, std::uint64_t n) { return fits(g, c, r, n, *alg); });
+  LowerRequest at_most = req;
+  at_most.bytes = most * eb;
+  if (most == 0 || fits_emitted(g, c, at_most, most, *alg)) return most * eb;
+  return search(most, [&](const LowerRequest& r,
+                          std::uint64_t n) { return fits_emitted(g, c, r, n, *alg); }) *
+         eb;
 }
 
 }  // namespace sbrdma::collectives

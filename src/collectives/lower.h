@@ -83,7 +83,8 @@ base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const Lowe
 /// first's words and semaphores; lower() checks relay slots again at the end.
 base::Status check_request(const Geometry& g, const Communicator& c, const LowerRequest& req);
 
-/// The largest size of `req` (same op, dtype, algorithm) that fits, in bytes; 0 if none.
+/// The largest size of `req` (same op, dtype, algorithm) that fits, in bytes, relay slots
+/// around unroutable addresses included; 0 if none.
 std::uint64_t max_fitting_bytes(const Geometry& g, const Communicator& c, const LowerRequest& req);
 
 }  // namespace sbrdma::collectives

@@ -144,6 +144,26 @@ TEST(Lower, ARingOfSixtyFourWithTightScratchLowers) {
   }
 }
 
+TEST(Lower, WhenRelaysDoNotFitTheSizeGivenAsFittingDoes) {
+  // 512 ranks on 64 chips: a permute's legs to unroutable addresses go through relay slots,
+  // which only emission shows. The "at most" of the error must be a size that lowers (it
+  // was the plan's, 14680064 B, while 9781252 B already failed).
+  const Geometry g = Geometry::of(soc::cayman_profile(), 64);
+  LowerRequest r = req(Op::kPermute, 12 << 20, Algorithm::kRing);
+  auto low = lower(g, first(512, g), r);
+  ASSERT_FALSE(low.ok());
+  const std::string& m = low.error().message;
+  EXPECT_NE(m.find("the relays around unroutable addresses need"), std::string::npos) << m;
+  const std::size_t at = m.find("at most ");
+  ASSERT_NE(at, std::string::npos) << m;
+  const std::uint64_t most = std::stoull(m.substr(at + 8));
+  EXPECT_EQ(most, max_fitting_bytes(g, first(512, g), r));
+  r.bytes = most;
+  EXPECT_TRUE(check_request(g, first(512, g), r).ok());
+  r.bytes = most + 4;
+  EXPECT_FALSE(check_request(g, first(512, g), r).ok());
+}
+
 TEST(Lower, ProgramsAssembleBackToTheSameWords) {
   const Geometry g = Geometry::of(soc::cayman_profile(), 1);
   LowerRequest r = req(Op::kAllReduce, 64 << 10, Algorithm::kRing);
