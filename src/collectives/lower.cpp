@@ -332,10 +332,10 @@ base::Status check_emitted(const Geometry& g, const Communicator& c, const Lower
     LowerRequest fixed = req;
     fixed.algorithm = alg;
     return base::make_error(fmt::format(
-        "{} of {} B: the relays around unroutable addresses need {} per SBUF partition; {} "
-        "fit: at most {} B",
-        op_long_name(req.op), req.bytes, bytes_text(em.sbuf_used()), bytes_text(g.partition_bytes),
-        max_fitting_bytes(g, c, fixed)));
+        "{} of {} B ({}, {} ranks, {}): the relays around unroutable addresses need {} per "
+        "SBUF partition; {} fit: at most {} B",
+        op_long_name(req.op), req.bytes, dtype_name(req.dtype), c.ranks(), algorithm_name(alg),
+        bytes_text(em.sbuf_used()), bytes_text(g.partition_bytes), max_fitting_bytes(g, c, fixed)));
   }
   return base::ok_status();
 }
