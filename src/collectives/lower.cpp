@@ -193,10 +193,21 @@ Plan plan(const Geometry& g, const Communicator& c, const LowerRequest& req, std
   return p;
 }
 
+/// True if what `em` has planned or emitted so far holds: no emitter error, and buffers,
+/// scratch and relay slots within a partition.
+bool holds(const Geometry& g, const Emitter& em) {
+  return em.status().ok() && em.sbuf_used() <= g.partition_bytes;
+}
+
+/// Emits iteration `it` of every phase of `p`.
+void emit_phases(Plan& p, unsigned it) {
+  for (auto& ph : p.phases) ph->emit(it);
+  p.em->end_iteration();
+}
+
 bool fits(const Geometry& g, const Communicator& c, const LowerRequest& req, std::uint64_t count,
           Algorithm alg) {
-  const Plan p = plan(g, c, req, count, alg);
-  return p.em->status().ok() && p.em->sbuf_used() <= g.partition_bytes;
+  return holds(g, *plan(g, c, req, count, alg).em);
 }
 
 /// Ranks per chip of `group`, if the same on every chip it spans.
@@ -282,6 +293,18 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
 
 namespace {
 
+/// "{op} of {bytes} B ({dtype}, {ranks} ranks, {alg}){what}; {partition} fit: at most {n} B":
+/// a request that does not fit a partition, and the largest size of it that does.
+base::Error does_not_fit(const Geometry& g, const Communicator& c, const LowerRequest& req,
+                         Algorithm alg, std::string_view what) {
+  LowerRequest fixed = req;
+  fixed.algorithm = alg;
+  return base::make_error(
+      fmt::format("{} of {} B ({}, {} ranks, {}){}; {} fit: at most {} B", op_long_name(req.op),
+                  req.bytes, dtype_name(req.dtype), c.ranks(), algorithm_name(alg), what,
+                  bytes_text(g.partition_bytes), max_fitting_bytes(g, c, fixed)));
+}
+
 /// A request's plan, made after the checks lower() runs before emitting anything.
 struct Checked {
   Plan plan;
@@ -300,14 +323,9 @@ base::Result<Checked> check_and_plan(const Geometry& g, const Communicator& c,
   Plan p = plan(g, c, req, *count, *alg);
   if (!p.em->status().ok()) return p.em->status().error();
   if (p.em->sbuf_used() > g.partition_bytes) {
-    LowerRequest fixed = req;
-    fixed.algorithm = *alg;
-    const std::uint64_t most = max_fitting_bytes(g, c, fixed);
-    return base::make_error(fmt::format(
-        "{} of {} B ({}, {} ranks, {}) needs {} per SBUF partition for buffers and scratch; {} "
-        "fit: at most {} B",
-        op_long_name(req.op), req.bytes, dtype_name(req.dtype), c.ranks(), algorithm_name(*alg),
-        bytes_text(p.em->sbuf_used()), bytes_text(g.partition_bytes), most));
+    return does_not_fit(g, c, req, *alg,
+                        fmt::format(" needs {} per SBUF partition for buffers and scratch",
+                                    bytes_text(p.em->sbuf_used())));
   }
   return Checked{std::move(p), *alg, *count};
 }
@@ -329,13 +347,10 @@ base::Status check_emitted(const Geometry& g, const Communicator& c, const Lower
                            Algorithm alg, const Emitter& em) {
   if (!em.status().ok()) return em.status().error();
   if (em.sbuf_used() > g.partition_bytes) {  // relay slots come during emission
-    LowerRequest fixed = req;
-    fixed.algorithm = alg;
-    return base::make_error(fmt::format(
-        "{} of {} B ({}, {} ranks, {}): the relays around unroutable addresses need {} per "
-        "SBUF partition; {} fit: at most {} B",
-        op_long_name(req.op), req.bytes, dtype_name(req.dtype), c.ranks(), algorithm_name(alg),
-        bytes_text(em.sbuf_used()), bytes_text(g.partition_bytes), max_fitting_bytes(g, c, fixed)));
+    return does_not_fit(g, c, req, alg,
+                        fmt::format(": the relays around unroutable addresses need {} per SBUF "
+                                    "partition",
+                                    bytes_text(em.sbuf_used())));
   }
   return base::ok_status();
 }
@@ -344,8 +359,7 @@ base::Status check_emitted(const Geometry& g, const Communicator& c, const Lower
 /// check_emitted() and check_program_words() refuse, before the other iterations are emitted.
 base::Status emit_iteration(const Geometry& g, const Communicator& c, const LowerRequest& req,
                             Algorithm alg, Plan& p, unsigned it) {
-  for (auto& ph : p.phases) ph->emit(it);
-  p.em->end_iteration();
+  emit_phases(p, it);
   if (it != 0) return base::ok_status();
   SBRDMA_TRY(check_emitted(g, c, req, alg, *p.em));
   return check_program_words(p.em->words(), req.iterations);
@@ -357,10 +371,9 @@ bool fits_emitted(const Geometry& g, const Communicator& c, const LowerRequest& 
   LowerRequest quiet = req;
   quiet.notes = false;
   Plan p = plan(g, c, quiet, count, alg);
-  if (!p.em->status().ok() || p.em->sbuf_used() > g.partition_bytes) return false;
-  for (auto& ph : p.phases) ph->emit(0);
-  p.em->end_iteration();
-  return p.em->status().ok() && p.em->sbuf_used() <= g.partition_bytes;
+  if (!holds(g, *p.em)) return false;
+  emit_phases(p, 0);
+  return holds(g, *p.em);
 }
 
 }  // namespace

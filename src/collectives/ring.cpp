@@ -181,12 +181,13 @@ class RingPhase final : public Phase {
     if (li.segs.empty()) return;
     Channel& ch = channel(gi, to);
     const std::vector<std::uint64_t> need = needs(gi, to, g);
-    const std::uint64_t x = need.empty() ? 0 : *std::max_element(need.begin(), need.end());
     // Credits count up on one semaphore in consumption order, so a wait for one covers every
     // earlier one: a leg whose latest need is at or before the last credit waited for (a
     // semaphore slot's credit, needed by the first all-gather legs, can be older than the
     // scratch slot's credit the last reduce-scatter legs waited for) waits for nothing more.
-    if (!need.empty() && (!ch.waited || x > *ch.waited)) {
+    const auto latest = std::max_element(need.begin(), need.end());
+    if (latest != need.end() && (!ch.waited || *latest > *ch.waited)) {
+      const std::uint64_t x = *latest;
       auto it = ch.credits.find(x);
       SBRDMA_CHECK_MSG(it != ch.credits.end(), "ring: credit not emitted before it is needed");
       ctx_.em.wait(it->second, "ring: the peer freed the slot");

@@ -183,15 +183,16 @@ void ChromeTrace::poll_semaphores(base::Tick t) {
     const unsigned s = static_cast<unsigned>(k % nsem);
     const std::uint32_t v = sim_.machine().semaphore(core, s);
     if (v == sems_[k]) continue;
-    if (!sem_emitted_[k]) {
+    auto counter = [&](base::Tick at, std::uint32_t value) {
       events_.push_back(
           fmt::format(R"J({{"name":"sem[{}]","ph":"C","pid":{},"ts":{},"args":{{"value":{}}}}})J",
-                      s, core, trace_us(base::Tick{}), sems_[k]));
+                      s, core, trace_us(at), value));
+    };
+    if (!sem_emitted_[k]) {  // the value before the first change, at t = 0
+      counter(base::Tick{}, sems_[k]);
       sem_emitted_[k] = true;
     }
-    events_.push_back(
-        fmt::format(R"J({{"name":"sem[{}]","ph":"C","pid":{},"ts":{},"args":{{"value":{}}}}})J", s,
-                    core, trace_us(t), v));
+    counter(t, v);
     tracks_.insert({core, UINT32_MAX});
     sems_[k] = v;
   }
