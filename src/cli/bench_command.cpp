@@ -187,8 +187,8 @@ int bench(const BenchArgs& a) {
   auto r = platform::run_bench(
       o, *topology, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
   if (!r) return fail(r.error());
-  std::fputs(platform::format_table(o, *r).c_str(), stdout);
-  std::fflush(stdout);
+  // The files first, the table last: an output that cannot be written after all (a full disk)
+  // fails the run with nothing on stdout, as any other bad outcome does.
   if (!a.json.empty()) {
     if (auto st = write_output(a.json, platform::format_json(o, *r)); !st) return fail(st.error());
   }
@@ -201,6 +201,8 @@ int bench(const BenchArgs& a) {
   if (!a.dump.empty()) {
     if (auto st = dump_programs(a.dump, o, *r); !st) return fail(st.error());
   }
+  std::fputs(platform::format_table(o, *r).c_str(), stdout);
+  std::fflush(stdout);
   std::uint64_t wrong = 0;
   for (const platform::BenchRow& row : r->rows) wrong += row.wrong.value_or(0);
   if (wrong > 0) {

@@ -89,6 +89,14 @@ expect_err_lines 1
 ln -s nofolder/r.json "$(work)/dangling"
 check bench_json_dangling_link 1 - -- bench allr -r 2 -b 1K --report-to-json-file dangling
 expect_err "dangling: error: cannot write: no folder nofolder"
+# A report that cannot be written after the run (a full disk) fails it with nothing on stdout.
+if [[ -w /dev/full ]]; then
+  check bench_json_disk_full 1 - -- bench allr -r 2 -b 1K --report-to-json-file /dev/full
+  expect_err "/dev/full: error: cannot write"
+  expect_err_lines 2
+  if [[ -s "$(work)/out" ]]; then _fail "a table was printed for a run that failed"; else
+    pass=$((pass + 1)); fi
+fi
 ln -s aloop "$(work)/aloop"
 check bench_dump_link_loop 1 - -- bench allr -r 2 -b 1K --dump-programs aloop/x
 expect_err "aloop/x: error: cannot write: Too many levels of symbolic links"
