@@ -22,10 +22,11 @@ using isa::WaitMode;
 enum class Op { kGen, kStart, kTensorTensorArith, kSb2sb, kEventsOnly };
 
 /// 1. Dispatch by opcode, and by extended_opcode for 0xF0. Misses are the firmware's own
-///    errors; sub-ops without behaviour here are "unsupported". [CHOICE D23a]
-base::Result<Op> dispatch(const isa::Word& w) {
+///    errors; sub-ops without behaviour here are "unsupported". [CHOICE D23a] A generation
+///    without the SB2SB handler (NC-v2) takes 0xBF for an unknown opcode. [HIGH] §1.10, §9.11
+base::Result<Op> dispatch(const isa::Word& w, const soc::Profile& profile) {
   const std::uint8_t opcode = w[0];
-  if (opcode == isa::kOpcodeSb2sbCollective) return Op::kSb2sb;
+  if (opcode == isa::kOpcodeSb2sbCollective && profile.sb2sb_collective) return Op::kSb2sb;
   if (opcode == isa::kOpcodeEventSemaphore) return Op::kEventsOnly;  // wait + update only
   if (opcode != isa::kOpcodeExtendedInst) {
     return base::make_error(render(log_fmt::kUnknownOpcode, unsigned{opcode}));
@@ -128,7 +129,7 @@ base::Task<void> PoolFirmware::run(std::vector<isa::Word> program) {
 
 base::Task<base::Status> PoolFirmware::execute(isa::Word word) {
   // 1. Which op.
-  auto op = dispatch(word);
+  auto op = dispatch(word, map_.profile());
   if (!op) co_return op.error();
   // 2. The word decodes: reserved bits clear, every enum value defined. The ops' own rules
   //    are checked by the routines, with the firmware's messages.

@@ -38,8 +38,11 @@ constexpr std::array kProfiles{
         .nc_version = "NC-v2",
         .decode_only = false,
         .has_address_map = true,  // [CHOICE D18] the Cayman layout, 1 die x 2 TPBs
-        .cores_per_chip = 2,      // [HIGH] udma-facts §4.1 (v2: 2 NCs per device)
-        .dies_per_chip = 1,       // [HIGH] udma-facts §4.1
+        // [HIGH] wiki-facts §1.10 (is_valid_sb2sb_collective needs nc >= V3) and §9.11
+        // (0xBF is absent from the v2 images)
+        .sb2sb_collective = false,
+        .cores_per_chip = 2,  // [HIGH] udma-facts §4.1 (v2: 2 NCs per device)
+        .dies_per_chip = 1,   // [HIGH] udma-facts §4.1
         .tpbs_per_die = 2,
         .max_chips = 64,                    // [CHOICE D18] routed like Cayman
         .dma_engines_per_tpb = 16,          // [HIGH] wiki-facts §8

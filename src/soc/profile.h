@@ -18,6 +18,8 @@ struct Profile {
   std::string_view nc_version;  ///< "NC-v3", ...
   bool decode_only = false;     ///< true: words and descriptors decode, nothing runs
   bool has_address_map = true;  ///< soc::AddressMap can be built for it
+  /// The POOL firmware has the SB2SB_Collective (0xBF) handler: NC-v3 and later.
+  bool sb2sb_collective = true;
   unsigned cores_per_chip = 0;  ///< TPBs (NeuronCores) per chip
   unsigned dies_per_chip = 0;
   unsigned tpbs_per_die = 0;

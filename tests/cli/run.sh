@@ -11,6 +11,9 @@ done
 check run_example_cross_chip_copy 0 - -- run "$EXAMPLES/cross_chip_copy.s" --topology trn2.48xlarge
 expect_out "core 42: sem[11]=8"
 expect_out "result: ok"
+# NC-v2 (trn1) firmware has no SB2SB handler: the leg's word is an unknown opcode there.
+check run_sb2sb_on_trn1 1 - -- run "$EXAMPLES/sb2sb_leg.s" --topology trn1
+expect_err "sb2sb_leg.s:18: error: core 0 word 0: UNKNOWN OPCODE=0xbf"
 # Every example file is listed above (a new one must be added here and in examples/README.md).
 for f in "$EXAMPLES"/*.s; do
   n=$(basename "$f" .s)

@@ -33,8 +33,9 @@ inline isa::RdmaDescGen make_gen(std::uint32_t mask, std::uint32_t free_dim_byte
 
 /// A booted core: ScriptedEnv + PoolFirmware after ring_init.
 struct Core {
-  explicit Core(unsigned tpb = 0, std::uint32_t chip = 0, FirmwareConfig cfg = {})
-      : env(cayman_map(), tpb, chip), fw(env, cayman_map(), CoreIdentity{tpb, chip}, cfg) {
+  explicit Core(unsigned tpb = 0, std::uint32_t chip = 0, FirmwareConfig cfg = {},
+                const soc::AddressMap& map = cayman_map())
+      : env(map, tpb, chip), fw(env, map, CoreIdentity{tpb, chip}, cfg) {
     const base::Status st = fw.ring_init();
     EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().message);
     boot_actions = env.actions.size();

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "firmware/fixtures.h"
+#include "soc/profile.h"
 
 namespace sbrdma::firmware {
 namespace {
@@ -169,6 +170,18 @@ TEST(Sb2sbLeg, ThroughTheSequencerWithACompletionUpdate) {
   ASSERT_TRUE(run.done());
   EXPECT_FALSE(c.fw.halted());
   EXPECT_EQ(c.env.sems[12], 1U);
+}
+
+// NC-v2 firmware has no 0xBF handler: the word is an unknown opcode there, not a leg.
+// [HIGH] wiki-facts §1.10 (nc >= V3), §9.11
+TEST(Sb2sbLeg, SundaTakesTheWordForAnUnknownOpcode) {
+  const soc::AddressMap sunda = soc::AddressMap::build(*soc::find_profile("sunda").value()).value();
+  Core c(0, 0, {}, sunda);
+  auto run = c.fw.run({isa::encode(fp32_leg(LncSizeFmt::kLnc1))});
+  ASSERT_TRUE(testing::drive(run));
+  ASSERT_EQ(c.fw.errors().size(), 1U);
+  EXPECT_EQ(c.fw.errors()[0].message, "UNKNOWN OPCODE=0xbf");
+  EXPECT_TRUE(c.run_actions().empty());  // nothing was written
 }
 
 TEST(Sb2sbLeg, InvalidWordIsRejectedByTheRuntimeRules) {
