@@ -121,6 +121,9 @@ enum class AluOp : std::uint8_t {
 /// The ADDR4 marker byte (byte 3): immediate partition offset or a register form.
 /// An immediate leaves bits 31:29 clear (TPB_PARTITION_ADDR_MASK = 0x1fffffff); each register
 /// marker sets some of them. [HIGH] wiki-facts §1.7 (common.h:447-499), [CHOICE D15]
+/// NUM_ADDR_REGISTERS: an ADDR_REG operand's register number is below it. [HIGH] wiki-facts §1.7
+inline constexpr unsigned kNumAddrRegisters = 64;
+
 enum class Addr4Marker : std::uint8_t {
   kImmediate = 0x00,
   kIndirectImm = 0x20,

@@ -62,6 +62,10 @@ void value_problems(const Field& field, const Word& w, Problems& out) {
         out.push_back({Fault::kBadValue,
                        fmt::format("{} has unknown ADDR4 marker 0x{:02x}", key_name(field, part),
                                    static_cast<unsigned>(a.marker))});
+      } else if (a.marker == Addr4Marker::kAddrReg && a.value >= kNumAddrRegisters) {
+        out.push_back(
+            {Fault::kBadValue, fmt::format("{} names address register {} (there are {})",
+                                           key_name(field, part), a.value, kNumAddrRegisters)});
       }
     }
   }

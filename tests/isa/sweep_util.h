@@ -26,9 +26,10 @@ class RandomWords {
   Addr4 addr4(std::uint32_t imm_limit = Addr4::kImmediateMask) {
     if (one_in(4)) {
       const auto& markers = kAddr4MarkerEnum.values;
-      return Addr4{static_cast<Addr4Marker>(
-                       markers[below(static_cast<std::uint32_t>(markers.size()))].value),
-                   below(256)};
+      const auto m = static_cast<Addr4Marker>(
+          markers[below(static_cast<std::uint32_t>(markers.size()))].value);
+      // An ADDR_REG names one of kNumAddrRegisters registers; the other forms any byte.
+      return Addr4{m, below(m == Addr4Marker::kAddrReg ? kNumAddrRegisters : 256)};
     }
     return Addr4{Addr4Marker::kImmediate, static_cast<std::uint32_t>(in(0, imm_limit))};
   }

@@ -108,6 +108,18 @@ TEST(Validate, Addr4RegisterFormReservedBytesAndMarkers) {
   EXPECT_TRUE(validate(w).empty());
 }
 
+// ADDR_REG names one of NUM_ADDR_REGISTERS = 64 registers. [HIGH] wiki-facts §1.7
+TEST(Validate, Addr4RegisterNumbersStopBelowSixtyFour) {
+  RdmaDescGen g = good_gen();
+  g.dst_addr = Addr4{Addr4Marker::kAddrReg, 63};
+  EXPECT_TRUE(validate(encode(g)).empty());
+  g.dst_addr = Addr4{Addr4Marker::kAddrReg, 64};
+  const Word w = encode(g);
+  EXPECT_FALSE(decode_problem(w));  // decodes; validation refuses
+  EXPECT_EQ(faults(w), std::vector<Fault>{Fault::kBadValue});
+  EXPECT_EQ(first_message(w), "rdma_desc_gen: dst_addr names address register 64 (there are 64)");
+}
+
 TEST(Validate, ValuesOutsideTheirEnumsAreBadValues) {
   Word w = encode(RdmaDescStart{});
   w[4] = 0x42;
