@@ -23,8 +23,6 @@ constexpr LinkId kNoLink = std::numeric_limits<LinkId>::max();
 // [HIGH] wiki-facts 4.1: CAYMAN_ID is 6 bits, so at most 64 chips are addressable.
 constexpr unsigned kMaxChips = 64;
 // [HIGH] wiki-facts 4.2: 8 TPBs per package (index 0..7), 2 dies.
-constexpr unsigned kMaxCoresPerChip = 8;
-constexpr unsigned kMaxDies = 2;
 
 /// Default chip geometry of a profile: dies per chip, cores per die.
 struct Geometry {
@@ -114,14 +112,17 @@ class TopologyBuilder {
       return at("/chips", std::to_string(t_.chips_) + " chips; must be 1..64 (a 6-bit " +
                               "CAYMAN_ID addresses at most 64)");
     }
-    if (t_.dies_ > kMaxDies) {
-      return at("/dies_per_chip", std::to_string(t_.dies_) + " dies; must be 1 or 2");
+    // The profile's address map fixes where each die and core sits: a chip laid out otherwise
+    // could be drawn but never run.
+    if (t_.dies_ != g->dies) {
+      return at("/dies_per_chip", std::to_string(t_.dies_) + " dies per chip; profile " +
+                                      std::string(g->profile) + " has " + std::to_string(g->dies) +
+                                      " (its address map)");
     }
-    if (t_.cores_per_chip() > kMaxCoresPerChip) {
-      return at("/cores_per_die", std::to_string(t_.cores_per_die_) + " x " +
-                                      std::to_string(t_.dies_) +
-                                      " dies = " + std::to_string(t_.cores_per_chip()) +
-                                      " cores per chip; at most 8 (TPB index 0..7)");
+    if (t_.cores_per_die_ != g->cores_per_die) {
+      return at("/cores_per_die", std::to_string(t_.cores_per_die_) + " cores per die; profile " +
+                                      std::string(g->profile) + " has " +
+                                      std::to_string(g->cores_per_die) + " (its address map)");
     }
     return base::ok_status();
   }

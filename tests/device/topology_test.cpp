@@ -275,6 +275,18 @@ TEST(Topology, BuilderRefusesInconsistentSpecs) {
   EXPECT_EQ(msg(s), "/torus: 4 x 4 is not 8 chips (/chips)");
   s.profile = "nope";
   EXPECT_EQ(msg(s), "/profile: unknown profile 'nope' (known: cayman, sunda, mariana)");
+  // The profile's address map places the dies and cores: a chip laid out otherwise could be
+  // described but never run.
+  s = ring(3);
+  s.dies_per_chip = 2;
+  s.cores_per_die = 4;
+  EXPECT_EQ(msg(s), "ok");
+  s.cores_per_die = 3;
+  EXPECT_EQ(msg(s), "/cores_per_die: 3 cores per die; profile cayman has 4 (its address map)");
+  s = ring(2);
+  s.profile = "sunda";
+  s.dies_per_chip = 2;
+  EXPECT_EQ(msg(s), "/dies_per_chip: 2 dies per chip; profile sunda has 1 (its address map)");
 }
 
 TEST(Topology, UnknownBuiltinListsTheBuiltins) {
