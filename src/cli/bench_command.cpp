@@ -132,12 +132,44 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a) {
   return o;
 }
 
+/// Refuses two outputs that name one file (the second would overwrite the first) and "-" for
+/// an output file: standard output carries the table.
+base::Status check_distinct_outputs(const BenchArgs& a) {
+  const std::pair<const char*, const std::string*> outs[] = {{"--report-to-json-file", &a.json},
+                                                             {"--plot", &a.plot},
+                                                             {"--trace", &a.trace},
+                                                             {"--dump-programs", &a.dump}};
+  std::vector<std::pair<const char*, std::filesystem::path>> seen;
+  for (const auto& [flag, path] : outs) {
+    if (path->empty()) continue;
+    if (*path == "-") {
+      return base::make_error(
+          fmt::format("{} -: standard output carries the table; give a file", flag));
+    }
+    // Absolute first: weakly_canonical leaves a relative path that does not exist as it is.
+    std::error_code ec;
+    std::filesystem::path p = std::filesystem::absolute(*path, ec);
+    if (!ec) p = std::filesystem::weakly_canonical(p, ec);
+    if (ec) p = std::filesystem::path(*path).lexically_normal();
+    for (const auto& [other, q] : seen) {
+      if (p == q) {
+        return base::make_error(fmt::format("{} {}: the same path as {}", flag, *path, other));
+      }
+    }
+    seen.emplace_back(flag, std::move(p));
+  }
+  return base::ok_status();
+}
+
+/// A file the run writes, and what goes in it.
+struct OutputFile {
+  std::string path;
+  std::string text;
+};
+
 /// One .s file per core, readable back by `sbrdma asm`.
-base::Status dump_programs(const std::string& dir, const platform::BenchOptions& o,
-                           const platform::BenchResult& r) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return base::make_error(base::SourceLoc{dir, 0}, "cannot create: " + ec.message());
+void add_programs(const std::string& dir, const platform::BenchOptions& o,
+                  const platform::BenchResult& r, std::vector<OutputFile>& out) {
   const platform::BenchRow& last = r.rows.back();
   for (const collectives::CoreProgram& p : r.programs) {
     const std::string header = fmt::format(
@@ -146,9 +178,20 @@ base::Status dump_programs(const std::string& dir, const platform::BenchOptions&
         collectives::op_name(o.op), last.size, collectives::algorithm_name(last.algorithm),
         o.topology_name, p.core, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
         o.warmups == 1 ? "" : "s");
-    SBRDMA_TRY(write_output(fmt::format("{}/core{}.s", dir, p.core),
-                            collectives::program_text(p, header)));
+    out.push_back({fmt::format("{}/core{}.s", dir, p.core), collectives::program_text(p, header)});
   }
+}
+
+/// Writes every file, after checking that each can be: a path that cannot be written (a
+/// folder named like one of the programs) fails the run before anything is written.
+base::Status write_files(const std::vector<OutputFile>& files, const std::string& dump_dir) {
+  if (!dump_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(dump_dir, ec);
+    if (ec) return base::make_error(base::SourceLoc{dump_dir, 0}, "cannot create: " + ec.message());
+  }
+  for (const OutputFile& f : files) SBRDMA_TRY(check_writable(f.path));
+  for (const OutputFile& f : files) SBRDMA_TRY(write_output(f.path, f.text));
   return base::ok_status();
 }
 
@@ -178,6 +221,7 @@ int bench(const BenchArgs& a) {
                                              a.ranks, o.topology_name, geom.num_cores())));
   }
   // Outputs are checked before the run, which may be long, rather than after it.
+  if (auto st = check_distinct_outputs(a); !st) return fail(st.error());
   for (const std::string* out : {&a.json, &a.plot, &a.trace}) {
     if (auto st = check_writable(*out); !st) return fail(st.error());
   }
@@ -189,18 +233,12 @@ int bench(const BenchArgs& a) {
   if (!r) return fail(r.error());
   // The files first, the table last: an output that cannot be written after all (a full disk)
   // fails the run with nothing on stdout, as any other bad outcome does.
-  if (!a.json.empty()) {
-    if (auto st = write_output(a.json, platform::format_json(o, *r)); !st) return fail(st.error());
-  }
-  if (!a.plot.empty()) {
-    if (auto st = write_output(a.plot, platform::format_plot(o, *r)); !st) return fail(st.error());
-  }
-  if (!a.trace.empty()) {
-    if (auto st = write_output(a.trace, r->trace_json); !st) return fail(st.error());
-  }
-  if (!a.dump.empty()) {
-    if (auto st = dump_programs(a.dump, o, *r); !st) return fail(st.error());
-  }
+  std::vector<OutputFile> files;
+  if (!a.json.empty()) files.push_back({a.json, platform::format_json(o, *r)});
+  if (!a.plot.empty()) files.push_back({a.plot, platform::format_plot(o, *r)});
+  if (!a.trace.empty()) files.push_back({a.trace, std::move(r->trace_json)});
+  if (!a.dump.empty()) add_programs(a.dump, o, *r, files);
+  if (auto st = write_files(files, a.dump); !st) return fail(st.error());
   std::fputs(platform::format_table(o, *r).c_str(), stdout);
   std::fflush(stdout);
   std::uint64_t wrong = 0;

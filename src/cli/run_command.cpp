@@ -57,6 +57,10 @@ int run(const RunArgs& a) {
   if (auto st = check_writable(a.trace); !st) return fail(st.error());  // before the run
   auto outcome = platform::run_program(parsed.program, std::move(*topology), opt);
   if (!outcome) return fail(outcome.error());
+  // The trace first: one that cannot be written (a full disk) fails the run before any report.
+  if (opt.trace) {
+    if (auto st = write_output(a.trace, outcome->trace_json); !st) return fail(st.error());
+  }
   std::string cores;
   for (const platform::CoreProgram& cp : parsed.program.cores) {
     cores += fmt::format(" {}", cp.core);
@@ -69,9 +73,6 @@ int run(const RunArgs& a) {
   std::fflush(stdout);
   for (const base::Error& e : platform::outcome_failures(*outcome)) {
     std::fprintf(stderr, "%s\n", e.format().c_str());
-  }
-  if (opt.trace) {
-    if (auto st = write_output(a.trace, outcome->trace_json); !st) return fail(st.error());
   }
   return outcome->ok() ? 0 : 1;
 }
