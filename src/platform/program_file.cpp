@@ -69,7 +69,10 @@ class Parser {
         fmt::format("unknown directive '{}' (.core, .init, .expect, .raw)", name));
   }
 
-  /// The core of the `.core` section a line belongs to, if any.
+  /// The section of a `.core` line that named no core.
+  static constexpr device::CoreId kBadSection = ~device::CoreId{0};
+
+  /// The core of the `.core` section a line belongs to (kBadSection: a bad one), if any.
   [[nodiscard]] std::optional<device::CoreId> core_at(int line) const {
     std::optional<device::CoreId> c;
     for (const auto& [l, core] : sections_) {
@@ -92,9 +95,17 @@ class Parser {
   }
 
   base::Status core(std::span<const std::string_view> args, const base::SourceLoc& loc) {
-    if (args.size() != 1) return base::make_error(".core takes one core id: .core N");
+    // A bad .core still opens a section: its words are skipped, not each reported as outside
+    // any section (the .core line's own error says what is wrong).
+    if (args.size() != 1) {
+      sections_.emplace_back(loc.line, kBadSection);
+      return base::make_error(".core takes one core id: .core N");
+    }
     auto c = core_id(args[0]);
-    if (!c) return c.error();
+    if (!c) {
+      sections_.emplace_back(loc.line, kBadSection);
+      return c.error();
+    }
     sections_.emplace_back(loc.line, *c);
     auto it = std::find_if(program.cores.begin(), program.cores.end(),
                            [&](const CoreProgram& p) { return p.core == *c; });
@@ -251,6 +262,7 @@ ProgramParse parse_program(std::string_view text, std::string_view file,
           w.loc, "instruction before any '.core N' directive (which core runs it?)"));
       continue;
     }
+    if (*core == Parser::kBadSection) continue;  // its .core line is already an error
     auto it = std::find_if(out.program.cores.begin(), out.program.cores.end(),
                            [&](const CoreProgram& p) { return p.core == *core; });
     it->words.push_back(w.word);

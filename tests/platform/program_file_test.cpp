@@ -141,6 +141,23 @@ TEST(ProgramFile, AllErrorsInLineOrderAndAssemblyErrorsToo) {
   EXPECT_EQ(p.errors[2].format(), "p.s:4: error: unknown mnemonic 'frob'");
 }
 
+// A bad .core line is one error: the words of its section are not each reported as outside
+// any section, and a good section after it still gets its words.
+TEST(ProgramFile, ABadCoreLineIsOneErrorNotOnePerWord) {
+  for (const char* bad : {".core 99\n", ".core x\n", ".core\n"}) {
+    const ProgramParse p = parse(std::string(bad) +
+                                 "rdma_desc_start\n"
+                                 "rdma_desc_start\n"
+                                 ".core 1\n"
+                                 "rdma_desc_start\n");
+    ASSERT_EQ(p.errors.size(), 1U) << bad << p.errors.back().format();
+    EXPECT_EQ(p.errors[0].loc.line, 1) << bad;
+    ASSERT_EQ(p.program.cores.size(), 1U) << bad;
+    EXPECT_EQ(p.program.cores[0].core, 1U);
+    EXPECT_EQ(p.program.cores[0].words.size(), 1U);
+  }
+}
+
 TEST(ProgramFile, CoresOfABiggerTopology) {
   EXPECT_TRUE(parse(".core 127\n", "trn2.48xlarge").ok());
   EXPECT_EQ(parse(".core 128\n", "trn2.48xlarge").errors.at(0).message,
