@@ -58,19 +58,21 @@ base::Result<std::uint64_t> parse_size(std::string_view text, std::string_view w
     }
     if (mult != 1) digits.remove_suffix(1);
   }
-  std::uint64_t v = 0;
-  if (digits.empty() || digits.size() > 12) {
+  const auto bad = [&] {
     return base::make_error(
         fmt::format("{}: bad size '{}' (a number of bytes, K/M/G allowed)", what, text));
-  }
+  };
+  if (digits.empty()) return bad();
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t v = 0;
+  bool wide = false;  // past 64 bits; the rest is still read, so a bad digit says so first
   for (char c : digits) {
-    if (c < '0' || c > '9') {
-      return base::make_error(
-          fmt::format("{}: bad size '{}' (a number of bytes, K/M/G allowed)", what, text));
-    }
-    v = v * 10 + static_cast<std::uint64_t>(c - '0');
+    if (c < '0' || c > '9') return bad();
+    const auto d = static_cast<std::uint64_t>(c - '0');
+    if (v > (kMax - d) / 10) wide = true;
+    v = v * 10 + d;
   }
-  if (v > std::numeric_limits<std::uint64_t>::max() / mult) {  // 12 digits and G can overflow
+  if (wide || v > kMax / mult) {
     return base::make_error(fmt::format("{}: size '{}' does not fit in 64 bits", what, text));
   }
   return v * mult;

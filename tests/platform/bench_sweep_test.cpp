@@ -32,6 +32,16 @@ TEST(BenchSweep, SizesTakeBinarySuffixes) {
             "-b: bad size '1.5M' (a number of bytes, K/M/G allowed)");
   EXPECT_FALSE(parse_size("", "-b").ok());
   EXPECT_FALSE(parse_size("K", "-b").ok());
+  // Any number of digits up to 2^64 - 1; past it, or past it once multiplied, one message.
+  EXPECT_EQ(*parse_size("1000000000000", "-b"), 1000000000000ULL);
+  EXPECT_EQ(*parse_size("18446744073709551615", "-e"), ~0ULL);
+  EXPECT_EQ(*parse_size("000000000000004096", "-b"), 4096u);
+  EXPECT_EQ(parse_size("18446744073709551616", "-e").error().message,
+            "-e: size '18446744073709551616' does not fit in 64 bits");
+  EXPECT_EQ(parse_size("17179869184G", "-e").error().message,
+            "-e: size '17179869184G' does not fit in 64 bits");
+  EXPECT_EQ(parse_size("99999999999999999999x", "-b").error().message,
+            "-b: bad size '99999999999999999999x' (a number of bytes, K/M/G allowed)");
 }
 
 TEST(BenchSweep, SweepsMultiplyOrStep) {
