@@ -1,4 +1,6 @@
 // `sbrdma decode addr`, `sbrdma decode desc`, `sbrdma info regs`: thin drivers over soc/.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -34,6 +36,12 @@ int run_decode_addr(const AddrArgs& a) {
   auto profile = soc::find_profile(a.profile);
   if (!profile) {
     print_error(profile.error());
+    return 1;
+  }
+  if ((*profile)->dies_per_chip != 0 && a.die >= (*profile)->dies_per_chip) {
+    print_error(base::make_error(fmt::format("--die {}: profile {} has {} die{} per chip", a.die,
+                                             (*profile)->name, (*profile)->dies_per_chip,
+                                             (*profile)->dies_per_chip == 1 ? "" : "s")));
     return 1;
   }
   const base::SocAddr addr{*v};
@@ -100,7 +108,8 @@ void add_decode_soc(CLI::App& decode, Context& ctx) {
       "addr", "Explain a 64-bit SoC address: both views, its route and the region it hits");
   addr->add_option("ADDR", args->addr, "address, decimal or 0x-hex (_ separators allowed)")
       ->required();
-  addr->add_option("--profile", args->profile, "generation profile (cayman, sunda, mariana)")
+  addr->add_option("--profile", args->profile,
+                   "generation profile (cayman, sunda, mariana; maverick: the views only, no map)")
       ->capture_default_str();
   addr->add_option("--chip", args->chip, "issuer's chip (routing id)")
       ->check(CLI::Range(0U, soc::kMaxChipId))

@@ -73,3 +73,7 @@ expect_out "pref_ring_id                 [11]"
 expect_out "0x025c  pref_queue_en"
 expect_out "MISC registers (offsets from the engine's MISC (SDMA wrapper) block, +0x40000)"
 expect_out "0x0100  BROADCAST_CFG_GROUP"
+# The issuer's die must exist in the profile (sunda chips have one die).
+check addr_die_of_one_die_profile 1 - -- decode addr 0x1002506038 --profile sunda --die 1
+expect_err "error: --die 1: profile sunda has 1 die per chip"
+check addr_die_of_two_die_profile 0 - -- decode addr 0x1002506038 --die 1
