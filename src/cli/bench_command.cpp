@@ -119,6 +119,9 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a) {
     } else {
       return base::make_error(fmt::format("-t: unknown statistic '{}' (avg, p50, p99)", t));
     }
+    if (std::find(o.stats.begin(), o.stats.end() - 1, o.stats.back()) != o.stats.end() - 1) {
+      return base::make_error(fmt::format("-t: {} is listed twice", t));
+    }
   }
   o.show_algorithm = a.show_algorithm || o.algorithms.size() > 1;
   o.timing_only = a.timing_only;

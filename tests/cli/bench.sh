@@ -149,6 +149,9 @@ expect_err "error: -f: '-2' is not a number (decimal or 0x-hex)"
 expect_err_lines 1
 check bench_algorithm_twice 1 - -- bench allr -r 2 -b 1K --algorithm ring,mesh,ring
 expect_err "error: --algorithm: ring is listed twice"
+# So is a statistic (two equal columns).
+check bench_stat_twice 1 - -- bench allr -r 2 -b 1K -t avg p99 avg
+expect_err "error: -t: avg is listed twice"
 expect_err_lines 1
 # Sizes past 64 bits, sweeps without end and iteration counts that overflow are refused.
 check bench_size_overflow 1 - -- bench allr -r 2 -b 1 -e 17179869185G
