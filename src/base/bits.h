@@ -32,10 +32,21 @@ struct BitField {
 };
 
 /// A single bit as a field.
-constexpr BitField bit(unsigned b) { return BitField{b, b}; }
+constexpr BitField bit(unsigned b) {
+  return BitField{b, b};
+}
 
-constexpr bool is_pow2(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
-constexpr unsigned popcount(std::uint64_t v) { return static_cast<unsigned>(std::popcount(v)); }
+/// A 32-bit register's bits read as two's complement (semaphore values are signed).
+constexpr std::int32_t as_int32(std::uint32_t v) {
+  return std::bit_cast<std::int32_t>(v);
+}
+
+constexpr bool is_pow2(std::uint64_t v) {
+  return v != 0 && (v & (v - 1)) == 0;
+}
+constexpr unsigned popcount(std::uint64_t v) {
+  return static_cast<unsigned>(std::popcount(v));
+}
 
 /// Little-endian load/store on byte buffers (the ISA words and descriptors are little-endian).
 template <typename T>

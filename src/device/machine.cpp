@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "base/bits.h"
 #include "device/machine_internal.h"
 
 namespace sbrdma::device {
@@ -330,7 +331,8 @@ sim::Signal& Machine::semaphore_signal(CoreId core) {
 
 std::string Machine::describe_semaphore_wait(CoreId core, unsigned idx,
                                              std::string_view cond_text) const {
-  return fmt::format("core {} sem[{}] {}, current {}", core, idx, cond_text, semaphore(core, idx));
+  return fmt::format("core {} sem[{}] {}, current {}", core, idx, cond_text,
+                     base::as_int32(semaphore(core, idx)));
 }
 
 sim::WaitUntilAwaiter Machine::wait_semaphore(CoreId core, unsigned idx, SemCondition cond) {

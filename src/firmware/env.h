@@ -14,6 +14,7 @@
 #include <span>
 #include <string_view>
 
+#include "base/bits.h"
 #include "base/coro.h"
 #include "base/result.h"
 #include "base/units.h"
@@ -41,20 +42,23 @@ constexpr unsigned prid_of(Role r) {
 /// [HIGH] wiki-facts §1.4, [CHOICE D11]
 enum class SemCompare : std::uint8_t { kEq, kLt, kLe, kGt, kGe };
 
-/// True if a semaphore holding `current` satisfies `current <cmp> value`. The one definition
-/// of the wait semantics: platform/ uses it in its wait predicate.
+/// True if a semaphore holding `current` satisfies `current <cmp> value`. Both are signed 32-bit
+/// (semaphore values are; udma-facts §4.4): a semaphore decremented below 0 is less than 1.
+/// The one definition of the wait semantics: platform/ uses it in its wait predicate.
 constexpr bool sem_condition_holds(SemCompare cmp, std::uint32_t current, std::uint32_t value) {
+  const std::int32_t c = base::as_int32(current);
+  const std::int32_t v = base::as_int32(value);
   switch (cmp) {
     case SemCompare::kEq:
-      return current == value;
+      return c == v;
     case SemCompare::kLt:
-      return current < value;
+      return c < v;
     case SemCompare::kLe:
-      return current <= value;
+      return c <= v;
     case SemCompare::kGt:
-      return current > value;
+      return c > v;
     case SemCompare::kGe:
-      return current >= value;
+      return c >= v;
   }
   return false;
 }

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <utility>
 
+#include "base/bits.h"
 #include "platform/simulation.h"
 
 namespace sbrdma::platform {
@@ -142,7 +143,7 @@ void ChromeTrace::poll_core(device::CoreId core, CoreTrack& ct, base::Tick t) {
     w.seq = lw->seq;
     if (lw->semaphore) {
       w.name = fmt::format("wait sem[{}] {} {}", *lw->semaphore,
-                           firmware::sem_compare_symbol(lw->compare), lw->value);
+                           firmware::sem_compare_symbol(lw->compare), base::as_int32(lw->value));
       w.tid = kPoolTid;
     } else {
       w.name = "left_pop";
@@ -186,7 +187,7 @@ void ChromeTrace::poll_semaphores(base::Tick t) {
     auto counter = [&](base::Tick at, std::uint32_t value) {
       events_.push_back(
           fmt::format(R"J({{"name":"sem[{}]","ph":"C","pid":{},"ts":{},"args":{{"value":{}}}}})J",
-                      s, core, trace_us(at), value));
+                      s, core, trace_us(at), base::as_int32(value)));
     };
     if (!sem_emitted_[k]) {  // the value before the first change, at t = 0
       counter(base::Tick{}, sems_[k]);

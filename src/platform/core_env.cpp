@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "base/bits.h"
+
 namespace sbrdma::platform {
 
 CoreEnv::CoreEnv(sim::Kernel& kernel, device::Machine& machine, device::CoreId core, bool debug,
@@ -27,7 +29,7 @@ base::Suspend CoreEnv::wait_semaphore(unsigned idx, firmware::SemCompare cmp, st
   return base::Suspend([this, idx, cmp, value](std::coroutine_handle<> h) {
     device::SemCondition cond{
         [cmp, value](std::uint32_t cur) { return firmware::sem_condition_holds(cmp, cur, value); },
-        fmt::format("{} {}", firmware::sem_compare_symbol(cmp), value)};
+        fmt::format("{} {}", firmware::sem_compare_symbol(cmp), base::as_int32(value))};
     const bool parked = machine_.park_on_semaphore(h, core_, idx, std::move(cond));
     if (parked) {
       CoreWait w;
@@ -97,8 +99,8 @@ std::string CoreEnv::describe_wait() const {
   if (!wait_) return "nothing known";
   if (wait_->semaphore) {
     return fmt::format("sem[{}] {} {}, current {}", *wait_->semaphore,
-                       firmware::sem_compare_symbol(wait_->compare), wait_->value,
-                       machine_.semaphore(core_, *wait_->semaphore));
+                       firmware::sem_compare_symbol(wait_->compare), base::as_int32(wait_->value),
+                       base::as_int32(machine_.semaphore(core_, *wait_->semaphore)));
   }
   return fmt::format("left_pop on Q7 P{} (its FIFO is empty)", wait_->prid);
 }

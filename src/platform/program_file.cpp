@@ -195,12 +195,15 @@ class Parser {
     e.idx = static_cast<unsigned>(*idx);
     auto v = required(keys, "value", ".expect sem");
     if (!v) return v.error();
-    auto value = parse_number(*v, "value");
+    // Semaphore values are signed 32-bit: -1 and 4294967295 are the same value.
+    const bool negative = v->starts_with('-');
+    auto value = parse_number(negative ? v->substr(1) : *v, "value");
     if (!value) return value.error();
-    if (*value > UINT32_MAX) {
-      return base::make_error(fmt::format("value {} out of range (0..{})", *value, UINT32_MAX));
+    if (negative ? *value > std::uint64_t{1} << 31 : *value > UINT32_MAX) {
+      return base::make_error(
+          fmt::format("value {} out of range (-2147483648..{})", *v, UINT32_MAX));
     }
-    e.value = static_cast<std::uint32_t>(*value);
+    e.value = static_cast<std::uint32_t>(negative ? (std::uint64_t{1} << 32) - *value : *value);
     program.sem_expects.push_back(std::move(e));
     return base::ok_status();
   }

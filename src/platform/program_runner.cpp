@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "base/bits.h"
+
 namespace sbrdma::platform {
 namespace {
 
@@ -12,7 +14,8 @@ ExpectResult check_sem(const Simulation& sim, const SemExpect& e) {
   const std::uint32_t v = sim.machine().semaphore(e.core, e.idx);
   r.passed = v == e.value;
   if (!r.passed) {
-    r.detail = fmt::format("core {} sem[{}] is {}, expected {}", e.core, e.idx, v, e.value);
+    r.detail = fmt::format("core {} sem[{}] is {}, expected {}", e.core, e.idx, base::as_int32(v),
+                           base::as_int32(e.value));
   }
   return r;
 }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "base/bits.h"
+
 namespace sbrdma::platform {
 
 std::optional<std::uint32_t> RunReport::changed(device::CoreId core, unsigned idx) const {
@@ -24,8 +26,8 @@ std::vector<std::string> report_state_lines(const RunReport& r) {
   for (const CoreSemaphores& c : r.semaphores) {
     std::string line = fmt::format("core {}:", c.core);
     for (const SemaphoreChange& s : c.changes) {
-      line += fmt::format(" sem[{}]={}", s.idx, s.after);
-      if (s.before != 0) line += fmt::format(" (was {})", s.before);
+      line += fmt::format(" sem[{}]={}", s.idx, base::as_int32(s.after));
+      if (s.before != 0) line += fmt::format(" (was {})", base::as_int32(s.before));
     }
     out.push_back(std::move(line));
   }

@@ -82,6 +82,10 @@ check run_deadlock 1 - -- run "$RUN_DATA/deadlock.s"
 expect_err "deadlock.s:5: error: deadlock: core 2 word 1 waits for sem[7] >= 1, current 0"
 expect_err_lines 1
 
+# Semaphores are signed: a decrement from 0 is -1, below 1, and reported as -1.
+check run_signed_semaphore 0 - -- run "$RUN_DATA/signed_semaphore.s"
+expect_out "core 0: sem[5]=-1 sem[6]=1"
+
 check run_mask7 1 - -- run "$RUN_DATA/mask7.s"
 expect_err "mask7.s:4: error: core 0 word 0: rdma_desc_gen: dma_engine_mask 0x7 selects 3 engines (must be 1, 2, 4, 8 or 16)"
 expect_err_lines 1

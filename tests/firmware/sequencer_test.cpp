@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "firmware/fixtures.h"
 
@@ -84,6 +85,23 @@ TEST(Sequencer, GtIsStrictGeIsNot) {
     EXPECT_EQ(testing::drive(run), passes) << static_cast<int>(mode);
     EXPECT_EQ(c.fw.halted(), passes);
   }
+}
+
+// Semaphore values are signed 32-bit (udma-facts §4.4): one decremented below 0 is less than
+// 1 and not above 0, and an immediate of 0xffffffff is -1.
+TEST(Sequencer, WaitsCompareSigned) {
+  for (const auto& [mode, value, passes] :
+       {std::tuple{WaitMode::kLtImm, 1U, true}, std::tuple{WaitMode::kGtImm, 0U, false},
+        std::tuple{WaitMode::kGeImm, 0xffffffffU, true},
+        std::tuple{WaitMode::kLeImm, 0x7fffffffU, true},
+        std::tuple{WaitMode::kGeImm, 0x80000000U, true}}) {
+    Core c(0, 0);
+    c.env.sems[4] = 0xffffffffU;  // -1
+    auto run = c.fw.run({start_word(events(mode, 4, UpdateMode::kNone, 0, value))});
+    EXPECT_EQ(testing::drive(run), passes) << static_cast<int>(mode) << " " << value;
+  }
+  static_assert(sem_condition_holds(SemCompare::kLt, 0xffffffffU, 0));
+  static_assert(!sem_condition_holds(SemCompare::kGe, 0x80000000U, 0x7fffffffU));
 }
 
 TEST(Sequencer, UpdateModesWriteTheirWindows) {

@@ -107,7 +107,9 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
       {".expect dram core=0", "p.s:1: error: unknown .expect kind 'dram' (sem or sbuf)"},
       {".expect sem core=0 idx=256 value=1", "p.s:1: error: idx 256 out of range (0..255)"},
       {".expect sem core=0 idx=1 value=0x100000000",
-       "p.s:1: error: value 4294967296 out of range (0..4294967295)"},
+       "p.s:1: error: value 0x100000000 out of range (-2147483648..4294967295)"},
+      {".expect sem core=0 idx=1 value=-2147483649",
+       "p.s:1: error: value -2147483649 out of range (-2147483648..4294967295)"},
       {".expect sem core=0 value=1", "p.s:1: error: missing key 'idx' for .expect sem"},
       {".expect sbuf core=0 addr=0 bytes=4 core=1 addr=0",
        "p.s:1: error: .expect sbuf needs 'equals core=M addr=A2' after its region"},
@@ -156,6 +158,16 @@ TEST(ProgramFile, ABadCoreLineIsOneErrorNotOnePerWord) {
     EXPECT_EQ(p.program.cores[0].core, 1U);
     EXPECT_EQ(p.program.cores[0].words.size(), 1U);
   }
+}
+
+// Semaphore values are signed 32-bit (udma-facts §4.4): -1 is 0xffffffff.
+TEST(ProgramFile, ASemaphoreExpectMayBeNegative) {
+  const ProgramParse p = parse(
+      ".expect sem core=0 idx=1 value=-1\n"
+      ".expect sem core=0 idx=2 value=-2147483648\n");
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p.program.sem_expects[0].value, 0xffffffffU);
+  EXPECT_EQ(p.program.sem_expects[1].value, 0x80000000U);
 }
 
 TEST(ProgramFile, CoresOfABiggerTopology) {
