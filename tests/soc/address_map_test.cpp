@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <string>
+#include <string_view>
+#include <utility>
 
 namespace sbrdma::soc {
 namespace {
@@ -24,6 +27,62 @@ TEST(AddressMap, TpbBases) {
     EXPECT_EQ(*cayman().die_of(c), c / 4);
   }
   EXPECT_FALSE(cayman().tpb_base(8).ok());
+}
+
+/// The region called `name`, or nullptr.
+const Region* region_named(std::string_view name) {
+  for (const Region& r : cayman().regions().regions()) {
+    if (r.name == name) return &r;
+  }
+  return nullptr;
+}
+
+TEST(AddressMap, TpbWindowOffsetsAndSizes) {
+  // [HIGH] wiki-facts §4.2, "Within TPB_0": absolute bases on TPB_0 and sizes, as printed there;
+  // the per-tile structure is identical, so TPB_5 (die 1) has them at its own base.
+  struct Want {
+    std::string_view name;
+    std::uint64_t tpb0_base;
+    std::uint64_t size;
+  };
+  constexpr std::array<Want, 7> kWant{{
+      {"STATE_BUF", 0x2000000000, 32ULL << 20},              // 32 MiB (also §8 STATE_BUF_SZ)
+      {"STATE_BUF_SCRATCH_RAM", 0x2004000000, 32ULL << 20},  // 32 MiB
+      {"DGE_MEMORY", 0x2040000000, 1ULL << 30},              // 1 GiB
+      {"TPB_RESERVED_SBUF", 0x2800000000, 32ULL << 20},      // 32 MiB
+      {"PSUM_BUF", 0x2802000000, 4ULL << 20},                // 4 MiB
+      {"POOL_Q7_CORE0_IRAM", 0x2803100000, 128ULL << 10},    // 128 KiB
+      {"POOL_Q7_CORE0_DRAM", 0x2803180000, 256ULL << 10},    // 256 KiB
+  }};
+  for (const Want& w : kWant) {
+    for (const auto& [core, tpb] :
+         {std::pair{0U, 0x2000000000ULL}, std::pair{5U, 0x803000000000ULL}}) {
+      const std::string name = "TPB_" + std::to_string(core) + "." + std::string(w.name);
+      const Region* r = region_named(name);
+      ASSERT_NE(r, nullptr) << name;
+      EXPECT_EQ(r->base.v, w.tpb0_base - 0x2000000000 + tpb) << name;
+      EXPECT_EQ(r->size, w.size) << name;
+    }
+  }
+  // POOL_Q7_CORE{n}: 1 MiB pitch, IRAM 128 KiB and DRAM 256 KiB for every n.
+  for (unsigned n = 0; n < 8; ++n) {
+    const std::string q7 = "TPB_0.POOL_Q7_CORE" + std::to_string(n);
+    const Region* iram = region_named(q7 + "_IRAM");
+    const Region* dram = region_named(q7 + "_DRAM");
+    ASSERT_TRUE(iram != nullptr && dram != nullptr) << q7;
+    EXPECT_EQ(iram->base.v, 0x2803100000 + n * 0x100000ULL) << q7;
+    EXPECT_EQ(dram->base.v, 0x2803180000 + n * 0x100000ULL) << q7;
+    EXPECT_EQ(iram->size, 128U << 10) << q7;
+    EXPECT_EQ(dram->size, 256U << 10) << q7;
+  }
+  // The layout constants themselves, as offsets from TPB_n base.
+  EXPECT_EQ(cayman_map::kStateBufScratchRam, 0x4000000U);
+  EXPECT_EQ(cayman_map::kTpbReservedSbuf, 0x800000000U);
+  EXPECT_EQ(cayman_map::kPsumBuf, 0x802000000U);
+  EXPECT_EQ(cayman_map::kQ7Iram, 0x803100000U);
+  EXPECT_EQ(cayman_map::kQ7Dram, 0x803180000U);
+  EXPECT_EQ(cayman_map::kQ7Pitch, 0x100000U);
+  EXPECT_EQ(cayman_map::kTpbRegionSize, 0x804000000U);
 }
 
 TEST(AddressMap, NoTwoRegionsOverlap) {

@@ -28,18 +28,22 @@ TEST(Profile, GenerationParameters) {  // [HIGH] wiki-facts §8
   EXPECT_EQ(c.sbuf_partitions, 128U);
   EXPECT_EQ(c.partition_stride, base::kib(256));
   EXPECT_EQ(c.partition_active, base::kib(224));
+  EXPECT_EQ(c.state_buf_size, base::mib(32));  // STATE_BUF_SZ; also §4.2 "STATE_BUF (32 MiB)"
   EXPECT_EQ(c.semaphores, 256U);
   EXPECT_EQ(c.dma_data_width, base::Bytes{32});
   EXPECT_EQ(c.max_desc_len, base::kib(64));
   EXPECT_FALSE(c.decode_only);
   EXPECT_EQ((*find_profile("sunda"))->partition_active, base::kib(192));
   EXPECT_EQ((*find_profile("mariana"))->partition_active, base::kib(256));
+  EXPECT_EQ((*find_profile("sunda"))->state_buf_size, base::mib(32));
+  EXPECT_EQ((*find_profile("mariana"))->state_buf_size, base::mib(32));
   const Profile& m = **find_profile("maverick");
   EXPECT_TRUE(m.decode_only);
   EXPECT_EQ(m.dma_engines_per_tpb, 8U);
   EXPECT_EQ(m.dma_data_width, base::Bytes{256});
   EXPECT_EQ(m.partition_stride, base::kib(1024));
   EXPECT_EQ(m.partition_active, base::kib(512));
+  EXPECT_EQ(m.state_buf_size, base::mib(128));
   for (const Profile& p : profiles()) {
     EXPECT_LE(p.partition_active, p.partition_stride) << p.name;
     EXPECT_LE(p.sbuf_partitions * p.partition_stride.n, p.state_buf_size.n) << p.name;
