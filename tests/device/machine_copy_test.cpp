@@ -155,6 +155,34 @@ TEST(MachineCopy, RingWrapsSeveralLapsWithRingIdAdvancing) {
   EXPECT_TRUE(rig.m->errors().empty()) << rig.m->error_report();
 }
 
+// [HIGH] wiki-facts §3.3/§3.4: TDRTP_inc and RDRTP_inc take val[23:0] (VAL_MASK 0xffffff) and
+// bits [31:24] are reserved; the hardware does TDRTP += val. A doorbell with the reserved bits
+// set moves the tail by the low 24 bits alone.
+TEST(MachineCopy, DoorbellAddsOnlyVal23To0) {
+  Rig rig;
+  const auto data = pattern(384);
+  rig.seed(0, 0, 0, data);
+  Channel ch = rig.open(0, 2, 1, 8);
+  for (unsigned i = 0; i < 3; ++i) {  // three pairs written, two posted
+    rig.copy(ch, rig.sbuf(0, 0, i * 128), rig.sbuf(0, 1 + i, 0), 128);
+  }
+  ASSERT_TRUE(ring_doorbell(rig.bus(0), rig.map(), 0, 2, Direction::kS2M, 1, 0xFF000002U).ok());
+  ASSERT_TRUE(ring_doorbell(rig.bus(0), rig.map(), 0, 2, Direction::kM2S, 1, 0x01000002U).ok());
+  rig.run();
+  EXPECT_FALSE(rig.has_error("tail beyond ring")) << rig.m->error_report();
+  for (Direction d : {Direction::kM2S, Direction::kS2M}) {
+    const QueueState q = rig.queue(ch, d);
+    EXPECT_EQ(q.tail, (RingPos{2, 1}));  // offset 2, ring id 1
+    EXPECT_EQ(q.head, (RingPos{2, 1}));
+    EXPECT_EQ(q.posted, 0U);
+  }
+  EXPECT_EQ(rig.read(0, 1, 0, 128), std::vector<std::uint8_t>(data.begin(), data.begin() + 128));
+  EXPECT_EQ(rig.read(0, 2, 0, 128),
+            std::vector<std::uint8_t>(data.begin() + 128, data.begin() + 256));
+  EXPECT_EQ(rig.read(0, 3, 0, 128), std::vector<std::uint8_t>(128, 0));  // not posted
+  EXPECT_EQ(rig.m->stats().descriptors, 2U);
+}
+
 TEST(MachineSbufSpan, IsThePartitionsActiveBytesInPlace) {
   Rig rig;
   const std::uint64_t active = rig.m->profile().partition_active.n;
