@@ -114,7 +114,9 @@ TEST(Sequencer, UpdateModesWriteTheirWindows) {
   for (const Case& k :
        {Case{UpdateMode::kIncRead, kInc, 1, 11}, Case{UpdateMode::kDecComplete, kDec, 1, 9},
         Case{UpdateMode::kAddImmRead, kInc, 5, 15}, Case{UpdateMode::kSubImmComplete, kDec, 5, 5},
-        Case{UpdateMode::kWrImmRead, kSet, 5, 5}}) {
+        Case{UpdateMode::kWrImmRead, kSet, 5, 5}, Case{UpdateMode::kDecRead, kDec, 1, 9},
+        Case{UpdateMode::kAddImmComplete, kInc, 5, 15}, Case{UpdateMode::kSubImmRead, kDec, 5, 5},
+        Case{UpdateMode::kWrImmComplete, kSet, 5, 5}}) {
     Core c(0, 0);
     c.env.sems[6] = 10;
     isa::EventSemaphore es;
@@ -127,6 +129,42 @@ TEST(Sequencer, UpdateModesWriteTheirWindows) {
     EXPECT_EQ(acts[0].addr, k.addr + 6 * 4);
     EXPECT_EQ(acts[0].value, k.value);
     EXPECT_EQ(c.env.sems[6], k.sem_after);
+  }
+}
+
+// [HIGH] wiki-facts §1.4: `_READ` fires after the instruction's reads, `_COMPLETE` when it has
+// completed. On a gen word: before its first descriptor write, or after its last.
+TEST(Sequencer, EveryUpdateModeFiresAtReadOrComplete) {
+  for (const auto& [mode, complete] :
+       {std::pair{UpdateMode::kIncRead, false}, std::pair{UpdateMode::kDecRead, false},
+        std::pair{UpdateMode::kAddImmRead, false}, std::pair{UpdateMode::kSubImmRead, false},
+        std::pair{UpdateMode::kWrImmRead, false}, std::pair{UpdateMode::kIncComplete, true},
+        std::pair{UpdateMode::kDecComplete, true}, std::pair{UpdateMode::kAddImmComplete, true},
+        std::pair{UpdateMode::kSubImmComplete, true},
+        std::pair{UpdateMode::kWrImmComplete, true}}) {
+    Core c(0, 0);
+    isa::RdmaDescGen g = make_gen(0x1, 64, 0, 0, 1, 0);
+    g.events = events(WaitMode::kNone, 0, mode, 6, 5);
+    auto run = c.fw.run({isa::encode(g)});
+    ASSERT_TRUE(testing::drive(run));
+    EXPECT_FALSE(c.fw.halted());
+    const auto acts = c.run_actions();
+    const auto is_desc = [](const Action& a) { return a.kind == Kind::kWriteBlock; };
+    const auto is_update = [](const Action& a) {
+      return a.kind == Kind::kWrite32 &&
+             (a.addr == kInc + 6 * 4 || a.addr == kDec + 6 * 4 || a.addr == kSet + 6 * 4);
+    };
+    const std::size_t upd = find(acts, is_update);
+    const std::size_t first_desc = find(acts, is_desc);
+    const auto last_desc = std::find_if(acts.rbegin(), acts.rend(), is_desc);
+    ASSERT_NE(upd, std::string::npos) << static_cast<int>(mode);
+    ASSERT_NE(first_desc, std::string::npos);
+    const auto last = static_cast<std::size_t>(acts.rend() - last_desc) - 1;
+    if (complete) {
+      EXPECT_GT(upd, last) << static_cast<int>(mode);
+    } else {
+      EXPECT_LT(upd, first_desc) << static_cast<int>(mode);
+    }
   }
 }
 
