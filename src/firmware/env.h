@@ -11,6 +11,7 @@
 ///   PRID 0 (RX) --right_push(0, v)--> FIFO --left_pop(1)--> PRID 1 (TX)      [CHOICE D22a]
 
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string_view>
 
@@ -37,6 +38,15 @@ constexpr Role role_of(unsigned prid) {
 constexpr unsigned prid_of(Role r) {
   return r == Role::kRx ? kRxPrid : kTxPrid;
 }
+
+/// The value of bit 0 of a Q7's role word for `r`: 0 = RX, 1 = TX (rdma_desc_start takes the
+/// RX path on 0). [HIGH] wiki-facts §7
+constexpr std::uint32_t role_bit(Role r) {
+  return r == Role::kTx ? 1 : 0;
+}
+/// Where each Q7 of the pair keeps its role word: this offset in its own Q7 DRAM (its last
+/// word). [CHOICE D36]
+inline constexpr std::uint64_t kRoleWordOffset = 0x3fffc;
 
 /// The compare of a semaphore wait against its immediate. GE is `>=`, GT is strict.
 /// [HIGH] wiki-facts §1.4, [CHOICE D11]
@@ -95,6 +105,15 @@ class Q7Env {
   /// prid-1), waiting while it is empty. The Task is started by the caller's co_await.
   virtual base::Task<std::uint32_t> left_pop(unsigned prid) = 0;
 
+  /// Contract: a Q7's own load and store of a 32-bit word of its core's local memory (Q7
+  /// DRAM): no MMIO, no time, seen by later loads. The default keeps the words in the
+  /// environment; one that models the memory in the device overrides both. [CHOICE D36]
+  virtual std::uint32_t local_load32(base::SocAddr a) {
+    const auto it = local_words_.find(a.v);
+    return it == local_words_.end() ? 0 : it->second;
+  }
+  virtual void local_store32(base::SocAddr a, std::uint32_t v) { local_words_[a.v] = v; }
+
   /// Contract: true if DEBUG lines are wanted (`--log debug`); false lets the firmware skip
   /// formatting them.
   [[nodiscard]] virtual bool debug_enabled() const = 0;
@@ -135,6 +154,9 @@ class Q7Env {
     (void)partition, (void)bytes;
     return {};
   }
+
+ private:
+  std::map<std::uint64_t, std::uint32_t> local_words_;  ///< the default local memory
 };
 
 }  // namespace sbrdma::firmware

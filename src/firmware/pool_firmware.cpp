@@ -18,9 +18,18 @@ base::Status PoolFirmware::ring_init() {
     for (unsigned e = 0; e < kRdmaEngines; ++e) bases[e] = layout->ring_base(e, dir);
     streams_[index(role)].reset(bases, cfg_.ring_depth);
   }
+  // Each Q7 of the pair keeps the role it plays, for rdma_desc_start to check. [CHOICE D36]
+  for (const Role role : {Role::kRx, Role::kTx}) {
+    env_.local_store32(role_word_addr(prid_of(role)), role_bit(role));
+  }
   layout_ = *layout;
   gen_pending_ = false;
   return base::ok_status();
+}
+
+base::SocAddr PoolFirmware::role_word_addr(unsigned prid) const {
+  return map_.tpb_base(id_.tpb).value() + soc::cayman_map::kQ7Dram +
+         std::uint64_t{prid} * soc::cayman_map::kQ7Pitch + kRoleWordOffset;
 }
 
 void PoolFirmware::fail(std::string message) {

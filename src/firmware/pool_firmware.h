@@ -84,6 +84,9 @@ class PoolFirmware {
   /// A posted write into slot `idx` of an EVT_SEM window of core `core` of this chip.
   base::Status sem_write(unsigned core, soc::SemWindow w, unsigned idx, std::uint32_t value);
 
+  /// The address of Q7 `prid`'s role word (kRoleWordOffset in its DRAM). [CHOICE D36]
+  [[nodiscard]] base::SocAddr role_word_addr(unsigned prid) const;
+
   /// Records a fatal error at pc() (and logs it when DEBUG is on).
   void fail(std::string message);
   /// Writes a DEBUG line. Contract: env_.debug_enabled().

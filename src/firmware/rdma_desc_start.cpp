@@ -70,15 +70,23 @@ base::Task<base::Status> PoolFirmware::start_role(Role role) {
                                       static_cast<int>(stream.expected_total())));
   }
 
+  // 4. Bit 0 of the role word must be the role this Q7 runs, or the core stops on the same
+  //    fatal path as the count check. [HIGH] §7 (bne a7,a6), [CHOICE D7, D36]
+  if ((env_.local_load32(role_word_addr(prid)) & 1) != role_bit(role)) {
+    co_return base::make_error(render(log_fmt::kStreamError, p,
+                                      static_cast<int>(stream.written_total()),
+                                      static_cast<int>(stream.expected_total())));
+  }
+
   if (role == Role::kRx) {
-    // 4. RX: arm the S2M rings (RDRTP_inc), then let TX proceed (right_push).
+    // 5. RX: arm the S2M rings (RDRTP_inc), then let TX proceed (right_push).
     if (dbg) debug(render(log_fmt::kRxWriting, p));
     if (auto w = write_triggers(triggers, dir, inc_reg); !w) co_return w;
     if (dbg) debug(render(log_fmt::kRxSignaling, p));
     env_.right_push(prid, stream.written_total());
     if (dbg) debug(render(log_fmt::kRxSignaled, p));
   } else {
-    // 5. TX: wait for RX (left_pop), then fire the M2S rings (TDRTP_inc) — the copy launch.
+    // 6. TX: wait for RX (left_pop), then fire the M2S rings (TDRTP_inc) — the copy launch.
     if (dbg) debug(render(log_fmt::kTxWaiting, p));
     (void)co_await env_.left_pop(prid);
     if (dbg) debug(render(log_fmt::kTxWriting, p));

@@ -115,6 +115,45 @@ TEST(RdmaDescStart, RingTooSmallFailsTheStreamCheck) {
   EXPECT_EQ(got[0].kind, Kind::kFence);
 }
 
+// Each Q7 of the pair keeps its role in bit 0 of a word in its own DRAM (ring_init writes
+// it); start compares it with the role it runs and takes the fatal DescriptorStream path on a
+// mismatch. [HIGH] wiki-facts §7, [CHOICE D7, D36]
+constexpr std::uint64_t kQ7Dram = 0x2000000000 + 0x803180000;  // core 0, Q7 0
+constexpr std::uint64_t kRxRoleWord = kQ7Dram + 0x3fffc;
+constexpr std::uint64_t kTxRoleWord = kQ7Dram + 0x100000 + 0x3fffc;
+
+TEST(RdmaDescStart, RingInitWritesEachQ7sRoleWord) {
+  Core c(0, 0);
+  EXPECT_EQ(c.env.local_load32(base::SocAddr{kRxRoleWord}), 0U);
+  EXPECT_EQ(c.env.local_load32(base::SocAddr{kTxRoleWord}), 1U);
+}
+
+TEST(RdmaDescStart, ARoleWordThatSaysTheOtherRoleIsFatal) {
+  for (const bool flip_tx : {false, true}) {
+    Core c(0, 0);
+    ASSERT_TRUE(c.gen(make_gen(0x3, 256, 0x100, 0x200, 4, 0)).ok());
+    // Only bit 0 counts: the other bits are the word's own business.
+    c.env.local_store32(base::SocAddr{kRxRoleWord}, flip_tx ? 0xfffffffeU : 0x1U);
+    c.env.local_store32(base::SocAddr{kTxRoleWord}, flip_tx ? 0x0U : 0x3U);
+    const std::size_t before = c.env.actions.size();
+    const base::Status st = c.start();
+    ASSERT_FALSE(st.ok()) << flip_tx;
+    EXPECT_EQ(st.error().message, flip_tx ? "P1: ERROR: DescriptorStream wrote 146 descriptors, "
+                                            "expected 146"
+                                          : "P0: ERROR: DescriptorStream wrote 146 descriptors, "
+                                            "expected 146");
+    // RX with a wrong word stops after its drain; TX with one after RX armed S2M, before its
+    // own M2S doorbell.
+    const auto got = start_actions(c, before);
+    EXPECT_EQ(std::count_if(got.begin(), got.end(),
+                            [](const Action& a) { return a.addr == kBcastM2sInc; }),
+              0);
+    EXPECT_EQ(std::count_if(got.begin(), got.end(),
+                            [](const Action& a) { return a.addr == kBcastS2mInc; }),
+              flip_tx ? 2 : 0);
+  }
+}
+
 TEST(RdmaDescStart, RingIdAdvancesWhenTheTailWraps) {
   FirmwareConfig cfg;
   cfg.ring_depth = 32;
