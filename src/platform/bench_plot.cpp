@@ -1,10 +1,12 @@
 // The SVG plot of a bench run (platform/bench.h): bus bandwidth against size, one line per
 // algorithm. Written by hand, numbers with fixed precision, so the same rows give the same
-// bytes.
+// bytes. Every piece of text goes through text() and so xml_escape(): the title carries the
+// topology's name, which for a JSON topology is the user's file name (`R&D.json`).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 #include "platform/bench.h"
 
@@ -24,6 +26,40 @@ std::string size_label(std::uint64_t b) {
   if (b >= (1ULL << 20)) return fmt::format("{}M", b >> 20);
   if (b >= (1ULL << 10)) return fmt::format("{}K", b >> 10);
   return fmt::format("{}", b);
+}
+
+/// `s` as XML character data: &, <, >, " and ' as entities (safe in an attribute value too).
+std::string xml_escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+/// A `<text>` element, which ends its line of the plot: `attrs` are the plot's own (numbers and
+/// fixed words), `content` is escaped.
+std::string text(std::string_view attrs, std::string_view content) {
+  return fmt::format("<text {}>{}</text>\n", attrs, xml_escape(content));
 }
 
 /// A round step for about `n` ticks up to `top`.
@@ -64,34 +100,35 @@ std::string format_plot(const BenchOptions& o, const BenchResult& r) {
       "viewBox=\"0 0 {:.0f} {:.0f}\" font-family=\"sans-serif\" font-size=\"12\">\n",
       kW, kH, kW, kH);
   svg += fmt::format("<rect width=\"{:.0f}\" height=\"{:.0f}\" fill=\"white\"/>\n", kW, kH);
-  svg += fmt::format(
-      "<text x=\"{:.1f}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">sbrdma bench {}: "
-      "{} ranks on {}, {}</text>\n",
-      kLeft + pw / 2, collectives::op_name(o.op), o.groups ? o.groups->ranks() : o.ranks,
-      o.topology_name, collectives::dtype_name(o.dtype));
+  svg += text(
+      fmt::format("x=\"{:.1f}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\"", kLeft + pw / 2),
+      fmt::format("sbrdma bench {}: {} ranks on {}, {}", collectives::op_name(o.op),
+                  o.groups ? o.groups->ranks() : o.ranks, o.topology_name,
+                  collectives::dtype_name(o.dtype)));
   // Axes, grid and ticks.
   svg +=
       fmt::format("<path d=\"M{:.1f} {:.1f} V{:.1f} H{:.1f}\" stroke=\"black\" fill=\"none\"/>\n",
                   kLeft, kTop, kTop + ph, kLeft + pw);
   for (double v = 0; v <= ymax + step / 2; v += step) {
-    svg += fmt::format(
-        "<path d=\"M{:.1f} {:.1f} H{:.1f}\" stroke=\"#dddddd\"/><text x=\"{:.1f}\" y=\"{:.1f}\" "
-        "text-anchor=\"end\">{:.4g}</text>\n",
-        kLeft, Y(v), kLeft + pw, kLeft - 6, Y(v) + 4, v);
+    svg += fmt::format("<path d=\"M{:.1f} {:.1f} H{:.1f}\" stroke=\"#dddddd\"/>", kLeft, Y(v),
+                       kLeft + pw) +
+           text(fmt::format("x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\"", kLeft - 6, Y(v) + 4),
+                fmt::format("{:.4g}", v));
   }
   for (double e = std::ceil(x0); e <= x1 + 1e-9; e += 1) {
     const auto s = static_cast<std::uint64_t>(std::llround(std::exp2(e)));
-    svg += fmt::format(
-        "<path d=\"M{:.1f} {:.1f} v5\" stroke=\"black\"/><text x=\"{:.1f}\" y=\"{:.1f}\" "
-        "text-anchor=\"middle\">{}</text>\n",
-        X(s), kTop + ph, X(s), kTop + ph + 18, size_label(s));
+    svg +=
+        fmt::format("<path d=\"M{:.1f} {:.1f} v5\" stroke=\"black\"/>", X(s), kTop + ph) +
+        text(fmt::format("x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\"", X(s), kTop + ph + 18),
+             size_label(s));
   }
-  svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">size (bytes)</text>\n",
-                     kLeft + pw / 2, kH - 16);
-  svg += fmt::format(
-      "<text x=\"16\" y=\"{:.1f}\" text-anchor=\"middle\" transform=\"rotate(-90 16 {:.1f})\">"
-      "busbw (GB/s, simulated)</text>\n",
-      kTop + ph / 2, kTop + ph / 2);
+  svg +=
+      text(fmt::format("x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\"", kLeft + pw / 2, kH - 16),
+           "size (bytes)");
+  svg += text(fmt::format("x=\"16\" y=\"{:.1f}\" text-anchor=\"middle\" "
+                          "transform=\"rotate(-90 16 {:.1f})\"",
+                          kTop + ph / 2, kTop + ph / 2),
+              "busbw (GB/s, simulated)");
   // One line per requested algorithm, with its legend entry.
   for (std::size_t a = 0; a < o.algorithms.size(); ++a) {
     const std::string_view color = kColors[a % std::size(kColors)];
@@ -105,11 +142,10 @@ std::string format_plot(const BenchOptions& o, const BenchResult& r) {
     svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n",
                        pts, color);
     const double ly = kTop + 10 + 20 * static_cast<double>(a);
-    svg += fmt::format(
-        "<path d=\"M{:.1f} {:.1f} h24\" stroke=\"{}\" stroke-width=\"2\"/><text x=\"{:.1f}\" "
-        "y=\"{:.1f}\">{}</text>\n",
-        kLeft + pw + 16, ly, color, kLeft + pw + 46, ly + 4,
-        collectives::algorithm_name(o.algorithms[a]));
+    svg += fmt::format("<path d=\"M{:.1f} {:.1f} h24\" stroke=\"{}\" stroke-width=\"2\"/>",
+                       kLeft + pw + 16, ly, color) +
+           text(fmt::format("x=\"{:.1f}\" y=\"{:.1f}\"", kLeft + pw + 46, ly + 4),
+                collectives::algorithm_name(o.algorithms[a]));
   }
   svg += "</svg>\n";
   return svg;

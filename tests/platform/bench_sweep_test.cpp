@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "collectives/lower.h"
 #include "platform/bench.h"
@@ -134,6 +137,47 @@ TEST(BenchSweep, TheReportsAreDeterministic) {
   EXPECT_NE(json.find("\"collective\": \"allr\""), std::string::npos);
   EXPECT_NE(json.find("\"algorithm\": \"mesh\""), std::string::npos);
   EXPECT_NE(json.find("\"wrong\": null"), std::string::npos);
+}
+
+/// A row per busbw given, per algorithm, at sizes 4 KiB, 8 KiB, ... (no run: the reports
+/// only read the rows).
+BenchResult rows_of(const std::vector<std::pair<collectives::Algorithm, std::vector<double>>>& by) {
+  BenchResult r;
+  for (const auto& [a, busbws] : by) {
+    std::uint64_t size = 4096;
+    for (double bw : busbws) {
+      BenchRow row;
+      row.requested = row.algorithm = a;
+      row.size = size;
+      row.count = size / 4;
+      row.avg_us = row.p50_us = row.p99_us = 1;
+      row.busbw = bw;
+      r.rows.push_back(row);
+      size *= 2;
+    }
+  }
+  return r;
+}
+
+TEST(BenchSweep, ThePlotEscapesItsText) {
+  // A JSON topology is named after its file, which may hold any of XML's five specials.
+  BenchOptions o = ring_allreduce({4096, 8192});
+  o.topology_name = "R&D <x> \"q\" 'a'";
+  const std::string svg = format_plot(o, rows_of({{collectives::Algorithm::kRing, {1, 2}}}));
+  EXPECT_NE(svg.find(">sbrdma bench allr: 8 ranks on R&amp;D &lt;x&gt; &quot;q&quot; "
+                     "&apos;a&apos;, fp32</text>\n"),
+            std::string::npos)
+      << svg;
+  // Every & starts an entity, and no text holds a raw < or >: the plot is well-formed.
+  for (std::size_t at = svg.find('&'); at != std::string::npos; at = svg.find('&', at + 1)) {
+    const std::string_view rest = std::string_view(svg).substr(at);
+    EXPECT_TRUE(rest.starts_with("&amp;") || rest.starts_with("&lt;") || rest.starts_with("&gt;") ||
+                rest.starts_with("&quot;") || rest.starts_with("&apos;"))
+        << rest.substr(0, 20);
+  }
+  EXPECT_EQ(svg.find("<x>"), std::string::npos);
+  EXPECT_EQ(svg.find("\"q\""), std::string::npos);
+  EXPECT_EQ(svg.find("'a'"), std::string::npos);
 }
 
 TEST(BenchSweep, ASweepThatCannotRunWholeFailsBeforeRunningAnySize) {
