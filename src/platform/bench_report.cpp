@@ -36,6 +36,19 @@ std::string wrong_text(const BenchRow& r) {
   return r.wrong ? fmt::format("{}", *r.wrong) : std::string("n/a");
 }
 
+/// The mean busbw of the rows run for `requested` (0 with none). The table's `Avg bus
+/// bandwidth` line(s) and the JSON's "avg_busbw" / "avg_busbw_by_algorithm" are this.
+double avg_busbw(const BenchResult& r, collectives::Algorithm requested) {
+  double sum = 0;
+  unsigned n = 0;
+  for (const BenchRow& row : r.rows) {
+    if (row.requested != requested) continue;
+    sum += row.busbw;
+    ++n;
+  }
+  return n == 0 ? 0 : sum / n;
+}
+
 std::string header_line(const BenchOptions& o, unsigned groups) {
   const unsigned R = o.groups ? o.groups->ranks() : o.ranks;
   std::string what = collectives::dtype_name(o.dtype).data();
@@ -72,14 +85,7 @@ std::string format_table(const BenchOptions& o, const BenchResult& r) {
   }
   // One average per requested algorithm (nccom-test prints one for its single sweep).
   for (collectives::Algorithm a : o.algorithms) {
-    double sum = 0;
-    unsigned n = 0;
-    for (const BenchRow& row : r.rows) {
-      if (row.requested != a) continue;
-      sum += row.busbw;
-      ++n;
-    }
-    const double avg = n == 0 ? 0 : sum / n;
+    const double avg = avg_busbw(r, a);
     if (o.algorithms.size() == 1) {
       out += fmt::format("Avg bus bandwidth:      {:.4f}GB/s\n", avg);
     } else {
@@ -122,7 +128,10 @@ std::string format_json(const BenchOptions& o, const BenchResult& r) {
   j["groups"] = r.groups;
   j["topology"] = o.topology_name;
   j["dtype"] = collectives::dtype_name(o.dtype);
-  j["reduce"] = collectives::reduce_op_name(o.reduce);
+  // As the table's header: a collective that does not reduce has no reduction.
+  j["reduce"] = collectives::is_reduction(o.op)
+                    ? nlohmann::ordered_json(collectives::reduce_op_name(o.reduce))
+                    : nlohmann::ordered_json(nullptr);
   j["iterations"] = o.iterations;
   j["warmups"] = o.warmups;
   j["timing_only"] = o.timing_only;
@@ -151,9 +160,18 @@ std::string format_json(const BenchOptions& o, const BenchResult& r) {
     rows.push_back(std::move(x));
   }
   j["results"] = std::move(rows);
-  double sum = 0;
-  for (const BenchRow& row : r.rows) sum += row.busbw;
-  j["avg_busbw"] = r.rows.empty() ? 0.0 : sum / static_cast<double>(r.rows.size());
+  // What the table's `Avg bus bandwidth` line(s) say: one average for one algorithm; for
+  // several, one each and no average across them (the table prints none).
+  if (o.algorithms.size() == 1) {
+    j["avg_busbw"] = avg_busbw(r, o.algorithms[0]);
+  } else {
+    j["avg_busbw"] = nullptr;
+    nlohmann::ordered_json by = nlohmann::ordered_json::object();
+    for (collectives::Algorithm a : o.algorithms) {
+      by[std::string(collectives::algorithm_name(a))] = avg_busbw(r, a);
+    }
+    j["avg_busbw_by_algorithm"] = std::move(by);
+  }
   j["run"] = {{"wall_seconds", r.cost.wall_seconds},
               {"sim_seconds", r.cost.sim_seconds},
               {"descriptors", r.cost.descriptors},

@@ -51,6 +51,24 @@ if command -v python3 >/dev/null; then
     pass=$((pass + 1)); else _fail "rd.svg is not well-formed XML"; fi
 fi
 
+# Several algorithms: the JSON carries each "Avg bus bandwidth (A):" line of the table, and
+# no average across them (the table prints none).
+check bench_json_avg_by_algorithm 0 - -- bench allr -r 4 -b 1K -e 2K -o max --algorithm ring,mesh --timing-only -n 1 -w 0 --report-to-json-file m.json
+for alg in ring mesh; do
+  table=$(sed -n "s/^Avg bus bandwidth ($alg): *\([0-9.]*\)GB\/s$/\1/p" "$(work)/out")
+  json=$(sed -n '/"avg_busbw_by_algorithm": {/,/}/p' "$(work)/m.json" |
+    sed -n "s/^ *\"$alg\": \([-0-9.eE+]*\),\{0,1\}$/\1/p")
+  if [[ -n $table && -n $json && $(awk -v v="$json" 'BEGIN { printf "%.4f", v }') == "$table" ]]; then
+    pass=$((pass + 1)); else _fail "$alg: the table says '$table' GB/s, the JSON '$json'"; fi
+done
+if grep -q '"avg_busbw": null' "$(work)/m.json" && grep -q '"reduce": "max"' "$(work)/m.json"; then
+  pass=$((pass + 1)); else _fail "m.json: avg_busbw is not null or reduce is not max"; fi
+# A collective that does not reduce has no reduction in the JSON, as in the table's header.
+check bench_json_no_reduce 0 - -- bench allg -r 2 -b 1K -o max --timing-only --report-to-json-file g.json
+expect_out "# sbrdma bench allg: 2 ranks x 1 group on trn2, fp32, 5 iterations"
+if grep -q '"reduce": null' "$(work)/g.json"; then pass=$((pass + 1)); else
+  _fail "g.json: \"reduce\" is not null for allg"; fi
+
 check bench_timing_only 0 - -- bench alltoall -r 8 -b 64K --timing-only --sb2sb
 expect_out "n/a"
 expect_out "no bytes copied (timing only)"

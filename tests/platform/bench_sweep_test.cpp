@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -178,6 +179,47 @@ TEST(BenchSweep, ThePlotEscapesItsText) {
   EXPECT_EQ(svg.find("<x>"), std::string::npos);
   EXPECT_EQ(svg.find("\"q\""), std::string::npos);
   EXPECT_EQ(svg.find("'a'"), std::string::npos);
+}
+
+TEST(BenchSweep, TheJsonAveragesPerAlgorithmAsTheTableDoes) {
+  BenchOptions o = ring_allreduce({4096, 8192});
+  o.algorithms = {collectives::Algorithm::kRing, collectives::Algorithm::kRdh};
+  const BenchResult r =
+      rows_of({{collectives::Algorithm::kRing, {1, 2}}, {collectives::Algorithm::kRdh, {3, 5}}});
+  const std::string table = format_table(o, r);
+  EXPECT_NE(table.find("Avg bus bandwidth (ring):      1.5000GB/s\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("Avg bus bandwidth (rdh):      4.0000GB/s\n"), std::string::npos) << table;
+  const auto j = nlohmann::ordered_json::parse(format_json(o, r));
+  // No average across algorithms (2.75 here): the table prints none.
+  EXPECT_TRUE(j.at("avg_busbw").is_null()) << j.at("avg_busbw");
+  ASSERT_TRUE(j.contains("avg_busbw_by_algorithm")) << j.dump(2);
+  EXPECT_EQ(j.at("avg_busbw_by_algorithm").dump(), R"({"ring":1.5,"rdh":4.0})");
+
+  // One algorithm: one "avg_busbw", as before, and no object.
+  o.algorithms = {collectives::Algorithm::kRing};
+  const BenchResult one = rows_of({{collectives::Algorithm::kRing, {1, 2}}});
+  EXPECT_NE(format_table(o, one).find("Avg bus bandwidth:      1.5000GB/s\n"), std::string::npos);
+  const std::string json = format_json(o, one);
+  EXPECT_NE(json.find("\n  \"avg_busbw\": 1.5,\n  \"run\": {"), std::string::npos) << json;
+  EXPECT_EQ(json.find("avg_busbw_by_algorithm"), std::string::npos);
+}
+
+TEST(BenchSweep, TheJsonNamesAReductionOnlyForACollectiveThatReduces) {
+  BenchOptions o = ring_allreduce({4096});
+  o.reduce = collectives::ReduceOp::kMax;
+  const BenchResult r = rows_of({{collectives::Algorithm::kRing, {1}}});
+  for (collectives::Op op : collectives::all_ops()) {
+    o.op = op;
+    const auto j = nlohmann::ordered_json::parse(format_json(o, r));
+    const bool header_has_it = format_table(o, r).find(", fp32 max,") != std::string::npos;
+    if (collectives::is_reduction(op)) {
+      EXPECT_EQ(j.at("reduce"), "max") << collectives::op_name(op);
+      EXPECT_TRUE(header_has_it) << collectives::op_name(op);
+    } else {
+      EXPECT_TRUE(j.at("reduce").is_null()) << collectives::op_name(op) << ": " << j.at("reduce");
+      EXPECT_FALSE(header_has_it) << collectives::op_name(op);
+    }
+  }
 }
 
 TEST(BenchSweep, ASweepThatCannotRunWholeFailsBeforeRunningAnySize) {
