@@ -285,6 +285,8 @@ class Machine {
   void write_engine_reg(CoreId core, unsigned engine, soc::Direction dir,
                         std::optional<unsigned> queue, std::uint32_t offset, std::uint32_t v);
   void write_broadcast(const Resolved& r, std::uint32_t v);
+  /// Flags an M2S cfg_len value the engines do not obey. [CHOICE D37]
+  void check_cfg_len(const ErrorSite& site, std::uint32_t v);
   void doorbell(UdmaEngine& eng, soc::Direction dir, unsigned queue, std::uint32_t n);
 
   // machine_dma.cpp: the engines' work

@@ -8,6 +8,8 @@
 
 #include "base/bits.h"
 #include "device/machine_internal.h"
+#include "soc/udma_descriptor.h"
+#include "soc/udma_regs.h"
 
 namespace sbrdma::device {
 namespace {
@@ -213,7 +215,24 @@ void Machine::write_engine_reg(CoreId core, unsigned e, Direction dir,
   auto w = eng.engine_regs(dir).write(offset, v);
   if (!w) return record(site, w.error().message);
   if (offset == soc::engine_offsets(dir).change_state) eng.change_state(dir, v);
+  if (dir == Direction::kM2S && offset == soc::m2s_engine::kCfgLen) check_cfg_len(site, v);
   kick(eng, kernel_->now());
+}
+
+void Machine::check_cfg_len(const ErrorSite& site, std::uint32_t v) {
+  // The engines read LEN 0 as 64 KiB and never split a packet: what cfg_len says at reset
+  // (and what the driver writes, with a larger max_pkt_size). Any other value is stored and
+  // flagged, not obeyed. [CHOICE D37]
+  namespace f = soc::reg_field;
+  if (f::kM2sCfgLenEncode64k.get(v) == 0) {
+    record(site, fmt::format("write of {:#x} to cfg_len clears encode_64k: descriptor LEN 0 as "
+                             "0 bytes is not modelled (LEN 0 stays 64 KiB)",
+                             v));
+  } else if (f::kM2sCfgLenMaxPktSize.get(v) < soc::kMaxDescLen) {
+    record(site, fmt::format("write of {:#x} to cfg_len: a max_pkt_size below 64 KiB is not "
+                             "modelled (packets are not checked against it)",
+                             v));
+  }
 }
 
 void Machine::write_broadcast(const Resolved& r, std::uint32_t v) {

@@ -124,7 +124,7 @@ std::string_view sdma_op_name(unsigned op) {
 
 std::uint32_t UdmaDescriptor::length() const {
   const auto len = static_cast<std::uint32_t>(desc_word0::kLen.get(word0));
-  return len == 0 ? kMaxDescLen : len;  // [HIGH] encode_64k: 0 means 64 KiB
+  return len == 0 ? kMaxDescLen : len;  // [HIGH] encode_64k: 0 means 64 KiB [CHOICE D37]
 }
 
 std::array<std::uint8_t, kDescBytes> encode_descriptor(const UdmaDescriptor& d) {

@@ -56,8 +56,9 @@ constexpr std::array kM2sErrLogMaskFields{RegField{"stream_comp_mismatch", bit(0
                                           RegField{"pref_first", bit(15)},
                                           RegField{"pref_last", bit(16)},
                                           RegField{"pref_ring_id", reg_field::kM2sErrPrefRingId}};
-constexpr std::array kM2sCfgLenFields{RegField{"max_pkt_size", BitField{19, 0}, 0x10000},
-                                      RegField{"encode_64k", bit(24), 1}};
+constexpr std::array kM2sCfgLenFields{
+    RegField{"max_pkt_size", reg_field::kM2sCfgLenMaxPktSize, 0x10000},
+    RegField{"encode_64k", reg_field::kM2sCfgLenEncode64k, 1}};
 constexpr std::array kM2sStreamCfgFields{RegField{"disable", bit(0)}, RegField{"rd_mode", bit(1)},
                                          RegField{"rd_th", BitField{18, 8}}};
 constexpr std::array kM2sPrefCfg1Fields{RegField{"fifo_depth", BitField{7, 0}}};
@@ -73,7 +74,8 @@ constexpr std::array kM2sEngineRegs{
     RegDesc{"state", 0x200, RO, 0, kM2sStateFields},
     RegDesc{"change_state", 0x204, WO, 0, kChangeStateFields, kCommand},
     RegDesc{"err_log_mask", 0x20C, RW, 0, kM2sErrLogMaskFields},
-    RegDesc{"cfg_len", 0x254, RW, 0x01010000, kM2sCfgLenFields},  // Cayman 64 KiB, encode_64k
+    RegDesc{"cfg_len", m2s_engine::kCfgLen, RW, 0x01010000,
+            kM2sCfgLenFields},  // Cayman 64 KiB, encode_64k
     RegDesc{"stream_cfg", 0x258, RW, 0, kM2sStreamCfgFields},
     RegDesc{"pref_queue_en", 0x25C, RW, 0xFFFF, kPrefQueueEnFields},
     RegDesc{"desc_pref_cfg_1", 0x300, RW, 0, kM2sPrefCfg1Fields},

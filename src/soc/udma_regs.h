@@ -152,6 +152,7 @@ namespace m2s_engine {
 inline constexpr std::uint32_t kState = 0x200;
 inline constexpr std::uint32_t kChangeState = 0x204;
 inline constexpr std::uint32_t kErrLogMask = 0x20C;
+inline constexpr std::uint32_t kCfgLen = 0x254;
 inline constexpr std::uint32_t kPrefQueueEn = 0x25C;
 }  // namespace m2s_engine
 namespace s2m_engine {
@@ -239,6 +240,10 @@ inline constexpr base::BitField kM2sStateLastChangeStateCmd{18, 16};
 /// err_log_mask.pref_ring_id: M2S bit 17 (secondary group A), S2M bit 11 (group B).
 inline constexpr base::BitField kM2sErrPrefRingId = base::bit(17);
 inline constexpr base::BitField kS2mErrPrefRingId = base::bit(11);
+/// M2S cfg_len: max_pkt_size (Cayman reset 64 KiB) and encode_64k (descriptor LEN 0 = 64 KiB).
+/// [HIGH] wiki-facts §2.3, udma-facts §1.1
+inline constexpr base::BitField kM2sCfgLenMaxPktSize{19, 0};
+inline constexpr base::BitField kM2sCfgLenEncode64k = base::bit(24);
 /// pref_queue_en: bit q enables queue q.
 inline constexpr base::BitField kPrefQueueEn{15, 0};
 /// Queue cfg: en_pref, and en_scheduling (M2S) / en_stream (S2M) at the same bit.

@@ -171,6 +171,26 @@ TEST(MachineErrors, WriteToReadOnlyAndReadOfWriteOnly) {
   EXPECT_NE(find_error(rig, "write-only INC window"), nullptr);
 }
 
+// cfg_len: the engines keep LEN 0 = 64 KiB and do not split packets, as at reset (encode_64k,
+// max_pkt_size 64 KiB; wiki-facts §2.3). The driver's value (a larger max_pkt_size) is fine;
+// a value that asks for anything else is stored but flagged. [CHOICE D37]
+TEST(MachineErrors, CfgLenOtherThanSixtyFourKibEncodingIsFlagged) {
+  Rig rig;
+  const auto cfg_len = rig.map().engine_base(0, 2).value() + soc::m2s_engine::kCfgLen;
+  EXPECT_EQ(rig.bus(0).read32(cfg_len), 0x01010000U);  // Cayman reset
+  rig.bus(0).write32(cfg_len, 0x010FFFFF);             // the driver's ENCODE_64K | 0xFFFFF
+  rig.run();
+  EXPECT_TRUE(rig.m->errors().empty()) << rig.m->error_report();
+  rig.bus(0).write32(cfg_len, 0x000FFFFF);
+  rig.bus(0).write32(cfg_len, 0x01008000);
+  rig.run();
+  EXPECT_NE(find_error(rig, "write of 0xfffff to cfg_len clears encode_64k"), nullptr)
+      << rig.m->error_report();
+  EXPECT_NE(find_error(rig, "write of 0x1008000 to cfg_len: a max_pkt_size below 64 KiB"), nullptr);
+  EXPECT_EQ(rig.m->errors().size(), 2U);
+  EXPECT_EQ(rig.bus(0).read32(cfg_len), 0x01008000U);  // stored all the same
+}
+
 TEST(MachineErrors, DoorbellsOnDisabledQueuesAndBeyondTheRing) {
   Rig rig;
   // Never enabled, no ring length.
