@@ -51,10 +51,20 @@ unsigned GenPlan::descs_for_engine(unsigned engine) const {
   return is_active ? data_descs_per_engine() + 2 : 1;  // [CHOICE D5]
 }
 
+base::Status check_rdma_completion_info(std::string_view op, const isa::CompletionInfo& ci) {
+  if (ci == isa::CompletionInfo{}) return base::ok_status();
+  return base::make_error(fmt::format(
+      "{}: completion_info has_read={} has_write={} num_active_ports={}: unsupported: gen and "
+      "start run on all 128 partitions (completion_info 0)",
+      op, int{ci.has_read}, int{ci.has_write}, int{ci.num_active_ports}));
+}
+
 base::Result<GenPlan> plan_gen(const isa::RdmaDescGen& g, const soc::AddressMap& map,
                                const CoreIdentity& id) {
   const soc::Profile& prof = map.profile();
   GenPlan plan;
+  // 0. The completion info the record gives gen. [HIGH] wiki-facts §1.8, [CHOICE D38]
+  SBRDMA_TRY(check_rdma_completion_info("rdma_desc_gen", g.completion_info));
   // 1. The engine set: a power-of-2 count of the 16 engines. [HIGH] wiki-facts §1.8, [CHOICE D4]
   plan.mask = g.dma_engine_mask.imm;
   if (!base::BitField{kRdmaEngines - 1, 0}.fits(plan.mask)) {

@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "base/result.h"
@@ -58,10 +59,15 @@ struct GenPlan {
   [[nodiscard]] unsigned descs_for_engine(unsigned engine) const;
 };
 
+/// Errors unless `ci` is what gen and start carry: has_read 0, has_write 0, num_active_ports
+/// 0 (all 128 partitions). `op` names the word in the message. [HIGH] wiki-facts §1.5, §1.8,
+/// [CHOICE D38]
+base::Status check_rdma_completion_info(std::string_view op, const isa::CompletionInfo& ci);
+
 /// Validates `g` for core `id` and plans it. Errors (one line, prefixed "rdma_desc_gen: "):
-/// engine count not 1/2/4/8/16 or mask beyond 16 bits, is_bidirectional set, a register-form
-/// address, a source or destination range beyond the active bytes of a partition, a peer core
-/// that is not on the chip, a routing id that cannot be folded.
+/// completion_info not 0, engine count not 1/2/4/8/16 or mask beyond 16 bits, is_bidirectional set,
+/// a register-form address, a source or destination range beyond the active bytes of a partition, a
+/// peer core that is not on the chip, a routing id that cannot be folded.
 base::Result<GenPlan> plan_gen(const isa::RdmaDescGen& g, const soc::AddressMap& map,
                                const CoreIdentity& id);
 

@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "firmware/gen_plan.h"
 #include "firmware/log_formats.h"
 #include "firmware/pool_firmware.h"
 #include "firmware/tensor_tensor_arith.h"
@@ -150,7 +151,9 @@ base::Task<base::Status> PoolFirmware::execute(isa::Word word) {
       st = co_await rdma_desc_gen(isa::decode_rdma_desc_gen(word).value());
       break;
     case Op::kStart:
-      st = co_await rdma_desc_start();
+      st = check_rdma_completion_info("rdma_desc_start",
+                                      isa::decode_rdma_desc_start(word).value().completion_info);
+      if (st) st = co_await rdma_desc_start();
       break;
     case Op::kTensorTensorArith:
       st = co_await run_tensor_tensor_arith(env_, map_.profile(), cfg_.compute,

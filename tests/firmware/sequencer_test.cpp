@@ -202,6 +202,11 @@ isa::Word with_byte(isa::Word w, std::size_t at, std::uint8_t v) {
   return w;
 }
 
+/// `w` with its completion_info byte (13) set to `ci`.
+isa::Word with_completion_info(isa::Word w, std::uint8_t ci) {
+  return with_byte(w, 13, ci);
+}
+
 class SequencerRejects : public ::testing::TestWithParam<BadWord> {};
 
 TEST_P(SequencerRejects, StopsTheCoreWithOneMessage) {
@@ -236,6 +241,13 @@ INSTANTIATE_TEST_SUITE_P(
                 "it"},
         BadWord{gen_word(0x7),
                 "rdma_desc_gen: dma_engine_mask 0x7 selects 3 engines (must be 1, 2, 4, 8 or 16)"},
+        // gen and start carry completion_info 0 (all 128 partitions). [HIGH] §1.5, §1.8
+        BadWord{with_completion_info(gen_word(), 0x11),
+                "rdma_desc_gen: completion_info has_read=1 has_write=0 num_active_ports=2: "
+                "unsupported: gen and start run on all 128 partitions (completion_info 0)"},
+        BadWord{with_completion_info(start_word(), 0x04),
+                "rdma_desc_start: completion_info has_read=0 has_write=1 num_active_ports=0: "
+                "unsupported: gen and start run on all 128 partitions (completion_info 0)"},
         BadWord{start_word(),
                 "rdma_desc_start: no rdma_desc_gen since the last start: nothing "
                 "to start"},
