@@ -70,4 +70,36 @@ const Field* find_field(const OpDesc& op, std::string_view name) {
   return nullptr;
 }
 
+std::string_view unmodelled_opcode_name(std::uint8_t opcode) {
+  struct Named {
+    std::uint8_t opcode;
+    std::string_view name;
+  };
+  // [HIGH] wiki-facts §1.1 (cayman common.h): the outer opcodes besides 0xA0, 0xBF and 0xF0.
+  static constexpr std::array<Named, 18> kNames{{
+      {0xB3, "POLL_SEM"},
+      {0xB8, "DMAMEMCPY"},
+      {0xB9, "DMA_MEMCPY2"},
+      {0xBA, "DMA_IMMEDIATE"},
+      {0xBB, "DMA_INDIRECT"},
+      {0xBD, "DMA_TRANSPOSE"},
+      {0xC3, "DMABARRIER pseudo-op"},
+      {0xC7, "TRIGGER_ALL_REDUCE pseudo-op"},
+      {0xC8, "TRIGGER_COLLECTIVE pseudo-op"},
+      {0xCB, "SEND_RECV pseudo-op"},
+      {0xD4, "PSEUDO_DMA_DIRECT2D"},
+      {0xD5, "SYNC_BARRIER pseudo-op"},
+      {0xD8, "CORE_BARRIER pseudo-op"},
+      {0xD9, "COLLECTIVE2 pseudo-op"},
+      {0xDA, "EXTENSION pseudo-op"},
+      {0xDB, "CUR_PROCESSING_RANK_ID pseudo-op"},
+      {0xDC, "GID_LOAD pseudo-op"},
+      {0xF1, "DMA_GATHER_TRANSPOSE"},
+  }};
+  for (const Named& n : kNames) {
+    if (n.opcode == opcode) return n.name;
+  }
+  return {};
+}
+
 }  // namespace sbrdma::isa

@@ -21,6 +21,10 @@ const OpDesc* find_op(std::uint8_t opcode, std::uint8_t sub_op);
 /// The row a word encodes (bytes 0 and 12), or null.
 const OpDesc* find_op(const Word& word);
 
+/// The ISA's name of an outer opcode that has no row here (its layout is not modelled), or ""
+/// for a value the ISA does not define. [HIGH] wiki-facts §1.1
+std::string_view unmodelled_opcode_name(std::uint8_t opcode);
+
 /// The row with this mnemonic, or null.
 const OpDesc* find_mnemonic(std::string_view mnemonic);
 

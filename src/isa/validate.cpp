@@ -77,6 +77,12 @@ std::optional<Problem> unknown_op(const Word& w) {
     return Problem{Fault::kIllegalSubOp,
                    fmt::format("illegal extended_opcode {} (not in EXTENDED_OPCODES1)", w[12])};
   }
+  if (const std::string_view name = unmodelled_opcode_name(w[0]); !name.empty()) {
+    return Problem{Fault::kIllegalOpcode,
+                   fmt::format("opcode 0x{:02x} ({}) is not modelled (sbrdma decodes 0xa0, 0xbf "
+                               "and 0xf0)",
+                               w[0], name)};
+  }
   return Problem{Fault::kIllegalOpcode, fmt::format("illegal opcode 0x{:02x}", w[0])};
 }
 
