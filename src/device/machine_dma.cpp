@@ -220,7 +220,7 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   EngineCache& cache = core_state(eng.core()).caches[eng.index()];
 
   // 0. DMB (word0) or write_barrier (word1): "all previous transfers are done before starting
-  //    this one" [HIGH] udma-facts §1.1, §3.4 — wait for the queue's earlier data to land.
+  //    this one" [DRV] udma-facts §1.1, §3.4 — wait for the queue's earlier data to land.
   const HeadRead m2s_head = read_head(eng, Direction::kM2S, qi);
   if (m2s.last_data_land > now && m2s_head &&
       (soc::desc_word0::kDmb.get(m2s_head->first.word0) != 0 ||

@@ -31,13 +31,13 @@
 
 namespace sbrdma::device {
 
-/// An engine block's state as change_state sets it. [HIGH] udma-facts §3.5
+/// An engine block's state as change_state sets it. [DRV] udma-facts §3.5
 enum class EngineState : std::uint8_t { kDisabled, kNormal, kAbort };
 
 /// One DMA engine of a core (see the top of this file).
 class UdmaEngine {
  public:
-  /// Most queues per direction (pref_queue_en has 16 bits). [HIGH] udma-facts §2.2
+  /// Most queues per direction (pref_queue_en has 16 bits). [DRV] udma-facts §2.2
   static constexpr unsigned kMaxQueues = 16;
 
   /// Engine `index` of global core `core`, with `queues` queues per direction.

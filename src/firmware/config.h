@@ -59,7 +59,7 @@ struct FirmwareConfig {
 };
 
 /// Smallest and largest ring the UDMA queue accepts; a multiple of 16 descriptors.
-/// [HIGH] udma-facts §3.2 (UDMA_MIN_Q_SIZE 32; rev-4 HAL max 65536; size % 16 == 0)
+/// [DRV] udma-facts §3.2 (UDMA_MIN_Q_SIZE 32; rev-4 HAL max 65536; size % 16 == 0)
 inline constexpr unsigned kMinRingDepth = 32;
 inline constexpr unsigned kMaxRingDepth = 65536;
 

@@ -36,10 +36,10 @@ base::Status init_queue(soc::MmioBus& bus, const soc::AddressMap& map, unsigned 
   bus.write32(*reg(r.ring_base_low), lo32(ring));
   bus.write32(*reg(r.ring_base_high), hi32(ring));
   bus.write32(*reg(r.ring_len), depth);
-  // 2. no completion ring: en_comp_ring_update off      [HIGH] udma-facts §3.2 step 4
+  // 2. no completion ring: en_comp_ring_update off      [DRV] udma-facts §3.2 step 4
   update_reg(bus, *reg(r.comp_cfg), 0, reg_mask(rf::kCompCfgEnCompRingUpdate));
   // 3. queue enables: en_pref | en_scheduling (M2S) / en_stream (S2M)
-  //                                                      [HIGH] udma-facts §3.2 step 5
+  //                                                      [DRV] udma-facts §3.2 step 5
   update_reg(bus, *reg(r.cfg), soc::queue_enables(dir), 0);
   return base::ok_status();
 }

@@ -13,7 +13,7 @@
 ///
 ///  Broadcast group register: BROADCAST_CFG_GROUP (soc::misc::kBroadcastCfgGroup) of the
 ///  group's first channel; bit e set = engine e of the group takes broadcast writes.
-///  [HIGH] udma-facts §2.4 (offset), [CHOICE D22b] (meaning)
+///  [DRV] udma-facts §2.4 (offset), [CHOICE D22b] (meaning)
 
 #include <cstdint>
 
@@ -30,7 +30,7 @@ namespace sbrdma::firmware {
 inline constexpr std::uint64_t kOneWordOffset = 0x0;
 inline constexpr std::uint64_t kRingsOffset = 0x100;
 inline constexpr std::uint32_t kOneWordValue = 1;
-/// Ring base alignment. [HIGH] udma-facts §3.2 (base 256-byte aligned)
+/// Ring base alignment. [DRV] udma-facts §3.2 (base 256-byte aligned)
 inline constexpr std::uint64_t kRingAlign = 256;
 /// Value that lets every engine of the group take broadcast writes. [CHOICE D22b]
 inline constexpr std::uint32_t kAllEngines = soc::reg_mask(soc::reg_field::kBroadcastCfgGroupMask);

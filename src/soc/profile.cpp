@@ -22,16 +22,16 @@ constexpr std::array kProfiles{
         .tpbs_per_die = 4,                  // [HIGH] wiki-facts §4.2
         .max_chips = 64,                    // [HIGH] wiki-facts §4.1: 6-bit CAYMAN_ID
         .dma_engines_per_tpb = 16,          // [HIGH] wiki-facts §3.1
-        .queues_per_engine = 16,            // [HIGH] udma-facts §2.2
+        .queues_per_engine = 16,            // [DRV] udma-facts §2.2
         .q7_cores_per_tpb = 8,              // [HIGH] hw-params GPSIMD: 8 cores per NC
         .sbuf_partitions = 128,             // [HIGH] wiki-facts §8
         .partition_stride = kib(256),       // [HIGH] wiki-facts §8
         .partition_active = kib(224),       // [HIGH] wiki-facts §8
         .state_buf_size = mib(32),          // [HIGH] wiki-facts §8
         .semaphores = 256,                  // [HIGH] wiki-facts §5
-        .events = 256,                      // [HIGH] udma-facts §4.1
+        .events = 256,                      // [DRV] udma-facts §4.1
         .dma_data_width = base::Bytes{32},  // [HIGH] wiki-facts §3.1
-        .max_desc_len = kib(64),            // [HIGH] udma-facts §1.1
+        .max_desc_len = kib(64),            // [DRV] udma-facts §1.1
     },
     Profile{
         .name = "sunda",
@@ -41,42 +41,42 @@ constexpr std::array kProfiles{
         // [HIGH] wiki-facts §1.10 (is_valid_sb2sb_collective needs nc >= V3) and §9.11
         // (0xBF is absent from the v2 images)
         .sb2sb_collective = false,
-        .cores_per_chip = 2,  // [HIGH] udma-facts §4.1 (v2: 2 NCs per device)
-        .dies_per_chip = 1,   // [HIGH] udma-facts §4.1
+        .cores_per_chip = 2,  // [DRV] udma-facts §4.1 (v2: 2 NCs per device)
+        .dies_per_chip = 1,   // [DRV] udma-facts §4.1
         .tpbs_per_die = 2,
         .max_chips = 64,                    // [CHOICE D18] routed like Cayman
         .dma_engines_per_tpb = 16,          // [HIGH] wiki-facts §8
-        .queues_per_engine = 16,            // [HIGH] udma-facts §4.1
+        .queues_per_engine = 16,            // [DRV] udma-facts §4.1
         .q7_cores_per_tpb = 8,              // [HIGH] hw-params GPSIMD
         .sbuf_partitions = 128,             // [HIGH] wiki-facts §8
         .partition_stride = kib(256),       // [HIGH] wiki-facts §8
         .partition_active = kib(192),       // [HIGH] wiki-facts §8
         .state_buf_size = mib(32),          // [HIGH] wiki-facts §8
         .semaphores = 256,                  // [HIGH] wiki-facts §8
-        .events = 256,                      // [HIGH] udma-facts §4.1
+        .events = 256,                      // [DRV] udma-facts §4.1
         .dma_data_width = base::Bytes{32},  // [HIGH] wiki-facts §8
-        .max_desc_len = kib(64),            // [HIGH] udma-facts §1.1
+        .max_desc_len = kib(64),            // [DRV] udma-facts §1.1
     },
     Profile{
         .name = "mariana",
         .nc_version = "NC-v4",
         .decode_only = false,
-        .has_address_map = true,  // [HIGH] udma-facts §2.6: v4 has the v3 map
-        .cores_per_chip = 8,      // [HIGH] udma-facts §4.1
-        .dies_per_chip = 2,       // [HIGH] udma-facts §4.1
+        .has_address_map = true,  // [DRV] udma-facts §2.6: v4 has the v3 map
+        .cores_per_chip = 8,      // [DRV] udma-facts §4.1
+        .dies_per_chip = 2,       // [DRV] udma-facts §4.1
         .tpbs_per_die = 4,
         .max_chips = 64,                    // [HIGH] wiki-facts §8 (= Cayman)
         .dma_engines_per_tpb = 16,          // [HIGH] wiki-facts §8
-        .queues_per_engine = 16,            // [HIGH] udma-facts §4.1
+        .queues_per_engine = 16,            // [DRV] udma-facts §4.1
         .q7_cores_per_tpb = 8,              // [HIGH] hw-params GPSIMD
         .sbuf_partitions = 128,             // [HIGH] wiki-facts §8
         .partition_stride = kib(256),       // [HIGH] wiki-facts §8
         .partition_active = kib(256),       // [HIGH] wiki-facts §8
         .state_buf_size = mib(32),          // [HIGH] wiki-facts §8
         .semaphores = 256,                  // [HIGH] wiki-facts §8
-        .events = 256,                      // [HIGH] udma-facts §4.1
+        .events = 256,                      // [DRV] udma-facts §4.1
         .dma_data_width = base::Bytes{32},  // [HIGH] wiki-facts §8
-        .max_desc_len = kib(64),            // [HIGH] udma-facts §1.1
+        .max_desc_len = kib(64),            // [DRV] udma-facts §1.1
     },
     Profile{
         .name = "maverick",

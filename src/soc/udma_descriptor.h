@@ -95,11 +95,11 @@ std::string_view cme_type_name(SdmaCmeType t);
 std::string_view sdma_op_name(unsigned op);
 
 /// The driver's plain-copy command word: first|last block, copy_src_data, op CME.
-/// [HIGH] udma-facts §1.1
+/// [DRV] udma-facts §1.1
 inline constexpr std::uint32_t kPlainCopyWord1 = 0x01080003;
 /// Ring id of a fresh ring. [CHOICE D2]
 inline constexpr unsigned kInitialRingId = 1;
-/// Largest byte count of one descriptor (encoded as LEN 0). [HIGH] udma-facts §1.1
+/// Largest byte count of one descriptor (encoded as LEN 0). [DRV] udma-facts §1.1
 inline constexpr std::uint32_t kMaxDescLen = 65536;
 /// Bytes a semaphore-increment descriptor moves. [CHOICE D5]
 inline constexpr std::uint32_t kSemaDescLen = 4;

@@ -43,7 +43,7 @@ constexpr std::array kM2sStateFields{
     RegField{"data_rd_ctrl", reg_field::kStateDataRdCtrl},
     RegField{"desc_pref", reg_field::kStateDescPref},
     RegField{"last_change_state_cmd", reg_field::kM2sStateLastChangeStateCmd}};
-// Bit numbering of err_log_mask = M2S secondary group A. [HIGH] udma-facts §3.6
+// Bit numbering of err_log_mask = M2S secondary group A. [DRV] udma-facts §3.6
 constexpr std::array kM2sErrLogMaskFields{RegField{"stream_comp_mismatch", bit(0)},
                                           RegField{"stream_parity", bit(1)},
                                           RegField{"stream_response", bit(2)},
@@ -102,7 +102,7 @@ constexpr std::array kM2sQStatusFields{RegField{"q_used", reg_field::kQStatusUse
                                        RegField{"scheduler", bit(29)},
                                        RegField{"q_dmb", bit(30)},
                                        RegField{"q_full", bit(31)}};
-// rate limiter mask: [HIGH] udma-facts §2.1 (reset 0b111)
+// rate limiter mask: [DRV] udma-facts §2.1 (reset 0b111)
 constexpr std::array kM2sRateLimitMaskFields{
     RegField{"external_rate_limiter", bit(0), 1}, RegField{"internal_rate_limiter", bit(1), 1},
     RegField{"internal_pause_dmb", bit(2), 1}, RegField{"external_pause", bit(3)}};
@@ -243,7 +243,7 @@ constexpr std::array kS2mQueueRegs{
 };
 
 // ---- MISC (offsets in the MISC block) ---------------------------------------------------------
-// Names and offsets [HIGH] udma-facts §2.4; resets not public, 0 ([CHOICE D25] for the mask).
+// Names and offsets [DRV] udma-facts §2.4; resets not public, 0 ([CHOICE D25] for the mask).
 
 constexpr std::array kEventAccelFields{RegField{"enable", bit(0)}};
 constexpr std::array kRobWobFields{RegField{"en", bit(0)},

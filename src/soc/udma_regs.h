@@ -68,7 +68,7 @@ const RegBank& s2m_engine_bank();
 /// Per-queue S2M_Q[q] registers (offsets from the queue bank). [HIGH] wiki-facts §3.4
 const RegBank& s2m_queue_bank();
 /// The SDMA wrapper ("APP/misc") registers next to each UDMA (offsets from the MISC block).
-/// [HIGH] udma-facts §2.4 (names, offsets); reset values are not public: 0 ([CHOICE D25]).
+/// [DRV] udma-facts §2.4 (names, offsets); reset values are not public: 0 ([CHOICE D25]).
 ///
 ///   MISC +0x000 event_accel             RW  bit0 enable
 ///   MISC +0x01C rob_cfg                 RW
@@ -162,7 +162,7 @@ inline constexpr std::uint32_t kErrLogMask = 0x20C;
 inline constexpr std::uint32_t kPrefQueueEn = 0x254;
 }  // namespace s2m_engine
 
-/// MISC register offsets. [HIGH] udma-facts §2.4
+/// MISC register offsets. [DRV] udma-facts §2.4
 namespace misc {
 inline constexpr std::uint32_t kBroadcastCfgGroup = 0x100;
 inline constexpr std::uint32_t kBroadcastCfgLastNode = 0x104;

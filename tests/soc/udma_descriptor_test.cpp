@@ -7,7 +7,7 @@ namespace {
 
 TEST(Descriptor, PlainCopyWord1) {
   const std::uint32_t w = kPlainCopyWord1;
-  EXPECT_EQ(w, 0x01080003U);  // [HIGH] udma-facts §1.1
+  EXPECT_EQ(w, 0x01080003U);  // [DRV] udma-facts §1.1
   EXPECT_EQ(desc_word1::kBlockAttr.get(w), 3U);
   EXPECT_EQ(desc_word1::kCopySrcData.get(w), 1U);
   EXPECT_EQ(desc_word1::kOptype.get(w), static_cast<unsigned>(SdmaCmeType::kCopy));

@@ -56,7 +56,7 @@ TEST(RegTables, DoorbellsAndCommands) {
   EXPECT_EQ(rdrtp->name, "RDRTP_inc");
   EXPECT_EQ(rdrtp->access, Access::kWO);
   EXPECT_NE(rdrtp->flags & reg_flag::kDoorbell, 0U);
-  // q_sw_ctrl sits at different offsets per direction. [HIGH] udma-facts §2.1
+  // q_sw_ctrl sits at different offsets per direction. [DRV] udma-facts §2.1
   EXPECT_EQ(find_reg(m2s_queue_regs(), "q_sw_ctrl")->offset, 0xB0U);
   EXPECT_EQ(find_reg(s2m_queue_regs(), "q_sw_ctrl")->offset, 0x64U);
   EXPECT_EQ(find_reg(m2s_queue_regs(), "TDRBP_low")->flags & reg_flag::kBroadcast, 0U);
@@ -97,7 +97,7 @@ TEST(RegTables, ResetValues) {
 TEST(RegTables, MiscBroadcastGroup) {
   const RegDesc* g = find_reg(misc_bank().regs, "BROADCAST_CFG_GROUP");
   ASSERT_NE(g, nullptr);
-  EXPECT_EQ(g->offset, 0x100U);  // [HIGH] udma-facts §2.4
+  EXPECT_EQ(g->offset, 0x100U);  // [DRV] udma-facts §2.4
   EXPECT_EQ(g->offset, misc::kBroadcastCfgGroup);
   EXPECT_EQ(g->reset, 0U);  // [CHOICE D25]
   EXPECT_EQ(find_field(*g, "mask")->bits.mask(), 0xFFFFU);
