@@ -87,6 +87,10 @@ inline constexpr char kStreamError[] =
 inline constexpr char kUnknownOpcode[] = "UNKNOWN OPCODE=0x%x";
 inline constexpr char kUnknownExtendedOpcode[] = "UNKNOWN EXTENDED OPCODE=%d";
 // --- SB2SB leg (remote_copy.cpp; offsets not given) [HIGH] wiki-facts §6.1, §6.3
+inline constexpr char kSb2sbDecode[] = "Decode : SB2SB_Collective";
+inline constexpr char kSb2sbTotals[] =
+    "SB2SB_Collective : total_src_nelem = %zu, total_dst_nelem = %zu, dtype=%d, dst_nc=%zu, "
+    "src_nc=%zu, mask=0x%x";
 inline constexpr char kSb2sbChans[] = "SB2SB_Collective: num_chans=%0d, tpb_idx=%u";
 inline constexpr char kSb2sbPreSync[] =
     "SB2SB Pre-sync: This TPB (NC %u) is letting NC %u know that we are ready to receive data.";
@@ -141,6 +145,8 @@ inline constexpr std::array kLogFormats{
     LogFormat{"stream_error", LogSource::kQ7Dram, 0x5040, log_fmt::kStreamError},
     LogFormat{"unknown_opcode", LogSource::kNxDram, 0, log_fmt::kUnknownOpcode},
     LogFormat{"unknown_extended_opcode", LogSource::kNxDram, 0, log_fmt::kUnknownExtendedOpcode},
+    LogFormat{"sb2sb_decode", LogSource::kQ7Wiki, 0, log_fmt::kSb2sbDecode},
+    LogFormat{"sb2sb_totals", LogSource::kQ7Wiki, 0, log_fmt::kSb2sbTotals},
     LogFormat{"sb2sb_chans", LogSource::kQ7Wiki, 0, log_fmt::kSb2sbChans},
     LogFormat{"sb2sb_pre_sync", LogSource::kQ7Wiki, 0, log_fmt::kSb2sbPreSync},
 };

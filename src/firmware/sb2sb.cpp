@@ -139,11 +139,18 @@ base::Task<base::Status> PoolFirmware::sb2sb(isa::Sb2sbCollective s) {
   for (const isa::Problem& pr : isa::validate(isa::encode(s))) {
     co_return base::make_error(pr.message);
   }
+  const bool dbg = env_.debug_enabled();
+  if (dbg) debug(render(log_fmt::kSb2sbDecode));
   auto low = lower_sb2sb(s, map_.profile(), id_, cfg_.sb2sb_sems);
   if (!low) co_return low.error();
   const Sb2sbSemaphores& sems = cfg_.sb2sb_sems;
-  const bool dbg = env_.debug_enabled();
-  if (dbg) debug(render(log_fmt::kSb2sbChans, int{s.num_active_channels}, id_.tpb));
+  if (dbg) {
+    // Totals over the active channels (partitions); the mask is the engines gen will use.
+    const std::size_t total = std::size_t{low->elements} * s.num_active_channels;
+    debug(render(log_fmt::kSb2sbTotals, total, total, static_cast<int>(s.in_dtype),
+                 std::size_t{low->peer}, std::size_t{id_.tpb}, low->gen.dma_engine_mask.imm));
+    debug(render(log_fmt::kSb2sbChans, int{s.num_active_channels}, id_.tpb));
+  }
 
   // 1. Pre-sync: tell the peer we are ready to receive (INC its ready semaphore), then wait
   //    until it has told us the same, and consume that. [CHOICE D24]

@@ -131,6 +131,24 @@ TEST(Sb2sbLeg, SelfCopyRunsPreSyncGenStartAndWaitsForBothDirections) {
   EXPECT_EQ(c.desc(15, soc::Direction::kS2M, 8).buf_ptr, 0x2802700000U + 0x1800 + 255 * 4);
 }
 
+// The leg's DEBUG lines come first, in remote_copy.cpp's own formats: the decode, the totals
+// (64 fp32 elements per partition x 128 channels, dtype FP32 = 0xA, core 5 to its pair 4, all
+// 16 engines), the channel count, the pre-sync. [HIGH] wiki-facts §6.1, §6.3
+TEST(Sb2sbLeg, DebugLinesOpenTheLegInTheFirmwaresFormats) {
+  Core c(5, 1);
+  auto t = c.fw.sb2sb(fp32_leg(LncSizeFmt::kLnc2));
+  EXPECT_FALSE(testing::drive(t));  // waits in the pre-sync
+  ASSERT_GE(c.env.lines.size(), 4U);
+  EXPECT_EQ(c.env.lines[0], "Decode : SB2SB_Collective");
+  EXPECT_EQ(c.env.lines[1],
+            "SB2SB_Collective : total_src_nelem = 8192, total_dst_nelem = 8192, dtype=10, "
+            "dst_nc=4, src_nc=5, mask=0xffff");
+  EXPECT_EQ(c.env.lines[2], "SB2SB_Collective: num_chans=128, tpb_idx=5");
+  EXPECT_EQ(c.env.lines[3],
+            "SB2SB Pre-sync: This TPB (NC 5) is letting NC 4 know that we are ready to receive "
+            "data.");
+}
+
 TEST(Sb2sbLeg, Lnc2WaitsInPreSyncUntilThePeerIsReady) {
   Core c(5, 1);  // core 5 (die 1): its peer is core 4
   auto t = c.fw.sb2sb(fp32_leg(LncSizeFmt::kLnc2));
