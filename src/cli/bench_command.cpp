@@ -135,31 +135,48 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a) {
   return o;
 }
 
-/// Refuses two outputs that name one file (the second would overwrite the first) and "-" for
-/// an output file: standard output carries the table.
+/// True if `name` is what add_programs() calls a program file ("coreN.s").
+bool is_program_name(const std::string& name) {
+  if (name.size() < 7 || !name.starts_with("core") || !name.ends_with(".s")) return false;
+  return std::all_of(name.begin() + 4, name.end() - 2, [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// Refuses, before the run, outputs that would be written over one another (two flags that
+/// reach one file, or a file where --dump-programs may put a program) and "-" for an output
+/// file: standard output carries the table.
 base::Status check_distinct_outputs(const BenchArgs& a) {
   const std::pair<const char*, const std::string*> outs[] = {{"--report-to-json-file", &a.json},
                                                              {"--plot", &a.plot},
                                                              {"--trace", &a.trace},
                                                              {"--dump-programs", &a.dump}};
-  std::vector<std::pair<const char*, std::filesystem::path>> seen;
+  std::string dump_id;
+  if (!a.dump.empty()) {
+    auto id = output_identity(a.dump);
+    if (!id) return id.error();
+    dump_id = *id;
+  }
+  std::vector<std::pair<const char*, std::string>> seen;
   for (const auto& [flag, path] : outs) {
     if (path->empty()) continue;
     if (*path == "-") {
       return base::make_error(
           fmt::format("{} -: standard output carries the table; give a file", flag));
     }
-    // Absolute first: weakly_canonical leaves a relative path that does not exist as it is.
-    std::error_code ec;
-    std::filesystem::path p = std::filesystem::absolute(*path, ec);
-    if (!ec) p = std::filesystem::weakly_canonical(p, ec);
-    if (ec) p = std::filesystem::path(*path).lexically_normal();
-    for (const auto& [other, q] : seen) {
-      if (p == q) {
+    auto id = output_identity(*path);
+    if (!id) return id.error();
+    if (id->empty()) continue;  // a device: nothing is overwritten
+    for (const auto& [other, known] : seen) {
+      if (*id == known) {
         return base::make_error(fmt::format("{} {}: the same path as {}", flag, *path, other));
       }
     }
-    seen.emplace_back(flag, std::move(p));
+    const std::filesystem::path p(*id);
+    if (path != &a.dump && !dump_id.empty() && p.parent_path() == dump_id &&
+        is_program_name(p.filename().string())) {
+      return base::make_error(
+          fmt::format("{} {}: --dump-programs {} may write a program there", flag, *path, a.dump));
+    }
+    seen.emplace_back(flag, std::move(*id));
   }
   return base::ok_status();
 }
@@ -168,6 +185,7 @@ base::Status check_distinct_outputs(const BenchArgs& a) {
 struct OutputFile {
   std::string path;
   std::string text;
+  bool program = false;  ///< one of --dump-programs' files
 };
 
 /// One .s file per core, readable back by `sbrdma asm`.
@@ -181,19 +199,37 @@ void add_programs(const std::string& dir, const platform::BenchOptions& o,
         collectives::op_name(o.op), last.size, collectives::algorithm_name(last.algorithm),
         o.topology_name, p.core, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
         o.warmups == 1 ? "" : "s");
-    out.push_back({fmt::format("{}/core{}.s", dir, p.core), collectives::program_text(p, header)});
+    out.push_back(
+        {fmt::format("{}/core{}.s", dir, p.core), collectives::program_text(p, header), true});
   }
 }
 
-/// Writes every file, after checking that each can be: a path that cannot be written (a
-/// folder named like one of the programs) fails the run before anything is written.
+/// Writes every file, after checking that each can be and that no two reach one file: a path
+/// that cannot be written (a folder named like one of the programs) fails the run before
+/// anything is written or created. A dump folder that does not exist yet is created last
+/// (its programs are then new files in an empty folder).
 base::Status write_files(const std::vector<OutputFile>& files, const std::string& dump_dir) {
-  if (!dump_dir.empty()) {
-    std::error_code ec;
+  std::vector<std::string> ids;
+  for (const OutputFile& f : files) {
+    auto id = output_identity(f.path);
+    if (!id) return id.error();
+    if (id->empty()) continue;
+    if (std::find(ids.begin(), ids.end(), *id) != ids.end()) {
+      return base::make_error(base::SourceLoc{f.path, 0},
+                              "cannot write: another output of this run goes there too");
+    }
+    ids.push_back(std::move(*id));
+  }
+  std::error_code ec;
+  const bool new_dir = !dump_dir.empty() && !std::filesystem::exists(dump_dir, ec);
+  for (const OutputFile& f : files) {
+    if (!(new_dir && f.program)) SBRDMA_TRY(check_writable(f.path));
+  }
+  if (new_dir) {
+    SBRDMA_TRY(check_writable_dir(dump_dir));
     std::filesystem::create_directories(dump_dir, ec);
     if (ec) return base::make_error(base::SourceLoc{dump_dir, 0}, "cannot create: " + ec.message());
   }
-  for (const OutputFile& f : files) SBRDMA_TRY(check_writable(f.path));
   for (const OutputFile& f : files) SBRDMA_TRY(write_output(f.path, f.text));
   return base::ok_status();
 }

@@ -123,6 +123,23 @@ base::Status check_writable_dir(const std::string& path) {
   return writable_folder(path, dir);
 }
 
+base::Result<std::string> output_identity(const std::string& path) {
+  auto p = followed(path, path);
+  if (!p) return p.error();
+  std::error_code ec;
+  fs::path abs = fs::absolute(*p, ec);
+  if (ec) abs = *p;
+  const fs::file_status st = fs::status(abs, ec);
+  if (!ec && fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st)) {
+    return std::string();
+  }
+  fs::path canon = fs::weakly_canonical(abs, ec);
+  if (ec) canon = abs.lexically_normal();
+  std::string id = canon.string();
+  while (id.size() > 1 && id.back() == '/') id.pop_back();
+  return id;
+}
+
 int fail(const base::Error& e) {
   std::fprintf(stderr, "%s\n", e.format().c_str());
   return 1;

@@ -30,6 +30,13 @@ base::Status check_writable(const std::string& path);
 /// writable directory, or the nearest existing one above it is.
 base::Status check_writable_dir(const std::string& path);
 
+/// What a write to `path` reaches, for telling whether two outputs are one file: the path with
+/// its symbolic links followed (a dangling one to where the write would create the file),
+/// absolute, normalised, without a trailing separator. Empty for an existing file that is not
+/// a regular file or a directory (a device such as /dev/null, a pipe): writes there never
+/// overwrite another output. Errors: as check_writable's for a loop of links.
+base::Result<std::string> output_identity(const std::string& path);
+
 /// Prints `e` as one line on stderr and returns exit status 1 (bad input).
 int fail(const base::Error& e);
 

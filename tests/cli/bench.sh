@@ -177,6 +177,7 @@ expect_err "error: -f: '-2' is not a number (decimal or 0x-hex)"
 expect_err_lines 1
 check bench_algorithm_twice 1 - -- bench allr -r 2 -b 1K --algorithm ring,mesh,ring
 expect_err "error: --algorithm: ring is listed twice"
+expect_err_lines 1
 # So is a statistic (two equal columns).
 check bench_stat_twice 1 - -- bench allr -r 2 -b 1K -t avg p99 avg
 expect_err "error: -t: avg is listed twice"

@@ -25,3 +25,24 @@ if [[ -w /dev/full ]]; then
   if [[ -s "$(work)/out" ]]; then _fail "run printed its report though the trace failed"; else
     pass=$((pass + 1)); fi
 fi
+
+# Collisions the option strings alone do not show: a file in the dump folder with a program's
+# name, a link that dangles to another output, a folder given with a trailing slash.
+mkdir -p "$(work)/progs"
+check bench_output_in_dump 1 - -- bench allr -r 2 -b 1K --trace progs/core0.s --dump-programs progs
+expect_err "error: --trace progs/core0.s: --dump-programs progs may write a program there"
+ln -s new.json "$(work)/d.json"
+check bench_output_dangling_link 1 - -- bench allr -r 2 -b 1K --report-to-json-file d.json --plot new.json
+expect_err "error: --plot new.json: the same path as --report-to-json-file"
+check bench_output_trailing_slash 1 - -- bench allr -r 2 -b 1K --dump-programs out3/ --plot out3
+expect_err "error: --dump-programs out3/: the same path as --plot"
+if [[ -e "$(work)/out3" ]]; then _fail "a refused run created out3"; else pass=$((pass + 1)); fi
+# Devices are not files: two outputs may both go to /dev/null.
+check bench_outputs_to_dev_null 0 - -- bench allr -r 2 -b 1K --trace /dev/null --report-to-json-file /dev/null
+expect_out "Avg bus bandwidth"
+# A blocked dump into a new folder creates nothing (the folder is made only once all is known
+# to be writable).
+check bench_dump_new_folder_blocked 1 - -- bench allr -r 2 -b 1K --dump-programs fresh --report-to-json-file progs
+expect_err "progs: error: cannot write: it is a directory"
+if [[ -e "$(work)/fresh" ]]; then _fail "a failed run left the new dump folder"; else
+  pass=$((pass + 1)); fi
