@@ -13,6 +13,9 @@
 namespace sbrdma::isa {
 namespace {
 
+/// The events field whose number is a semaphore value. [CHOICE D11]
+constexpr std::string_view kSemaphoreValueField = "semaphore_value";
+
 std::string format_number(std::int64_t v, Radix radix) {
   if (radix == Radix::kHex && v > 0) return fmt::format("0x{:x}", v);
   return fmt::format("{}", v);
@@ -176,10 +179,14 @@ std::optional<std::string> parse_part(std::string_view text, const Field& field,
                    : fmt::format("{} takes {} values, got {}", key, part.count, items.size());
       }
       const ValueRange r = value_range(part);
+      // A semaphore operand is signed 32-bit (D11): text may give it as -2^31..-1 too, which
+      // is stored as its two's complement.
+      const bool semaphore = field.name == kSemaphoreValueField;
+      const std::int64_t lo = semaphore ? std::numeric_limits<std::int32_t>::min() : r.min;
       for (unsigned i = 0; i < part.count; ++i) {
         std::int64_t v = 0;
-        if (auto err = number_in(items[i], key, r.min, r.max, field.radix, v)) return err;
-        write_value(w, field, part, i, v);
+        if (auto err = number_in(items[i], key, lo, r.max, field.radix, v)) return err;
+        write_value(w, field, part, i, semaphore && v < 0 ? v + (std::int64_t{1} << 32) : v);
       }
       break;
     }

@@ -197,9 +197,15 @@ class Parser {
     if (!v) return v.error();
     // Semaphore values are signed 32-bit: -1 and 4294967295 are the same value.
     const bool negative = v->starts_with('-');
-    auto value = parse_number(negative ? v->substr(1) : *v, "value");
-    if (!value) return value.error();
-    if (negative ? *value > std::uint64_t{1} << 31 : *value > UINT32_MAX) {
+    const std::string_view digits = negative ? v->substr(1) : *v;
+    auto value = parse_number(digits, "value");
+    const bool decimal = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char ch) {
+      return ch >= '0' && ch <= '9';
+    });
+    if (!value && !decimal) {
+      return base::make_error(fmt::format("bad number '{}' for value", *v));  // as written
+    }
+    if (!value || (negative ? *value > std::uint64_t{1} << 31 : *value > UINT32_MAX)) {
       return base::make_error(
           fmt::format("value {} out of range (-2147483648..{})", *v, UINT32_MAX));
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "base/bits.h"
 #include "isa/op_table.h"
 #include "isa/views.h"
 #include "platform/chrome_trace.h"
@@ -231,7 +232,8 @@ void Simulation::build_report(const sim::RunResult& rr, RunReport& r) const {
       w.description = s.env->describe_wait();
       if (const auto& lw = s.env->last_wait(); lw && lw->semaphore) {
         w.semaphore = lw->semaphore;
-        w.condition = fmt::format("{} {}", firmware::sem_compare_symbol(lw->compare), lw->value);
+        w.condition = fmt::format("{} {}", firmware::sem_compare_symbol(lw->compare),
+                                  base::as_int32(lw->value));
         w.current = machine_->semaphore(c, *lw->semaphore);
       }
       r.deadlock.push_back(std::move(w));

@@ -54,6 +54,21 @@ TEST(Assembler, KeyOrderExplicitDefaultsAndSpacingDoNotMatter) {
   EXPECT_EQ(canonical.word_list(), loose.word_list());
 }
 
+// A semaphore value is signed 32-bit (D11): -1 is 0xffffffff; below -2^31 is out of range.
+TEST(Assembler, SemaphoreValueMayBeNegative) {
+  const AsmResult neg = assemble("event_semaphore semaphore_value=-1\n", "a");
+  const AsmResult hex = assemble("event_semaphore semaphore_value=0xffffffff\n", "b");
+  ASSERT_TRUE(neg.ok() && hex.ok()) << formatted(neg.errors);
+  EXPECT_EQ(neg.word_list(), hex.word_list());
+  EXPECT_EQ(assemble("event_semaphore semaphore_value=-2147483648\n", "c").word_list()[0][11],
+            0x80);
+  EXPECT_EQ(formatted(assemble("event_semaphore semaphore_value=-2147483649\n", "d").errors),
+            "d:1: error: value -2147483649 out of range for semaphore_value "
+            "(-2147483648..4294967295)\n");
+  // Other unsigned fields stay unsigned.
+  EXPECT_FALSE(assemble("event_semaphore wait_idx=-1\n", "e").ok());
+}
+
 TEST(Assembler, CommentsAndBlankLinesAreSkipped) {
   const AsmResult r = assemble("# header\n\n   \nrdma_desc_start # trailing\n# end", "c.s");
   ASSERT_TRUE(r.ok());

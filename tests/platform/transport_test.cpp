@@ -166,6 +166,14 @@ TEST(Transport, DeadlockNamesCoreSemaphoreConditionAndValue) {
   EXPECT_EQ(w.pc, 1U);
   EXPECT_EQ(only_error(o),
             "t.s:3: error: deadlock: core 0 word 1 waits for sem[7] >= 2, current 0");
+  // Semaphores and immediates are signed: 0xffffffff is -1, and 0 is not below it. [D11]
+  const ProgramOutcome neg = run_text(
+      ".core 0\n"
+      "event_semaphore wait_mode=lt_imm wait_idx=7 semaphore_value=0xffffffff\n");
+  ASSERT_EQ(neg.report.deadlock.size(), 1U);
+  EXPECT_EQ(neg.report.deadlock[0].condition, "< -1");
+  EXPECT_EQ(only_error(neg),
+            "t.s:2: error: deadlock: core 0 word 0 waits for sem[7] < -1, current 0");
 }
 
 TEST(Transport, SourceOrDestinationBeyondThePartition) {
