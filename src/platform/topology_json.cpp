@@ -1,5 +1,7 @@
 #include "platform/topology_json.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <initializer_list>
@@ -216,6 +218,13 @@ Result<TopologySpec> read_spec(const json& root, const std::string& default_name
   std::string description;
   SBRDMA_TRY(optional(root, "", "description", description, kString));
   SBRDMA_TRY(optional(root, "", "name", s.name, kString));
+  // The name goes into one-line headers, plots and traces: no control characters.
+  for (const char c : s.name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      return at("/name", fmt::format("control character 0x{:02x} in the name", unsigned{u}));
+    }
+  }
   SBRDMA_TRY(optional(root, "", "profile", s.profile, kString));
   SBRDMA_TRY(optional(root, "", "chips", s.chips, kUint));
   SBRDMA_TRY(optional(root, "", "dies_per_chip", s.dies_per_chip, kUint1));

@@ -139,6 +139,10 @@ TEST(TopologyJson, TypesAndShapesAreChecked) {
             "t.json: error: /chips: expected a non-negative integer, got 1.5");
   EXPECT_EQ(parse_error(R"({"chips": 1, "dies_per_chip": 0})"),
             "t.json: error: /dies_per_chip: must be at least 1");
+  // The name is printed in one-line headers, plots and traces.
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "a\nb"})"),
+            "t.json: error: /name: control character 0x0a in the name");
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "R&D <x> \"q\""})"), "ok");
   EXPECT_EQ(parse_error(R"({"chips": 4, "torus": [4, "x"]})"),
             "t.json: error: /torus/1: expected a non-negative integer, got \"x\"");
   EXPECT_EQ(parse_error(R"({"chips": 2, "links": [{"from": 0}]})"),
