@@ -4,6 +4,8 @@
 #include <cstring>
 #include <vector>
 
+#include "base/split_work.h"
+
 namespace sbrdma::platform {
 namespace {
 
@@ -17,6 +19,9 @@ constexpr std::uint64_t kChunkCells = 2048;
 /// lookup) counts; the 16 MiB all-reduce's fill took 22-31 ms of CPU (median 28) with 2048
 /// cells a call, 22-26 ms (median 23) with these.
 constexpr std::uint64_t kFillCells = 16384;
+/// Pieces a class's rows are checked in (split_work claims them one at a time, so more pieces
+/// than threads even out the two threads' shares).
+constexpr std::size_t kCheckPieces = 16;
 
 /// The SBUF region of block b of `t` on `core`: its columns in all partitions.
 SbufRegion block_region(device::CoreId core, const Tiled& t, std::size_t b) {
@@ -78,31 +83,40 @@ base::Status fill_inputs(Simulation& sim, const collectives::Communicator& comm,
                          const collectives::Lowered& low, const CollectiveData& data) {
   // Cells are made kFillCells at a time into a small buffer and written through the
   // machine, so SBUF pages learn exactly which bytes were written (the page pool zeroes only
-  // those when it hands a page out again).
-  std::vector<std::uint8_t> cells;
+  // those when it hands a page out again). Each rank's core is one piece of split_work: pieces
+  // write disjoint memories (one core's SBUF each), so the bytes do not depend on which
+  // thread wrote them.
+  struct Item {
+    std::size_t g;
+    unsigned r;
+  };
+  std::vector<Item> items;
   for (std::size_t g = 0; g < comm.groups.size(); ++g) {
     for (unsigned r = 0; r < comm.ranks(); ++r) {
-      const Tiled& t = low.buffers[g][r].in;
-      const device::CoreId core = comm.groups[g][r];
-      SBRDMA_TRY(check_tile(sim, core, t));
-      const unsigned eb = t.elem_bytes;
-      cells.resize(kFillCells * eb);
-      base::Status st = base::ok_status();
-      for_each_row(t, [&](const Row& w) {
-        for (std::uint64_t i = 0; i < w.n + w.pad && st; i += kFillCells) {
-          const std::uint64_t n = std::min(kFillCells, w.n + w.pad - i);
-          const std::uint64_t made = i < w.n ? std::min(n, w.n - i) : 0;  // then padding: 0
-          collectives::make_input_range(data.dtype, data.fill, data.seed, static_cast<unsigned>(g),
-                                        r, w.first + i * t.partitions, made, cells.data(),
-                                        t.partitions);
-          std::memset(cells.data() + made * eb, 0, (n - made) * eb);
-          st = sim.machine().sbuf_write(core, w.p, w.byte0 + i * eb,
-                                        std::span(cells.data(), n * eb));
-        }
-      });
-      SBRDMA_TRY(st);
+      SBRDMA_TRY(check_tile(sim, comm.groups[g][r], low.buffers[g][r].in));
+      items.push_back({g, r});
     }
   }
+  std::vector<base::Status> status(items.size(), base::ok_status());
+  base::split_work(items.size(), [&](std::size_t k) {
+    const auto [g, r] = items[k];
+    const Tiled& t = low.buffers[g][r].in;
+    const device::CoreId core = comm.groups[g][r];
+    const unsigned eb = t.elem_bytes;
+    std::vector<std::uint8_t> cells(kFillCells * eb);
+    base::Status& st = status[k];
+    for_each_row(t, [&](const Row& w) {
+      for (std::uint64_t i = 0; i < w.n + w.pad && st; i += kFillCells) {
+        const std::uint64_t n = std::min(kFillCells, w.n + w.pad - i);
+        const std::uint64_t made = i < w.n ? std::min(n, w.n - i) : 0;  // then padding: 0
+        collectives::make_input_range(data.dtype, data.fill, data.seed, static_cast<unsigned>(g), r,
+                                      w.first + i * t.partitions, made, cells.data(), t.partitions);
+        std::memset(cells.data() + made * eb, 0, (n - made) * eb);
+        st = sim.machine().sbuf_write(core, w.p, w.byte0 + i * eb, std::span(cells.data(), n * eb));
+      }
+    });
+  });
+  for (const base::Status& st : status) SBRDMA_TRY(st);
   return base::ok_status();
 }
 
@@ -138,37 +152,53 @@ base::Result<CheckCount> check_outputs(const Simulation& sim, const collectives:
       collectives::make_input_range(data.dtype, data.fill, data.seed, static_cast<unsigned>(g),
                                     rank, first, n, to, stride);
     };
-    collectives::Expected want;
-    collectives::RangeScratch scratch;
-    std::vector<std::uint8_t> got;
-    base::Status st = base::ok_status();
+    // The rows of a class are checked in pieces of split_work, each with its own buffers and
+    // counts (the counts add up the same whichever thread checked which piece).
+    struct Piece {
+      collectives::Expected want;
+      collectives::RangeScratch scratch;
+      std::vector<std::uint8_t> got;
+      std::uint64_t wrong = 0;
+      base::Status st = base::ok_status();
+    };
     for (const RankClass& c : classes) {
       const Tiled& t = *c.tile;
       const unsigned eb = t.elem_bytes;
-      // A partition's cells, kChunkCells at a time: the reference's buffers stay in cache.
-      for_each_row(t, [&](const Row& w) {
-        for (std::uint64_t i = 0; i < w.n && st; i += kChunkCells) {
-          const std::uint64_t n = std::min(kChunkCells, w.n - i);
-          // The bytes first; the float sums' values only for a chunk that differs.
-          const auto expect = [&](bool bytes_only) {
-            collectives::expected_range(data.dtype, data.reduce, R, c.sources,
-                                        w.first + i * t.partitions, n, t.partitions, input, want,
-                                        scratch, bytes_only);
-          };
-          expect(true);
-          bool whole = false;
-          got.resize(n * eb);
-          for (unsigned r : c.ranks) {
-            st = sim.machine().sbuf_read(comm.groups[g][r], w.p, w.byte0 + i * eb, got);
-            if (!st) break;
-            if (std::memcmp(got.data(), want.bytes.data(), got.size()) == 0) continue;
-            if (!whole) expect(false);
-            whole = true;
-            out.wrong += collectives::count_wrong(data.dtype, R, got, want);
+      std::vector<Row> rows;
+      for_each_row(t, [&](const Row& w) { rows.push_back(w); });
+      const std::size_t pieces = std::min<std::size_t>(rows.size(), kCheckPieces);
+      std::vector<Piece> done(pieces);
+      base::split_work(pieces, [&](std::size_t k) {
+        Piece& pc = done[k];
+        for (std::size_t ri = rows.size() * k / pieces; ri < rows.size() * (k + 1) / pieces; ++ri) {
+          const Row& w = rows[ri];
+          // A partition's cells, kChunkCells at a time: the reference's buffers stay in cache.
+          for (std::uint64_t i = 0; i < w.n && pc.st; i += kChunkCells) {
+            const std::uint64_t n = std::min(kChunkCells, w.n - i);
+            // The bytes first; the float sums' values only for a chunk that differs.
+            const auto expect = [&](bool bytes_only) {
+              collectives::expected_range(data.dtype, data.reduce, R, c.sources,
+                                          w.first + i * t.partitions, n, t.partitions, input,
+                                          pc.want, pc.scratch, bytes_only);
+            };
+            expect(true);
+            bool whole = false;
+            pc.got.resize(n * eb);
+            for (unsigned r : c.ranks) {
+              pc.st = sim.machine().sbuf_read(comm.groups[g][r], w.p, w.byte0 + i * eb, pc.got);
+              if (!pc.st) break;
+              if (std::memcmp(pc.got.data(), pc.want.bytes.data(), pc.got.size()) == 0) continue;
+              if (!whole) expect(false);
+              whole = true;
+              pc.wrong += collectives::count_wrong(data.dtype, R, pc.got, pc.want);
+            }
           }
         }
       });
-      SBRDMA_TRY(st);
+      for (const Piece& pc : done) {
+        SBRDMA_TRY(pc.st);
+        out.wrong += pc.wrong;
+      }
     }
   }
   return out;
