@@ -311,13 +311,14 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("-d,--datatype", a->dtype, "fp32, bf16, fp16, int32, int8, uint8")
       ->capture_default_str();
   cmd->add_option("-o,--op", a->op, "Reduction: sum, max, min")->capture_default_str();
-  cmd->add_option("-c,--check", a->check, "Check the data: random or all_ones");
+  cmd->add_option("-c,--check", a->check, "Check the data: random or all_ones")->check(kNonEmpty);
   cmd->add_option("--seed", a->seed, "Seed of the random data")
       ->type_name("UINT")
       ->capture_default_str();
   cmd->add_flag("--show-algorithm", a->show_algorithm, "Add the algorithm column");
   cmd->add_option("-t,--time-stats", a->time_stats, "Time columns: avg p50 p99")->expected(1, 3);
-  cmd->add_option("--report-to-json-file", a->json, "Also write the results as JSON");
+  cmd->add_option("--report-to-json-file", a->json, "Also write the results as JSON")
+      ->check(kNonEmpty);
   cmd->add_option("--custom-replica-groups", a->groups,
                   "JSON file with the replica groups ([[0,1,...],[...]])");
   cmd->add_flag("--sb2sb", a->sb2sb, "Accepted: collectives here are always SBUF to SBUF");
@@ -327,9 +328,11 @@ void add_bench_command(CLI::App& app, Context& ctx) {
                   "auto, ring, mesh, rdh, hierarchical (a comma list runs each)")
       ->capture_default_str();
   cmd->add_flag("--timing-only", a->timing_only, "Move no data (times are unchanged)");
-  cmd->add_option("--trace", a->trace, "Chrome/Perfetto trace of one iteration of the last size");
-  cmd->add_option("--plot", a->plot, "SVG plot of busbw against size");
-  cmd->add_option("--dump-programs", a->dump, "Write each core's program (last size) to DIR");
+  cmd->add_option("--trace", a->trace, "Chrome/Perfetto trace of one iteration of the last size")
+      ->check(kNonEmpty);
+  cmd->add_option("--plot", a->plot, "SVG plot of busbw against size")->check(kNonEmpty);
+  cmd->add_option("--dump-programs", a->dump, "Write each core's program (last size) to DIR")
+      ->check(kNonEmpty);
   cmd->callback([a, &ctx] { ctx.status = bench(*a); });
 }
 

@@ -9,25 +9,30 @@
 
 namespace sbrdma::cli {
 
+/// Refuses an empty value ("--plot ''"), which would otherwise read as the option not given.
+inline const CLI::Validator kNonEmpty(
+    [](std::string& v) { return v.empty() ? std::string("must not be empty") : ""; }, "",
+    "NON_EMPTY");
+
 /// Shared state of one invocation.
 struct Context {
   int status = 0;
 };
 
 // isa_commands.cpp
-void add_isa_commands(CLI::App& app, Context& ctx);       // asm, disasm
-void add_decode_word(CLI::App& decode, Context& ctx);     // decode word HEX
-void add_info_ops(CLI::App& info, Context& ctx);          // info ops
+void add_isa_commands(CLI::App& app, Context& ctx);    // asm, disasm
+void add_decode_word(CLI::App& decode, Context& ctx);  // decode word HEX
+void add_info_ops(CLI::App& info, Context& ctx);       // info ops
 // soc_commands.cpp
-void add_decode_soc(CLI::App& decode, Context& ctx);      // decode addr ADDR, decode desc HEX
-void add_info_regs(CLI::App& info, Context& ctx);         // info regs
+void add_decode_soc(CLI::App& decode, Context& ctx);  // decode addr ADDR, decode desc HEX
+void add_info_regs(CLI::App& info, Context& ctx);     // info regs
 // platform_info_commands.cpp
-void add_info_platform(CLI::App& info, Context& ctx);     // info topology NAME|FILE, info params
+void add_info_platform(CLI::App& info, Context& ctx);  // info topology NAME|FILE, info params
 // demo_command.cpp
-void add_demo_command(CLI::App& app, Context& ctx);       // demo (the ./dev run job)
+void add_demo_command(CLI::App& app, Context& ctx);  // demo (the ./dev run job)
 // run_command.cpp
-void add_run_command(CLI::App& app, Context& ctx);        // run PROGRAM
+void add_run_command(CLI::App& app, Context& ctx);  // run PROGRAM
 // bench_command.cpp
-void add_bench_command(CLI::App& app, Context& ctx);      // bench COLLECTIVE -r RANKS ...
+void add_bench_command(CLI::App& app, Context& ctx);  // bench COLLECTIVE -r RANKS ...
 
 }  // namespace sbrdma::cli

@@ -89,7 +89,8 @@ void add_run_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--log", args->log, "Log level: info, or debug for the firmware DEBUG lines")
       ->check(CLI::IsMember({"info", "debug"}))
       ->capture_default_str();
-  cmd->add_option("--trace", args->trace, "Write a Chrome/Perfetto JSON trace to FILE");
+  cmd->add_option("--trace", args->trace, "Write a Chrome/Perfetto JSON trace to FILE")
+      ->check(kNonEmpty);
   cmd->add_flag("--timing-only", args->timing_only,
                 "Skip byte copies (timing, semaphores and errors unchanged)");
   cmd->add_option("--seed", args->seed, "Shuffle same-time events reproducibly (0: no shuffle)")

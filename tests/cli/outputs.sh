@@ -1,5 +1,6 @@
-# Output files of `bench` and `run`: refused before the run when they cannot be written or
-# collide, and written before anything goes to stdout, so a failure leaves no partial result.
+# Output files of `bench` and `run`: refused before the run when they cannot be written, are
+# empty or collide, and written before anything goes to stdout, so a failure leaves no
+# partial result.
 EX="$DIR/../../examples"
 
 # Two outputs naming one file: the second would overwrite the first.
@@ -46,3 +47,11 @@ check bench_dump_new_folder_blocked 1 - -- bench allr -r 2 -b 1K --dump-programs
 expect_err "progs: error: cannot write: it is a directory"
 if [[ -e "$(work)/fresh" ]]; then _fail "a failed run left the new dump folder"; else
   pass=$((pass + 1)); fi
+
+# An empty value is refused, not read as the option left out.
+check bench_plot_empty 1 - -- bench allr -r 2 -b 1K --plot ""
+expect_err "error: --plot: must not be empty"
+check bench_check_empty 1 - -- bench allr -r 2 -b 1K -c ""
+expect_err "error: --check: must not be empty"
+check run_trace_empty 1 - -- run "$EX/ping_pong.s" --trace ""
+expect_err "error: --trace: must not be empty"
