@@ -107,7 +107,8 @@ class Q7Env {
 
   /// Contract: a Q7's own load and store of a 32-bit word of its core's local memory (Q7
   /// DRAM): no MMIO, no time, seen by later loads. The default keeps the words in the
-  /// environment; one that models the memory in the device overrides both. [CHOICE D36]
+  /// environment (the device model's memory would grow every core's page directory to the
+  /// top of the TPB window for one word). [CHOICE D36]
   virtual std::uint32_t local_load32(base::SocAddr a) {
     const auto it = local_words_.find(a.v);
     return it == local_words_.end() ? 0 : it->second;

@@ -2,10 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <array>
-
 #include "base/bits.h"
-#include "base/check.h"
 
 namespace sbrdma::platform {
 
@@ -74,20 +71,6 @@ base::Task<std::uint32_t> CoreEnv::left_pop(unsigned prid) {
 
 void CoreEnv::debug_log(std::string_view line) {
   if (observer_ != nullptr) observer_->on_debug(core_, kernel_.now(), line);
-}
-
-std::uint32_t CoreEnv::local_load32(base::SocAddr a) {
-  std::array<std::uint8_t, 4> b{};
-  const base::Status st = machine_.mem_read(core_, a, b);
-  SBRDMA_CHECK_MSG(st.ok(), "a Q7 load outside its core's memory");
-  return base::load_le<std::uint32_t>(b.data());
-}
-
-void CoreEnv::local_store32(base::SocAddr a, std::uint32_t v) {
-  std::array<std::uint8_t, 4> b{};
-  base::store_le<std::uint32_t>(b.data(), v);
-  const base::Status st = machine_.mem_write(core_, a, b);
-  SBRDMA_CHECK_MSG(st.ok(), "a Q7 store outside its core's memory");
 }
 
 base::Status CoreEnv::sbuf_read(unsigned partition, std::uint64_t offset,

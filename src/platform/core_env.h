@@ -78,9 +78,6 @@ class CoreEnv final : public firmware::Q7Env {
   [[nodiscard]] bool debug_enabled() const override { return debug_; }
   void debug_log(std::string_view line) override;
   [[nodiscard]] bool timing_only() const override { return machine_.options().timing_only; }
-  /// The Q7 DRAM words are the machine's memory (a DMA into them is seen). [CHOICE D36]
-  std::uint32_t local_load32(base::SocAddr a) override;
-  void local_store32(base::SocAddr a, std::uint32_t v) override;
   base::Status sbuf_read(unsigned partition, std::uint64_t offset,
                          std::span<std::uint8_t> out) override;
   base::Status sbuf_write(unsigned partition, std::uint64_t offset,

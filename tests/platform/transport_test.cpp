@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <array>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -14,9 +13,7 @@
 #include "isa/assembler.h"
 #include "isa/views.h"
 #include "platform/program_runner.h"
-#include "platform/simulation.h"
 #include "platform/topology_json.h"
-#include "soc/address_map.h"
 
 namespace sbrdma::platform {
 namespace {
@@ -54,25 +51,6 @@ void expect_all_held(const ProgramOutcome& o) {
   for (const base::Error& e : outcome_failures(o)) ADD_FAILURE() << e.format();
   ASSERT_EQ(o.expects.size(), 3U);
   EXPECT_TRUE(o.ok());
-}
-
-// The Q7 role words live in the machine's Q7 DRAM (a DMA into them would be seen): RX's reads
-// 0 and TX's 1 on a booted core. [CHOICE D36]
-TEST(Transport, RoleWordsAreInTheCoresQ7Dram) {
-  auto sim = Simulation::create("trn2");
-  ASSERT_TRUE(sim.ok());
-  const isa::AsmResult as =
-      isa::assemble("event_semaphore update_mode=inc_read update_idx=1\n", "t.s");
-  ASSERT_TRUE(as.ok());
-  ASSERT_TRUE((*sim)->load_program(2, as.word_list()).ok());
-  ASSERT_TRUE((*sim)->run().ok());
-  const soc::AddressMap map = soc::AddressMap::build(soc::cayman_profile()).value();
-  for (const unsigned prid : {0U, 1U}) {
-    std::array<std::uint8_t, 4> b{};
-    const base::SocAddr a = map.tpb_base(2).value() + 0x803180000 + prid * 0x100000 + 0x3fffc;
-    ASSERT_TRUE((*sim)->machine().mem_read(2, a, b).ok());
-    EXPECT_EQ(b, (std::array<std::uint8_t, 4>{static_cast<std::uint8_t>(prid), 0, 0, 0}));
-  }
 }
 
 TEST(Transport, EngineMasksOneToSixteen) {
