@@ -11,6 +11,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cli/commands.h"
@@ -155,7 +156,7 @@ base::Status check_distinct_outputs(const BenchArgs& a) {
     if (!id) return id.error();
     dump_id = *id;
   }
-  std::vector<std::pair<const char*, std::string>> seen;
+  std::vector<std::tuple<const char*, std::string, std::string>> seen;  // flag, path, identity
   for (const auto& [flag, path] : outs) {
     if (path->empty()) continue;
     if (*path == "-") {
@@ -165,8 +166,8 @@ base::Status check_distinct_outputs(const BenchArgs& a) {
     auto id = output_identity(*path);
     if (!id) return id.error();
     if (id->empty()) continue;  // a device: nothing is overwritten
-    for (const auto& [other, known] : seen) {
-      if (*id == known) {
+    for (const auto& [other, other_path, known] : seen) {
+      if (same_output(*path, *id, other_path, known)) {
         return base::make_error(fmt::format("{} {}: the same path as {}", flag, *path, other));
       }
     }
@@ -176,7 +177,7 @@ base::Status check_distinct_outputs(const BenchArgs& a) {
       return base::make_error(
           fmt::format("{} {}: --dump-programs {} may write a program there", flag, *path, a.dump));
     }
-    seen.emplace_back(flag, std::move(*id));
+    seen.emplace_back(flag, *path, std::move(*id));
   }
   return base::ok_status();
 }
@@ -209,16 +210,17 @@ void add_programs(const std::string& dir, const platform::BenchOptions& o,
 /// anything is written or created. A dump folder that does not exist yet is created last
 /// (its programs are then new files in an empty folder).
 base::Status write_files(const std::vector<OutputFile>& files, const std::string& dump_dir) {
-  std::vector<std::string> ids;
+  std::vector<std::pair<std::string, std::string>> seen;  // path, identity
   for (const OutputFile& f : files) {
     auto id = output_identity(f.path);
     if (!id) return id.error();
-    if (id->empty()) continue;
-    if (std::find(ids.begin(), ids.end(), *id) != ids.end()) {
-      return base::make_error(base::SourceLoc{f.path, 0},
-                              "cannot write: another output of this run goes there too");
+    for (const auto& [other, known] : seen) {
+      if (same_output(f.path, *id, other, known)) {
+        return base::make_error(base::SourceLoc{f.path, 0},
+                                "cannot write: another output of this run goes there too");
+      }
     }
-    ids.push_back(std::move(*id));
+    seen.emplace_back(f.path, std::move(*id));
   }
   std::error_code ec;
   const bool new_dir = !dump_dir.empty() && !std::filesystem::exists(dump_dir, ec);
@@ -300,7 +302,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("-r,--nworkers", a->ranks, "Ranks (NeuronCores) per group");
   cmd->add_option("-b,--minbytes", a->minbytes, "Smallest size (K/M/G suffixes)")
       ->capture_default_str();
-  cmd->add_option("-e,--maxbytes", a->maxbytes, "Largest size (default: -b)");
+  cmd->add_option("-e,--maxbytes", a->maxbytes, "Largest size (default: -b)")->check(kNonEmpty);
   auto* f = cmd->add_option("-f,--stepfactor", a->factor, "Multiply the size by this")
                 ->type_name("UINT")
                 ->capture_default_str();
@@ -320,7 +322,8 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--report-to-json-file", a->json, "Also write the results as JSON")
       ->check(kNonEmpty);
   cmd->add_option("--custom-replica-groups", a->groups,
-                  "JSON file with the replica groups ([[0,1,...],[...]])");
+                  "JSON file with the replica groups ([[0,1,...],[...]])")
+      ->check(kNonEmpty);
   cmd->add_flag("--sb2sb", a->sb2sb, "Accepted: collectives here are always SBUF to SBUF");
   cmd->add_option("--topology", a->topology, "Built-in topology name or JSON file")
       ->capture_default_str();

@@ -68,7 +68,8 @@ int run_demo() {
 
 void add_demo_command(CLI::App& app, Context& ctx) {
   auto* cmd = app.add_subcommand(
-      "demo", "Assemble and disassemble an rdma_desc_gen/start pair and decode a cross-die address");
+      "demo",
+      "Assemble and disassemble an rdma_desc_gen/start pair and decode a cross-die address");
   cmd->callback([&ctx] { ctx.status = run_demo(); });
 }
 

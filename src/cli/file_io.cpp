@@ -124,9 +124,15 @@ base::Status check_writable_dir(const std::string& path) {
 }
 
 base::Result<std::string> output_identity(const std::string& path) {
+  std::error_code ec;
+  // The kernel's view first: /dev/stdout is a link to /proc/self/fd/1, whose text (pipe:[N])
+  // is no path, but the file it reaches is a pipe.
+  if (const fs::file_status st = fs::status(path, ec);
+      !ec && fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st)) {
+    return std::string();
+  }
   auto p = followed(path, path);
   if (!p) return p.error();
-  std::error_code ec;
   fs::path abs = fs::absolute(*p, ec);
   if (ec) abs = *p;
   const fs::file_status st = fs::status(abs, ec);
@@ -138,6 +144,14 @@ base::Result<std::string> output_identity(const std::string& path) {
   std::string id = canon.string();
   while (id.size() > 1 && id.back() == '/') id.pop_back();
   return id;
+}
+
+bool same_output(const std::string& a, const std::string& a_id, const std::string& b,
+                 const std::string& b_id) {
+  if (a_id.empty() || b_id.empty()) return false;  // a device: nothing is overwritten
+  if (a_id == b_id) return true;
+  std::error_code ec;
+  return fs::equivalent(a, b, ec) && !ec;
 }
 
 int fail(const base::Error& e) {

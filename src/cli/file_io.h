@@ -36,6 +36,10 @@ base::Status check_writable_dir(const std::string& path);
 /// a regular file or a directory (a device such as /dev/null, a pipe): writes there never
 /// overwrite another output. Errors: as check_writable's for a loop of links.
 base::Result<std::string> output_identity(const std::string& path);
+/// True if two outputs with these paths and output_identity() values reach one file: the same
+/// identity, or two names (hard links) of one existing file.
+bool same_output(const std::string& a, const std::string& a_id, const std::string& b,
+                 const std::string& b_id);
 
 /// Prints `e` as one line on stderr and returns exit status 1 (bad input).
 int fail(const base::Error& e);

@@ -30,7 +30,9 @@ int report(const base::Errors& errors) {
   return errors.empty() ? 0 : 1;
 }
 
-int report(const base::Error& e) { return fail(e); }
+int report(const base::Error& e) {
+  return fail(e);
+}
 
 std::string as_text(std::span<const std::uint8_t> bytes) {
   return std::string(bytes.begin(), bytes.end());
@@ -142,7 +144,8 @@ void add_isa_commands(CLI::App& app, Context& ctx) {
   as->add_option("FILE", args->in, "assembly text to read; - for standard input")
       ->capture_default_str();
   as->add_option("-o,--output", args->out,
-                 "file to write (default: standard output); not written if there is any error");
+                 "file to write (default: standard output); not written if there is any error")
+      ->check(kNonEmpty);
   as->add_flag("--hex", args->hex, "write hex text, one word of 128 hex digits per line");
   as->callback([args, &ctx] { ctx.status = run_asm(args->in, args->out, args->hex); });
 

@@ -199,10 +199,15 @@ class Parser {
     const bool negative = v->starts_with('-');
     const std::string_view digits = negative ? v->substr(1) : *v;
     auto value = parse_number(digits, "value");
-    const bool decimal = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char ch) {
-      return ch >= '0' && ch <= '9';
+    // A well-formed number too large for 64 bits is out of range, not a bad number.
+    const bool hex =
+        digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+    const std::string_view body = hex ? digits.substr(2) : digits;
+    const bool well_formed = !body.empty() && std::all_of(body.begin(), body.end(), [&](char ch) {
+      return (ch >= '0' && ch <= '9') ||
+             (hex && ((ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F')));
     });
-    if (!value && !decimal) {
+    if (!value && !well_formed) {
       return base::make_error(fmt::format("bad number '{}' for value", *v));  // as written
     }
     if (!value || (negative ? *value > std::uint64_t{1} << 31 : *value > UINT32_MAX)) {

@@ -222,7 +222,11 @@ Result<TopologySpec> read_spec(const json& root, const std::string& default_name
   for (const char c : s.name) {
     const auto u = static_cast<unsigned char>(c);
     if (u < 0x20 || u == 0x7f) {
-      return at("/name", fmt::format("control character 0x{:02x} in the name", unsigned{u}));
+      return root.contains("name")
+                 ? at("/name", fmt::format("control character 0x{:02x} in the name", unsigned{u}))
+                 : at("/", fmt::format("the file name, the topology's name when it gives none, "
+                                       "has control character 0x{:02x}: give a \"name\"",
+                                       unsigned{u}));
     }
   }
   SBRDMA_TRY(optional(root, "", "profile", s.profile, kString));

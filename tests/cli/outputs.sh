@@ -55,3 +55,23 @@ check bench_check_empty 1 - -- bench allr -r 2 -b 1K -c ""
 expect_err "error: --check: must not be empty"
 check run_trace_empty 1 - -- run "$EX/ping_pong.s" --trace ""
 expect_err "error: --trace: must not be empty"
+
+# Two names of one file (a hard link) are one output; a pipe behind /dev/stdout is a device.
+echo x >"$(work)/h.json"
+ln "$(work)/h.json" "$(work)/h.svg"
+check bench_outputs_hard_link 1 - -- bench allr -r 2 -b 1K --report-to-json-file h.json --plot h.svg
+expect_err "error: --plot h.svg: the same path as --report-to-json-file"
+cur=bench_outputs_stdout_pipe
+if (cd "$(work)" && "$SBRDMA" bench allr -r 2 -b 1K --trace /dev/stdout \
+  --report-to-json-file /dev/stdout 2>"$(work)/err" | cat >"$(work)/out"
+  exit "${PIPESTATUS[0]}"); then
+  pass=$((pass + 1))
+else _fail "--trace and --report-to-json-file to /dev/stdout through a pipe were refused"; fi
+# The other file options refuse an empty value too.
+check bench_groups_empty 1 - -- bench allr -r 2 -b 1K --custom-replica-groups ""
+expect_err "error: --custom-replica-groups: must not be empty"
+check bench_maxbytes_empty 1 - -- bench allr -r 2 -b 1K -e ""
+expect_err "error: --maxbytes: must not be empty"
+printf 'rdma_desc_start\n' >"$(work)/one.s"
+check asm_output_empty 1 - -- asm one.s -o ""
+expect_err "error: --output: must not be empty"

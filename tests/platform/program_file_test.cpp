@@ -112,6 +112,8 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
        "p.s:1: error: value -2147483649 out of range (-2147483648..4294967295)"},
       {".expect sem core=0 idx=1 value=-99999999999999999999",
        "p.s:1: error: value -99999999999999999999 out of range (-2147483648..4294967295)"},
+      {".expect sem core=0 idx=1 value=0xfffffffffffffffffffff",
+       "p.s:1: error: value 0xfffffffffffffffffffff out of range (-2147483648..4294967295)"},
       {".expect sem core=0 idx=1 value=-", "p.s:1: error: bad number '-' for value"},
       {".expect sem core=0 idx=1 value=--1", "p.s:1: error: bad number '--1' for value"},
       {".expect sem core=0 idx=1 value=-abc", "p.s:1: error: bad number '-abc' for value"},
