@@ -34,12 +34,9 @@ base::Result<std::unique_ptr<Machine>> Machine::create(sim::Kernel& kernel, Topo
   auto map = soc::AddressMap::build(**profile);
   if (!map) return map.error();
   const soc::Profile& p = **profile;
-  if (topology.dies_per_chip() != p.dies_per_chip || topology.cores_per_die() != p.tpbs_per_die) {
-    return base::make_error(fmt::format(
-        "topology {} has {} dies x {} cores per chip, but profile {}'s address map has {} x {}",
-        topology.name(), topology.dies_per_chip(), topology.cores_per_die(), p.name,
-        p.dies_per_chip, p.tpbs_per_die));
-  }
+  // The topology builder gives every chip its profile's layout.
+  SBRDMA_CHECK(topology.dies_per_chip() == p.dies_per_chip &&
+               topology.cores_per_die() == p.tpbs_per_die);
   if (topology.num_chips() > p.max_chips) {
     return base::make_error(fmt::format("topology {} has {} chips; profile {} routes at most {}",
                                         topology.name(), topology.num_chips(), p.name,

@@ -12,6 +12,7 @@
 
 #include "base/check.h"
 #include "device/topology.h"
+#include "soc/profile.h"
 
 namespace sbrdma::device {
 namespace {
@@ -23,18 +24,6 @@ constexpr LinkId kNoLink = std::numeric_limits<LinkId>::max();
 // [HIGH] wiki-facts 4.1: CAYMAN_ID is 6 bits, so at most 64 chips are addressable.
 constexpr unsigned kMaxChips = 64;
 // [HIGH] wiki-facts 4.2: 8 TPBs per package (index 0..7), 2 dies.
-
-/// Default chip geometry of a profile: dies per chip, cores per die.
-struct Geometry {
-  std::string_view profile;
-  unsigned dies;
-  unsigned cores_per_die;
-};
-constexpr std::array<Geometry, 3> kGeometry = {{
-    {"cayman", 2, 4},   // [HIGH] wiki-facts 4.2; hw-params 1a (DRV3)
-    {"sunda", 1, 2},    // [HIGH] hw-params 1a (DRV2 V2_NC_PER_DEVICE 2, one die)
-    {"mariana", 2, 4},  // [CHOICE D17] 8 cores (hw-params 1a); dies as cayman (wiki-facts 8)
-}};
 
 Error at(const std::string& path, const std::string& message) {
   return base::make_error(path + ": " + message);
@@ -100,29 +89,29 @@ class TopologyBuilder {
     if (!p.ok()) return at("/profile", p.error().message);
     t_.params_ = std::move(p.value());
     t_.name_ = spec_.name;
-    const Geometry* g = nullptr;
-    for (const Geometry& cand : kGeometry) {
-      if (cand.profile == spec_.profile) g = &cand;
-    }
-    SBRDMA_CHECK_MSG(g != nullptr, "a timing profile without a default geometry");
+    // The chip's layout is the generation profile's (soc/profile.cpp gives each number's
+    // source): its address map places every die and core.
+    auto prof = soc::find_profile(spec_.profile);
+    SBRDMA_CHECK_MSG(prof.ok(), "a timing profile without a generation profile");
+    const soc::Profile& g = **prof;
     t_.chips_ = spec_.chips;
-    t_.dies_ = spec_.dies_per_chip != 0 ? spec_.dies_per_chip : g->dies;
-    t_.cores_per_die_ = spec_.cores_per_die != 0 ? spec_.cores_per_die : g->cores_per_die;
+    t_.dies_ = spec_.dies_per_chip != 0 ? spec_.dies_per_chip : g.dies_per_chip;
+    t_.cores_per_die_ = spec_.cores_per_die != 0 ? spec_.cores_per_die : g.tpbs_per_die;
     if (t_.chips_ == 0 || t_.chips_ > kMaxChips) {
       return at("/chips", std::to_string(t_.chips_) + " chips; must be 1..64 (a 6-bit " +
                               "CAYMAN_ID addresses at most 64)");
     }
     // The profile's address map fixes where each die and core sits: a chip laid out otherwise
     // could be drawn but never run.
-    if (t_.dies_ != g->dies) {
+    if (t_.dies_ != g.dies_per_chip) {
       return at("/dies_per_chip", std::to_string(t_.dies_) + " dies per chip; profile " +
-                                      std::string(g->profile) + " has " + std::to_string(g->dies) +
-                                      " (its address map)");
+                                      std::string(g.name) + " has " +
+                                      std::to_string(g.dies_per_chip) + " (its address map)");
     }
-    if (t_.cores_per_die_ != g->cores_per_die) {
+    if (t_.cores_per_die_ != g.tpbs_per_die) {
       return at("/cores_per_die", std::to_string(t_.cores_per_die_) + " cores per die; profile " +
-                                      std::string(g->profile) + " has " +
-                                      std::to_string(g->cores_per_die) + " (its address map)");
+                                      std::string(g.name) + " has " +
+                                      std::to_string(g.tpbs_per_die) + " (its address map)");
     }
     return base::ok_status();
   }
