@@ -195,26 +195,9 @@ class Parser {
     e.idx = static_cast<unsigned>(*idx);
     auto v = required(keys, "value", ".expect sem");
     if (!v) return v.error();
-    // Semaphore values are signed 32-bit: -1 and 4294967295 are the same value.
-    const bool negative = v->starts_with('-');
-    const std::string_view digits = negative ? v->substr(1) : *v;
-    auto value = parse_number(digits, "value");
-    // A well-formed number too large for 64 bits is out of range, not a bad number.
-    const bool hex =
-        digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
-    const std::string_view body = hex ? digits.substr(2) : digits;
-    const bool well_formed = !body.empty() && std::all_of(body.begin(), body.end(), [&](char ch) {
-      return (ch >= '0' && ch <= '9') ||
-             (hex && ((ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F')));
-    });
-    if (!value && !well_formed) {
-      return base::make_error(fmt::format("bad number '{}' for value", *v));  // as written
-    }
-    if (!value || (negative ? *value > std::uint64_t{1} << 31 : *value > UINT32_MAX)) {
-      return base::make_error(
-          fmt::format("value {} out of range (-2147483648..{})", *v, UINT32_MAX));
-    }
-    e.value = static_cast<std::uint32_t>(negative ? (std::uint64_t{1} << 32) - *value : *value);
+    auto value = parse_semaphore_value(*v, "value");
+    if (!value) return value.error();
+    e.value = *value;
     program.sem_expects.push_back(std::move(e));
     return base::ok_status();
   }

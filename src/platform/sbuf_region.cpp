@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <utility>
 
 namespace sbrdma::platform {
 namespace {
@@ -20,7 +21,11 @@ std::uint64_t splitmix64(std::uint64_t& state) {
 
 }  // namespace
 
-base::Result<std::uint64_t> parse_number(std::string_view text, std::string_view what) {
+namespace {
+
+/// Reads decimal or 0x hex, no sign: the value, or std::errc::result_out_of_range past 64 bits,
+/// or std::errc::invalid_argument for anything else that is not such a number.
+std::pair<std::uint64_t, std::errc> read_unsigned(std::string_view text) {
   std::string_view digits = text;
   int base = 10;
   if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
@@ -29,13 +34,35 @@ base::Result<std::uint64_t> parse_number(std::string_view text, std::string_view
   }
   std::uint64_t v = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
+  if (ec == std::errc::result_out_of_range) return {0, ec};
   if (digits.empty() || ec != std::errc{} || end != digits.data() + digits.size()) {
-    if (ec == std::errc::result_out_of_range) {
-      return base::make_error(fmt::format("{} '{}' is too large", what, text));
-    }
+    return {0, std::errc::invalid_argument};
+  }
+  return {v, std::errc{}};
+}
+
+}  // namespace
+
+base::Result<std::uint64_t> parse_number(std::string_view text, std::string_view what) {
+  const auto [v, ec] = read_unsigned(text);
+  if (ec == std::errc::result_out_of_range) {
+    return base::make_error(fmt::format("{} '{}' is too large", what, text));
+  }
+  if (ec != std::errc{}) return base::make_error(fmt::format("bad number '{}' for {}", text, what));
+  return v;
+}
+
+base::Result<std::uint32_t> parse_semaphore_value(std::string_view text, std::string_view what) {
+  const bool negative = text.starts_with('-');
+  const auto [v, ec] = read_unsigned(negative ? text.substr(1) : text);
+  if (ec == std::errc::invalid_argument) {
     return base::make_error(fmt::format("bad number '{}' for {}", text, what));
   }
-  return v;
+  if (ec != std::errc{} || (negative ? v > std::uint64_t{1} << 31 : v > UINT32_MAX)) {
+    return base::make_error(
+        fmt::format("{} {} out of range (-2147483648..{})", what, text, UINT32_MAX));
+  }
+  return static_cast<std::uint32_t>(negative ? (std::uint64_t{1} << 32) - v : v);
 }
 
 base::Status check_region(const SbufRegion& r, const device::Topology& topology,

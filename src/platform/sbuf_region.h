@@ -61,5 +61,9 @@ void fill_pattern_bytes(const FillPattern& p, unsigned partition, std::span<std:
 
 /// Parses a number: decimal or 0x hex, no sign; errors name it as `what`.
 base::Result<std::uint64_t> parse_number(std::string_view text, std::string_view what);
+/// Parses a semaphore value, signed 32-bit [CHOICE D11]: parse_number's forms, or one of them
+/// after '-' down to -2^31 (-1 is 0xffffffff). A well-formed number outside the range is out of
+/// range, anything else a bad number; errors name it as `what`.
+base::Result<std::uint32_t> parse_semaphore_value(std::string_view text, std::string_view what);
 
 }  // namespace sbrdma::platform
