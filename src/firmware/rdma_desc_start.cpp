@@ -63,16 +63,11 @@ base::Task<base::Status> PoolFirmware::start_role(Role role) {
   co_await env_.write_fence(prid);
   if (dbg) debug(render(log_fmt::kStartDrained, p, tok));
 
-  // 3. The stream wrote what gen expected, or this core stops. [CHOICE D6]
-  if (stream.written_total() != stream.expected_total()) {
-    co_return base::make_error(render(log_fmt::kStreamError, p,
-                                      static_cast<int>(stream.written_total()),
-                                      static_cast<int>(stream.expected_total())));
-  }
-
-  // 4. Bit 0 of the role word must be the role this Q7 runs, or the core stops on the same
-  //    fatal path as the count check. [HIGH] §7 (bne a7,a6), [CHOICE D7, D36]
-  if ((env_.local_load32(role_word_addr(prid)) & 1) != role_bit(role)) {
+  // 3. The stream wrote what gen expected, and 4. bit 0 of the role word is the role this Q7
+  //    runs; either failing is the one fatal path that prints the stream's counts.
+  //    [CHOICE D6]; [HIGH] §7 (bne a7,a6), [CHOICE D7, D36]
+  if (stream.written_total() != stream.expected_total() ||
+      (env_.local_load32(role_word_addr(prid)) & 1) != role_bit(role)) {
     co_return base::make_error(render(log_fmt::kStreamError, p,
                                       static_cast<int>(stream.written_total()),
                                       static_cast<int>(stream.expected_total())));
