@@ -61,10 +61,10 @@ constexpr std::array kProfiles{
         .name = "mariana",
         .nc_version = "NC-v4",
         .decode_only = false,
-        .has_address_map = true,  // [DRV] udma-facts §2.6: v4 has the v3 map
-        .cores_per_chip = 8,      // [DRV] udma-facts §4.1
-        .dies_per_chip = 2,       // [DRV] udma-facts §4.1
-        .tpbs_per_die = 4,
+        .has_address_map = true,            // [DRV] udma-facts §2.6: v4 has the v3 map
+        .cores_per_chip = 8,                // [DRV] udma-facts §4.1
+        .dies_per_chip = 2,                 // [DRV] udma-facts §4.1
+        .tpbs_per_die = 4,                  // [CHOICE D17e] dies laid out as cayman's
         .max_chips = 64,                    // [HIGH] wiki-facts §8 (= Cayman)
         .dma_engines_per_tpb = 16,          // [HIGH] wiki-facts §8
         .queues_per_engine = 16,            // [DRV] udma-facts §4.1
