@@ -79,7 +79,7 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a) {
   if (!factor) return base::make_error("-f: " + factor.error().message);
   auto sizes = platform::sweep_sizes(*b, *e, *factor, step);
   if (!sizes) return sizes.error();
-  o.sizes = std::move(*sizes);
+  o.sizes = platform::distinct_element_counts(*sizes, collectives::dtype_bytes(o.dtype));
   for (std::size_t at = 0; at <= a.algorithm.size();) {
     const std::size_t comma = std::min(a.algorithm.find(',', at), a.algorithm.size());
     auto alg = collectives::parse_algorithm(a.algorithm.substr(at, comma - at));
@@ -306,7 +306,10 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   auto* f = cmd->add_option("-f,--stepfactor", a->factor, "Multiply the size by this")
                 ->type_name("UINT")
                 ->capture_default_str();
-  cmd->add_option("-i,--stepbytes", a->step, "Add this to the size instead")->excludes(f);
+  cmd->add_option("-i,--stepbytes", a->step,
+                  "Add this to the size instead (a size holding the same whole number of "
+                  "elements as the one before it runs once)")
+      ->excludes(f);
   cmd->add_option("-n,--iters", a->iters, "Measured iterations")->capture_default_str();
   cmd->add_option("-w,--warmup_iters", a->warmups, "Iterations run first, not measured")
       ->capture_default_str();

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 
+#include "base/check.h"
 #include "device/paged_memory.h"
 #include "platform/collective_runner.h"
 
@@ -98,6 +99,18 @@ base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::u
     const std::uint64_t room = std::numeric_limits<std::uint64_t>::max();
     if (step != 0 ? s > room - step : s > room / factor) break;
     s = step != 0 ? s + step : s * factor;
+  }
+  return out;
+}
+
+std::vector<std::uint64_t> distinct_element_counts(const std::vector<std::uint64_t>& sizes,
+                                                   std::uint64_t element_bytes) {
+  SBRDMA_CHECK(element_bytes > 0);
+  std::vector<std::uint64_t> out;
+  for (const std::uint64_t s : sizes) {
+    const std::uint64_t count = s / element_bytes;
+    if (count != 0 && !out.empty() && out.back() / element_bytes == count) continue;
+    out.push_back(s);
   }
   return out;
 }

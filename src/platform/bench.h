@@ -93,6 +93,12 @@ inline constexpr std::size_t kMaxSweepSizes = 1000;
 /// begin > end, factor < 2 with no step, more than kMaxSweepSizes sizes.
 base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::uint64_t end,
                                                      std::uint64_t factor, std::uint64_t step);
+/// `sizes` without those that hold as many whole elements of `element_bytes` as the size kept
+/// before them (an `-i 2` sweep of fp32 from 4 B asks for 4 and 6 B, both one element: one row).
+/// Sizes below one element are kept (they fail with their own message). Contract:
+/// element_bytes > 0.
+std::vector<std::uint64_t> distinct_element_counts(const std::vector<std::uint64_t>& sizes,
+                                                   std::uint64_t element_bytes);
 
 /// Called after each point with one progress line (no newline).
 using Progress = std::function<void(const std::string&)>;

@@ -186,6 +186,13 @@ expect_err_lines 1
 check bench_size_overflow 1 - -- bench allr -r 2 -b 1 -e 17179869185G
 expect_err "error: -e: size '17179869185G' does not fit in 64 bits"
 expect_err_lines 1
+# An -i sweep whose sizes round to one element count runs that count once (4 and 6 B of fp32).
+check bench_step_rounds_once 0 - -- bench allr -r 2 -b 4 -e 12 -i 2
+expect_out "           4               1     fp32"
+expect_out "           8               2     fp32"
+expect_out "          12               3     fp32"
+if [[ "$(grep -cE '^ +[0-9]+ +[0-9]+ +fp32 ' "$(work)/out")" == 3 ]]; then pass=$((pass + 1)); else _fail "a size ran twice"; fi
+expect_err_lines 3
 check bench_endless_sweep 1 - -- bench allr -r 2 -b 1 -e 1G -i 1
 expect_err "error: -b 1 to -e 1073741824 in steps of +1: more than 1000 sizes"
 expect_err_lines 1

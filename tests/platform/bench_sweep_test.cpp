@@ -65,6 +65,17 @@ TEST(BenchSweep, SweepsMultiplyOrStep) {
   EXPECT_EQ(*sweep_sizes(top - 1, top, 2, top), (std::vector<std::uint64_t>{top - 1}));
 }
 
+TEST(BenchSweep, SizesThatRoundToTheSameElementCountRunOnce) {
+  // -b 4 -e 16 -i 2 with fp32: 4 and 6 B are one element, 8 and 10 B two, ...
+  EXPECT_EQ(distinct_element_counts(*sweep_sizes(4, 16, 2, 2), 4),
+            (std::vector<std::uint64_t>{4, 8, 12, 16}));
+  // Below one element: kept, each fails with its own message; the first whole one is kept.
+  EXPECT_EQ(distinct_element_counts({1, 2, 3, 4, 5}, 4), (std::vector<std::uint64_t>{1, 2, 3, 4}));
+  // A one-byte type keeps every size; a repeat only counts against the size kept before it.
+  EXPECT_EQ(distinct_element_counts({3, 4, 5}, 1), (std::vector<std::uint64_t>{3, 4, 5}));
+  EXPECT_EQ(distinct_element_counts({8, 9, 16, 17, 18}, 8), (std::vector<std::uint64_t>{8, 16}));
+}
+
 TEST(BenchSweep, SizesPast64BitsAreRefused) {
   EXPECT_EQ(*parse_size("17179869183G", "-e"), 17179869183ULL << 30);
   EXPECT_EQ(parse_size("17179869184G", "-b").error().message,
