@@ -4,8 +4,52 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <string>
+#include <string_view>
 
+#include "base/printable.h"
 #include "cli/commands.h"
+
+namespace {
+
+/// Where a usage error belongs: the deepest command the line names ("sbrdma bench"), and the
+/// word that named no command where one was expected.
+struct UsageScope {
+  std::string path = "sbrdma";
+  std::string unknown;
+  std::string choices;  ///< the commands that could come where `unknown` (or nothing) came
+};
+
+UsageScope usage_scope(const CLI::App& app, int argc, char** argv) {
+  UsageScope s;
+  const CLI::App* at = &app;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    if (word.empty() || word.front() == '-') break;  // an option: its value may look like a word
+    const auto subs = at->get_subcommands([](const CLI::App*) { return true; });
+    if (subs.empty()) break;  // a command's own arguments
+    const CLI::App* next = nullptr;
+    for (const CLI::App* sub : subs) {
+      if (sub->get_name() == word) next = sub;
+      s.choices += (s.choices.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (next == nullptr) {
+      s.unknown = word;
+      break;
+    }
+    s.choices.clear();
+    at = next;
+    s.path += " " + next->get_name();
+  }
+  if (s.unknown.empty()) {  // the commands the deepest one could be followed by, if any
+    for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; })) {
+      s.choices += (s.choices.empty() ? "" : ", ") + sub->get_name();
+    }
+  }
+  return s;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace sbrdma::cli;
@@ -36,8 +80,18 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "sbrdma: error: %s\n", e.what());
-    std::fprintf(stderr, "run 'sbrdma --help' for usage\n");
+    const UsageScope scope = usage_scope(app, argc, argv);
+    if (!scope.unknown.empty()) {
+      std::fprintf(stderr, "sbrdma: error: unknown command '%s' for '%s' (one of: %s)\n",
+                   sbrdma::base::printable(scope.unknown).c_str(), scope.path.c_str(),
+                   scope.choices.c_str());
+    } else if (!scope.choices.empty() && std::string_view(e.what()) == "A subcommand is required") {
+      std::fprintf(stderr, "sbrdma: error: '%s' needs a command (one of: %s)\n", scope.path.c_str(),
+                   scope.choices.c_str());
+    } else {
+      std::fprintf(stderr, "sbrdma: error: %s\n", e.what());
+    }
+    std::fprintf(stderr, "run '%s --help' for usage\n", scope.path.c_str());
     return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sbrdma: internal error: %s\n", e.what());

@@ -6,7 +6,24 @@ expect_out "asm"
 expect_out "disasm"
 expect_out "decode"
 check unknown_subcommand 1 - -- frobnicate
-expect_err "error:"
+expect_err "sbrdma: error: unknown command 'frobnicate' for 'sbrdma' (one of: asm, disasm, decode, info, demo, run, bench)"
+expect_err "run 'sbrdma --help' for usage"
+expect_err_lines 2
+# A usage error names the command it belongs to, and the help that describes it.
+check unknown_decode_form 1 - -- decode frob 12
+expect_err "sbrdma: error: unknown command 'frob' for 'sbrdma decode' (one of: addr, desc, word)"
+expect_err "run 'sbrdma decode --help' for usage"
+expect_err_lines 2
+check info_needs_a_form 1 - -- info
+expect_err "sbrdma: error: 'sbrdma info' needs a command (one of: ops, regs, topology, params)"
+expect_err "run 'sbrdma info --help' for usage"
+expect_err_lines 2
+check bench_usage_points_to_bench_help 1 - -- bench allr -r 2 -i 1K -f 2
+expect_err "sbrdma: error: --stepfactor excludes --stepbytes"
+expect_err "run 'sbrdma bench --help' for usage"
+expect_err_lines 2
+check run_needs_a_program 1 - -- run
+expect_err "run 'sbrdma run --help' for usage"
 # Output that cannot be written (a full disk) fails the command instead of exiting 0.
 if [[ -w /dev/full ]]; then
   cur=stdout_full
