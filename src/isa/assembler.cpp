@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "base/printable.h"
 #include "isa/binary_io.h"
 #include "isa/field_access.h"
 #include "isa/op_table.h"
@@ -80,7 +81,8 @@ std::optional<Word> parse_instruction(std::string_view line, const base::SourceL
   if (toks.empty()) return std::nullopt;
   const OpDesc* op = find_mnemonic(toks[0]);
   if (op == nullptr) {
-    errors.push_back(base::make_error(loc, fmt::format("unknown mnemonic '{}'", toks[0])));
+    errors.push_back(
+        base::make_error(loc, fmt::format("unknown mnemonic '{}'", base::printable(toks[0]))));
     return std::nullopt;
   }
   Word word = blank_word(*op);
@@ -119,6 +121,10 @@ std::optional<Word> parse_instruction(std::string_view line, const base::SourceL
 AsmResult assemble(std::string_view text, std::string_view file,
                    const DirectiveHandler& on_directive) {
   AsmResult out;
+  if (auto e = binary_input_error(text, file, "64-byte binary words are read by 'sbrdma disasm'")) {
+    out.errors.push_back(std::move(*e));
+    return out;
+  }
   const std::vector<std::string_view> lines = split_lines(text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const base::SourceLoc loc{std::string(file), static_cast<int>(i + 1)};

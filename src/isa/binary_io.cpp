@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "base/printable.h"
+
 namespace sbrdma::isa {
 namespace {
 
@@ -21,8 +23,12 @@ std::string_view trim(std::string_view s) {
 
 base::Result<std::vector<Word>> words_from_bytes(std::span<const std::uint8_t> bytes) {
   if (bytes.size() % kWordBytes != 0) {
-    return base::make_error(
-        fmt::format("truncated: {} bytes is not a multiple of {}", bytes.size(), kWordBytes));
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    const bool looks_like_text = base::first_control_byte(text) == std::string_view::npos;
+    return base::make_error(fmt::format(
+        "truncated: {} bytes is not a multiple of {}{}", bytes.size(), kWordBytes,
+        looks_like_text ? " (the input is text: hex words need --hex, assembly 'sbrdma asm')"
+                        : ""));
   }
   std::vector<Word> words(bytes.size() / kWordBytes);
   for (std::size_t i = 0; i < words.size(); ++i) {
@@ -54,7 +60,9 @@ base::Result<Word> parse_hex_word(std::string_view text) {
   std::string digits;
   for (char c : text) {
     if (is_blank(c)) continue;
-    if (hex_digit_value(c) < 0) return base::make_error(fmt::format("bad hex digit '{}'", c));
+    if (hex_digit_value(c) < 0) {
+      return base::make_error(fmt::format("bad hex digit '{}'", base::printable({&c, 1})));
+    }
     digits += c;
   }
   if (digits.size() != 2 * kWordBytes) {
@@ -71,6 +79,10 @@ base::Result<Word> parse_hex_word(std::string_view text) {
 
 WordsResult words_from_hex(std::string_view text, std::string_view file) {
   WordsResult out;
+  if (auto e = binary_input_error(text, file, "raw 64-byte words are read without --hex")) {
+    out.errors.push_back(std::move(*e));
+    return out;
+  }
   const std::vector<std::string_view> lines = split_lines(text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string_view body = strip_comment(lines[i]);
@@ -100,6 +112,20 @@ int hex_digit_value(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
+}
+
+std::optional<base::Error> binary_input_error(std::string_view text, std::string_view file,
+                                              std::string_view hint) {
+  const std::size_t at = base::first_control_byte(text);
+  if (at == std::string_view::npos) return std::nullopt;
+  const std::string_view before = text.substr(0, at);
+  const auto line = static_cast<int>(std::count(before.begin(), before.end(), '\n') + 1);
+  const std::size_t line_start = before.rfind('\n');
+  const std::size_t column = at - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
+  return base::make_error(
+      base::SourceLoc{std::string(file), line},
+      fmt::format("byte {:#04x} at column {} is not text: the input looks like binary data ({})",
+                  static_cast<unsigned>(static_cast<unsigned char>(text[at])), column, hint));
 }
 
 std::vector<std::string_view> split_lines(std::string_view text) {

@@ -5,6 +5,7 @@
 /// `#` comments are allowed; spaces inside a line and a leading `0x` are tolerated.
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -44,6 +45,12 @@ std::string words_to_hex(std::span<const Word> words);
 
 /// The value of a hex digit, or -1 if `c` is not one.
 int hex_digit_value(char c);
+
+/// For the text readers: if `text` holds a control byte (base::first_control_byte), the one
+/// error that says where and that the input looks like binary data, ending in `hint` (what
+/// reads such data instead). Binary input gives this one error, not one per "line".
+std::optional<base::Error> binary_input_error(std::string_view text, std::string_view file,
+                                              std::string_view hint);
 
 /// The lines of `text` (split on '\n', a trailing '\r' dropped), for the text readers.
 std::vector<std::string_view> split_lines(std::string_view text);

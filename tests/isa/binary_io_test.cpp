@@ -31,6 +31,11 @@ TEST(BinaryIo, TruncatedBytes) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message, "truncated: 100 bytes is not a multiple of 64");
   EXPECT_FALSE(words_from_bytes(std::vector<std::uint8_t>(63)).ok());
+  // Bytes that are all text are likely hex words or assembly given to the binary reader.
+  const std::vector<std::uint8_t> text(100, 'a');
+  EXPECT_EQ(words_from_bytes(text).error().message,
+            "truncated: 100 bytes is not a multiple of 64 (the input is text: hex words need "
+            "--hex, assembly 'sbrdma asm')");
   EXPECT_FALSE(words_from_bytes(std::vector<std::uint8_t>(65)).ok());
 }
 
@@ -56,6 +61,23 @@ TEST(BinaryIo, HexWordErrors) {
             "expected 128 hex digits, got 130");
   EXPECT_EQ(parse_hex_word(std::string(127, 'a') + "g").error().message, "bad hex digit 'g'");
   EXPECT_EQ(parse_hex_word("0x0x" + std::string(126, '0')).error().message, "bad hex digit 'x'");
+  EXPECT_EQ(parse_hex_word(std::string(127, 'a') + "\xf0").error().message,
+            "bad hex digit '\\xf0'");
+}
+
+TEST(BinaryIo, BinaryDataGivenAsTextIsOneError) {
+  std::string bytes = "# words\n" + std::string(10, 'a');
+  bytes += '\0';
+  bytes += "\nmore\x01\n";
+  const WordsResult r = words_from_hex(bytes, "w.bin");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].format(),
+            "w.bin:2: error: byte 0x00 at column 11 is not text: the input looks like binary data "
+            "(raw 64-byte words are read without --hex)");
+  EXPECT_FALSE(binary_input_error("a\tb\r\n\xc2\xb5\n", "t", "x").has_value());
+  EXPECT_EQ(
+      binary_input_error("\x7f", "t", "why")->format(),
+      "t:1: error: byte 0x7f at column 1 is not text: the input looks like binary data (why)");
 }
 
 TEST(BinaryIo, HexTextWithCommentsAndErrorsPerLine) {

@@ -1,0 +1,36 @@
+#include "base/printable.h"
+
+#include <fmt/format.h>
+
+namespace sbrdma::base {
+namespace {
+
+bool is_printable(unsigned char c) {
+  return c >= 0x20 && c <= 0x7e;
+}
+
+}  // namespace
+
+std::string printable(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (is_printable(c)) {
+      out += ch;
+    } else {
+      out += fmt::format("\\x{:02x}", unsigned{c});
+    }
+  }
+  return out;
+}
+
+std::size_t first_control_byte(std::string_view s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7f) return i;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace sbrdma::base

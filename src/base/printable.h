@@ -1,0 +1,18 @@
+#pragma once
+/// Text from the user echoed in a message: bytes that are not printable ASCII (control bytes,
+/// NUL, bytes of 0x80 and above) are written as \xNN, so a binary file named where text was
+/// expected gives a readable, one-line message that a NUL cannot cut short.
+
+#include <string>
+#include <string_view>
+
+namespace sbrdma::base {
+
+/// `s` with every byte outside 0x20..0x7e written as \xNN (a backslash stays a backslash).
+std::string printable(std::string_view s);
+
+/// The offset of the first control byte of `s` (below 0x20 but tab, CR and LF, or 0x7f), or
+/// npos. Text has none (UTF-8 has none either); binary data almost always does.
+std::size_t first_control_byte(std::string_view s);
+
+}  // namespace sbrdma::base

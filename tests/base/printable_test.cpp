@@ -1,0 +1,30 @@
+#include "base/printable.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace sbrdma::base {
+namespace {
+
+using namespace std::string_literals;
+
+TEST(Printable, EscapesEveryByteOutsidePrintableAscii) {
+  EXPECT_EQ(printable("rdma_desc_gen x=1"), "rdma_desc_gen x=1");
+  EXPECT_EQ(printable("\xf0\x10"s), "\\xf0\\x10");
+  EXPECT_EQ(printable("a\0b"s), "a\\x00b");  // a NUL no longer cuts the message short
+  EXPECT_EQ(printable("\t\n\x7f"s), "\\x09\\x0a\\x7f");
+  EXPECT_EQ(printable(" ~"), " ~");
+}
+
+TEST(Printable, FindsTheFirstControlByte) {
+  EXPECT_EQ(first_control_byte("nop\r\n\tx = 1\n"), std::string_view::npos);
+  EXPECT_EQ(first_control_byte("# 5 \xc2\xb5s\n"s), std::string_view::npos);  // UTF-8 is text
+  EXPECT_EQ(first_control_byte("ab\0c"s), 2U);
+  EXPECT_EQ(first_control_byte("abc\x7f"s), 3U);
+  EXPECT_EQ(first_control_byte("\x1b[0m"s), 0U);
+  EXPECT_EQ(first_control_byte(""), std::string_view::npos);
+}
+
+}  // namespace
+}  // namespace sbrdma::base
