@@ -163,6 +163,15 @@ std::optional<std::uint8_t> enum_value(const EnumDesc& e, std::string_view name)
   return std::nullopt;
 }
 
+std::string enum_names(const EnumDesc& e) {
+  std::string out;
+  for (const EnumValue& ev : e.values) {
+    if (!out.empty()) out += ", ";
+    out += ev.name;
+  }
+  return out;
+}
+
 std::string_view enum_name(const EnumDesc& e, std::uint8_t value) {
   for (const EnumValue& ev : e.values) {
     if (ev.value == value) return ev.name;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace sbrdma::isa {
@@ -26,6 +27,8 @@ struct EnumDesc {
 
 /// The value called `name`, if the enum has one.
 std::optional<std::uint8_t> enum_value(const EnumDesc& e, std::string_view name);
+/// The enum's names in value-table order, comma separated (for "unknown name" messages).
+std::string enum_names(const EnumDesc& e);
 /// The name of `value`, or an empty view if the enum does not define it.
 std::string_view enum_name(const EnumDesc& e, std::uint8_t value);
 

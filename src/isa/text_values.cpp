@@ -76,8 +76,12 @@ std::optional<std::string> parse_addr4(std::string_view text, const std::string&
   }
   const std::string_view marker = text.substr(0, colon);
   const auto m = enum_value(kAddr4MarkerEnum, marker);
-  if (!m) return fmt::format("unknown ADDR4 marker '{}' for {}", marker, key);
-  if (auto err = number_in(text.substr(colon + 1), key, 0, 0xff, Radix::kDec, v)) return err;
+  if (!m) {
+    return fmt::format("unknown ADDR4 marker '{}' for {} ({}, or an address alone)", marker, key,
+                       enum_names(kAddr4MarkerEnum));
+  }
+  const std::string index_key = fmt::format("the {} index of {}", marker, key);
+  if (auto err = number_in(text.substr(colon + 1), index_key, 0, 0xff, Radix::kDec, v)) return err;
   out = Addr4{static_cast<Addr4Marker>(*m), static_cast<std::uint32_t>(v)};
   return std::nullopt;
 }
@@ -160,7 +164,15 @@ std::optional<std::string> parse_part(std::string_view text, const Field& field,
     case PartType::kEnum: {
       const EnumDesc& e = enum_of(field, part);
       const auto v = enum_value(e, text);
-      if (!v) return fmt::format("unknown {} '{}' for {}", e.type_name, text, key);
+      if (!v) {
+        // A short enum's names fit the message; ALU_OP's sixty do not.
+        constexpr std::size_t kNamesListed = 16;
+        return fmt::format(
+            "unknown {} '{}' for {} ({})", e.type_name, text, key,
+            e.values.size() <= kNamesListed
+                ? enum_names(e)
+                : fmt::format("one of {} names: 'sbrdma info ops' lists them", e.values.size()));
+      }
       write_value(w, field, part, 0, *v);
       break;
     }
