@@ -124,7 +124,7 @@ void add_decode_soc(CLI::App& decode, Context& ctx) {
       decode.add_subcommand("desc", "Explain a 16-byte UDMA descriptor, every field by name");
   desc->add_option("HEX", *hex,
                    "32 hex digits: the 16 bytes as they lie in memory, byte 0 first "
-                   "(little-endian words; no 0x)")
+                   "(little-endian words; no 0x; blanks between digits allowed)")
       ->required();
   desc->callback([hex, &ctx] { ctx.status = run_decode_desc(*hex); });
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "base/printable.h"
 #include "soc/print.h"
 
 namespace sbrdma::soc {
@@ -184,19 +185,25 @@ base::Result<UdmaDescriptor> parse_descriptor_hex(std::string_view hex) {
         "descriptor hex is the 16 bytes as they lie in memory (32 hex digits, byte 0 first), "
         "not a 0x number");
   }
-  if (hex.size() != 2 * kDescBytes) {
-    return base::make_error(
-        fmt::format("descriptor hex must be exactly {} hex digits (16 bytes), got {}",
-                    2 * kDescBytes, hex.size()));
-  }
+  // Blanks may group the digits ("00100000 00000000 ..."), as the word decoder allows.
   std::array<std::uint8_t, kDescBytes> bytes{};
+  std::size_t digits = 0;
   for (std::size_t i = 0; i < hex.size(); ++i) {
+    if (hex[i] == ' ' || hex[i] == '\t') continue;
     const int v = hex_digit(hex[i]);
     if (v < 0) {
-      return base::make_error(
-          fmt::format("descriptor hex: '{}' at position {} is not a hex digit", hex[i], i + 1));
+      return base::make_error(fmt::format("descriptor hex: '{}' at position {} is not a hex digit",
+                                          base::printable(hex.substr(i, 1)), i + 1));
     }
-    bytes[i / 2] = static_cast<std::uint8_t>(bytes[i / 2] << 4 | static_cast<unsigned>(v));
+    if (digits < 2 * kDescBytes) {
+      bytes[digits / 2] =
+          static_cast<std::uint8_t>(bytes[digits / 2] << 4 | static_cast<unsigned>(v));
+    }
+    ++digits;
+  }
+  if (digits != 2 * kDescBytes) {
+    return base::make_error(fmt::format(
+        "descriptor hex must be exactly {} hex digits (16 bytes), got {}", 2 * kDescBytes, digits));
   }
   return decode_descriptor(bytes);
 }

@@ -96,6 +96,10 @@ TEST(DescriptorHex, ParsesMemoryOrderAndRoundTrips) {
   EXPECT_EQ(d->buf_ptr, 0x2000001000U);
   const UdmaDescriptor x{0x12345678, 0x9ABCDEF0, 0xFEDCBA9876543210};
   EXPECT_EQ(*parse_descriptor_hex(descriptor_hex(x)), x);
+  // Blanks may group the digits; only digits count.
+  EXPECT_EQ(*parse_descriptor_hex("0010000D 03000801\t00100000 20000000"), *d);
+  EXPECT_EQ(parse_descriptor_hex("0010000D 03000801 00100000 200000").error().message,
+            "descriptor hex must be exactly 32 hex digits (16 bytes), got 30");
 }
 
 TEST(DescriptorHex, RejectsBadText) {
@@ -108,6 +112,8 @@ TEST(DescriptorHex, RejectsBadText) {
   EXPECT_NE(
       parse_descriptor_hex("0010000d03000801001000200000000z").error().message.find("position 32"),
       std::string::npos);
+  EXPECT_EQ(parse_descriptor_hex("0010000d\x01").error().message,
+            "descriptor hex: '\\x01' at position 9 is not a hex digit");
 }
 
 TEST(DescriptorPrint, NamesEveryField) {
