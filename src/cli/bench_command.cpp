@@ -1,6 +1,7 @@
 // `sbrdma bench <allr|allg|redsct|alltoall|sendrecv|permute> -r RANKS ...`: nccom-test's
 // flags over platform/bench.h (docs/bench.md). Prints the table on stdout and one progress
-// line per size on stderr. Exit 0; 1 for bad input, a failed run or any #wrong > 0.
+// line per size on stderr (plus finished iterations, every 10 s, while a size runs long). Exit 0; 1
+// for bad input, a failed run or any #wrong > 0.
 #include <fmt/format.h>
 
 #include <algorithm>

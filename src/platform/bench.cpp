@@ -208,6 +208,21 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
       CollectiveJob job = job_of(o, topology, comm, o.sizes[si], o.algorithms[ai]);
       job.request.notes = o.keep_programs && last;
       job.trace = o.trace && last;
+      const std::uint64_t element = collectives::dtype_bytes(o.dtype);
+      const std::uint64_t shown = o.sizes[si] / element * element;  // as the row will say
+      auto last_line = p0;
+      const auto resolved = collectives::resolve_algorithm(geom, comm, job.request);
+      const collectives::Algorithm shown_alg = resolved ? *resolved : o.algorithms[ai];
+      if (progress) {
+        job.on_iteration = [&](std::size_t done, std::size_t total) {
+          if (done == total || seconds_since(last_line) < o.progress_every_s) return;
+          last_line = Clock::now();
+          progress(fmt::format("bench: {} {} ({} B), {}: iteration {} of {} done, {:.1f} s wall",
+                               collectives::op_name(o.op), size_name(shown), shown,
+                               collectives::algorithm_name(shown_alg), done, total,
+                               seconds_since(p0)));
+        };
+      }
       auto r = run_collective(job);
       if (!r) return size_error(o.sizes[si], o.algorithms[ai], r.error());
       BenchRow row;

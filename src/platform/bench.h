@@ -45,6 +45,9 @@ struct BenchOptions {
   std::optional<collectives::Communicator> groups;  ///< --custom-replica-groups
   bool trace = false;                               ///< trace the last point
   bool keep_programs = false;                       ///< --dump-programs
+  /// A point that runs longer than this also reports its iterations as they finish, at most
+  /// one line per this many wall seconds (0: after each iteration).
+  double progress_every_s = 10;
 };
 
 /// One measured point.
@@ -100,7 +103,8 @@ base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::u
 std::vector<std::uint64_t> distinct_element_counts(const std::vector<std::uint64_t>& sizes,
                                                    std::uint64_t element_bytes);
 
-/// Called after each point with one progress line (no newline).
+/// Called after each point with one progress line (no newline), and during a long point as
+/// its iterations finish (BenchOptions::progress_every_s).
 using Progress = std::function<void(const std::string&)>;
 
 /// Runs the sweep. Errors: the first point that fails (lowering, run, bad groups).

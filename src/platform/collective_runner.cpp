@@ -25,12 +25,18 @@ using collectives::Lowered;
 /// which resumes semaphore waiters).
 class IterationClock final : public sim::TraceSink {
  public:
+  /// `on_done` (may be empty) hears of each iteration every programmed core has passed.
   IterationClock(const Simulation& sim, const std::vector<CoreProgram>& programs,
-                 std::size_t iterations)
-      : sim_(sim), ends_(iterations) {
+                 std::size_t iterations, std::function<void(std::size_t, std::size_t)> on_done = {})
+      : sim_(sim),
+        ends_(iterations),
+        passed_(iterations),
+        expected_(iterations),
+        on_done_(std::move(on_done)) {
     for (const CoreProgram& p : programs) {
       if (p.core >= bounds_.size()) bounds_.resize(p.core + 1);
       bounds_[p.core] = &p.iteration_end;
+      for (std::size_t k = 0; k < iterations && k < p.iteration_end.size(); ++k) ++expected_[k];
     }
     next_.assign(bounds_.size(), 0);
     std::size_t digits = 1;
@@ -94,7 +100,13 @@ class IterationClock final : public sim::TraceSink {
     std::size_t& k = next_[core];
     while (k < b.size() && k < ends_.size() && fw->pc() >= b[k]) {
       ends_[k] = std::max(ends_[k], t);
+      ++passed_[k];
       ++k;
+    }
+    // A core passes its iterations in order, so they complete in order too.
+    while (done_ < ends_.size() && passed_[done_] == expected_[done_]) {
+      ++done_;
+      if (on_done_) on_done_(done_, ends_.size());
     }
   }
 
@@ -102,6 +114,10 @@ class IterationClock final : public sim::TraceSink {
   std::vector<const std::vector<std::size_t>*> bounds_;
   std::vector<std::size_t> next_;
   std::vector<base::Tick> ends_;
+  std::vector<std::size_t> passed_;    // per iteration: the cores past its end
+  std::vector<std::size_t> expected_;  // per iteration: the cores whose program has it
+  std::size_t done_ = 0;               // iterations every core has passed
+  std::function<void(std::size_t, std::size_t)> on_done_;
   device::CoreId pending_ = kNone;
   std::size_t longest_ = 0;  ///< the longest label a programmed core's sequencer can have
   std::vector<Seen> seen_ = std::vector<Seen>(kSeen);
@@ -118,7 +134,8 @@ CollectiveData data_of(const CollectiveJob& job) {
 /// where huge pages would zero 2 MiB each to back them. [CHOICE D33]
 constexpr std::uint64_t kDenseSbufBytes = 64 * 1024;
 
-/// A simulation of `low`'s programs, run; fills inputs first when asked.
+/// A simulation of `low`'s programs, run; fills inputs first when asked. `on_iteration` as
+/// CollectiveJob's (an untraced run only).
 struct Ran {
   std::unique_ptr<Simulation> sim;
   RunReport report;
@@ -127,7 +144,8 @@ struct Ran {
 };
 
 base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fill, bool trace,
-                           std::size_t iterations) {
+                           std::size_t iterations,
+                           const std::function<void(std::size_t, std::size_t)>& on_iteration = {}) {
   SimOptions o;
   o.timing_only = job.timing_only;
   o.trace = trace;
@@ -140,7 +158,7 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   if (!sim) return sim.error();
   for (const CoreProgram& p : low.programs) SBRDMA_TRY((*sim)->load_program(p.core, p.words));
   if (fill) SBRDMA_TRY(fill_inputs(**sim, job.comm, low, data_of(job)));
-  IterationClock clock(**sim, low.programs, iterations);
+  IterationClock clock(**sim, low.programs, iterations, on_iteration);
   if (!trace) (*sim)->kernel().set_trace(&clock);
   const auto t0 = std::chrono::steady_clock::now();
   auto rep = (*sim)->run();
@@ -222,7 +240,7 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
   res.emit = low->stats;
   res.sbuf_bytes = low->sbuf_bytes;
   const bool check_here = job.check.has_value() && idempotent(req);
-  auto timed = simulate(job, *low, check_here, false, req.iterations);
+  auto timed = simulate(job, *low, check_here, false, req.iterations, job.on_iteration);
   if (!timed) return timed.error();
   res.end_time = timed->report.end_time;
   res.stats = timed->report.stats;

@@ -15,6 +15,7 @@
 /// collectives are checked on the timed run's outputs.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,10 @@ struct CollectiveJob {
   bool trace = false;                          ///< also run one traced iteration
   /// Timing-only runs apply data landings without events (SimOptions). Performance only.
   bool elide_data_landings = true;
+  /// Called during the timed run each time every core has passed the end of one more
+  /// iteration (warmups included), with the iterations done and their total: progress for long
+  /// runs. Not called by the check's or the trace's own runs.
+  std::function<void(std::size_t done, std::size_t total)> on_iteration;
 };
 
 /// What a run gave.

@@ -104,6 +104,43 @@ BenchOptions ring_allreduce(std::vector<std::uint64_t> sizes) {
   return o;
 }
 
+TEST(BenchSweep, ALongPointReportsItsIterationsAsTheyFinish) {
+  auto topo = load_topology("trn2");
+  ASSERT_TRUE(topo.ok());
+  BenchOptions o = ring_allreduce({1000, 4096});
+  o.iterations = 2;
+  o.warmups = 1;
+  o.check = collectives::DataFill::kRandom;  // the check's own run reports nothing
+  o.timing_only = false;
+  o.progress_every_s = 0;  // every iteration counts as long
+  std::vector<std::string> lines;
+  auto r = run_bench(o, *topo, [&](const std::string& l) { lines.push_back(l); });
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  // Per point: iterations 1 and 2 of 3 as they finish (the third is the point's own line).
+  ASSERT_EQ(lines.size(), 6u);
+  const std::vector<std::string> starts{"bench: allr 1000 (1000 B), ring: iteration 1 of 3 done, ",
+                                        "bench: allr 1000 (1000 B), ring: iteration 2 of 3 done, ",
+                                        "bench: allr 1000 (1000 B), ring: 3 iterations in ",
+                                        "bench: allr 4K (4096 B), ring: iteration 1 of 3 done, ",
+                                        "bench: allr 4K (4096 B), ring: iteration 2 of 3 done, ",
+                                        "bench: allr 4K (4096 B), ring: 3 iterations in "};
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    EXPECT_EQ(lines[i].substr(0, starts[i].size()), starts[i]) << lines[i];
+  }
+  // auto is named as resolved, as the point's own line names it.
+  o.algorithms = {collectives::Algorithm::kAuto};
+  o.sizes = {1000};
+  lines.clear();
+  ASSERT_TRUE(run_bench(o, *topo, [&](const std::string& l) { lines.push_back(l); }).ok());
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0].substr(0, 54), "bench: allr 1000 (1000 B), mesh: iteration 1 of 3 done");
+  // The default: a short point gives its one line.
+  o.progress_every_s = BenchOptions{}.progress_every_s;
+  lines.clear();
+  ASSERT_TRUE(run_bench(o, *topo, [&](const std::string& l) { lines.push_back(l); }).ok());
+  EXPECT_EQ(lines.size(), 1u);
+}
+
 TEST(BenchSweep, BusBandwidthRisesWithSizeAndSaturates) {
   auto topo = load_topology("trn2");
   ASSERT_TRUE(topo.ok());
