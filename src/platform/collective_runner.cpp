@@ -129,11 +129,6 @@ CollectiveData data_of(const CollectiveJob& job) {
                         job.seed};
 }
 
-/// Bytes per partition from which a collective's SBUFs are backed with huge pages: larger
-/// buffers are filled and copied whole, smaller ones touch a few bytes of every partition,
-/// where huge pages would zero 2 MiB each to back them. [CHOICE D33]
-constexpr std::uint64_t kDenseSbufBytes = 64 * 1024;
-
 /// A simulation of `low`'s programs, run; fills inputs first when asked. `on_iteration` as
 /// CollectiveJob's (an untraced run only).
 struct Ran {
@@ -150,7 +145,7 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   o.timing_only = job.timing_only;
   o.trace = trace;
   o.elide_data_landings = job.elide_data_landings;
-  o.dense_sbuf = !job.timing_only && low.sbuf_bytes >= kDenseSbufBytes;
+  o.dense_sbuf = backs_sbufs_whole(job, low.sbuf_bytes);
   if (o.dense_sbuf) {
     for (const auto& g : job.comm.groups) o.prefault_sbufs += static_cast<std::uint32_t>(g.size());
   }
@@ -221,6 +216,10 @@ collectives::LowerRequest timed_request(const CollectiveJob& job) {
 }
 
 }  // namespace
+
+bool backs_sbufs_whole(const CollectiveJob& job, std::uint64_t sbuf_bytes) {
+  return !job.timing_only && sbuf_bytes * 2 >= geometry_of(*job.topology).partition_bytes;
+}
 
 base::Status check_collective(const CollectiveJob& job) {
   SBRDMA_TRY(check_modes(job));

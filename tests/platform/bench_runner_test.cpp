@@ -67,6 +67,20 @@ void expect_right(const CollectiveJob& j) {
   for (base::Tick t : r->iterations) EXPECT_GT(t.ps, 0u) << what(j);
 }
 
+TEST(BenchRunner, SbufsAreBackedWholeOnlyWhenHalfOfEachPartitionIsUsed) {
+  const Machine m = on("trn2", 8);
+  CollectiveJob j = job(m, Op::kAllReduce, Algorithm::kAuto, DataType::kFp32, 16 << 20);
+  const std::uint64_t half = geometry_of(m.topo).partition_bytes / 2;  // 112 KiB on cayman
+  EXPECT_EQ(half, 112U << 10);
+  EXPECT_TRUE(backs_sbufs_whole(j, 192 << 10));  // 16 MiB on 8 ranks
+  EXPECT_TRUE(backs_sbufs_whole(j, half));
+  EXPECT_FALSE(backs_sbufs_whole(j, half - 1));
+  EXPECT_FALSE(backs_sbufs_whole(j, 64 << 10));  // 8 MiB all-gather on 256 ranks
+  j.timing_only = true;
+  j.check.reset();
+  EXPECT_FALSE(backs_sbufs_whole(j, 192 << 10));
+}
+
 TEST(BenchRunner, EveryOpAndAlgorithmOnTrn2) {
   // Both dies: ranks 2..5 (the test interpreter covers every dtype and size on every algorithm).
   Machine s = on("trn2", 4);
