@@ -23,6 +23,9 @@ base::Result<collectives::Communicator> parse_replica_groups(std::string_view te
   if (root.is_object()) {
     if (!root.contains("replica_groups"))
       return bad("/", "expected a list of groups or an object with \"replica_groups\"");
+    for (const auto& [key, value] : root.items()) {
+      if (key != "replica_groups") return bad(json_child("", key), "unknown field");
+    }
     groups = &root["replica_groups"];
     at = "/replica_groups";
   }

@@ -76,4 +76,10 @@ base::Result<std::string> read_json_file(const std::string& path) {
   return read_bounded(path, kMaxFileBytes);
 }
 
+std::string json_child(const std::string& path, std::string_view key) {
+  std::string out = path + "/";
+  for (char c : key) out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+  return out;
+}
+
 }  // namespace sbrdma::platform

@@ -15,6 +15,9 @@
 
 namespace sbrdma::platform {
 
+/// The RFC 6901 path of member `key` of the value at `path` ("" is the root), for errors.
+std::string json_child(const std::string& path, std::string_view key);
+
 /// Parses `text`; `file` names it in errors. Never throws.
 base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::string& file);
 

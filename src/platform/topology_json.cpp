@@ -27,11 +27,8 @@ Error at(const std::string& path, const std::string& message) {
   return base::make_error((path.empty() ? "/" : path) + ": " + message);
 }
 
-/// RFC 6901 path of member `key` of the value at `path`.
 std::string child(const std::string& path, std::string_view key) {
-  std::string out = path + "/";
-  for (char c : key) out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
-  return out;
+  return json_child(path, key);
 }
 std::string child(const std::string& path, std::size_t index) {
   return path + "/" + std::to_string(index);

@@ -316,5 +316,15 @@ TEST(ReplicaGroups, ARankPast32BitsIsRefusedNotCut) {
   EXPECT_EQ(parse_replica_groups("[[0, 4294967295]]", "g.json")->groups[0][1], 4294967295U);
 }
 
+TEST(ReplicaGroups, TheObjectFormHasNoOtherField) {
+  EXPECT_EQ(
+      parse_replica_groups(R"({"replica_groups": [[0, 1]], "x": 1})", "g.json").error().format(),
+      "g.json: error: /x: unknown field");
+  EXPECT_EQ(
+      parse_replica_groups(R"({"replica_groups": [[0, 1]], "a/b": 1})", "g.json").error().format(),
+      "g.json: error: /a~1b: unknown field");
+  EXPECT_EQ(parse_replica_groups(R"({"replica_groups": [[0, 1]]})", "g.json")->groups.size(), 1U);
+}
+
 }  // namespace
 }  // namespace sbrdma::platform
