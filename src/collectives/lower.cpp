@@ -295,14 +295,48 @@ namespace {
 
 /// "{op} of {bytes} B ({dtype}, {ranks} ranks, {alg}){what}; {partition} fit: at most {n} B":
 /// a request that does not fit a partition, and the largest size of it that does.
+/// Under --algorithm auto (`req`), the largest size auto runs with an algorithm other than
+/// `alg` (the one it gave this size) when that is more than `alg_most`, else 0: auto gives
+/// mesh below 1 MB and RDH up to 56 MB when they fit, and those can hold more than ring.
+struct AutoMost {
+  std::uint64_t bytes = 0;
+  Algorithm algorithm = Algorithm::kAuto;
+};
+AutoMost auto_most(const Geometry& g, const Communicator& c, const LowerRequest& req, Algorithm alg,
+                   std::uint64_t alg_most) {
+  AutoMost best;
+  if (req.algorithm != Algorithm::kAuto) return best;
+  const unsigned eb = dtype_bytes(req.dtype);
+  for (const auto& [other, cap] :
+       {std::pair{Algorithm::kMesh, kMeshBelow - 1}, std::pair{Algorithm::kRdh, kRdhUpTo}}) {
+    LowerRequest fixed = req;
+    fixed.algorithm = other;
+    if (other == alg || !resolve_algorithm(g, c, fixed)) continue;
+    const std::uint64_t most = std::min(max_fitting_bytes(g, c, fixed), cap / eb * eb);
+    if (most <= std::max(alg_most, best.bytes)) continue;
+    LowerRequest at = req;  // does auto really give `other` there?
+    at.bytes = most;
+    if (auto chosen = resolve_algorithm(g, c, at); chosen && *chosen == other) {
+      best = AutoMost{most, other};
+    }
+  }
+  return best;
+}
+
 base::Error does_not_fit(const Geometry& g, const Communicator& c, const LowerRequest& req,
                          Algorithm alg, std::string_view what) {
   LowerRequest fixed = req;
   fixed.algorithm = alg;
+  const std::uint64_t most = max_fitting_bytes(g, c, fixed);
+  const AutoMost by_auto = auto_most(g, c, req, alg, most);
   return base::make_error(
-      fmt::format("{} of {} B ({}, {} ranks, {}){}; {} fit: at most {} B", op_long_name(req.op),
+      fmt::format("{} of {} B ({}, {} ranks, {}){}; {} fit: at most {} B{}", op_long_name(req.op),
                   req.bytes, dtype_name(req.dtype), c.ranks(), algorithm_name(alg), what,
-                  bytes_text(g.partition_bytes), max_fitting_bytes(g, c, fixed)));
+                  bytes_text(g.partition_bytes), most,
+                  by_auto.bytes == 0
+                      ? std::string()
+                      : fmt::format(" with {}; auto runs up to {} B (with {})", algorithm_name(alg),
+                                    by_auto.bytes, algorithm_name(by_auto.algorithm))));
 }
 
 /// A request's plan, made after the checks lower() runs before emitting anything.

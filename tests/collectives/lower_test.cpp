@@ -1,5 +1,6 @@
 #include "collectives/lower.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "collectives/harness.h"
@@ -100,6 +101,36 @@ TEST(Lower, ASizeThatDoesNotFitSaysHowMuchDoes) {
   EXPECT_TRUE(lower(g, first(8, g), req(Op::kAllReduce, most, Algorithm::kRing)).ok());
   EXPECT_FALSE(
       lower(g, first(8, g), req(Op::kAllReduce, most + 128 * 4 * 8, Algorithm::kRing)).ok());
+}
+
+TEST(Lower, UnderAutoASizeThatDoesNotFitSaysHowMuchAutoRuns) {
+  const Geometry g = Geometry::of(soc::cayman_profile(), 1);
+  // 60 MB on 2 ranks: auto gives ring above 56 MB, whose scratch holds less than RDH's.
+  auto r = lower(g, first(2, g), req(Op::kAllReduce, 60'000'000, Algorithm::kAuto));
+  ASSERT_FALSE(r.ok());
+  const std::uint64_t ring =
+      max_fitting_bytes(g, first(2, g), req(Op::kAllReduce, 1, Algorithm::kRing));
+  const std::uint64_t rdh =
+      max_fitting_bytes(g, first(2, g), req(Op::kAllReduce, 1, Algorithm::kRdh));
+  ASSERT_GT(rdh, ring);
+  EXPECT_NE(
+      r.error().message.find(fmt::format(
+          "; 224 KiB fit: at most {} B with ring; auto runs up to {} B (with rdh)", ring, rdh)),
+      std::string::npos)
+      << r.error().message;
+  // ... and it does.
+  auto at = lower(g, first(2, g), req(Op::kAllReduce, rdh, Algorithm::kAuto));
+  ASSERT_TRUE(at.ok()) << at.error().message;
+  EXPECT_EQ(at->algorithm, Algorithm::kRdh);
+  // Where ring holds the most (8 ranks), or the algorithm was named, no second figure.
+  EXPECT_EQ(lower(g, first(8, g), req(Op::kAllReduce, 60'000'000, Algorithm::kAuto))
+                .error()
+                .message.find("auto runs"),
+            std::string::npos);
+  EXPECT_EQ(lower(g, first(2, g), req(Op::kAllReduce, 60'000'000, Algorithm::kRing))
+                .error()
+                .message.find("auto runs"),
+            std::string::npos);
 }
 
 TEST(Lower, IterationsPastTheWordLimitAreRefusedBeforeTheyAreEmitted) {
