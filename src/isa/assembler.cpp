@@ -55,7 +55,8 @@ void directive(std::string_view body, const base::SourceLoc& loc, const Directiv
     return;
   }
   if (!handler) {
-    out.errors.push_back(base::make_error(loc, fmt::format("unknown directive '{}'", name)));
+    out.errors.push_back(
+        base::make_error(loc, fmt::format("unknown directive '{}'", base::printable(name))));
     return;
   }
   base::Status s = handler(body, loc);
@@ -92,18 +93,20 @@ std::optional<Word> parse_instruction(std::string_view line, const base::SourceL
     const std::string_view tok = toks[i];
     const std::size_t eq = tok.find('=');
     if (eq == std::string_view::npos) {
-      errors.push_back(base::make_error(loc, fmt::format("missing '=' in '{}'", tok)));
+      errors.push_back(
+          base::make_error(loc, fmt::format("missing '=' in '{}'", base::printable(tok))));
       continue;
     }
     const std::string_view key = tok.substr(0, eq);
     const KeyRef ref = find_key(*op, key);
     if (ref.field == nullptr) {
-      errors.push_back(
-          base::make_error(loc, fmt::format("unknown field '{}' for {}", key, op->mnemonic)));
+      errors.push_back(base::make_error(
+          loc, fmt::format("unknown field '{}' for {}", base::printable(key), op->mnemonic)));
       continue;
     }
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
-      errors.push_back(base::make_error(loc, fmt::format("duplicate field '{}'", key)));
+      errors.push_back(
+          base::make_error(loc, fmt::format("duplicate field '{}'", base::printable(key))));
       continue;
     }
     seen.push_back(key);

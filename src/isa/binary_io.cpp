@@ -22,14 +22,18 @@ std::string_view trim(std::string_view s) {
 }  // namespace
 
 base::Result<std::vector<Word>> words_from_bytes(std::span<const std::uint8_t> bytes) {
+  // Instruction words hold zero bytes (reserved fields); input with no control byte at all is
+  // text: hex words or assembly given to the binary reader.
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  const bool text_only = !bytes.empty() && base::first_control_byte(text) == std::string_view::npos;
+  constexpr std::string_view kTextHint =
+      "the input is text: hex words need --hex, assembly 'sbrdma asm'";
   if (bytes.size() % kWordBytes != 0) {
-    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-    const bool looks_like_text = base::first_control_byte(text) == std::string_view::npos;
-    return base::make_error(fmt::format(
-        "truncated: {} bytes is not a multiple of {}{}", bytes.size(), kWordBytes,
-        looks_like_text ? " (the input is text: hex words need --hex, assembly 'sbrdma asm')"
-                        : ""));
+    return base::make_error(fmt::format("truncated: {} bytes is not a multiple of {}{}",
+                                        bytes.size(), kWordBytes,
+                                        text_only ? fmt::format(" ({})", kTextHint) : ""));
   }
+  if (text_only) return base::make_error(fmt::format("not 64-byte words: {}", kTextHint));
   std::vector<Word> words(bytes.size() / kWordBytes);
   for (std::size_t i = 0; i < words.size(); ++i) {
     std::copy_n(bytes.begin() + static_cast<std::ptrdiff_t>(i * kWordBytes), kWordBytes,
@@ -116,16 +120,21 @@ int hex_digit_value(char c) {
 
 std::optional<base::Error> binary_input_error(std::string_view text, std::string_view file,
                                               std::string_view hint) {
-  const std::size_t at = base::first_control_byte(text);
-  if (at == std::string_view::npos) return std::nullopt;
-  const std::string_view before = text.substr(0, at);
-  const auto line = static_cast<int>(std::count(before.begin(), before.end(), '\n') + 1);
-  const std::size_t line_start = before.rfind('\n');
-  const std::size_t column = at - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
-  return base::make_error(
-      base::SourceLoc{std::string(file), line},
-      fmt::format("byte {:#04x} at column {} is not text: the input looks like binary data ({})",
-                  static_cast<unsigned>(static_cast<unsigned char>(text[at])), column, hint));
+  // Line by line, comments left out: a comment may hold any byte (a form feed, say).
+  int line = 1;
+  for (std::size_t start = 0; start < text.size(); ++line) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view whole = text.substr(start, end - start);
+    const std::string_view code = whole.substr(0, whole.find('#'));
+    if (const std::size_t at = base::first_control_byte(code); at != std::string_view::npos) {
+      return base::make_error(
+          base::SourceLoc{std::string(file), line},
+          fmt::format("byte {:#04x} at column {} is not text (binary input? {})",
+                      static_cast<unsigned>(static_cast<unsigned char>(code[at])), at + 1, hint));
+    }
+    start = end + 1;
+  }
+  return std::nullopt;
 }
 
 std::vector<std::string_view> split_lines(std::string_view text) {

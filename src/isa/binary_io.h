@@ -23,8 +23,9 @@ struct WordsResult {
   [[nodiscard]] bool ok() const { return errors.empty(); }
 };
 
-/// Splits raw bytes into words. Error (no location): `truncated: N bytes is not a multiple of
-/// 64`.
+/// Splits raw bytes into words. Errors (no location): `truncated: N bytes is not a multiple of
+/// 64`, and input with no control byte at all (it is text: hex words or assembly; instruction
+/// words hold zero bytes), each with a hint to --hex and `sbrdma asm`.
 base::Result<std::vector<Word>> words_from_bytes(std::span<const std::uint8_t> bytes);
 
 /// The words' bytes, back to back.
@@ -46,9 +47,10 @@ std::string words_to_hex(std::span<const Word> words);
 /// The value of a hex digit, or -1 if `c` is not one.
 int hex_digit_value(char c);
 
-/// For the text readers: if `text` holds a control byte (base::first_control_byte), the one
-/// error that says where and that the input looks like binary data, ending in `hint` (what
-/// reads such data instead). Binary input gives this one error, not one per "line".
+/// For the text readers: if a line of `text` holds a control byte (base::first_control_byte)
+/// outside its comment, the one error that says where and asks whether the input is binary,
+/// ending in `hint` (what reads such data instead). Binary input gives this one error, not one
+/// per "line"; comments may hold any byte.
 std::optional<base::Error> binary_input_error(std::string_view text, std::string_view file,
                                               std::string_view hint);
 

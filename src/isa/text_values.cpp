@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "base/printable.h"
 #include "isa/binary_io.h"
 #include "isa/field_access.h"
 #include "isa/views.h"
@@ -40,7 +41,7 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 std::optional<std::string> number_in(std::string_view text, const std::string& key, std::int64_t lo,
                                      std::int64_t hi, Radix radix, std::int64_t& out) {
   const auto v = parse_number(text);
-  if (!v) return fmt::format("bad number '{}' for {}", text, key);
+  if (!v) return fmt::format("bad number '{}' for {}", base::printable(text), key);
   if (*v < lo || *v > hi) {
     return fmt::format("value {} out of range for {} ({}..{})", text, key, format_number(lo, radix),
                        format_number(hi, radix));
@@ -51,10 +52,12 @@ std::optional<std::string> number_in(std::string_view text, const std::string& k
 
 std::optional<std::string> parse_bytes(std::string_view text, const Field& field,
                                        const std::string& key, Word& w) {
-  if (text.size() % 2 != 0) return fmt::format("bad hex bytes '{}' for {}", text, key);
+  if (text.size() % 2 != 0)
+    return fmt::format("bad hex bytes '{}' for {}", base::printable(text), key);
   const std::size_t n = text.size() / 2;
   for (char c : text) {
-    if (hex_digit_value(c) < 0) return fmt::format("bad hex bytes '{}' for {}", text, key);
+    if (hex_digit_value(c) < 0)
+      return fmt::format("bad hex bytes '{}' for {}", base::printable(text), key);
   }
   if (n > field.size) return fmt::format("{} takes at most {} bytes, got {}", key, field.size, n);
   auto bytes = field_bytes(w, field);
@@ -77,8 +80,8 @@ std::optional<std::string> parse_addr4(std::string_view text, const std::string&
   const std::string_view marker = text.substr(0, colon);
   const auto m = enum_value(kAddr4MarkerEnum, marker);
   if (!m) {
-    return fmt::format("unknown ADDR4 marker '{}' for {} ({}, or an address alone)", marker, key,
-                       enum_names(kAddr4MarkerEnum));
+    return fmt::format("unknown ADDR4 marker '{}' for {} ({}, or an address alone)",
+                       base::printable(marker), key, enum_names(kAddr4MarkerEnum));
   }
   const std::string index_key = fmt::format("the {} index of {}", marker, key);
   if (auto err = number_in(text.substr(colon + 1), index_key, 0, 0xff, Radix::kDec, v)) return err;
@@ -168,7 +171,7 @@ std::optional<std::string> parse_part(std::string_view text, const Field& field,
         // A short enum's names fit the message; ALU_OP's sixty do not.
         constexpr std::size_t kNamesListed = 16;
         return fmt::format(
-            "unknown {} '{}' for {} ({})", e.type_name, text, key,
+            "unknown {} '{}' for {} ({})", e.type_name, base::printable(text), key,
             e.values.size() <= kNamesListed
                 ? enum_names(e)
                 : fmt::format("one of {} names: 'sbrdma info ops' lists them", e.values.size()));
@@ -187,7 +190,7 @@ std::optional<std::string> parse_part(std::string_view text, const Field& field,
       const std::vector<std::string_view> items = split(text, ',');
       if (items.size() != part.count) {
         return part.count == 1
-                   ? fmt::format("bad number '{}' for {}", text, key)
+                   ? fmt::format("bad number '{}' for {}", base::printable(text), key)
                    : fmt::format("{} takes {} values, got {}", key, part.count, items.size());
       }
       const ValueRange r = value_range(part);

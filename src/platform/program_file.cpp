@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "base/printable.h"
 #include "isa/assembler.h"
 
 namespace sbrdma::platform {
@@ -26,15 +27,15 @@ base::Status parse_keys(std::span<const std::string_view> tokens,
   for (const std::string_view tok : tokens) {
     const auto eq = tok.find('=');
     if (eq == std::string_view::npos) {
-      return base::make_error(fmt::format("missing '=' in '{}' ({})", tok, what));
+      return base::make_error(fmt::format("missing '=' in '{}' ({})", base::printable(tok), what));
     }
     const std::string_view key = tok.substr(0, eq);
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
       return base::make_error(
-          fmt::format("unknown key '{}' for {} ({})", key, what, join(allowed)));
+          fmt::format("unknown key '{}' for {} ({})", base::printable(key), what, join(allowed)));
     }
     if (!keys.emplace(key, tok.substr(eq + 1)).second) {
-      return base::make_error(fmt::format("duplicate key '{}' for {}", key, what));
+      return base::make_error(fmt::format("duplicate key '{}' for {}", base::printable(key), what));
     }
   }
   return base::ok_status();
@@ -63,10 +64,11 @@ class Parser {
       if (args.empty()) return base::make_error(".expect needs a kind: sem or sbuf");
       if (args[0] == "sem") return expect_sem(args.subspan(1), line, loc);
       if (args[0] == "sbuf") return expect_sbuf(args.subspan(1), line, loc);
-      return base::make_error(fmt::format("unknown .expect kind '{}' (sem or sbuf)", args[0]));
+      return base::make_error(
+          fmt::format("unknown .expect kind '{}' (sem or sbuf)", base::printable(args[0])));
     }
     return base::make_error(
-        fmt::format("unknown directive '{}' (.core, .init, .expect, .raw)", name));
+        fmt::format("unknown directive '{}' (.core, .init, .expect, .raw)", base::printable(name)));
   }
 
   /// The section of a `.core` line that named no core.
@@ -144,7 +146,8 @@ class Parser {
   static base::Status partitions(std::string_view text, SbufRegion& r) {
     const auto colon = text.find(':');
     if (colon == std::string_view::npos) {
-      return base::make_error(fmt::format("bad partitions '{}' (expected P0:P1)", text));
+      return base::make_error(
+          fmt::format("bad partitions '{}' (expected P0:P1)", base::printable(text)));
     }
     auto p0 = parse_number(text.substr(0, colon), "partitions");
     if (!p0) return p0.error();

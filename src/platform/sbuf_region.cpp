@@ -6,6 +6,8 @@
 #include <charconv>
 #include <utility>
 
+#include "base/printable.h"
+
 namespace sbrdma::platform {
 namespace {
 
@@ -46,9 +48,10 @@ std::pair<std::uint64_t, std::errc> read_unsigned(std::string_view text) {
 base::Result<std::uint64_t> parse_number(std::string_view text, std::string_view what) {
   const auto [v, ec] = read_unsigned(text);
   if (ec == std::errc::result_out_of_range) {
-    return base::make_error(fmt::format("{} '{}' is too large", what, text));
+    return base::make_error(fmt::format("{} '{}' is too large", what, base::printable(text)));
   }
-  if (ec != std::errc{}) return base::make_error(fmt::format("bad number '{}' for {}", text, what));
+  if (ec != std::errc{})
+    return base::make_error(fmt::format("bad number '{}' for {}", base::printable(text), what));
   return v;
 }
 
@@ -56,7 +59,7 @@ base::Result<std::uint32_t> parse_semaphore_value(std::string_view text, std::st
   const bool negative = text.starts_with('-');
   const auto [v, ec] = read_unsigned(negative ? text.substr(1) : text);
   if (ec == std::errc::invalid_argument) {
-    return base::make_error(fmt::format("bad number '{}' for {}", text, what));
+    return base::make_error(fmt::format("bad number '{}' for {}", base::printable(text), what));
   }
   if (ec != std::errc{} || (negative ? v > std::uint64_t{1} << 31 : v > UINT32_MAX)) {
     return base::make_error(
@@ -90,7 +93,7 @@ base::Result<FillPattern> parse_fill_pattern(std::string_view text) {
   const std::string_view kind = text.substr(0, colon);
   if (colon == std::string_view::npos || (kind != "const" && kind != "random")) {
     return base::make_error(
-        fmt::format("unknown pattern '{}' (iota, const:V or random:SEED)", text));
+        fmt::format("unknown pattern '{}' (iota, const:V or random:SEED)", base::printable(text)));
   }
   auto v = parse_number(text.substr(colon + 1), fmt::format("pattern {}", kind));
   if (!v) return v.error();

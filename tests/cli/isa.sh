@@ -100,14 +100,17 @@ expect_out_file /dev/null
 # that says what the input looks like and what reads it.
 check asm_of_binary 1 - -- asm "$(work)/rdma_desc_gen.bin"
 expect_err "rdma_desc_gen.bin:1: error: byte 0x"
-expect_err "is not text: the input looks like binary data (64-byte binary words are read by 'sbrdma disasm')"
+expect_err "is not text (binary input? 64-byte binary words are read by 'sbrdma disasm')"
 expect_err_lines 1
 check disasm_hex_of_binary 1 - -- disasm --hex "$(work)/rdma_desc_gen.bin"
-expect_err "(raw 64-byte words are read without --hex)"
+expect_err "is not text (binary input? raw 64-byte words are read without --hex)"
 expect_err_lines 1
 check disasm_of_hex 1 - -- disasm "$(work)/rdma_desc_gen.hex"
 expect_err "rdma_desc_gen.hex: error: truncated: 387 bytes is not a multiple of 64 (the input is text: hex words need --hex, assembly 'sbrdma asm')"
 expect_err_lines 1
+# A comment may hold any byte (a form feed here); a program file too.
+printf 'rdma_desc_start\n# page\f\n' >"$(work)/ff.s"
+check asm_control_byte_in_comment 0 - -- asm "$(work)/ff.s" -o ff.bin
 printf 'nop\303\251 x=1\n' >"$(work)/utf8.s"
 check asm_echo_is_printable 1 - -- asm "$(work)/utf8.s"
 expect_err "utf8.s:1: error: unknown mnemonic 'nop\\xc3\\xa9'"

@@ -20,6 +20,13 @@ for f in "$EXAMPLES"/*.s; do
   if ! grep -q "$n" "$EXAMPLES/README.md"; then _fail "examples/README.md does not list $n"; fi
 done
 
+# A program file may hold any byte in a comment; a control byte in its code is one error.
+{ cat "$EXAMPLES/same_die_copy.s"; printf '# page\f\032\n'; } >"$(work)/ff.s"
+check run_control_byte_in_comment 0 - -- run "$(work)/ff.s"
+printf '.core 0\nrdma_desc_start\033[0m\n' >"$(work)/esc.s"
+check run_control_byte_in_code 1 - -- run "$(work)/esc.s"
+expect_err "esc.s:2: error: byte 0x1b at column 16 is not text (binary input?"
+expect_err_lines 1
 check run_report 0 - -- run "$EXAMPLES/same_die_copy.s"
 expect_out "run $EXAMPLES/same_die_copy.s on trn2; programmed cores: 0"
 expect_out "simulated time: "

@@ -9,6 +9,8 @@
 namespace sbrdma::isa {
 namespace {
 
+using namespace std::string_literals;
+
 Word counting_word(std::uint8_t start) {
   Word w{};
   for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<std::uint8_t>(start + i);
@@ -36,6 +38,10 @@ TEST(BinaryIo, TruncatedBytes) {
   EXPECT_EQ(words_from_bytes(text).error().message,
             "truncated: 100 bytes is not a multiple of 64 (the input is text: hex words need "
             "--hex, assembly 'sbrdma asm')");
+  // ... even when their count divides by 64 (128 hex digits and a newline, 64 times).
+  const std::vector<std::uint8_t> hex_words(129 * 64, 'a');
+  EXPECT_EQ(words_from_bytes(hex_words).error().message,
+            "not 64-byte words: the input is text: hex words need --hex, assembly 'sbrdma asm'");
   EXPECT_FALSE(words_from_bytes(std::vector<std::uint8_t>(65)).ok());
 }
 
@@ -72,12 +78,15 @@ TEST(BinaryIo, BinaryDataGivenAsTextIsOneError) {
   const WordsResult r = words_from_hex(bytes, "w.bin");
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_EQ(r.errors[0].format(),
-            "w.bin:2: error: byte 0x00 at column 11 is not text: the input looks like binary data "
-            "(raw 64-byte words are read without --hex)");
+            "w.bin:2: error: byte 0x00 at column 11 is not text (binary input? raw 64-byte words "
+            "are read without --hex)");
   EXPECT_FALSE(binary_input_error("a\tb\r\n\xc2\xb5\n", "t", "x").has_value());
-  EXPECT_EQ(
-      binary_input_error("\x7f", "t", "why")->format(),
-      "t:1: error: byte 0x7f at column 1 is not text: the input looks like binary data (why)");
+  EXPECT_EQ(binary_input_error("\x7f", "t", "why")->format(),
+            "t:1: error: byte 0x7f at column 1 is not text (binary input? why)");
+  // A comment may hold any byte; the code before it may not.
+  EXPECT_FALSE(binary_input_error("nop # page\f\x1a\x00\nnop\n"s, "t", "x").has_value());
+  EXPECT_EQ(binary_input_error("# ok\x01\nno\fp # x\n", "t", "why")->format(),
+            "t:2: error: byte 0x0c at column 3 is not text (binary input? why)");
 }
 
 TEST(BinaryIo, HexTextWithCommentsAndErrorsPerLine) {
