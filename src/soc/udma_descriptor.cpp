@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "base/printable.h"
 #include "soc/print.h"
 
@@ -180,16 +182,19 @@ std::span<const DescField> word1_fields() {
 }
 
 base::Result<UdmaDescriptor> parse_descriptor_hex(std::string_view hex) {
-  if (hex.starts_with("0x") || hex.starts_with("0X")) {
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  const std::string_view first = hex.substr(std::min(hex.size(), hex.find_first_not_of(" \t\r\n")));
+  if (first.starts_with("0x") || first.starts_with("0X")) {
     return base::make_error(
         "descriptor hex is the 16 bytes as they lie in memory (32 hex digits, byte 0 first), "
         "not a 0x number");
   }
-  // Blanks may group the digits ("00100000 00000000 ..."), as the word decoder allows.
+  // Blanks (space, tab, CR, LF) may group the digits ("00100000 00000000 ..."), as the word
+  // decoder allows.
   std::array<std::uint8_t, kDescBytes> bytes{};
   std::size_t digits = 0;
   for (std::size_t i = 0; i < hex.size(); ++i) {
-    if (hex[i] == ' ' || hex[i] == '\t') continue;
+    if (blank(hex[i])) continue;
     const int v = hex_digit(hex[i]);
     if (v < 0) {
       return base::make_error(fmt::format("descriptor hex: '{}' at position {} is not a hex digit",

@@ -98,6 +98,11 @@ TEST(DescriptorHex, ParsesMemoryOrderAndRoundTrips) {
   EXPECT_EQ(*parse_descriptor_hex(descriptor_hex(x)), x);
   // Blanks may group the digits; only digits count.
   EXPECT_EQ(*parse_descriptor_hex("0010000D 03000801\t00100000 20000000"), *d);
+  EXPECT_EQ(*parse_descriptor_hex(" 0010000D 03000801\r\n00100000\n20000000\n"), *d);
+  EXPECT_NE(parse_descriptor_hex(" 0x10000d030008010010002000000000")
+                .error()
+                .message.find("not a 0x number"),
+            std::string::npos);
   EXPECT_EQ(parse_descriptor_hex("0010000D 03000801 00100000 200000").error().message,
             "descriptor hex must be exactly 32 hex digits (16 bytes), got 30");
 }
