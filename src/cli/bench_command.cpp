@@ -78,9 +78,9 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a) {
   }
   auto factor = parse_u64(a.factor);
   if (!factor) return base::make_error("-f: " + factor.error().message);
-  auto sizes = platform::sweep_sizes(*b, *e, *factor, step);
+  auto sizes = platform::sweep_sizes(*b, *e, *factor, step, collectives::dtype_bytes(o.dtype));
   if (!sizes) return sizes.error();
-  o.sizes = platform::distinct_element_counts(*sizes, collectives::dtype_bytes(o.dtype));
+  o.sizes = std::move(*sizes);
   for (std::size_t at = 0; at <= a.algorithm.size();) {
     const std::size_t comma = std::min(a.algorithm.find(',', at), a.algorithm.size());
     auto alg = collectives::parse_algorithm(a.algorithm.substr(at, comma - at));

@@ -312,6 +312,14 @@ AutoMost auto_most(const Geometry& g, const Communicator& c, const LowerRequest&
     LowerRequest fixed = req;
     fixed.algorithm = other;
     if (other == alg || !resolve_algorithm(g, c, fixed)) continue;
+    // Searched only if auto gives `other` to the smallest size that would beat `alg_most`
+    // (above mesh's threshold for RDH): all-to-all, groups past one node and sizes `other`
+    // does not fit end here, before a search of some 30 plans.
+    LowerRequest probe = req;
+    probe.bytes = std::max(std::max(alg_most, best.bytes) / eb * eb + eb,
+                           other == Algorithm::kRdh ? kMeshBelow / eb * eb + eb : 0);
+    if (probe.bytes > cap) continue;
+    if (auto chosen = resolve_algorithm(g, c, probe); !chosen || *chosen != other) continue;
     const std::uint64_t most = std::min(max_fitting_bytes(g, c, fixed), cap / eb * eb);
     if (most <= std::max(alg_most, best.bytes)) continue;
     LowerRequest at = req;  // does auto really give `other` there?

@@ -80,7 +80,9 @@ base::Result<std::uint64_t> parse_size(std::string_view text, std::string_view w
 }
 
 base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::uint64_t end,
-                                                     std::uint64_t factor, std::uint64_t step) {
+                                                     std::uint64_t factor, std::uint64_t step,
+                                                     std::uint64_t element_bytes) {
+  SBRDMA_CHECK(element_bytes > 0);
   if (begin == 0) return base::make_error("-b: size 0: a collective needs at least one byte");
   if (begin > end) {
     return base::make_error(fmt::format("-b {} is larger than -e {}", begin, end));
@@ -93,24 +95,14 @@ base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::u
           "-b {} to -e {} in steps of {}: more than {} sizes", begin, end,
           step != 0 ? fmt::format("+{}", step) : fmt::format("x{}", factor), kMaxSweepSizes));
     }
-    out.push_back(s);
+    // A size holding as many whole elements as the one kept before it runs once.
+    const std::uint64_t count = s / element_bytes;
+    if (count == 0 || out.empty() || out.back() / element_bytes != count) out.push_back(s);
     // The next size past 64 bits is past -e too: the sweep ends (a wrapped product can look
     // like a small factor: 1K x (2^54 + 2) is 2K modulo 2^64).
     const std::uint64_t room = std::numeric_limits<std::uint64_t>::max();
     if (step != 0 ? s > room - step : s > room / factor) break;
     s = step != 0 ? s + step : s * factor;
-  }
-  return out;
-}
-
-std::vector<std::uint64_t> distinct_element_counts(const std::vector<std::uint64_t>& sizes,
-                                                   std::uint64_t element_bytes) {
-  SBRDMA_CHECK(element_bytes > 0);
-  std::vector<std::uint64_t> out;
-  for (const std::uint64_t s : sizes) {
-    const std::uint64_t count = s / element_bytes;
-    if (count != 0 && !out.empty() && out.back() / element_bytes == count) continue;
-    out.push_back(s);
   }
   return out;
 }
@@ -211,10 +203,10 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
       const std::uint64_t element = collectives::dtype_bytes(o.dtype);
       const std::uint64_t shown = o.sizes[si] / element * element;  // as the row will say
       auto last_line = p0;
-      const auto resolved = collectives::resolve_algorithm(geom, comm, job.request);
-      const collectives::Algorithm shown_alg = resolved ? *resolved : o.algorithms[ai];
       if (progress) {
-        job.on_iteration = [&](std::size_t done, std::size_t total) {
+        const auto resolved = collectives::resolve_algorithm(geom, comm, job.request);
+        const collectives::Algorithm shown_alg = resolved ? *resolved : o.algorithms[ai];
+        job.on_iteration = [&, shown_alg](std::size_t done, std::size_t total) {
           if (done == total || seconds_since(last_line) < o.progress_every_s) return;
           last_line = Clock::now();
           progress(fmt::format("bench: {} {} ({} B), {}: iteration {} of {} done, {:.1f} s wall",

@@ -92,16 +92,14 @@ base::Result<std::uint64_t> parse_size(std::string_view text, std::string_view w
 /// At most this many sizes in a sweep: each is a simulation (an `-i 1` sweep to 1G would never
 /// end).
 inline constexpr std::size_t kMaxSweepSizes = 1000;
-/// The sizes of a sweep: begin, then x factor (or + step) while <= end. Errors: begin 0,
-/// begin > end, factor < 2 with no step, more than kMaxSweepSizes sizes.
+/// The sizes of a sweep: begin, then x factor (or + step) while <= end, without those that
+/// hold as many whole elements of `element_bytes` as the size kept before them (an `-i 2` sweep
+/// of fp32 from 4 B asks for 4 and 6 B, both one element: one row); sizes below one element
+/// are kept (they fail with their own message). Errors: begin 0, begin > end, factor < 2 with
+/// no step, more than kMaxSweepSizes sizes kept. Contract: element_bytes > 0.
 base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::uint64_t end,
-                                                     std::uint64_t factor, std::uint64_t step);
-/// `sizes` without those that hold as many whole elements of `element_bytes` as the size kept
-/// before them (an `-i 2` sweep of fp32 from 4 B asks for 4 and 6 B, both one element: one row).
-/// Sizes below one element are kept (they fail with their own message). Contract:
-/// element_bytes > 0.
-std::vector<std::uint64_t> distinct_element_counts(const std::vector<std::uint64_t>& sizes,
-                                                   std::uint64_t element_bytes);
+                                                     std::uint64_t factor, std::uint64_t step,
+                                                     std::uint64_t element_bytes = 1);
 
 /// Called after each point with one progress line (no newline), and during a long point as
 /// its iterations finish (BenchOptions::progress_every_s).

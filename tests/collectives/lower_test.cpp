@@ -131,6 +131,11 @@ TEST(Lower, UnderAutoASizeThatDoesNotFitSaysHowMuchAutoRuns) {
                 .error()
                 .message.find("auto runs"),
             std::string::npos);
+  // All-to-all's auto is mesh at every size: RDH's larger fit is not auto's.
+  EXPECT_EQ(lower(g, first(2, g), req(Op::kAllToAll, 60'000'000, Algorithm::kAuto))
+                .error()
+                .message.find("auto runs"),
+            std::string::npos);
 }
 
 TEST(Lower, IterationsPastTheWordLimitAreRefusedBeforeTheyAreEmitted) {

@@ -67,13 +67,15 @@ TEST(BenchSweep, SweepsMultiplyOrStep) {
 
 TEST(BenchSweep, SizesThatRoundToTheSameElementCountRunOnce) {
   // -b 4 -e 16 -i 2 with fp32: 4 and 6 B are one element, 8 and 10 B two, ...
-  EXPECT_EQ(distinct_element_counts(*sweep_sizes(4, 16, 2, 2), 4),
-            (std::vector<std::uint64_t>{4, 8, 12, 16}));
+  EXPECT_EQ(*sweep_sizes(4, 16, 2, 2, 4), (std::vector<std::uint64_t>{4, 8, 12, 16}));
   // Below one element: kept, each fails with its own message; the first whole one is kept.
-  EXPECT_EQ(distinct_element_counts({1, 2, 3, 4, 5}, 4), (std::vector<std::uint64_t>{1, 2, 3, 4}));
-  // A one-byte type keeps every size; a repeat only counts against the size kept before it.
-  EXPECT_EQ(distinct_element_counts({3, 4, 5}, 1), (std::vector<std::uint64_t>{3, 4, 5}));
-  EXPECT_EQ(distinct_element_counts({8, 9, 16, 17, 18}, 8), (std::vector<std::uint64_t>{8, 16}));
+  EXPECT_EQ(*sweep_sizes(1, 5, 2, 1, 4), (std::vector<std::uint64_t>{1, 2, 3, 4}));
+  // A one-byte type keeps every size.
+  EXPECT_EQ(*sweep_sizes(3, 5, 2, 1, 1), (std::vector<std::uint64_t>{3, 4, 5}));
+  EXPECT_EQ(*sweep_sizes(8, 18, 2, 1, 8), (std::vector<std::uint64_t>{8, 16}));
+  // The size limit counts the sizes kept: 4 B to 2 KiB in steps of 1 B is 512 fp32 rows.
+  EXPECT_EQ(sweep_sizes(4, 2048, 2, 1, 4)->size(), 512U);
+  EXPECT_FALSE(sweep_sizes(4, 2048, 2, 1, 1).ok());
 }
 
 TEST(BenchSweep, SizesPast64BitsAreRefused) {
