@@ -54,45 +54,66 @@ struct BenchArgs {
 };
 
 /// The flags, checked and turned into BenchOptions (everything but the groups' topology check).
-base::Result<platform::BenchOptions> options_of(const BenchArgs& a) {
+/// Every bad flag is reported, not only the first; a flag whose check needs another (the
+/// sweep needs -b, -e, -f/-i and -d) is checked once those are good.
+base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors& errors) {
   platform::BenchOptions o;
-  auto op = collectives::parse_op(a.collective);
-  if (!op) return op.error();
-  o.op = *op;
+  auto bad = [&](base::Error e) { errors.push_back(std::move(e)); };
+  if (auto op = collectives::parse_op(a.collective)) {
+    o.op = *op;
+  } else {
+    bad(op.error());
+  }
   auto dt = collectives::parse_dtype(a.dtype);
-  if (!dt) return base::make_error("-d: " + dt.error().message);
-  o.dtype = *dt;
-  auto red = collectives::parse_reduce_op(a.op);
-  if (!red) return base::make_error("-o: " + red.error().message);
-  o.reduce = *red;
+  if (dt) {
+    o.dtype = *dt;
+  } else {
+    bad(base::make_error("-d: " + dt.error().message));
+  }
+  if (auto red = collectives::parse_reduce_op(a.op)) {
+    o.reduce = *red;
+  } else {
+    bad(base::make_error("-o: " + red.error().message));
+  }
   auto b = platform::parse_size(a.minbytes, "-b");
-  if (!b) return b.error();
+  if (!b) bad(b.error());
   auto e = platform::parse_size(a.maxbytes.empty() ? a.minbytes : a.maxbytes, "-e");
-  if (!e) return e.error();
+  if (!e) bad(e.error());
   std::uint64_t step = 0;
+  bool step_ok = true;
   if (!a.step.empty()) {
     auto s = platform::parse_size(a.step, "-i");
-    if (!s) return s.error();
-    if (*s == 0) return base::make_error("-i: the step must be at least 1 byte");
-    step = *s;
+    if (!s || *s == 0) {
+      bad(s ? base::make_error("-i: the step must be at least 1 byte") : s.error());
+      step_ok = false;
+    } else {
+      step = *s;
+    }
   }
   auto factor = parse_u64(a.factor);
-  if (!factor) return base::make_error("-f: " + factor.error().message);
-  auto sizes = platform::sweep_sizes(*b, *e, *factor, step, collectives::dtype_bytes(o.dtype));
-  if (!sizes) return sizes.error();
-  o.sizes = std::move(*sizes);
+  if (!factor) bad(base::make_error("-f: " + factor.error().message));
+  if (b && e && step_ok && factor && dt) {
+    auto sizes = platform::sweep_sizes(*b, *e, *factor, step, collectives::dtype_bytes(o.dtype));
+    if (sizes) {
+      o.sizes = std::move(*sizes);
+    } else {
+      bad(sizes.error());
+    }
+  }
   for (std::size_t at = 0; at <= a.algorithm.size();) {
     const std::size_t comma = std::min(a.algorithm.find(',', at), a.algorithm.size());
     auto alg = collectives::parse_algorithm(a.algorithm.substr(at, comma - at));
-    if (!alg) return base::make_error("--algorithm: " + alg.error().message);
-    if (std::find(o.algorithms.begin(), o.algorithms.end(), *alg) != o.algorithms.end()) {
-      return base::make_error(
-          fmt::format("--algorithm: {} is listed twice", collectives::algorithm_name(*alg)));
-    }
-    o.algorithms.push_back(*alg);
     at = comma + 1;
+    if (!alg) {
+      bad(base::make_error("--algorithm: " + alg.error().message));
+    } else if (std::find(o.algorithms.begin(), o.algorithms.end(), *alg) != o.algorithms.end()) {
+      bad(base::make_error(
+          fmt::format("--algorithm: {} is listed twice", collectives::algorithm_name(*alg))));
+    } else {
+      o.algorithms.push_back(*alg);
+    }
   }
-  if (a.iters == 0) return base::make_error("-n: at least one iteration");
+  if (a.iters == 0) bad(base::make_error("-n: at least one iteration"));
   o.iterations = a.iters;
   o.warmups = a.warmups;
   if (!a.check.empty()) {
@@ -101,29 +122,35 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a) {
     } else if (a.check == "all_ones") {
       o.check = collectives::DataFill::kAllOnes;
     } else {
-      return base::make_error(fmt::format("-c: unknown check '{}' (random or all_ones)", a.check));
+      bad(base::make_error(fmt::format("-c: unknown check '{}' (random or all_ones)", a.check)));
     }
   }
   if (o.check && a.timing_only) {
-    return base::make_error("-c (data check) needs data: it cannot run with --timing-only");
+    bad(base::make_error("-c (data check) needs data: it cannot run with --timing-only"));
   }
-  auto seed = parse_u64(a.seed);
-  if (!seed) return base::make_error("--seed: " + seed.error().message);
-  o.seed = *seed;
+  if (auto seed = parse_u64(a.seed)) {
+    o.seed = *seed;
+  } else {
+    bad(base::make_error("--seed: " + seed.error().message));
+  }
   if (!a.time_stats.empty()) o.stats.clear();
   for (const std::string& t : a.time_stats) {
+    platform::TimeStat stat{};
     if (t == "avg") {
-      o.stats.push_back(platform::TimeStat::kAvg);
+      stat = platform::TimeStat::kAvg;
     } else if (t == "p50") {
-      o.stats.push_back(platform::TimeStat::kP50);
+      stat = platform::TimeStat::kP50;
     } else if (t == "p99") {
-      o.stats.push_back(platform::TimeStat::kP99);
+      stat = platform::TimeStat::kP99;
     } else {
-      return base::make_error(fmt::format("-t: unknown statistic '{}' (avg, p50, p99)", t));
+      bad(base::make_error(fmt::format("-t: unknown statistic '{}' (avg, p50, p99)", t)));
+      continue;
     }
-    if (std::find(o.stats.begin(), o.stats.end() - 1, o.stats.back()) != o.stats.end() - 1) {
-      return base::make_error(fmt::format("-t: {} is listed twice", t));
+    if (std::find(o.stats.begin(), o.stats.end(), stat) != o.stats.end()) {
+      bad(base::make_error(fmt::format("-t: {} is listed twice", t)));
+      continue;
     }
+    o.stats.push_back(stat);
   }
   o.show_algorithm = a.show_algorithm || o.algorithms.size() > 1;
   o.timing_only = a.timing_only;
@@ -131,9 +158,10 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a) {
   o.keep_programs = !a.dump.empty();
   o.ranks = a.ranks;
   if (a.ranks == 0 && a.groups.empty()) {
-    return base::make_error(
-        "-r: the number of ranks (at least 1) is required (or --custom-replica-groups)");
+    bad(base::make_error(
+        "-r: the number of ranks (at least 1) is required (or --custom-replica-groups)"));
   }
+  if (!errors.empty()) return errors.front();
   return o;
 }
 
@@ -238,8 +266,9 @@ base::Status write_files(const std::vector<OutputFile>& files, const std::string
 }
 
 int bench(const BenchArgs& a) {
-  auto opts = options_of(a);
-  if (!opts) return fail(opts.error());
+  base::Errors errors;
+  auto opts = options_of(a, errors);
+  if (!opts) return fail(errors);
   platform::BenchOptions& o = *opts;
   auto topology = platform::load_topology(a.topology);
   if (!topology) return fail(topology.error());

@@ -159,4 +159,9 @@ int fail(const base::Error& e) {
   return 1;
 }
 
+int fail(const base::Errors& errors) {
+  for (const base::Error& e : errors) std::fprintf(stderr, "%s\n", e.format().c_str());
+  return 1;
+}
+
 }  // namespace sbrdma::cli

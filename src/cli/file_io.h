@@ -43,5 +43,7 @@ bool same_output(const std::string& a, const std::string& a_id, const std::strin
 
 /// Prints `e` as one line on stderr and returns exit status 1 (bad input).
 int fail(const base::Error& e);
+/// Prints every error, one line each; returns 1.
+int fail(const base::Errors& errors);
 
 }  // namespace sbrdma::cli

@@ -179,6 +179,15 @@ check bench_algorithm_twice 1 - -- bench allr -r 2 -b 1K --algorithm ring,mesh,r
 expect_err "error: --algorithm: ring is listed twice"
 expect_err_lines 1
 # So is a statistic (two equal columns).
+# Every bad flag is reported, one line each, not only the first.
+check bench_every_bad_flag 1 - -- bench allr -r 2 -d fp33 -o plus -c none -n 0 -t avg mean
+expect_err "error: -d: unknown data type 'fp33' (one of: fp32, bf16, fp16, int32, int8, uint8)"
+expect_err "error: -o: unknown reduction 'plus' (one of: sum, max, min)"
+expect_err "error: -n: at least one iteration"
+expect_err "error: -c: unknown check 'none' (random or all_ones)"
+expect_err "error: -t: unknown statistic 'mean' (avg, p50, p99)"
+expect_err_lines 5
+expect_out_file /dev/null
 check bench_stat_twice 1 - -- bench allr -r 2 -b 1K -t avg p99 avg
 expect_err "error: -t: avg is listed twice"
 expect_err_lines 1
