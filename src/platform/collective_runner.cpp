@@ -145,7 +145,7 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   o.timing_only = job.timing_only;
   o.trace = trace;
   o.elide_data_landings = job.elide_data_landings;
-  o.dense_sbuf = backs_sbufs_whole(job, low.sbuf_bytes);
+  o.dense_sbuf = backs_sbufs_whole(job, low.sbuf_bytes, buffer_span(low));
   if (o.dense_sbuf) {
     for (const auto& g : job.comm.groups) o.prefault_sbufs += static_cast<std::uint32_t>(g.size());
   }
@@ -217,8 +217,28 @@ collectives::LowerRequest timed_request(const CollectiveJob& job) {
 
 }  // namespace
 
-bool backs_sbufs_whole(const CollectiveJob& job, std::uint64_t sbuf_bytes) {
-  return !job.timing_only && sbuf_bytes * 2 >= geometry_of(*job.topology).partition_bytes;
+bool backs_sbufs_whole(const CollectiveJob& job, std::uint64_t sbuf_bytes,
+                       std::uint64_t buffer_bytes) {
+  constexpr std::uint64_t kDenseSbufBytes = 64 * 1024;  // below: a few bytes a partition
+  if (job.timing_only || sbuf_bytes < kDenseSbufBytes) return false;
+  const collectives::Geometry g = geometry_of(*job.topology);
+  std::uint64_t cores = 0;
+  for (const auto& group : job.comm.groups) cores += group.size();
+  const std::uint64_t extra = g.partition_bytes - std::min(buffer_bytes, g.partition_bytes);
+  return cores * g.partitions * extra <= kMaxWholeBackingExtra;
+}
+
+std::uint64_t buffer_span(const collectives::Lowered& low) {
+  std::uint64_t span = 0;
+  for (const auto& group : low.buffers) {
+    for (const collectives::RankBuffers& b : group) {
+      const std::uint64_t lo = std::min(b.in.base, b.out.base);
+      const std::uint64_t hi =
+          std::max(b.in.byte_of(b.in.end_col()), b.out.byte_of(b.out.end_col()));
+      span = std::max(span, hi - lo);
+    }
+  }
+  return span;
 }
 
 base::Status check_collective(const CollectiveJob& job) {

@@ -75,12 +75,21 @@ struct CollectiveResult {
 base::Status check_collective(const CollectiveJob& job);
 
 /// Whether `job`'s simulations back each SBUF whole with huge pages (device::PageBacking
-/// kDense) rather than 4 KiB at a time where written: when its buffers and scratch take
-/// `sbuf_bytes` >= half of each partition, so that backing whole partitions at most doubles
-/// the memory it writes (on 256 ranks of trn2u, a 64 KiB-per-partition all-gather backed whole
-/// took 7.6 GB and 13.9 s, against 2.3 GB and 4.3 s). Never for timing-only runs. Performance
-/// only. [CHOICE D33]
-bool backs_sbufs_whole(const CollectiveJob& job, std::uint64_t sbuf_bytes);
+/// kDense) rather than 4 KiB at a time where written: when the lowering uses `sbuf_bytes` >=
+/// 64 KiB of each partition, and backing the participating cores' SBUFs whole adds at most
+/// kMaxWholeBackingExtra beyond the bytes their input and output buffers span
+/// (`buffer_bytes` per partition; scratch does not count, since a large group reserves relay
+/// slots it barely writes). Never for timing-only runs. Performance only. [CHOICE D33]
+bool backs_sbufs_whole(const CollectiveJob& job, std::uint64_t sbuf_bytes,
+                       std::uint64_t buffer_bytes);
+/// What whole backing may add beyond the buffers, all cores together (see above). On trn2u, a
+/// 64 KiB-per-partition all-gather on 256 ranks backed whole took 7.6 GB and 13.9 s (2.3 GB and
+/// 4.3 s sparse), and a 64K all-to-all on 512 ranks 15.4 GB and 104 s (1.1 GB and 65 s).
+inline constexpr std::uint64_t kMaxWholeBackingExtra = std::uint64_t{1} << 30;
+
+/// The bytes of each partition that `low`'s input and output buffers span, the largest of any
+/// rank (from the lowest offset to the end of the last block).
+std::uint64_t buffer_span(const collectives::Lowered& low);
 
 /// Lowers and runs `job`. Errors: lowering errors (bad size, algorithm, SBUF), a check with
 /// timing_only, and a run that failed (firmware or device error, deadlock: the report's lines).

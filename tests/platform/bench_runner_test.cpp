@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "collectives/communicator.h"
+#include "collectives/lower.h"
 #include "platform/collective_runner.h"
 #include "platform/simulation.h"
 #include "platform/topology_json.h"
@@ -67,18 +68,36 @@ void expect_right(const CollectiveJob& j) {
   for (base::Tick t : r->iterations) EXPECT_GT(t.ps, 0u) << what(j);
 }
 
-TEST(BenchRunner, SbufsAreBackedWholeOnlyWhenHalfOfEachPartitionIsUsed) {
+TEST(BenchRunner, SbufsAreBackedWholeOnlyWhenThatAddsLittleBeyondTheBuffers) {
   const Machine m = on("trn2", 8);
   CollectiveJob j = job(m, Op::kAllReduce, Algorithm::kAuto, DataType::kFp32, 16 << 20);
-  const std::uint64_t half = geometry_of(m.topo).partition_bytes / 2;  // 112 KiB on cayman
-  EXPECT_EQ(half, 112U << 10);
-  EXPECT_TRUE(backs_sbufs_whole(j, 192 << 10));  // 16 MiB on 8 ranks
-  EXPECT_TRUE(backs_sbufs_whole(j, half));
-  EXPECT_FALSE(backs_sbufs_whole(j, half - 1));
-  EXPECT_FALSE(backs_sbufs_whole(j, 64 << 10));  // 8 MiB all-gather on 256 ranks
+  // The buffers' span, not what the lowering reserves: 16 MiB on 8 ranks is 128 KiB of each
+  // partition, an 8 MiB all-gather 64 KiB, a 64K all-to-all 1 KiB (its input and output).
+  auto low = collectives::lower(geometry_of(m.topo), m.comm, j.request);
+  ASSERT_TRUE(low.ok()) << low.error().message;
+  EXPECT_EQ(buffer_span(*low), 128U << 10);
+  EXPECT_TRUE(backs_sbufs_whole(j, low->sbuf_bytes, buffer_span(*low)));
+  const CollectiveJob allg = job(m, Op::kAllGather, Algorithm::kRing, DataType::kFp32, 8 << 20);
+  auto low_allg = collectives::lower(geometry_of(m.topo), m.comm, allg.request);
+  ASSERT_TRUE(low_allg.ok()) << low_allg.error().message;
+  EXPECT_EQ(buffer_span(*low_allg), 64U << 10);
+  const CollectiveJob a2a = job(m, Op::kAllToAll, Algorithm::kAuto, DataType::kFp32, 64 << 10);
+  auto low_a2a = collectives::lower(geometry_of(m.topo), m.comm, a2a.request);
+  ASSERT_TRUE(low_a2a.ok()) << low_a2a.error().message;
+  EXPECT_EQ(buffer_span(*low_a2a), 1U << 10);
+  // Below 64 KiB used: 4 KiB pages. On 8 cores whole partitions add at most 224 MiB: whole.
+  EXPECT_FALSE(backs_sbufs_whole(j, (64 << 10) - 1, 64 << 10));
+  EXPECT_TRUE(backs_sbufs_whole(j, 64 << 10, 0));
+  // On 256 cores of trn2u, whole partitions beyond a 64 KiB span add 5 GiB: 4 KiB pages; from
+  // a span of 192 KiB (32 KiB a partition beyond it: 1 GiB) whole again.
+  const Machine u = on("trn2u", 256);
+  const CollectiveJob big = job(u, Op::kAllGather, Algorithm::kRing, DataType::kFp32, 8 << 20);
+  EXPECT_FALSE(backs_sbufs_whole(big, 64 << 10, 64 << 10));
+  EXPECT_FALSE(backs_sbufs_whole(big, 224 << 10, (192 << 10) - 1));
+  EXPECT_TRUE(backs_sbufs_whole(big, 224 << 10, 192 << 10));
   j.timing_only = true;
   j.check.reset();
-  EXPECT_FALSE(backs_sbufs_whole(j, 192 << 10));
+  EXPECT_FALSE(backs_sbufs_whole(j, 192 << 10, 128 << 10));
 }
 
 TEST(BenchRunner, EveryOpAndAlgorithmOnTrn2) {
