@@ -25,15 +25,6 @@
 namespace sbrdma::cli {
 namespace {
 
-int report(const base::Errors& errors) {
-  for (const base::Error& e : errors) std::fprintf(stderr, "%s\n", e.format().c_str());
-  return errors.empty() ? 0 : 1;
-}
-
-int report(const base::Error& e) {
-  return fail(e);
-}
-
 std::string as_text(std::span<const std::uint8_t> bytes) {
   return std::string(bytes.begin(), bytes.end());
 }
@@ -46,27 +37,26 @@ std::span<const std::uint8_t> as_bytes(const std::string& s) {
 
 int run_asm(const std::string& in_path, const std::string& out_path, bool hex) {
   auto input = read_input(in_path);
-  if (!input.ok()) return report(input.error());
+  if (!input.ok()) return fail(input.error());
   const isa::AsmResult r = isa::assemble(input->data, input->name);
-  if (!r.ok()) return report(r.errors);
+  if (!r.ok()) return fail(r.errors);
   const std::vector<isa::Word> words = r.word_list();
   const std::string out = hex ? isa::words_to_hex(words) : as_text(isa::words_to_bytes(words));
   auto s = write_output(out_path, out);
-  return s.ok() ? 0 : report(s.error());
+  return s.ok() ? 0 : fail(s.error());
 }
 
 int run_disasm(const std::string& in_path, bool hex) {
   auto input = read_input(in_path);
-  if (!input.ok()) return report(input.error());
+  if (!input.ok()) return fail(input.error());
   std::vector<isa::Word> words;
   if (hex) {
     isa::WordsResult r = isa::words_from_hex(input->data, input->name);
-    if (!r.ok()) return report(r.errors);
+    if (!r.ok()) return fail(r.errors);
     words = std::move(r.words);
   } else {
     auto r = isa::words_from_bytes(as_bytes(input->data));
-    if (!r.ok())
-      return report(base::make_error(base::SourceLoc{input->name, 0}, r.error().message));
+    if (!r.ok()) return fail(base::make_error(base::SourceLoc{input->name, 0}, r.error().message));
     words = std::move(r).value();
   }
   const std::string text = isa::disassemble(words);
@@ -170,7 +160,7 @@ void add_decode_word(CLI::App& decode, Context& ctx) {
     for (const std::string& s : *hex) joined += s;
     auto w = isa::parse_hex_word(joined);
     if (!w.ok()) {
-      ctx.status = report(w.error());
+      ctx.status = fail(w.error());
       return;
     }
     std::printf("%s\n", isa::print_word(*w).c_str());

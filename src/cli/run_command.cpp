@@ -41,10 +41,7 @@ int run(const RunArgs& a) {
   if (!profile) return fail(profile.error());
   const platform::ProgramParse parsed =
       platform::parse_program(text->data, text->name, *topology, **profile);
-  if (!parsed.ok()) {
-    for (const base::Error& e : parsed.errors) std::fprintf(stderr, "%s\n", e.format().c_str());
-    return 1;
-  }
+  if (!parsed.ok()) return fail(parsed.errors);
   platform::SimOptions opt;
   opt.timing_only = a.timing_only;
   opt.ring_id_abort = !a.no_ring_id_abort;

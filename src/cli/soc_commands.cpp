@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/file_io.h"
 #include "cli/numbers.h"
 #include "soc/address_map.h"
 #include "soc/print.h"
@@ -16,10 +17,6 @@
 namespace sbrdma::cli {
 namespace {
 
-void print_error(const base::Error& e) {
-  std::fprintf(stderr, "%s\n", e.format().c_str());
-}
-
 struct AddrArgs {
   std::string addr;
   std::string profile = "cayman";
@@ -29,20 +26,13 @@ struct AddrArgs {
 
 int run_decode_addr(const AddrArgs& a) {
   auto v = parse_u64(a.addr);
-  if (!v) {
-    print_error(v.error());
-    return 1;
-  }
+  if (!v) return fail(v.error());
   auto profile = soc::find_profile(a.profile);
-  if (!profile) {
-    print_error(profile.error());
-    return 1;
-  }
+  if (!profile) return fail(profile.error());
   if ((*profile)->dies_per_chip != 0 && a.die >= (*profile)->dies_per_chip) {
-    print_error(base::make_error(fmt::format("--die {}: profile {} has {} die{} per chip", a.die,
+    return fail(base::make_error(fmt::format("--die {}: profile {} has {} die{} per chip", a.die,
                                              (*profile)->name, (*profile)->dies_per_chip,
                                              (*profile)->dies_per_chip == 1 ? "" : "s")));
-    return 1;
   }
   const base::SocAddr addr{*v};
   const soc::ChipDie issuer{a.chip, a.die};
@@ -61,10 +51,7 @@ int run_decode_addr(const AddrArgs& a) {
 
 int run_decode_desc(const std::string& hex) {
   auto d = soc::parse_descriptor_hex(hex);
-  if (!d) {
-    print_error(d.error());
-    return 1;
-  }
+  if (!d) return fail(d.error());
   std::string out = soc::format_descriptor(*d);
   const soc::ChipDie issuer{0, 0};
   auto map = soc::AddressMap::build(soc::cayman_profile());
