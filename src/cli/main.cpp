@@ -1,5 +1,6 @@
 // sbrdma: one CLI over the sbrdma libraries. See README.md and DESIGN.md "CLI contract".
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -23,28 +24,26 @@ struct UsageScope {
 UsageScope usage_scope(const CLI::App& app, int argc, char** argv) {
   UsageScope s;
   const CLI::App* at = &app;
-  for (int i = 1; i < argc; ++i) {
+  const auto commands = [](const CLI::App* cmd) {
+    return cmd->get_subcommands([](const CLI::App*) { return true; });
+  };
+  for (int i = 1; i < argc && s.unknown.empty(); ++i) {
     const std::string_view word = argv[i];
     if (word.empty() || word.front() == '-') break;  // an option: its value may look like a word
-    const auto subs = at->get_subcommands([](const CLI::App*) { return true; });
+    const auto subs = commands(at);
     if (subs.empty()) break;  // a command's own arguments
-    const CLI::App* next = nullptr;
-    for (const CLI::App* sub : subs) {
-      if (sub->get_name() == word) next = sub;
-      s.choices += (s.choices.empty() ? "" : ", ") + sub->get_name();
-    }
-    if (next == nullptr) {
+    const auto next = std::find_if(subs.begin(), subs.end(),
+                                   [&](const CLI::App* sub) { return sub->get_name() == word; });
+    if (next == subs.end()) {
       s.unknown = word;
-      break;
+    } else {
+      at = *next;
+      s.path += " " + at->get_name();
     }
-    s.choices.clear();
-    at = next;
-    s.path += " " + next->get_name();
   }
-  if (s.unknown.empty()) {  // the commands the deepest one could be followed by, if any
-    for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; })) {
-      s.choices += (s.choices.empty() ? "" : ", ") + sub->get_name();
-    }
+  // What could have come where the unknown word (or nothing) came.
+  for (const CLI::App* sub : commands(at)) {
+    s.choices += (s.choices.empty() ? "" : ", ") + sub->get_name();
   }
   return s;
 }
