@@ -124,11 +124,12 @@ std::optional<Word> parse_instruction(std::string_view line, const base::SourceL
 AsmResult assemble(std::string_view text, std::string_view file,
                    const DirectiveHandler& on_directive) {
   AsmResult out;
-  if (auto e = binary_input_error(text, file, "64-byte binary words are read by 'sbrdma disasm'")) {
+  const std::vector<std::string_view> lines = split_lines(text);
+  if (auto e =
+          binary_input_error(lines, file, "64-byte binary words are read by 'sbrdma disasm'")) {
     out.errors.push_back(std::move(*e));
     return out;
   }
-  const std::vector<std::string_view> lines = split_lines(text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const base::SourceLoc loc{std::string(file), static_cast<int>(i + 1)};
     const std::string_view body = strip_comment(lines[i]);

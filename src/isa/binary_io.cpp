@@ -83,11 +83,11 @@ base::Result<Word> parse_hex_word(std::string_view text) {
 
 WordsResult words_from_hex(std::string_view text, std::string_view file) {
   WordsResult out;
-  if (auto e = binary_input_error(text, file, "raw 64-byte words are read without --hex")) {
+  const std::vector<std::string_view> lines = split_lines(text);
+  if (auto e = binary_input_error(lines, file, "raw 64-byte words are read without --hex")) {
     out.errors.push_back(std::move(*e));
     return out;
   }
-  const std::vector<std::string_view> lines = split_lines(text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string_view body = strip_comment(lines[i]);
     if (body.empty()) continue;
@@ -118,21 +118,17 @@ int hex_digit_value(char c) {
   return -1;
 }
 
-std::optional<base::Error> binary_input_error(std::string_view text, std::string_view file,
-                                              std::string_view hint) {
+std::optional<base::Error> binary_input_error(std::span<const std::string_view> lines,
+                                              std::string_view file, std::string_view hint) {
   // Line by line, comments left out: a comment may hold any byte (a form feed, say).
-  int line = 1;
-  for (std::size_t start = 0; start < text.size(); ++line) {
-    const std::size_t end = std::min(text.find('\n', start), text.size());
-    const std::string_view whole = text.substr(start, end - start);
-    const std::string_view code = whole.substr(0, whole.find('#'));
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string_view code = lines[i].substr(0, lines[i].find('#'));
     if (const std::size_t at = base::first_control_byte(code); at != std::string_view::npos) {
       return base::make_error(
-          base::SourceLoc{std::string(file), line},
+          base::SourceLoc{std::string(file), static_cast<int>(i + 1)},
           fmt::format("byte {:#04x} at column {} is not text (binary input? {})",
                       static_cast<unsigned>(static_cast<unsigned char>(code[at])), at + 1, hint));
     }
-    start = end + 1;
   }
   return std::nullopt;
 }

@@ -47,12 +47,12 @@ std::string words_to_hex(std::span<const Word> words);
 /// The value of a hex digit, or -1 if `c` is not one.
 int hex_digit_value(char c);
 
-/// For the text readers: if a line of `text` holds a control byte (base::first_control_byte)
-/// outside its comment, the one error that says where and asks whether the input is binary,
-/// ending in `hint` (what reads such data instead). Binary input gives this one error, not one
-/// per "line"; comments may hold any byte.
-std::optional<base::Error> binary_input_error(std::string_view text, std::string_view file,
-                                              std::string_view hint);
+/// For the text readers, given the input's lines (split_lines): if a line holds a control
+/// byte (base::first_control_byte) outside its comment, the one error that says where and asks
+/// whether the input is binary, ending in `hint` (what reads such data instead). Binary input
+/// gives this one error, not one per "line"; comments may hold any byte.
+std::optional<base::Error> binary_input_error(std::span<const std::string_view> lines,
+                                              std::string_view file, std::string_view hint);
 
 /// The lines of `text` (split on '\n', a trailing '\r' dropped), for the text readers.
 std::vector<std::string_view> split_lines(std::string_view text);

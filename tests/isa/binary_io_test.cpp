@@ -80,12 +80,13 @@ TEST(BinaryIo, BinaryDataGivenAsTextIsOneError) {
   EXPECT_EQ(r.errors[0].format(),
             "w.bin:2: error: byte 0x00 at column 11 is not text (binary input? raw 64-byte words "
             "are read without --hex)");
-  EXPECT_FALSE(binary_input_error("a\tb\r\n\xc2\xb5\n", "t", "x").has_value());
-  EXPECT_EQ(binary_input_error("\x7f", "t", "why")->format(),
+  EXPECT_FALSE(binary_input_error(split_lines("a\tb\r\n\xc2\xb5\n"), "t", "x").has_value());
+  EXPECT_EQ(binary_input_error(split_lines("\x7f"), "t", "why")->format(),
             "t:1: error: byte 0x7f at column 1 is not text (binary input? why)");
   // A comment may hold any byte; the code before it may not.
-  EXPECT_FALSE(binary_input_error("nop # page\f\x1a\x00\nnop\n"s, "t", "x").has_value());
-  EXPECT_EQ(binary_input_error("# ok\x01\nno\fp # x\n", "t", "why")->format(),
+  EXPECT_FALSE(
+      binary_input_error(split_lines("nop # page\f\x1a\x00\nnop\n"s), "t", "x").has_value());
+  EXPECT_EQ(binary_input_error(split_lines("# ok\x01\nno\fp # x\n"), "t", "why")->format(),
             "t:2: error: byte 0x0c at column 3 is not text (binary input? why)");
 }
 
