@@ -204,15 +204,12 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
       const std::uint64_t shown = o.sizes[si] / element * element;  // as the row will say
       auto last_line = p0;
       if (progress) {
-        const auto resolved = collectives::resolve_algorithm(geom, comm, job.request);
-        const collectives::Algorithm shown_alg = resolved ? *resolved : o.algorithms[ai];
-        job.on_iteration = [&, shown_alg](std::size_t done, std::size_t total) {
+        job.on_iteration = [&](collectives::Algorithm alg, std::size_t done, std::size_t total) {
           if (done == total || seconds_since(last_line) < o.progress_every_s) return;
           last_line = Clock::now();
           progress(fmt::format("bench: {} {} ({} B), {}: iteration {} of {} done, {:.1f} s wall",
                                collectives::op_name(o.op), size_name(shown), shown,
-                               collectives::algorithm_name(shown_alg), done, total,
-                               seconds_since(p0)));
+                               collectives::algorithm_name(alg), done, total, seconds_since(p0)));
         };
       }
       auto r = run_collective(job);

@@ -259,7 +259,13 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
   res.emit = low->stats;
   res.sbuf_bytes = low->sbuf_bytes;
   const bool check_here = job.check.has_value() && idempotent(req);
-  auto timed = simulate(job, *low, check_here, false, req.iterations, job.on_iteration);
+  std::function<void(std::size_t, std::size_t)> on_iteration;
+  if (job.on_iteration) {
+    on_iteration = [&](std::size_t done, std::size_t total) {
+      job.on_iteration(low->algorithm, done, total);
+    };
+  }
+  auto timed = simulate(job, *low, check_here, false, req.iterations, on_iteration);
   if (!timed) return timed.error();
   res.end_time = timed->report.end_time;
   res.stats = timed->report.stats;

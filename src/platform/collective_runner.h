@@ -46,9 +46,10 @@ struct CollectiveJob {
   /// Timing-only runs apply data landings without events (SimOptions). Performance only.
   bool elide_data_landings = true;
   /// Called during the timed run each time every core has passed the end of one more
-  /// iteration (warmups included), with the iterations done and their total: progress for long
-  /// runs. Not called by the check's or the trace's own runs.
-  std::function<void(std::size_t done, std::size_t total)> on_iteration;
+  /// iteration (warmups included), with the algorithm that runs (auto resolved), the
+  /// iterations done and their total: progress for long runs. Not called by the check's or the
+  /// trace's own runs.
+  std::function<void(collectives::Algorithm, std::size_t done, std::size_t total)> on_iteration;
 };
 
 /// What a run gave.
