@@ -94,6 +94,210 @@ TEST(RegTables, ResetValues) {
   EXPECT_EQ(find_field(*find_reg(s2m_queue_regs(), s2m_q::kCfg), "en_stream")->bits.lsb, 17U);
 }
 
+// The register maps, row by row, as the record lists them (wiki-facts §3.2-§3.4, Cayman CSR
+// JSON; engine-bank widths the record omits from udma-facts, the HAL): every literal below is
+// copied from there, not from the tables under test, so a shifted offset, a wrong access type,
+// a moved field or a wrong reset fails here.
+struct RecordReg {
+  const RegBank* bank;
+  std::uint32_t offset;
+  std::string_view name;    // empty: the record gives no single name for the offset
+  std::string_view access;  // empty: the record gives none (or "RO/RW")
+};
+struct RecordField {
+  const RegBank* bank;
+  std::string_view reg;
+  std::string_view field;
+  unsigned msb;
+  unsigned lsb;
+  std::uint32_t reset;
+};
+
+TEST(RegTables, QueueAndEngineRegistersMatchTheRecord) {
+  const RegBank* mq = &m2s_queue_bank();
+  const RegBank* sq = &s2m_queue_bank();
+  const RegBank* me = &m2s_engine_bank();
+  const RegBank* se = &s2m_engine_bank();
+  const RecordReg regs[] = {
+      {mq, 0x00, "desc_pref_cfg", "RW"},
+      {mq, 0x04, "desc_pref_cfg2", "RW"},
+      {mq, 0x08, "desc_pref_fifo", "RO"},
+      {mq, 0x0C, "hdr_pref_fifo", "RO"},
+      {mq, 0x18, "desc_rd_aruser", "RW"},
+      {mq, 0x1C, "cmpl_wr_awuser", "RW"},
+      {mq, 0x20, "cfg", "RW"},
+      {mq, 0x24, "status", "RO"},
+      {mq, 0x28, "TDRBP_low", "RW"},
+      {mq, 0x2C, "TDRBP_high", "RW"},
+      {mq, 0x30, "TDRL", "RW"},
+      {mq, 0x34, "TDRHP", "RO"},
+      {mq, 0x38, "TDRTP_inc", "RW"},
+      {mq, 0x3C, "TDRTP", "RO"},
+      {mq, 0x40, "TDCP", "RO"},
+      {mq, 0x44, "TCRBP_low", "RW"},
+      {mq, 0x48, "TCRBP_high", "RW"},
+      {mq, 0x4C, "TCRHP", "RO"},
+      {mq, 0x50, "TCRHP_internal", "RO"},
+      {mq, 0x54, "gdma_pref", ""},
+      {mq, 0x58, "cfg_2", "RW"},
+      {mq, 0x74, "rate_limit_mask", "RW"},
+      {mq, 0x80, "dwrr_cfg_1", "RW"},
+      {mq, 0x84, "dwrr_cfg_2", "RW"},
+      {mq, 0x88, "dwrr_cfg_3", "RW"},
+      {mq, 0x8C, "dwrr_sw_ctrl", "RW"},
+      {mq, 0xA0, "comp_cfg", "RW"},
+      {mq, 0xB0, "q_sw_ctrl", "WO"},
+      {mq, 0xC0, "q_tx_pkt", "RO"},
+      {mq, 0xD0, "read_data_snp", "RW"},
+      {mq, 0xE0, "TDRDTP_inc", "WO"},
+      {mq, 0xE4, "TDRDTP", "RO"},
+      {mq, 0x100, "force_target_q_mapping", "RW"},
+      {mq, 0x104, "out_of_order", "RW"},
+      {sq, 0x00, "desc_pref_cfg", "RW"},
+      {sq, 0x04, "desc_pref_cfg2", "RW"},
+      {sq, 0x18, "", "RW"},
+      {sq, 0x1C, "", "RW"},
+      {sq, 0x20, "cfg", "RW"},
+      {sq, 0x24, "status", "RO"},
+      {sq, 0x28, "RDRBP_low", "RW"},
+      {sq, 0x2C, "RDRBP_high", "RW"},
+      {sq, 0x30, "RDRL", "RW"},
+      {sq, 0x34, "RDRHP", "RO"},
+      {sq, 0x38, "RDRTP_inc", "WO"},
+      {sq, 0x3C, "RDRTP", "RO"},
+      {sq, 0x40, "RDCP", "RO"},
+      {sq, 0x44, "RCRBP_low", "RW"},
+      {sq, 0x48, "RCRBP_high", "RW"},
+      {sq, 0x4C, "RCRHP", "RO"},
+      {sq, 0x50, "RCRHP_internal", "RO"},
+      {sq, 0x54, "comp_cfg", "RW"},
+      {sq, 0x58, "comp_cfg_2", "RW"},
+      {sq, 0x5C, "pkt_cfg", "RW"},
+      {sq, 0x60, "qos_cfg", "RW"},
+      {sq, 0x64, "q_sw_ctrl", "WO"},
+      {sq, 0x68, "q_rx_pkt", "RO"},
+      {me, 0x200, "state", "RO"},
+      {me, 0x204, "change_state", ""},
+      {me, 0x20C, "err_log_mask", ""},
+      {me, 0x25C, "pref_queue_en", ""},
+      // The engine offsets below are the HAL's (udma-facts §2.1), which the record's names match.
+      {me, 0x254, "cfg_len", ""},
+      {me, 0x258, "stream_cfg", ""},
+      {me, 0x300, "desc_pref_cfg_1", ""},
+      {me, 0x304, "desc_pref_cfg_2", ""},
+      {me, 0x308, "desc_pref_cfg_3", ""},
+      {se, 0x204, "change_state", ""},
+      {se, 0x250, "stream_cfg", ""},
+      {se, 0x254, "pref_queue_en", ""},
+  };
+  for (const RecordReg& want : regs) {
+    const RegDesc* got = find_reg(want.bank->regs, want.offset);
+    ASSERT_NE(got, nullptr) << want.bank->name << " +" << std::hex << want.offset;
+    if (!want.name.empty()) {
+      EXPECT_EQ(got->name, want.name) << want.bank->name;
+    }
+    if (!want.access.empty()) {
+      EXPECT_EQ(access_name(got->access), want.access) << want.bank->name << "." << got->name;
+    }
+  }
+
+  const RecordField fields[] = {
+      {mq, "desc_pref_cfg", "fifo_depth", 11, 0, 0x080},
+      {mq, "desc_pref_cfg", "fifo_start_addr", 26, 16, 0},
+      {mq, "cfg", "pkt_len_offset", 15, 0, 0},
+      {mq, "cfg", "en_pref", 16, 16, 0},
+      {mq, "cfg", "en_scheduling", 17, 17, 0},
+      {mq, "cfg", "allow_lt_min_pref", 20, 20, 0},
+      {mq, "cfg", "axi_awcache_comp", 27, 24, 3},
+      {mq, "cfg", "AXI_qos", 30, 28, 0},
+      {mq, "cfg", "force_full_line", 31, 31, 0},
+      {mq, "status", "q_used", 24, 0, 0},
+      {mq, "status", "q_isolated", 26, 26, 0},
+      {mq, "status", "axi_rd_timeout", 27, 27, 0},
+      {mq, "status", "prefetch", 28, 28, 0},
+      {mq, "status", "scheduler", 29, 29, 0},
+      {mq, "status", "q_dmb", 30, 30, 0},
+      {mq, "status", "q_full", 31, 31, 0},
+      {mq, "TDRHP", "ring_id", 31, 30, 1},
+      {mq, "TDRHP", "descriptor_offset", 23, 0, 0},
+      {mq, "TDRTP_inc", "val", 23, 0, 0},
+      {mq, "rate_limit_mask", "internal_pause_dmb", 2, 2, 1},
+      {mq, "dwrr_cfg_1", "strict", 24, 24, 0},
+      {mq, "dwrr_cfg_2", "q_qos", 7, 0, 0},
+      {mq, "dwrr_cfg_3", "weight", 7, 0, 0},
+      {mq, "comp_cfg", "en_comp_ring_update", 0, 0, 0},
+      {mq, "comp_cfg", "dis_comp_coal", 1, 1, 0},
+      {mq, "q_sw_ctrl", "rst_dmb", 0, 0, 0},
+      {mq, "q_sw_ctrl", "rst_tail_ptr", 1, 1, 0},
+      {mq, "q_sw_ctrl", "rst_head_ptr", 2, 2, 0},
+      {mq, "q_sw_ctrl", "rst_current_ptr", 3, 3, 0},
+      {mq, "q_sw_ctrl", "rst_data_tail_ptr", 4, 4, 0},
+      {mq, "q_sw_ctrl", "rst_q", 8, 8, 0},
+      {mq, "read_data_snp", "override_snoop_en", 0, 0, 0},
+      {mq, "read_data_snp", "snoop_val", 1, 1, 1},
+      {mq, "TDRDTP_inc", "val", 23, 0, 0},
+      {sq, "cfg", "axi_awcache_hdr", 3, 0, 3},
+      {sq, "cfg", "axi_awcache_data", 7, 4, 3},
+      {sq, "cfg", "en_pref", 16, 16, 0},
+      {sq, "cfg", "en_stream", 17, 17, 0},
+      {sq, "cfg", "allow_lt_min_pref", 20, 20, 0},
+      {sq, "cfg", "data_force_full_line", 23, 23, 0},
+      {sq, "cfg", "axi_awcache_comp", 27, 24, 3},
+      {sq, "cfg", "AXI_qos", 30, 28, 0},
+      {sq, "cfg", "cmpl_force_full_line", 31, 31, 0},
+      {sq, "status", "q_used", 24, 0, 0},
+      {sq, "status", "q_isolated", 26, 26, 0},
+      {sq, "status", "prefetch", 28, 28, 0},
+      {sq, "status", "rx", 29, 29, 0},
+      {sq, "status", "q_full", 31, 31, 0},
+      {sq, "RDRHP", "ring_id", 31, 30, 1},
+      {sq, "RDRTP_inc", "val", 23, 0, 0},
+      {sq, "comp_cfg", "en_comp_ring_update", 0, 0, 1},
+      {sq, "comp_cfg", "dis_comp_coal", 1, 1, 1},
+      {sq, "comp_cfg", "first_pkt_promotion", 2, 2, 1},
+      {sq, "comp_cfg", "buf2_len_location", 3, 3, 1},
+      {sq, "comp_cfg", "desc_size", 15, 12, 4},
+      {sq, "comp_cfg_2", "timer", 31, 0, 0x186A0},
+      {sq, "pkt_cfg", "hdr_split_size", 15, 0, 0x40},
+      {sq, "pkt_cfg", "force_hdr_split", 16, 16, 0},
+      {sq, "pkt_cfg", "en_hdr_split", 17, 17, 0},
+      {sq, "qos_cfg", "q_qos", 7, 0, 0},
+      {sq, "q_sw_ctrl", "rst_tail_ptr", 1, 1, 0},
+      {sq, "q_sw_ctrl", "rst_head_ptr", 2, 2, 0},
+      {sq, "q_sw_ctrl", "rst_current_ptr", 3, 3, 0},
+      {sq, "q_sw_ctrl", "rst_prefetch", 4, 4, 0},
+      {sq, "q_sw_ctrl", "rst_q", 8, 8, 0},
+      {me, "state", "comp_ctrl", 1, 0, 0},
+      {me, "state", "stream_if", 5, 4, 0},
+      {me, "state", "data_rd_ctrl", 9, 8, 0},
+      {me, "state", "desc_pref", 13, 12, 0},
+      {me, "state", "last_change_state_cmd", 18, 16, 0},
+      {me, "change_state", "normal", 0, 0, 0},
+      {me, "change_state", "dis", 1, 1, 0},
+      {me, "change_state", "abort", 2, 2, 0},
+      {me, "err_log_mask", "pref_ring_id", 17, 17, 0},
+      {me, "pref_queue_en", "en", 15, 0, 0xFFFF},
+      {me, "cfg_len", "max_pkt_size", 19, 0, 0x10000},  // width: udma-facts (HAL)
+      {me, "cfg_len", "encode_64k", 24, 24, 1},
+      {me, "desc_pref_cfg_2", "max_desc_per_pkt", 11, 0, 0x40},
+      {me, "desc_pref_cfg_2", "pref_force_rr", 16, 16, 1},
+      {se, "change_state", "normal", 0, 0, 0},
+      {se, "pref_queue_en", "en", 15, 0, 0xFFFF},
+      {se, "stream_cfg", "disable_stream", 0, 0, 0},
+      {se, "stream_cfg", "flush", 4, 4, 0},
+      {se, "stream_cfg", "stop_prefetch", 8, 8, 0},
+  };
+  for (const RecordField& want : fields) {
+    const RegDesc* reg = find_reg(want.bank->regs, want.reg);
+    ASSERT_NE(reg, nullptr) << want.bank->name << "." << want.reg;
+    const RegField* f = find_field(*reg, want.field);
+    ASSERT_NE(f, nullptr) << want.bank->name << "." << want.reg << "." << want.field;
+    EXPECT_EQ(f->bits.msb, want.msb) << want.reg << "." << want.field;
+    EXPECT_EQ(f->bits.lsb, want.lsb) << want.reg << "." << want.field;
+    EXPECT_EQ(f->reset, want.reset) << want.reg << "." << want.field;
+  }
+}
+
 TEST(RegTables, MiscBroadcastGroup) {
   const RegDesc* g = find_reg(misc_bank().regs, "BROADCAST_CFG_GROUP");
   ASSERT_NE(g, nullptr);
