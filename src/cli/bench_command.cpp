@@ -179,6 +179,8 @@ base::Status check_distinct_outputs(const BenchArgs& a) {
                                                              {"--plot", &a.plot},
                                                              {"--trace", &a.trace},
                                                              {"--dump-programs", &a.dump}};
+  const std::pair<std::string_view, std::string> inputs[] = {
+      {"--topology", platform::topology_file(a.topology)}, {"--custom-replica-groups", a.groups}};
   std::string dump_id;
   if (!a.dump.empty()) {
     auto id = output_identity(a.dump);
@@ -200,6 +202,7 @@ base::Status check_distinct_outputs(const BenchArgs& a) {
         return base::make_error(fmt::format("{} {}: the same path as {}", flag, *path, other));
       }
     }
+    if (path != &a.dump) SBRDMA_TRY(check_not_an_input(flag, *path, inputs));
     const std::filesystem::path p(*id);
     if (path != &a.dump && !dump_id.empty() && p.parent_path() == dump_id &&
         is_program_name(p.filename().string())) {
@@ -234,10 +237,39 @@ void add_programs(const std::string& dir, const platform::BenchOptions& o,
   }
 }
 
-/// Writes every file, after checking that each can be and that no two reach one file: a path
-/// that cannot be written (a folder named like one of the programs) fails the run before
-/// anything is written or created. A dump folder that does not exist yet is created last
-/// (its programs are then new files in an empty folder).
+/// The folders create_directories(`dir`) would make, deepest first.
+std::vector<std::filesystem::path> missing_folders(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> out;
+  std::error_code ec;
+  for (std::filesystem::path p = dir; !p.empty() && !std::filesystem::exists(p, ec);
+       p = p.parent_path()) {
+    out.push_back(p);
+    if (p == p.parent_path()) break;
+  }
+  return out;
+}
+
+/// Removes the program files ("coreN.s") in `dir` that this run did not write, so that the
+/// folder holds one run's programs. [CHOICE D30i]
+void remove_stale_programs(const std::string& dir, const std::vector<OutputFile>& files) {
+  std::error_code ec;
+  std::vector<std::filesystem::path> stale;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!is_program_name(name) || !entry.is_regular_file(ec)) continue;
+    const bool ours = std::any_of(files.begin(), files.end(), [&](const OutputFile& f) {
+      return f.program && std::filesystem::path(f.path).filename() == name;
+    });
+    if (!ours) stale.push_back(entry.path());
+  }
+  for (const auto& p : stale) std::filesystem::remove(p, ec);
+}
+
+/// Writes every file or none, after checking that each can be and that no two reach one
+/// file: a path that cannot be written (a folder named like one of the programs) fails the
+/// run before anything is written or created. A dump folder that does not exist yet is
+/// created last (its programs are then new files in an empty folder), and removed again if
+/// a write fails.
 base::Status write_files(const std::vector<OutputFile>& files, const std::string& dump_dir) {
   std::vector<std::pair<std::string, std::string>> seen;  // path, identity
   for (const OutputFile& f : files) {
@@ -256,12 +288,20 @@ base::Status write_files(const std::vector<OutputFile>& files, const std::string
   for (const OutputFile& f : files) {
     if (!(new_dir && f.program)) SBRDMA_TRY(check_writable(f.path));
   }
+  std::vector<std::filesystem::path> created;
   if (new_dir) {
     SBRDMA_TRY(check_writable_dir(dump_dir));
+    created = missing_folders(dump_dir);
     std::filesystem::create_directories(dump_dir, ec);
     if (ec) return base::make_error(base::SourceLoc{dump_dir, 0}, "cannot create: " + ec.message());
   }
-  for (const OutputFile& f : files) SBRDMA_TRY(write_output(f.path, f.text));
+  std::vector<OutputText> texts;
+  for (const OutputFile& f : files) texts.push_back({f.path, f.text});
+  if (auto st = write_outputs(texts); !st) {
+    for (const auto& dir : created) std::filesystem::remove(dir, ec);  // empty again
+    return st;
+  }
+  if (!dump_dir.empty() && !new_dir) remove_stale_programs(dump_dir, files);
   return base::ok_status();
 }
 

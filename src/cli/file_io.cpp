@@ -1,6 +1,7 @@
 #include "cli/file_io.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -8,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "platform/json_file.h"
 
@@ -72,7 +74,9 @@ base::Result<Input> read_input(const std::string& path) {
   return Input{platform::input_name(path), std::move(*text)};
 }
 
-base::Status write_output(const std::string& path, std::string_view bytes) {
+namespace {
+/// Writes `bytes` straight to `path` (truncating it), or to standard output for "" and "-".
+base::Status write_direct(const std::string& path, std::string_view bytes) {
   if (path.empty() || path == "-") {
     std::fwrite(bytes.data(), 1, bytes.size(), stdout);
     std::fflush(stdout);
@@ -83,6 +87,118 @@ base::Status write_output(const std::string& path, std::string_view bytes) {
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   out.close();
   if (!out) return io_error(path, "cannot write");
+  return base::ok_status();
+}
+
+/// Writes all of `bytes` to `fd`; false (errno set) on a failure.
+bool write_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+/// A temporary file beside `target` holding `bytes`, with the mode `target` has (or a new
+/// file's mode under the umask); empty with errno set when one cannot be made.
+std::string staged_copy(const fs::path& target, std::string_view bytes) {
+  const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  std::string name = (dir / ("." + target.filename().string() + ".sbrdma-XXXXXX")).string();
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) return {};
+  struct stat st {};
+  mode_t mode = 0;
+  if (::stat(target.c_str(), &st) == 0) {
+    mode = st.st_mode & 07777;
+  } else {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode = 0666 & ~mask;
+  }
+  int err = ::fchmod(fd, mode) == 0 && write_all(fd, bytes) ? 0 : errno;
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) {
+    ::unlink(name.c_str());
+    errno = err;
+    return {};
+  }
+  return name;
+}
+
+}  // namespace
+
+base::Status write_outputs(std::span<const OutputText> files) {
+  std::vector<std::pair<std::string, fs::path>> staged;  // temporary, target
+  const auto discard = [&] {
+    for (const auto& [tmp, target] : staged) ::unlink(tmp.c_str());
+  };
+  std::vector<const OutputText*> direct;
+  for (const OutputText& f : files) {
+    if (f.path.empty() || f.path == "-") {
+      direct.push_back(&f);
+      continue;
+    }
+    auto id = output_identity(f.path);
+    if (!id) {
+      discard();
+      return id.error();
+    }
+    if (id->empty()) {  // a device or a pipe: nothing to replace
+      direct.push_back(&f);
+      continue;
+    }
+    std::string tmp = staged_copy(*id, f.text);
+    if (tmp.empty() && errno == EACCES) {  // a writable file in a folder that is not
+      direct.push_back(&f);
+      continue;
+    }
+    if (tmp.empty()) {
+      const base::Error e = io_error(f.path, "cannot write");
+      discard();
+      return e;
+    }
+    staged.emplace_back(std::move(tmp), fs::path(*id));
+  }
+  for (const OutputText* f : direct) {
+    if (auto st = write_direct(f->path, f->text); !st) {
+      discard();
+      return st;
+    }
+  }
+  for (std::size_t i = 0; i < staged.size(); ++i) {
+    if (std::rename(staged[i].first.c_str(), staged[i].second.c_str()) != 0) {
+      const base::Error e = io_error(staged[i].second.string(), "cannot write");
+      for (std::size_t k = i; k < staged.size(); ++k) ::unlink(staged[k].first.c_str());
+      return e;
+    }
+  }
+  return base::ok_status();
+}
+
+base::Status write_output(const std::string& path, std::string_view bytes) {
+  if (path.empty() || path == "-") return write_direct(path, bytes);
+  const OutputText one{path, bytes};
+  return write_outputs(std::span(&one, 1));
+}
+
+base::Status check_not_an_input(const std::string& out_flag, const std::string& out_path,
+                                std::span<const std::pair<std::string_view, std::string>> inputs) {
+  if (out_path.empty() || out_path == "-") return base::ok_status();
+  auto out_id = output_identity(out_path);
+  if (!out_id) return out_id.error();
+  for (const auto& [flag, path] : inputs) {
+    std::error_code ec;
+    if (path.empty() || path == "-" || !fs::is_regular_file(path, ec)) continue;
+    auto id = output_identity(path);
+    if (id && same_output(out_path, *out_id, path, *id)) {
+      return base::make_error(fmt::format("{} {}: that is {} ({}), an input of this run", out_flag,
+                                          out_path, flag, path));
+    }
+  }
   return base::ok_status();
 }
 

@@ -3,6 +3,7 @@
 /// reading inputs and writing outputs, so every command reports I/O failures the same way:
 /// `PATH: error: cannot open: <reason>` / `PATH: error: cannot write: <reason>`.
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -19,8 +20,22 @@ struct Input {
 /// Reads `path` whole, or standard input when `path` is "-".
 base::Result<Input> read_input(const std::string& path);
 
-/// Writes `bytes` to `path` (truncating it), or to standard output when `path` is "" or "-".
+/// Writes `bytes` to `path` (write_outputs() of one file: a failure leaves the file as it
+/// was), or to standard output when `path` is "" or "-".
 base::Status write_output(const std::string& path, std::string_view bytes);
+
+/// One file of a run's outputs and its text.
+struct OutputText {
+  std::string path;
+  std::string_view text;
+};
+/// Writes all of `files` or none of them: a regular file's text goes to a temporary file
+/// beside it (symbolic links followed) that replaces it only once every text is written; a
+/// device or pipe (or a writable file in a folder that takes no new files) is written
+/// directly, before any replacement. On a failure the temporaries
+/// are removed and no target has changed, except a device already written. A replaced file
+/// keeps its permission bits. Contract: no two paths reach one file (same_output()).
+base::Status write_outputs(std::span<const OutputText> files);
 
 /// Refuses, before a long run, an output that write_output() could not write afterwards: a path
 /// that is a directory, a file that is not writable, or a missing or unwritable folder. Creates
@@ -40,6 +55,12 @@ base::Result<std::string> output_identity(const std::string& path);
 /// identity, or two names (hard links) of one existing file.
 bool same_output(const std::string& a, const std::string& a_id, const std::string& b,
                  const std::string& b_id);
+
+/// Refuses an output that reaches one of the run's input files: `out_flag` names the output,
+/// `inputs` pairs each input's flag (or "the program") with its path ("-" and paths that are
+/// no existing file are skipped: a built-in topology name, standard input).
+base::Status check_not_an_input(const std::string& out_flag, const std::string& out_path,
+                                std::span<const std::pair<std::string_view, std::string>> inputs);
 
 /// Prints `e` as one line on stderr and returns exit status 1 (bad input).
 int fail(const base::Error& e);

@@ -51,7 +51,15 @@ int run(const RunArgs& a) {
   opt.debug_log = a.log == "debug";
   opt.trace = !a.trace.empty();
   const std::string name = topology->name();
-  if (auto st = check_writable(a.trace); !st) return fail(st.error());  // before the run
+  // The trace is checked before the run: a file, writable, and none of the run's inputs.
+  if (a.trace == "-") {
+    return fail(
+        base::make_error("--trace -: standard output carries the run's report; give a file"));
+  }
+  const std::pair<std::string_view, std::string> inputs[] = {
+      {"the program", a.program}, {"--topology", platform::topology_file(a.topology)}};
+  if (auto st = check_not_an_input("--trace", a.trace, inputs); !st) return fail(st.error());
+  if (auto st = check_writable(a.trace); !st) return fail(st.error());
   auto outcome = platform::run_program(parsed.program, std::move(*topology), opt);
   if (!outcome) return fail(outcome.error());
   // The trace first: one that cannot be written (a full disk) fails the run before any report.

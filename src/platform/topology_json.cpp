@@ -261,18 +261,22 @@ Result<device::Topology> load_topology_file(const std::string& path) {
   return topo;
 }
 
-Result<device::Topology> load_topology(std::string_view name_or_path) {
+std::string topology_file(std::string_view name_or_path) {
   const auto names = device::builtin_topology_names();
-  if (std::find(names.begin(), names.end(), name_or_path) != names.end()) {
-    return device::builtin_topology(name_or_path);
-  }
+  if (std::find(names.begin(), names.end(), name_or_path) != names.end()) return {};
+  return std::string(name_or_path);
+}
+
+Result<device::Topology> load_topology(std::string_view name_or_path) {
+  if (topology_file(name_or_path).empty()) return device::builtin_topology(name_or_path);
   const std::string path(name_or_path);
   std::error_code ec;
   const bool looks_like_file = path.find('/') != std::string::npos || path.ends_with(".json") ||
                                std::filesystem::exists(path, ec);
   if (looks_like_file) return load_topology_file(path);
   std::string known;
-  for (std::string_view n : names) known += (known.empty() ? "" : ", ") + std::string(n);
+  for (std::string_view n : device::builtin_topology_names())
+    known += (known.empty() ? "" : ", ") + std::string(n);
   return base::make_error("unknown topology '" + path + "' (built-in: " + known +
                           "; or a JSON file)");
 }

@@ -26,5 +26,7 @@ base::Result<device::Topology> load_topology_file(const std::string& path);
 /// A built-in topology by name (`trn2`, `trn2.48xlarge`, ...) or else a topology file path.
 /// A name that is neither gives an error listing the built-ins.
 base::Result<device::Topology> load_topology(std::string_view name_or_path);
+/// The file load_topology() reads for `name_or_path`: "" for a built-in name, else the path.
+std::string topology_file(std::string_view name_or_path);
 
 }  // namespace sbrdma::platform

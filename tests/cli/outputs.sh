@@ -75,3 +75,49 @@ expect_err "error: --maxbytes: must not be empty"
 printf 'rdma_desc_start\n' >"$(work)/one.s"
 check asm_output_empty 1 - -- asm one.s -o ""
 expect_err "error: --output: must not be empty"
+
+# An output that is one of the run's inputs would replace it: refused before the run.
+cp "$EX/ping_pong.s" "$(work)/victim.s"
+check run_trace_is_program 1 - -- run victim.s --trace victim.s
+expect_err "error: --trace victim.s: that is the program (victim.s), an input of this run"
+if cmp -s "$EX/ping_pong.s" "$(work)/victim.s"; then pass=$((pass + 1)); else
+  _fail "the program was overwritten"; fi
+check run_trace_stdout 1 - -- run "$EX/ping_pong.s" --trace -
+expect_err "error: --trace -: standard output carries the run's report; give a file"
+echo '[[0, 1]]' >"$(work)/in_groups.json"
+ln -sf in_groups.json "$(work)/in_link.json"
+check bench_output_is_groups 1 - -- bench allr -b 1K --custom-replica-groups in_groups.json --trace in_groups.json
+expect_err "error: --trace in_groups.json: that is --custom-replica-groups (in_groups.json), an input of this run"
+check bench_output_link_to_groups 1 - -- bench allr -b 1K --custom-replica-groups in_groups.json --report-to-json-file in_link.json
+expect_err "that is --custom-replica-groups (in_groups.json)"
+cp "$DIR/../data/topology/two_chips.json" "$(work)/in_topo.json" 2>/dev/null ||
+  echo '{"chips": 1}' >"$(work)/in_topo.json"
+check bench_output_is_topology 1 - -- bench allr -r 2 -b 1K --topology in_topo.json --plot in_topo.json
+expect_err "error: --plot in_topo.json: that is --topology (in_topo.json), an input of this run"
+if grep -q '<svg' "$(work)/in_topo.json"; then _fail "the topology was overwritten"; else
+  pass=$((pass + 1)); fi
+
+# A write that fails after others succeeded leaves none of them (temporary files, renamed
+# only when all are written), and removes a dump folder the run created.
+if [[ -w /dev/full ]]; then
+  check bench_late_write_failure 1 - -- bench allr -r 2 -b 1K --report-to-json-file late.json --plot late.svg --dump-programs late/sub --trace /dev/full
+  expect_err "/dev/full: error: cannot write"
+  if [[ -e "$(work)/late.json" || -e "$(work)/late.svg" || -e "$(work)/late" ]] ||
+    ls -a "$(work)" | grep -q sbrdma-; then
+    _fail "a failed write left files: $(ls -a "$(work)" | tr '\n' ' ')"
+  else pass=$((pass + 1)); fi
+fi
+# A rewritten output keeps its permission bits.
+echo old >"$(work)/kept.json"
+chmod 640 "$(work)/kept.json"
+check bench_output_keeps_mode 0 - -- bench allr -r 2 -b 1K --report-to-json-file kept.json
+if [[ $(stat -c %a "$(work)/kept.json") == 640 ]] && grep -q '"results"' "$(work)/kept.json"; then
+  pass=$((pass + 1)); else _fail "kept.json: mode $(stat -c %a "$(work)/kept.json")"; fi
+
+# --dump-programs into a folder of an earlier, larger run: its other programs are removed,
+# other files stay.
+check bench_dump_first 0 - -- bench allr -r 4 -b 1K --dump-programs redump
+touch "$(work)/redump/notes.txt"
+check bench_dump_again 0 - -- bench allr -r 2 -b 1K --dump-programs redump
+if [[ $(cd "$(work)/redump" && echo *) == "core0.s core1.s notes.txt" ]]; then
+  pass=$((pass + 1)); else _fail "redump holds: $(cd "$(work)/redump" && echo *)"; fi
