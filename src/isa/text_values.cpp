@@ -84,7 +84,11 @@ std::optional<std::string> parse_addr4(std::string_view text, const std::string&
                        base::printable(marker), key, enum_names(kAddr4MarkerEnum));
   }
   const std::string index_key = fmt::format("the {} index of {}", marker, key);
-  if (auto err = number_in(text.substr(colon + 1), index_key, 0, 0xff, Radix::kDec, v)) return err;
+  // The index is a byte; an address register's is one of the kNumAddrRegisters.
+  const std::int64_t most = static_cast<Addr4Marker>(*m) == Addr4Marker::kAddrReg
+                                ? std::int64_t{kNumAddrRegisters} - 1
+                                : 0xff;
+  if (auto err = number_in(text.substr(colon + 1), index_key, 0, most, Radix::kDec, v)) return err;
   out = Addr4{static_cast<Addr4Marker>(*m), static_cast<std::uint32_t>(v)};
   return std::nullopt;
 }

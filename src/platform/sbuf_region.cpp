@@ -78,10 +78,11 @@ base::Status check_region(const SbufRegion& r, const device::Topology& topology,
     return base::make_error(fmt::format("partitions {}:{} are not a range inside 0:{}",
                                         r.first_partition, r.end_partition, p.sbuf_partitions));
   }
-  if (r.offset + r.bytes > p.partition_active.n || r.offset + r.bytes < r.offset) {
+  if (r.offset > p.partition_active.n || r.bytes > p.partition_active.n - r.offset) {
+    // Said as start and length: the end of a range past 2^64 would print below its start.
     return base::make_error(
-        fmt::format("bytes [0x{:x}, 0x{:x}) leave the active partition (0x{:x} bytes on {})",
-                    r.offset, r.offset + r.bytes, p.partition_active.n, p.name));
+        fmt::format("0x{:x} bytes from 0x{:x} leave the active partition (0x{:x} bytes on {})",
+                    r.bytes, r.offset, p.partition_active.n, p.name));
   }
   return base::ok_status();
 }

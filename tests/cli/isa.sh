@@ -150,4 +150,4 @@ expect_out_file /dev/null
 # An ADDR_REG operand names one of 64 registers (NUM_ADDR_REGISTERS). [HIGH] wiki-facts §1.7
 printf 'rdma_desc_gen dma_engine_mask=0x1 src_addr=addr_reg:64\n' >"$(work)/areg.s"
 check asm_addr_reg_64 1 - -- asm areg.s -o areg.bin
-expect_err "areg.s:1: error: rdma_desc_gen: src_addr names address register 64 (there are 64)"
+expect_err "areg.s:1: error: value 64 out of range for the addr_reg index of src_addr (0..63)"

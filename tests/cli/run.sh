@@ -115,7 +115,7 @@ expect_out "result: FAILED (0 firmware errors, 1 device error, 0 deadlocked core
 check run_bad_directives 1 - -- run "$RUN_DATA/bad_directives.s"
 expect_err "bad_directives.s:3: error: core 8 does not exist (topology trn2 has 8 cores)"
 expect_err "bad_directives.s:4: error: unknown key 'size' for .init (core, addr, bytes, pattern, partitions)"
-expect_err "bad_directives.s:5: error: bytes [0x37f00, 0x38001) leave the active partition (0x38000 bytes on cayman)"
+expect_err "bad_directives.s:5: error: 0x101 bytes from 0x37f00 leave the active partition (0x38000 bytes on cayman)"
 expect_err "bad_directives.s:6: error: unknown .expect kind 'psum' (sem or sbuf)"
 expect_err "bad_directives.s:7: error: unknown directive '.repeat' (.core, .init, .expect, .raw)"
 expect_err "bad_directives.s:8: error: unknown mnemonic 'rdma_desc_go'"

@@ -95,8 +95,15 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
       {".init core=0 addr=0 bytes=4 pattern=const:256",
        "p.s:1: error: const value 256 out of range (0..255)"},
       {".init core=0 addr=0x37ff0 bytes=17 pattern=iota",
-       "p.s:1: error: bytes [0x37ff0, 0x38001) leave the active partition (0x38000 bytes on "
+       "p.s:1: error: 0x11 bytes from 0x37ff0 leave the active partition (0x38000 bytes on "
        "cayman)"},
+      // Ranges whose end would pass 2^64 are said by start and length (no end below start).
+      {".init core=0 addr=0xffffffffffffffff bytes=2 pattern=iota",
+       "p.s:1: error: 0x2 bytes from 0xffffffffffffffff leave the active partition (0x38000 "
+       "bytes on cayman)"},
+      {".init core=0 addr=1 bytes=0xffffffffffffffff pattern=iota",
+       "p.s:1: error: 0xffffffffffffffff bytes from 0x1 leave the active partition (0x38000 "
+       "bytes on cayman)"},
       {".init core=0 addr=0 bytes=4 pattern=iota partitions=4:4",
        "p.s:1: error: partitions 4:4 are not a range inside 0:128 (P0 < P1, P1 exclusive)"},
       {".init core=0 addr=0 bytes=4 pattern=iota partitions=0:129",
@@ -125,7 +132,7 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
       {".expect sbuf core=0 addr=0 bytes=4 equals core=9 addr=0",
        "p.s:1: error: core 9 does not exist (topology trn2 has 8 cores)"},
       {".expect sbuf core=0 addr=0 bytes=4 equals core=1 addr=0x37ffd",
-       "p.s:1: error: bytes [0x37ffd, 0x38001) leave the active partition (0x38000 bytes on "
+       "p.s:1: error: 0x4 bytes from 0x37ffd leave the active partition (0x38000 bytes on "
        "cayman)"},
       {".expect sbuf core=0 addr=0 bytes=4 partitions=0:1 equals core=1 addr=0 partitions=0:1",
        "p.s:1: error: duplicate key 'partitions' for .expect sbuf (give it once)"},
