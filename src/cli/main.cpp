@@ -18,8 +18,17 @@ namespace {
 struct UsageScope {
   std::string path = "sbrdma";
   std::string unknown;
-  std::string choices;  ///< the commands that could come where `unknown` (or nothing) came
+  std::string choices;         ///< the commands that could come where `unknown` (or nothing) came
+  std::string unknown_option;  ///< the first option, before a command's own arguments, that
+                               ///< the command where it came does not have
 };
+
+/// Whether `cmd` has the option `word` ("--name", "--name=value", "-x" or "-xVALUE").
+bool has_option(const CLI::App& cmd, std::string_view word) {
+  std::string name(word.substr(0, word.find('=')));
+  if (!name.starts_with("--") && name.size() > 2) name.resize(2);  // -r8: -r with value 8
+  return cmd.get_option_no_throw(name) != nullptr;
+}
 
 UsageScope usage_scope(const CLI::App& app, int argc, char** argv) {
   UsageScope s;
@@ -29,7 +38,10 @@ UsageScope usage_scope(const CLI::App& app, int argc, char** argv) {
   };
   for (int i = 1; i < argc && s.unknown.empty(); ++i) {
     const std::string_view word = argv[i];
-    if (word.empty() || word.front() == '-') break;  // an option: its value may look like a word
+    if (word.empty() || word.front() == '-') {  // an option: its value may look like a word
+      if (word.size() > 1 && word != "--" && !has_option(*at, word)) s.unknown_option = word;
+      break;
+    }
     const auto subs = commands(at);
     if (subs.empty()) break;  // a command's own arguments
     const auto next = std::find_if(subs.begin(), subs.end(),
@@ -80,7 +92,10 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     const UsageScope scope = usage_scope(app, argc, argv);
-    if (!scope.unknown.empty()) {
+    if (!scope.unknown_option.empty()) {
+      std::fprintf(stderr, "sbrdma: error: unknown option '%s' for '%s'\n",
+                   sbrdma::base::printable(scope.unknown_option).c_str(), scope.path.c_str());
+    } else if (!scope.unknown.empty()) {
       std::fprintf(stderr, "sbrdma: error: unknown command '%s' for '%s' (one of: %s)\n",
                    sbrdma::base::printable(scope.unknown).c_str(), scope.path.c_str(),
                    scope.choices.c_str());

@@ -18,6 +18,16 @@ check info_needs_a_form 1 - -- info
 expect_err "sbrdma: error: 'sbrdma info' needs a command (one of: ops, regs, topology, params)"
 expect_err "run 'sbrdma info --help' for usage"
 expect_err_lines 2
+# An unknown option before the command is named as such, not as a missing command.
+check unknown_top_option 1 - -- --bogus
+expect_err "sbrdma: error: unknown option '--bogus' for 'sbrdma'"
+expect_err_lines 2
+check unknown_option_before_collective 1 - -- bench --bogus=3 allr -r 2
+expect_err "sbrdma: error: unknown option '--bogus=3' for 'sbrdma bench'"
+expect_err "run 'sbrdma bench --help' for usage"
+# Known options before the collective, joined values included, still run.
+check bench_options_first 0 - -- bench -r2 --topology=trn2 allr -b 1K -n 1 -w 0
+expect_out "2 ranks x 1 group on trn2"
 check bench_usage_points_to_bench_help 1 - -- bench allr -r 2 -i 1K -f 2
 expect_err "sbrdma: error: --stepfactor excludes --stepbytes"
 expect_err "run 'sbrdma bench --help' for usage"
