@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/commands.h"
 #include "cli/file_io.h"
@@ -106,14 +107,19 @@ void add_decode_soc(CLI::App& decode, Context& ctx) {
       ->capture_default_str();
   addr->callback([args, &ctx] { ctx.status = run_decode_addr(*args); });
 
-  auto hex = std::make_shared<std::string>();
+  auto hex = std::make_shared<std::vector<std::string>>();
   CLI::App* desc =
       decode.add_subcommand("desc", "Explain a 16-byte UDMA descriptor, every field by name");
   desc->add_option("HEX", *hex,
                    "32 hex digits: the 16 bytes as they lie in memory, byte 0 first "
-                   "(little-endian words; no 0x; blanks between digits allowed)")
+                   "(little-endian words; no 0x; blanks between digits allowed, quoted or "
+                   "as separate arguments)")
       ->required();
-  desc->callback([hex, &ctx] { ctx.status = run_decode_desc(*hex); });
+  desc->callback([hex, &ctx] {
+    std::string joined;  // the groups of digits in the order given
+    for (const std::string& s : *hex) joined += (joined.empty() ? "" : " ") + s;
+    ctx.status = run_decode_desc(joined);
+  });
 }
 
 void add_info_regs(CLI::App& info, Context& ctx) {

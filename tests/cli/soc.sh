@@ -51,6 +51,9 @@ expect_out_file "$DIR/../data/soc/sema_inc_desc.txt"
 check desc_64k_ok 0 - -- decode desc 0000000c030008010000000020000000
 expect_out "LEN                  [15:0]   0x0  (65536 bytes)"
 expect_out "buf_ptr 0x0000002000000000"
+# Groups of digits as separate arguments, in the order given (as decode word takes them).
+check desc_split_args 0 - -- decode desc 04000001 03000801 04187002 28000000
+expect_out_file "$DIR/../data/soc/sema_inc_desc.txt"
 check desc_help 0 - -- decode desc --help
 expect_out "as they lie in memory"
 check desc_short 1 - -- decode desc 0000000c
