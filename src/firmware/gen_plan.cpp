@@ -17,7 +17,8 @@ base::Error gen_error(std::string message) {
   return base::make_error("rdma_desc_gen: " + std::move(message));
 }
 
-/// An ADDR4 operand as a byte offset inside each partition, checked against the active bytes.
+/// An ADDR4 operand as a byte offset inside each partition, checked against the active bytes
+/// (which refuses bits [24:18] under either reading of the immediate). [CHOICE D39]
 base::Result<std::uint32_t> partition_range(const isa::Addr4& a, std::string_view name,
                                             std::uint32_t bytes, const soc::Profile& p) {
   if (!a.is_immediate()) {

@@ -21,7 +21,8 @@ std::string_view dtype_name(Dtype d) {
 }
 
 void check_sbuf(const Tensor3d& t, std::string_view name, Problems& out) {
-  // [CHOICE D15c] register forms cannot be placed statically.
+  // [CHOICE D15c] register forms cannot be placed statically; [CHOICE D39] the start
+  // address alone is tested (execution checks the far end).
   if (t.start_addr.is_immediate() && t.start_addr.value >= Addr4::kPsumBase) {
     out.push_back({Fault::kRuleViolated,
                    fmt::format("{}.start_addr 0x{:x} is in PSUM (SB2SB moves SBUF only)", name,
