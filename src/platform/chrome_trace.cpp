@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "base/bits.h"
+#include "base/check.h"
 #include "platform/simulation.h"
 
 namespace sbrdma::platform {
@@ -14,7 +15,8 @@ namespace {
 
 constexpr unsigned kPoolTid = 0;
 constexpr unsigned kQ7Tid = 1;     // + PRID
-constexpr unsigned kDmaTid = 100;  // + engine
+constexpr unsigned kDmaTid = 100;  // + engine, + kDmaLaneStride * lane
+constexpr unsigned kDmaLaneStride = 100;
 constexpr std::size_t kNoRow = SIZE_MAX;
 constexpr device::CoreId kNoCore = UINT32_MAX;
 
@@ -43,6 +45,25 @@ std::optional<std::pair<device::CoreId, unsigned>> engine_of(std::string_view la
   auto r2 = std::from_chars(r1.ptr + 4, end, engine);
   if (r2.ec != std::errc{} || std::string_view(r2.ptr, end) != what) return std::nullopt;
   return std::pair{core, engine};
+}
+
+/// The thread of lane `lane` of engine `engine`: lane 0 is "DMA e" (tid 100 + e), lane k
+/// "DMA e (k+1)" (tid 100 + e + 100 k).
+unsigned dma_tid(unsigned engine, std::size_t lane) {
+  SBRDMA_CHECK(engine < kDmaLaneStride);
+  return kDmaTid + engine + kDmaLaneStride * static_cast<unsigned>(lane);
+}
+
+/// The lowest lane free at `from` (its last slice ended at or before `from`; a new lane if
+/// none is), which then runs to `to`. Ticks are what the trace prints (exact picoseconds), so
+/// a lane's slices never overlap in the file. Slices come in take order, the order of their
+/// starts, so this greedy choice uses as few lanes as any layout can. [CHOICE D29g]
+std::size_t take_lane(std::vector<base::Tick>& lane_end, base::Tick from, base::Tick to) {
+  std::size_t lane = 0;
+  while (lane < lane_end.size() && lane_end[lane] > from) ++lane;
+  if (lane == lane_end.size()) lane_end.emplace_back();
+  lane_end[lane] = to;
+  return lane;
 }
 
 }  // namespace
@@ -90,7 +111,9 @@ void ChromeTrace::record(const sim::TraceRecord& r) {
   } else if (auto l = engine_of(r.label, ".land")) {
     EngineTrack& et = engines_[*l];
     if (et.next < et.taken.size()) {
-      slice(l->first, kDmaTid + l->second, "descriptor", et.taken[et.next++], r.time);
+      const base::Tick from = et.taken[et.next++];
+      const std::size_t lane = take_lane(et.lane_end, from, r.time);
+      slice(l->first, dma_tid(l->second, lane), "descriptor", from, r.time);
     }
   }
   last_ = r.time;
@@ -233,6 +256,13 @@ void ChromeTrace::use_track(device::CoreId core, unsigned tid) {
 }
 
 std::string ChromeTrace::json() const {
+  // Sort the lanes of "DMA e" right after it: sort index 100 + e * lanes + lane, where
+  // lanes is the most any engine of the core needed (with one, the index is the tid).
+  std::map<device::CoreId, std::size_t> lanes;
+  for (const auto& [key, et] : engines_) {
+    std::size_t& n = lanes[key.first];
+    n = std::max({n, et.lane_end.size(), std::size_t{1}});
+  }
   std::vector<std::string> meta;
   std::optional<device::CoreId> last_core;
   for (const auto& [core, tid] : tracks_) {
@@ -248,10 +278,16 @@ std::string ChromeTrace::json() const {
     }
     if (tid == UINT32_MAX) continue;  // counters only
     std::string name;
+    std::size_t sort = tid;
     if (tid == kPoolTid) {
       name = "POOL";
     } else if (tid >= kDmaTid) {
-      name = fmt::format("DMA {}", tid - kDmaTid);
+      const unsigned engine = (tid - kDmaTid) % kDmaLaneStride;
+      const unsigned lane = (tid - kDmaTid) / kDmaLaneStride;
+      name =
+          lane == 0 ? fmt::format("DMA {}", engine) : fmt::format("DMA {} ({})", engine, lane + 1);
+      const auto n = lanes.find(core);
+      sort = kDmaTid + engine * (n == lanes.end() ? 1 : n->second) + lane;
     } else {
       const unsigned prid = tid - kQ7Tid;
       name = fmt::format("Q7 P{} ({})", prid, prid % 2 == 0 ? "RX" : "TX");
@@ -261,7 +297,7 @@ std::string ChromeTrace::json() const {
         tid, name));
     meta.push_back(fmt::format(
         R"J({{"name":"thread_sort_index","ph":"M","pid":{},"tid":{},"args":{{"sort_index":{}}}}})J",
-        core, tid, tid));
+        core, tid, sort));
   }
   std::string out = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
   bool first = true;

@@ -10,7 +10,10 @@
 ///     thread 1+p   "Q7 Pp (RX|TX)" the Q7 roles: "drain" (write fence), "left_pop" waits,
 ///                                 "right_push" instants
 ///     thread 100+e "DMA e"        one slice per descriptor pair, from the engine taking it
-///                                 to its landing
+///                                 to its landing; pairs in flight at once would overlap,
+///     thread 100+e+100k           so each goes to the lowest lane free at its take: lane 0
+///            "DMA e (k+1)"        is "DMA e", lane k a thread of its own, sorted right
+///                                 after "DMA e" [CHOICE D29g]
 ///     counters     "sem[i]"       every change of a semaphore (its value before the first
 ///                                 change at t = 0)
 ///   Times are microseconds with 6 decimals (exact picoseconds).
@@ -90,8 +93,9 @@ class ChromeTrace final : public sim::TraceSink {
     std::uint64_t closed_wait = 0;
   };
   struct EngineTrack {
-    std::vector<base::Tick> taken;  ///< take ticks of pairs not landed yet (FIFO)
-    std::size_t next = 0;           ///< index of the oldest in `taken`
+    std::vector<base::Tick> taken;     ///< take ticks of pairs not landed yet (FIFO)
+    std::size_t next = 0;              ///< index of the oldest in `taken`
+    std::vector<base::Tick> lane_end;  ///< per lane (thread), the end of its last slice
   };
   struct HeadCheck {  ///< an engine step ran: did it take a pair?
     device::CoreId core;

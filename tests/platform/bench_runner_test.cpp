@@ -16,6 +16,7 @@
 #include "platform/collective_runner.h"
 #include "platform/simulation.h"
 #include "platform/topology_json.h"
+#include "platform/trace_slices.h"
 
 namespace sbrdma::platform {
 namespace {
@@ -265,6 +266,27 @@ TEST(BenchRunner, TheTraceEndsEachSemaphoreWaitWhenItsCounterGetsThere) {
     EXPECT_GE(reached->first, from - 1e-6) << name << " was met before the wait began";
   }
   EXPECT_GT(waits, 0);
+}
+
+TEST(BenchRunner, TheTraceSlicesNestOnEveryThread) {
+  // Mesh all-reduce keeps up to 10 pairs in flight per engine: their DMA slices go to lanes,
+  // and every thread (POOL, Q7, steps, DMA lanes) holds slices that nest or are disjoint.
+  const Machine s = on("trn2", 8);
+  CollectiveJob j = job(s, Op::kAllReduce, Algorithm::kMesh, DataType::kFp32, 64 << 10);
+  j.check.reset();
+  j.trace = true;
+  auto r = run_collective(j);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const testing_trace::TraceSlices t = testing_trace::trace_slices(r->trace_json);
+  EXPECT_EQ(t.crossing, 0U) << t.examples;
+  // One slice per descriptor pair of the traced iteration, as before the lanes.
+  EXPECT_EQ(t.dma, 17920U);
+  EXPECT_EQ(t.dma, r->stats.descriptors);
+  EXPECT_EQ(t.spare_lanes, 0U) << "as few lanes as pairs in flight";
+  const auto last = t.names.find({0, 1015});
+  ASSERT_NE(last, t.names.end()) << "no tenth lane for core 0's engine 15";
+  EXPECT_EQ(last->second, "DMA 15 (10)");
+  EXPECT_FALSE(t.names.contains({0, 1115}));
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -14,6 +16,7 @@
 #include "isa/views.h"
 #include "platform/program_runner.h"
 #include "platform/topology_json.h"
+#include "platform/trace_slices.h"
 
 namespace sbrdma::platform {
 namespace {
@@ -276,7 +279,8 @@ TEST(Transport, TraceTracksAndCounters) {
       processes.insert(e.at("pid").get<int>());
     } else if (ph == "X" && e.at("pid") == 0) {
       ++slices[name];
-      if (e.at("tid") == 100) ++dma0;
+      // Engine 0's slices: its thread "DMA 0" (tid 100) and its lanes (tid 100 + 100 k).
+      if (e.at("tid").get<int>() % 100 == 0 && e.at("tid") != 0) ++dma0;
     } else if (ph == "C" && name == "sem[4]" && e.at("pid") == 1) {
       last_sem4 = e.at("args").at("value");
     }
@@ -293,6 +297,34 @@ TEST(Transport, TraceTracksAndCounters) {
   // Engine 0 of 4 moves 32 partitions (one descriptor pair each), then REMOTE and LOCAL.
   EXPECT_EQ(dma0, 34);
   EXPECT_EQ(last_sem4, 4U) << "the peer's remote_sem counter ends at n_active";
+}
+
+TEST(Transport, TraceSlicesNestOnEveryThread) {
+  // An engine has several descriptor pairs in flight at once: their slices overlap, which
+  // one Chrome-trace thread cannot show, so they go to lanes "DMA e (2)", ... [CHOICE D29g]
+  SimOptions opt;
+  opt.trace = true;
+  const ProgramOutcome o = run_text(copy_program(0, 1, 0, 1, 0xf, 4096), "trn2", opt);
+  const testing_trace::TraceSlices t = testing_trace::trace_slices(o.trace_json);
+  EXPECT_EQ(t.crossing, 0U) << t.examples;
+  // One slice per descriptor pair, as before the lanes (4 engines x 34, 12 x 1 LOCAL).
+  EXPECT_EQ(t.dma, 148U);
+  EXPECT_EQ(t.dma, o.report.stats.descriptors);
+  EXPECT_EQ(t.spare_lanes, 0U) << "as few lanes as pairs in flight";
+  // The core's DMA threads, by sort index: each engine's lanes in order, right after it.
+  std::map<int, std::pair<unsigned, unsigned>> by_sort;  // sort index -> (engine, lane)
+  for (const auto& [key, name] : t.names) {
+    unsigned engine = 0;
+    unsigned lane = 1;
+    if (key.first != 0 || std::sscanf(name.c_str(), "DMA %u (%u)", &engine, &lane) < 1) continue;
+    EXPECT_EQ(name,
+              lane == 1 ? fmt::format("DMA {}", engine) : fmt::format("DMA {} ({})", engine, lane));
+    EXPECT_EQ(key.second, static_cast<int>(100 + engine + 100 * (lane - 1))) << name;
+    by_sort[t.sort_index.at(key)] = {engine, lane};
+  }
+  EXPECT_TRUE(std::is_sorted(by_sort.begin(), by_sort.end(),
+                             [](const auto& a, const auto& b) { return a.second < b.second; }));
+  EXPECT_EQ(by_sort.size(), 16U + 4U * 2U) << "engines 0-3 need 3 lanes, LOCAL-only ones 1";
 }
 
 }  // namespace

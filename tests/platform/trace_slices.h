@@ -1,0 +1,102 @@
+#pragma once
+/// Reads the complete ("X") events of a Chrome trace back, per thread, to check what the
+/// format demands of them: on one thread they nest or are disjoint, never partly overlap
+/// (Perfetto drops or misdraws the rest). Times are read back as the exact picoseconds the
+/// trace prints (6 decimals of a microsecond), so touching slices do not count as overlap.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sbrdma::platform::testing_trace {
+
+struct TraceSlices {
+  std::size_t dma = 0;          ///< slices on the "DMA e" threads and their lanes
+  std::size_t crossing = 0;     ///< slices that partly overlap another on their thread
+  std::string examples;         ///< the first few crossing pairs, one a line
+  std::size_t spare_lanes = 0;  ///< DMA threads beyond the most pairs an engine had in flight
+  std::map<std::pair<int, int>, std::string> names;  ///< (pid, tid) -> thread name
+  std::map<std::pair<int, int>, int> sort_index;     ///< (pid, tid) -> thread sort index
+};
+
+/// A trace time in picoseconds, as printed.
+inline std::int64_t trace_ps(const nlohmann::json& v) {
+  return std::llround(v.get<double>() * 1e6);
+}
+
+inline TraceSlices trace_slices(const std::string& json) {
+  const nlohmann::json doc = nlohmann::json::parse(json);
+  TraceSlices out;
+  struct Slice {
+    std::int64_t from;
+    std::int64_t to;
+    std::string name;
+  };
+  std::map<std::pair<int, int>, std::vector<Slice>> threads;
+  for (const auto& e : doc.at("traceEvents")) {
+    const std::string ph = e.at("ph");
+    if (ph == "M" && e.at("name") == "thread_name") {
+      out.names[{e.at("pid"), e.at("tid")}] = e.at("args").at("name");
+    } else if (ph == "M" && e.at("name") == "thread_sort_index") {
+      out.sort_index[{e.at("pid"), e.at("tid")}] = e.at("args").at("sort_index");
+    } else if (ph == "X") {
+      const std::int64_t from = trace_ps(e.at("ts"));
+      threads[{e.at("pid"), e.at("tid")}].push_back(
+          {from, from + trace_ps(e.at("dur")), e.at("name")});
+    }
+  }
+  // Per engine ((pid, "DMA e")): its slices over all its lanes, as +1 at a start, -1 at an
+  // end; and its lanes.
+  std::map<std::pair<int, std::string>, std::vector<std::pair<std::int64_t, int>>> engine_steps;
+  std::map<std::pair<int, std::string>, std::size_t> engine_lanes;
+  for (auto& [key, slices] : threads) {
+    const std::string& name = out.names[key];
+    if (name.starts_with("DMA ")) {
+      out.dma += slices.size();
+      const std::pair<int, std::string> engine{key.first, name.substr(0, name.find(" ("))};
+      ++engine_lanes[engine];
+      for (const Slice& s : slices) {
+        engine_steps[engine].emplace_back(s.from, 1);
+        engine_steps[engine].emplace_back(s.to, -1);
+      }
+    }
+    // By start, the longer first: a slice must end by the end of every open one it starts in.
+    std::stable_sort(slices.begin(), slices.end(), [](const Slice& a, const Slice& b) {
+      return a.from != b.from ? a.from < b.from : a.to > b.to;
+    });
+    std::vector<const Slice*> open;
+    std::vector<const Slice*> crossing;
+    for (const Slice& s : slices) {
+      while (!open.empty() && open.back()->to <= s.from) open.pop_back();
+      if (!open.empty() && open.back()->to < s.to) {
+        crossing.push_back(open.back());
+        crossing.push_back(&s);
+        if (std::count(out.examples.begin(), out.examples.end(), '\n') < 5) {
+          out.examples += fmt::format("pid {} \"{}\": {} [{}, {}) crosses {} [{}, {}) ps\n",
+                                      key.first, out.names[key], open.back()->name,
+                                      open.back()->from, open.back()->to, s.name, s.from, s.to);
+        }
+      }
+      open.push_back(&s);
+    }
+    std::sort(crossing.begin(), crossing.end());
+    out.crossing += std::unique(crossing.begin(), crossing.end()) - crossing.begin();
+  }
+  for (auto& [engine, steps] : engine_steps) {
+    std::sort(steps.begin(), steps.end());  // at one tick, ends (-1) before starts
+    int depth = 0;
+    int most = 0;
+    for (const auto& [at, d] : steps) most = std::max(most, depth += d);
+    out.spare_lanes += engine_lanes[engine] - static_cast<std::size_t>(most);
+  }
+  return out;
+}
+
+}  // namespace sbrdma::platform::testing_trace
