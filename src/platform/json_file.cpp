@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <set>
+#include <vector>
 
 namespace sbrdma::platform {
 namespace {
@@ -24,11 +26,86 @@ std::string parse_error_text(const std::string& what) {
   return msg;
 }
 
+/// A SAX pass over a well-formed document that stops at the first key an object already has,
+/// keeping the JSON path of where it is. Only keys matter; values are passed over.
+class DuplicateKeyFinder : public nlohmann::json::json_sax_t {
+ public:
+  /// After a parse that stopped early: the path of the repeated member and its key.
+  std::string repeated_path;
+  std::string repeated_key;
+
+  bool null() override { return element_done(); }
+  bool boolean(bool /*val*/) override { return element_done(); }
+  bool number_integer(number_integer_t /*val*/) override { return element_done(); }
+  bool number_unsigned(number_unsigned_t /*val*/) override { return element_done(); }
+  bool number_float(number_float_t /*val*/, const string_t& /*s*/) override {
+    return element_done();
+  }
+  bool string(string_t& /*val*/) override { return element_done(); }
+  bool binary(binary_t& /*val*/) override { return element_done(); }
+  bool start_object(std::size_t /*elements*/) override {
+    frames_.push_back(Frame{true, {}, {}, 0});
+    return true;
+  }
+  bool key(string_t& val) override {
+    Frame& f = frames_.back();
+    f.key = val;
+    if (f.keys.insert(val).second) return true;
+    repeated_path = current_path();
+    repeated_key = val;
+    return false;  // stops the parse
+  }
+  bool end_object() override { return end_container(); }
+  bool start_array(std::size_t /*elements*/) override {
+    frames_.push_back(Frame{false, {}, {}, 0});
+    return true;
+  }
+  bool end_array() override { return end_container(); }
+  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+                   const nlohmann::json::exception& /*ex*/) override {
+    return false;  // not reached: the document parsed before this pass
+  }
+
+ private:
+  /// An open object (its keys so far, the current one) or array (the current index).
+  struct Frame {
+    bool object;
+    std::set<std::string> keys;
+    std::string key;
+    std::size_t index;
+  };
+
+  /// A value ended: in an array, the next one has the next index.
+  bool element_done() {
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+    return true;
+  }
+  bool end_container() {
+    frames_.pop_back();
+    return element_done();
+  }
+  std::string current_path() const {
+    std::string out;
+    for (const Frame& f : frames_) {
+      if (f.object) {
+        out = json_child(out, f.key);
+      } else {
+        out += '/';
+        out += std::to_string(f.index);
+      }
+    }
+    return out;
+  }
+
+  std::vector<Frame> frames_;
+};
+
 }  // namespace
 
 base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::string& file) {
+  nlohmann::json doc;
   try {
-    return nlohmann::json::parse(text.begin(), text.end());
+    doc = nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte is 1-based and may point one past the end.
     const std::size_t end = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
@@ -36,6 +113,17 @@ base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::s
     return base::make_error(base::SourceLoc{file, static_cast<int>(line)},
                             "malformed JSON: " + parse_error_text(e.what()));
   }
+  // nlohmann keeps the last of two equal keys; a second pass over the (well-formed) text
+  // finds the first repeat, so that a typo or a pasted line does not pass silently.
+  DuplicateKeyFinder dup;
+  if (!nlohmann::json::sax_parse(text.begin(), text.end(), &dup)) {
+    return base::make_error(
+        base::SourceLoc{file},
+        fmt::format("{}: duplicate key {}", dup.repeated_path,
+                    nlohmann::json(dup.repeated_key)
+                        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+  }
+  return doc;
 }
 
 std::string input_name(const std::string& path) {

@@ -4,6 +4,9 @@
 /// form. A malformed document gives one error located at the line nlohmann stopped on, its
 /// message without nlohmann's prefix:
 ///   groups.json:3: error: malformed JSON: syntax error while parsing value - ...
+/// A well-formed document with a key twice in one object is refused at the JSON path of the
+/// repeat (nlohmann would keep the last):
+///   topo.json: error: /links/0/to: duplicate key "to"
 /// The structure checks that follow (JSON paths like `/links/3/to`) stay with each reader.
 
 #include <cstddef>
@@ -18,7 +21,7 @@ namespace sbrdma::platform {
 /// The RFC 6901 path of member `key` of the value at `path` ("" is the root), for errors.
 std::string json_child(const std::string& path, std::string_view key);
 
-/// Parses `text`; `file` names it in errors. Never throws.
+/// Parses `text`, refusing a repeated key; `file` names it in errors. Never throws.
 base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::string& file);
 
 /// The bytes of the file at `path` ("-": standard input, named <stdin>). Errors (located at

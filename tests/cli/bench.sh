@@ -149,6 +149,11 @@ check bench_groups_bad_rank 1 - -- bench allr --custom-replica-groups "$BENCH_DA
 expect_err "groups_bad_rank.json: error: /1/1: expected a rank (a core id, 0 or more)"
 check bench_groups_overlap 1 - -- bench allr --custom-replica-groups "$BENCH_DATA/groups_overlap.json"
 expect_err "groups_overlap.json: error: replica groups 0 and 1 overlap at rank 2"
+# A key twice is refused, not read as its last value.
+echo '{"replica_groups":[[0,1]],"replica_groups":[[0,1]]}' >"$(work)/groups_dup_key.json"
+check bench_groups_duplicate_key 1 - -- bench allr -b 1K --custom-replica-groups groups_dup_key.json
+expect_err 'groups_dup_key.json: error: /replica_groups: duplicate key "replica_groups"'
+expect_err_lines 1
 check bench_too_large 1 - -- bench allr -r 8 -b 32M --algorithm ring
 expect_err "all-reduce of 33554432 B (fp32, 8 ranks, ring) needs"
 expect_err "224 KiB fit: at most "

@@ -33,6 +33,10 @@ expect_out "c2c        chip2.die0    chip3.die0         128     400  c2c.chip2-c
 check topo_file_bad_link 1 - -- info topology "$TOPO_DATA/link_to_missing_chip.json"
 expect_err "link_to_missing_chip.json: error: /links/3/to: chip 17 does not exist (16 chips)"
 expect_err_lines 1
+# A key twice is refused, not read as its last value (here: 1 chip and an unrelated error).
+check topo_file_duplicate_key 1 - -- info topology "$TOPO_DATA/duplicate_key.json"
+expect_err 'duplicate_key.json: error: /chips: duplicate key "chips"'
+expect_err_lines 1
 check topo_file_malformed 1 - -- info topology "$TOPO_DATA/bad_syntax.json"
 expect_err "bad_syntax.json:3: error: malformed JSON:"
 expect_err_lines 1

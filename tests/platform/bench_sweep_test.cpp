@@ -326,6 +326,11 @@ TEST(ReplicaGroups, TheObjectFormHasNoOtherField) {
       parse_replica_groups(R"({"replica_groups": [[0, 1]], "a/b": 1})", "g.json").error().format(),
       "g.json: error: /a~1b: unknown field");
   EXPECT_EQ(parse_replica_groups(R"({"replica_groups": [[0, 1]]})", "g.json")->groups.size(), 1U);
+  EXPECT_EQ(
+      parse_replica_groups(R"({"replica_groups": [[0, 1]], "replica_groups": [[0, 1]]})", "g.json")
+          .error()
+          .format(),
+      R"(g.json: error: /replica_groups: duplicate key "replica_groups")");
 }
 
 }  // namespace

@@ -113,6 +113,7 @@ TEST(TopologyJson, EachInvalidFileGivesItsError) {
       {"two_shapes.json", 0, "/links: only one of torus, mesh, links may be given (torus is)"},
       {"bad_die.json", 0, "/links/0/to/die: die 1 does not exist (dies per chip: 1)"},
       {"override_no_link.json", 0, "/link_overrides/0/chips: no link between chip 0 and chip 5"},
+      {"duplicate_key.json", 0, "/chips: duplicate key \"chips\""},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.file);
@@ -162,6 +163,18 @@ TEST(TopologyJson, TypesAndShapesAreChecked) {
   EXPECT_EQ(parse_error(R"({"chips": 2, "link_overrides": [{"chips": [0]}]})"),
             "t.json: error: /link_overrides/0/chips: expected two chip numbers");
   EXPECT_EQ(parse_error(R"({"chips": 2, "a/b": 1})"), "t.json: error: /a~1b: unknown field");
+  // A key twice is refused wherever it is, not read as its last value.
+  EXPECT_EQ(parse_error(R"({"chips": 1, "chips": 4})"),
+            R"(t.json: error: /chips: duplicate key "chips")");
+  EXPECT_EQ(parse_error(R"({"chips": 2, "params": {"c2c_latency": 1, "c2c_latency": 2}})"),
+            R"(t.json: error: /params/c2c_latency: duplicate key "c2c_latency")");
+  EXPECT_EQ(parse_error(R"({"chips": 2, "links": [{"from": 0, "to": 1, "to": 0}]})"),
+            R"(t.json: error: /links/0/to: duplicate key "to")");
+  EXPECT_EQ(parse_error(R"({"chips": 2, "links": [{"from": 0, "to": {"chip": 1, "chip": 1}}]})"),
+            R"(t.json: error: /links/0/to/chip: duplicate key "chip")");
+  // z_dims is a list of dimensions (docs/topology-json.md), never a number.
+  EXPECT_EQ(parse_error(R"({"chips": 8, "torus": [2, 2, 2], "z_dims": 2})"),
+            "t.json: error: /z_dims: expected an array of integers, got 2");
   EXPECT_EQ(parse_error(""),
             "t.json:1: error: malformed JSON: syntax error while parsing value - unexpected end "
             "of input; expected '[', '{', or a literal");

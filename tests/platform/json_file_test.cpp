@@ -1,0 +1,63 @@
+// platform/json_file.h: parse_json_text refuses a key given twice in one object, at the JSON
+// path of the repeat, and reports malformed JSON as before.
+#include "platform/json_file.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace sbrdma::platform {
+namespace {
+
+std::string parse_error(const std::string& text) {
+  auto j = parse_json_text(text, "in.json");
+  return j.ok() ? "ok" : j.error().format();
+}
+
+TEST(JsonFile, ARepeatedKeyIsRefusedAtItsPath) {
+  EXPECT_EQ(parse_error(R"({"chips": 1, "chips": 4})"),
+            R"(in.json: error: /chips: duplicate key "chips")");
+  EXPECT_EQ(parse_error(R"({"replica_groups": [[0, 1]], "replica_groups": [[0, 1]]})"),
+            R"(in.json: error: /replica_groups: duplicate key "replica_groups")");
+  // Inside arrays and objects: indices count every kind of element before it.
+  EXPECT_EQ(parse_error(R"({"links": [{"from": 0, "to": 1}, [], 7, {"from": 1, "from": 2}]})"),
+            R"(in.json: error: /links/3/from: duplicate key "from")");
+  EXPECT_EQ(parse_error(R"({"params": {"a": {"x": 1}, "b": 2, "b": 3}})"),
+            R"(in.json: error: /params/b: duplicate key "b")");
+  EXPECT_EQ(parse_error(R"([[{}], [{"k": [1, {"a": 1}], "k": 0}]])"),
+            R"(in.json: error: /1/0/k: duplicate key "k")");
+  // The path escapes '/' and '~' (RFC 6901); the key is printed as a JSON string.
+  EXPECT_EQ(parse_error(R"({"a/b~": 1, "a/b~": 2})"),
+            R"(in.json: error: /a~1b~0: duplicate key "a/b~")");
+  EXPECT_EQ(parse_error(R"({"q\"": 1, "q\"": 2})"), R"(in.json: error: /q": duplicate key "q\"")");
+  // The first repeat in the text is the one named.
+  EXPECT_EQ(parse_error(R"({"a": {"x": 1, "x": 2}, "a": 3})"),
+            R"(in.json: error: /a/x: duplicate key "x")");
+}
+
+TEST(JsonFile, EqualKeysInDifferentObjectsAreFine) {
+  EXPECT_EQ(parse_error(R"([{"a": 1}, {"a": 2}])"), "ok");
+  EXPECT_EQ(parse_error(R"({"a": {"a": {"a": 1}}, "b": [{"a": 1, "b": 2}]})"), "ok");
+  EXPECT_EQ(parse_error(R"({"A": 1, "a": 2, "a ": 3})"), "ok");
+  auto j = parse_json_text(R"({"x": [1, {"y": null}], "z": "s"})", "in.json");
+  ASSERT_TRUE(j.ok());
+  EXPECT_EQ(j->dump(), R"({"x":[1,{"y":null}],"z":"s"})");
+}
+
+TEST(JsonFile, MalformedJsonKeepsItsLineAndMessage) {
+  // A syntax error is reported as before, even after a repeated key.
+  auto j = parse_json_text("{\"a\": 1,\n\"a\": 2,\n\"b\" 3}", "in.json");
+  ASSERT_FALSE(j.ok());
+  EXPECT_EQ(j.error().format(),
+            "in.json:3: error: malformed JSON: syntax error while parsing object separator - "
+            "unexpected number literal; expected ':'");
+  EXPECT_EQ(parse_error("[1, 2"),
+            "in.json:1: error: malformed JSON: syntax error while parsing array - unexpected end "
+            "of input; expected ']'");
+  EXPECT_EQ(parse_error("{} {}"),
+            "in.json:1: error: malformed JSON: syntax error while parsing value - unexpected '{'; "
+            "expected end of input");
+}
+
+}  // namespace
+}  // namespace sbrdma::platform
