@@ -275,6 +275,9 @@ class TopologyBuilder {
   }
 
   base::Status link_overrides() {
+    // One entry per link: a link joins a pair of chips either way round, and a second entry
+    // for it would silently replace the first.
+    std::map<std::pair<ChipId, ChipId>, std::size_t> seen;  // chip pair -> first index
     for (std::size_t i = 0; i < spec_.link_overrides.size(); ++i) {
       const LinkOverrideSpec& o = spec_.link_overrides[i];
       const std::string path = "/link_overrides/" + std::to_string(i);
@@ -291,6 +294,12 @@ class TopologyBuilder {
       if (found == kNoLink) {
         return at(path + "/chips",
                   "no link between " + chip_str(o.chip_a) + " and " + chip_str(o.chip_b));
+      }
+      const std::pair<ChipId, ChipId> key = std::minmax(o.chip_a, o.chip_b);
+      const auto [it, fresh] = seen.emplace(key, i);
+      if (!fresh) {
+        return at(path, "duplicate of /link_overrides/" + std::to_string(it->second) + " (" +
+                            chip_str(key.first) + " - " + chip_str(key.second) + ")");
       }
       SBRDMA_TRY(apply_overrides(t_.links_[found], o.bandwidth_gbps, o.latency_ns, path));
     }

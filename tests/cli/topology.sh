@@ -37,6 +37,9 @@ expect_err_lines 1
 check topo_file_duplicate_key 1 - -- info topology "$TOPO_DATA/duplicate_key.json"
 expect_err 'duplicate_key.json: error: /chips: duplicate key "chips"'
 expect_err_lines 1
+check topo_file_duplicate_override 1 - -- info topology "$TOPO_DATA/duplicate_override.json"
+expect_err "duplicate_override.json: error: /link_overrides/1: duplicate of /link_overrides/0 (chip 0 - chip 1)"
+expect_err_lines 1
 check topo_file_malformed 1 - -- info topology "$TOPO_DATA/bad_syntax.json"
 expect_err "bad_syntax.json:3: error: malformed JSON:"
 expect_err_lines 1

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace sbrdma::device {
@@ -287,6 +288,14 @@ TEST(Topology, BuilderRefusesInconsistentSpecs) {
   s.profile = "sunda";
   s.dies_per_chip = 2;
   EXPECT_EQ(msg(s), "/dies_per_chip: 2 dies per chip; profile sunda has 1 (its address map)");
+  // A link joins its chips either way round: a second override of it would replace the first.
+  s = ring(4);
+  s.link_overrides = {{0, 1, 64.0, std::nullopt}, {1, 2, std::nullopt, 300.0}};
+  EXPECT_EQ(msg(s), "ok");
+  s.link_overrides.push_back({1, 0, std::nullopt, 300.0});
+  EXPECT_EQ(msg(s), "/link_overrides/2: duplicate of /link_overrides/0 (chip 0 - chip 1)");
+  s.link_overrides.back() = {0, 1, 64.0, std::nullopt};
+  EXPECT_EQ(msg(s), "/link_overrides/2: duplicate of /link_overrides/0 (chip 0 - chip 1)");
 }
 
 TEST(Topology, UnknownBuiltinListsTheBuiltins) {

@@ -114,6 +114,8 @@ TEST(TopologyJson, EachInvalidFileGivesItsError) {
       {"bad_die.json", 0, "/links/0/to/die: die 1 does not exist (dies per chip: 1)"},
       {"override_no_link.json", 0, "/link_overrides/0/chips: no link between chip 0 and chip 5"},
       {"duplicate_key.json", 0, "/chips: duplicate key \"chips\""},
+      {"duplicate_override.json", 0,
+       "/link_overrides/1: duplicate of /link_overrides/0 (chip 0 - chip 1)"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.file);
