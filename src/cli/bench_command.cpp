@@ -315,11 +315,8 @@ int bench(const BenchArgs& a) {
   o.topology_name = topology->name();
   const collectives::Geometry geom = platform::geometry_of(*topology);
   if (!a.groups.empty()) {
-    auto g = platform::load_replica_groups(a.groups);
+    auto g = platform::load_replica_groups(a.groups, geom);
     if (!g) return fail(g.error());
-    if (auto st = collectives::check_communicator(geom, *g); !st) {
-      return fail(base::make_error(base::SourceLoc{a.groups, 0}, st.error().message));
-    }
     if (a.ranks != 0 && a.ranks != g->ranks()) {
       return fail(base::make_error(
           fmt::format("-r {} does not match --custom-replica-groups ({} ranks per group)", a.ranks,

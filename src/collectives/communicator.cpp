@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 namespace sbrdma::collectives {
 
@@ -18,33 +19,44 @@ base::Result<Communicator> default_communicator(const Geometry& g, unsigned rank
   return c;
 }
 
-base::Status check_communicator(const Geometry& g, const Communicator& c) {
-  if (c.groups.empty()) return base::make_error("replica groups: no group given");
+std::optional<CommunicatorProblem> find_communicator_problem(const Geometry& g,
+                                                             const Communicator& c) {
+  if (c.groups.empty()) return CommunicatorProblem{{}, "replica groups: no group given"};
   std::vector<int> owner(g.num_cores(), -1);
   for (std::size_t k = 0; k < c.groups.size(); ++k) {
     const auto& grp = c.groups[k];
-    if (grp.empty()) return base::make_error(fmt::format("replica group {} is empty", k));
+    if (grp.empty()) return CommunicatorProblem{{k}, fmt::format("replica group {} is empty", k)};
     if (grp.size() != c.groups.front().size()) {
-      return base::make_error(fmt::format(
-          "replica group {} has {} ranks, group 0 has {} (all groups must be the same size)", k,
-          grp.size(), c.groups.front().size()));
+      return CommunicatorProblem{
+          {k},
+          fmt::format(
+              "replica group {} has {} ranks, group 0 has {} (all groups must be the same size)", k,
+              grp.size(), c.groups.front().size())};
     }
-    for (CoreId r : grp) {
+    for (std::size_t i = 0; i < grp.size(); ++i) {
+      const CoreId r = grp[i];
       if (r >= g.num_cores()) {
-        return base::make_error(
-            fmt::format("replica group {}: rank {} is not a core of the "
-                        "topology (cores 0..{})",
-                        k, r, g.num_cores() - 1));
+        return CommunicatorProblem{{k, i},
+                                   fmt::format("replica group {}: rank {} is not a core of the "
+                                               "topology (cores 0..{})",
+                                               k, r, g.num_cores() - 1)};
       }
       if (owner[r] >= 0) {
-        return base::make_error(
+        return CommunicatorProblem{
+            {k, i},
             owner[r] == static_cast<int>(k)
                 ? fmt::format("replica group {}: rank {} appears twice", k, r)
-                : fmt::format("replica groups {} and {} overlap at rank {}", owner[r], k, r));
+                : fmt::format("replica groups {} and {} overlap at rank {}", owner[r], k, r)};
       }
       owner[r] = static_cast<int>(k);
     }
   }
+  return std::nullopt;
+}
+
+base::Status check_communicator(const Geometry& g, const Communicator& c) {
+  auto problem = find_communicator_problem(g, c);
+  if (problem) return base::make_error(std::move(problem->message));
   return base::ok_status();
 }
 

@@ -3,6 +3,9 @@
 /// Groups run the same collective at the same time and must not share cores (hw-params §3:
 /// "sub-groups must not overlap"). Rank r of a group is the group's r-th core.
 
+#include <cstddef>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "base/result.h"
@@ -23,6 +26,18 @@ base::Result<Communicator> default_communicator(const Geometry& g, unsigned rank
 /// Checks `c` on `g`: at least one group, no empty group, every group the same size, every
 /// core on the topology, no core twice.
 base::Status check_communicator(const Geometry& g, const Communicator& c);
+
+/// The first problem check_communicator reports, and where it is: `where` is {} for the list
+/// of groups, {k} for group k, {k, i} for rank i of group k (the second of two equal ranks).
+struct CommunicatorProblem {
+  std::vector<std::size_t> where;
+  std::string message;
+};
+
+/// check_communicator's checks, in its order, keeping the place of the first problem so that a
+/// file's reader can name it (`/1/0: ...`). nullopt: `c` is fine on `g`.
+std::optional<CommunicatorProblem> find_communicator_problem(const Geometry& g,
+                                                             const Communicator& c);
 
 /// Number of distinct chips the ranks of `group` sit on.
 unsigned chips_spanned(const Geometry& g, const std::vector<CoreId>& group);

@@ -4,13 +4,21 @@
 
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "platform/json_file.h"
 
 namespace sbrdma::platform {
+namespace {
 
-base::Result<collectives::Communicator> parse_replica_groups(std::string_view text,
-                                                             const std::string& file) {
+/// The groups of a file and the JSON path of their list ("" for a list at the root,
+/// "/replica_groups" for the object form).
+struct GroupsFile {
+  collectives::Communicator comm;
+  std::string at;
+};
+
+base::Result<GroupsFile> read_groups(std::string_view text, const std::string& file) {
   using nlohmann::json;
   auto parsed = parse_json_text(text, file);
   if (!parsed) return parsed.error();
@@ -19,7 +27,8 @@ base::Result<collectives::Communicator> parse_replica_groups(std::string_view te
     return base::make_error(base::SourceLoc{file}, fmt::format("{}: {}", path, what));
   };
   const json* groups = &root;
-  std::string at;
+  GroupsFile out;
+  std::string& at = out.at;
   if (root.is_object()) {
     if (!root.contains("replica_groups"))
       return bad("/", "expected a list of groups or an object with \"replica_groups\"");
@@ -31,7 +40,7 @@ base::Result<collectives::Communicator> parse_replica_groups(std::string_view te
   }
   if (!groups->is_array() || groups->empty())
     return bad(at.empty() ? "/" : at, "expected a non-empty list of groups");
-  collectives::Communicator c;
+  collectives::Communicator& c = out.comm;
   for (std::size_t g = 0; g < groups->size(); ++g) {
     const json& grp = (*groups)[g];
     if (!grp.is_array()) return bad(fmt::format("{}/{}", at, g), "expected a list of ranks");
@@ -47,13 +56,37 @@ base::Result<collectives::Communicator> parse_replica_groups(std::string_view te
       c.groups.back().push_back(static_cast<unsigned>(rank));
     }
   }
-  return c;
+  return out;
 }
 
-base::Result<collectives::Communicator> load_replica_groups(const std::string& path) {
+}  // namespace
+
+base::Result<collectives::Communicator> parse_replica_groups(std::string_view text,
+                                                             const std::string& file) {
+  auto f = read_groups(text, file);
+  if (!f) return f.error();
+  return std::move(f->comm);
+}
+
+base::Result<collectives::Communicator> parse_replica_groups(std::string_view text,
+                                                             const std::string& file,
+                                                             const collectives::Geometry& g) {
+  auto f = read_groups(text, file);
+  if (!f) return f.error();
+  if (auto problem = collectives::find_communicator_problem(g, f->comm)) {
+    std::string path = f->at;
+    for (std::size_t i : problem->where) path += "/" + std::to_string(i);
+    return base::make_error(base::SourceLoc{file},
+                            fmt::format("{}: {}", path.empty() ? "/" : path, problem->message));
+  }
+  return std::move(f->comm);
+}
+
+base::Result<collectives::Communicator> load_replica_groups(const std::string& path,
+                                                            const collectives::Geometry& g) {
   auto text = read_json_file(path);
   if (!text) return text.error();
-  return parse_replica_groups(*text, path);
+  return parse_replica_groups(*text, path, g);
 }
 
 }  // namespace sbrdma::platform

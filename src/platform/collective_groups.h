@@ -16,7 +16,16 @@ namespace sbrdma::platform {
 base::Result<collectives::Communicator> parse_replica_groups(std::string_view text,
                                                              const std::string& file);
 
-/// Reads and parses the file at `path`.
-base::Result<collectives::Communicator> load_replica_groups(const std::string& path);
+/// The same, then collectives::check_communicator's checks on `g`, whose errors also name
+/// the offending group (`/1: replica group 1 has 1 ranks, ...`) or rank
+/// (`/1/0: replica groups 0 and 1 overlap at rank 1`), under `/replica_groups` in the
+/// object form.
+base::Result<collectives::Communicator> parse_replica_groups(std::string_view text,
+                                                             const std::string& file,
+                                                             const collectives::Geometry& g);
+
+/// Reads the file at `path` and parses and checks it on `g`.
+base::Result<collectives::Communicator> load_replica_groups(const std::string& path,
+                                                            const collectives::Geometry& g);
 
 }  // namespace sbrdma::platform

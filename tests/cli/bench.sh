@@ -148,7 +148,22 @@ expect_err_lines 1
 check bench_groups_bad_rank 1 - -- bench allr --custom-replica-groups "$BENCH_DATA/groups_bad_rank.json"
 expect_err "groups_bad_rank.json: error: /1/1: expected a rank (a core id, 0 or more)"
 check bench_groups_overlap 1 - -- bench allr --custom-replica-groups "$BENCH_DATA/groups_overlap.json"
-expect_err "groups_overlap.json: error: replica groups 0 and 1 overlap at rank 2"
+expect_err "groups_overlap.json: error: /replica_groups/1/0: replica groups 0 and 1 overlap at rank 2"
+expect_err_lines 1
+# The checks on the topology name the offending rank or group by its JSON path too.
+echo '[[0,1],[1,2]]' >"$(work)/groups_overlap_list.json"
+check bench_groups_overlap_path 1 - -- bench allr -b 1K --custom-replica-groups groups_overlap_list.json
+expect_err "groups_overlap_list.json: error: /1/0: replica groups 0 and 1 overlap at rank 1"
+expect_err_lines 1
+echo '[[0,1,0]]' >"$(work)/groups_twice.json"
+check bench_groups_twice_path 1 - -- bench allr -b 1K --custom-replica-groups groups_twice.json
+expect_err "groups_twice.json: error: /0/2: replica group 0: rank 0 appears twice"
+echo '[[0,1],[2,8]]' >"$(work)/groups_not_core.json"
+check bench_groups_not_core_path 1 - -- bench allr -b 1K --custom-replica-groups groups_not_core.json
+expect_err "groups_not_core.json: error: /1/1: replica group 1: rank 8 is not a core of the topology (cores 0..7)"
+echo '[[0,1],[2]]' >"$(work)/groups_sizes.json"
+check bench_groups_sizes_path 1 - -- bench allr -b 1K --custom-replica-groups groups_sizes.json
+expect_err "groups_sizes.json: error: /1: replica group 1 has 1 ranks, group 0 has 2 (all groups must be the same size)"
 # A key twice is refused, not read as its last value.
 echo '{"replica_groups":[[0,1]],"replica_groups":[[0,1]]}' >"$(work)/groups_dup_key.json"
 check bench_groups_duplicate_key 1 - -- bench allr -b 1K --custom-replica-groups groups_dup_key.json

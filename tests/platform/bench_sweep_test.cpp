@@ -333,5 +333,37 @@ TEST(ReplicaGroups, TheObjectFormHasNoOtherField) {
       R"(g.json: error: /replica_groups: duplicate key "replica_groups")");
 }
 
+/// The error of a replica-group file checked on trn2 (8 cores), or "ok".
+std::string groups_error(const std::string& text) {
+  auto topo = load_topology("trn2");
+  SBRDMA_CHECK(topo.ok());
+  auto c = parse_replica_groups(text, "g.json", geometry_of(*topo));
+  return c.ok() ? "ok" : c.error().format();
+}
+
+TEST(ReplicaGroups, CheckErrorsNameTheGroupOrRankByItsPath) {
+  EXPECT_EQ(groups_error("[[0, 1], [2, 3]]"), "ok");
+  EXPECT_EQ(groups_error("[[0, 1], [1, 2]]"),
+            "g.json: error: /1/0: replica groups 0 and 1 overlap at rank 1");
+  EXPECT_EQ(groups_error("[[0, 1, 0]]"),
+            "g.json: error: /0/2: replica group 0: rank 0 appears twice");
+  EXPECT_EQ(groups_error("[[0, 1], [2, 8]]"),
+            "g.json: error: /1/1: replica group 1: rank 8 is not a core of the topology "
+            "(cores 0..7)");
+  EXPECT_EQ(groups_error("[[0, 1], [2]]"),
+            "g.json: error: /1: replica group 1 has 1 ranks, group 0 has 2 (all groups must be "
+            "the same size)");
+  EXPECT_EQ(groups_error("[[0], []]"), "g.json: error: /1: replica group 1 is empty");
+  // The object form's groups sit under /replica_groups.
+  EXPECT_EQ(groups_error(R"({"replica_groups": [[0, 1, 2], [2, 3, 4]]})"),
+            "g.json: error: /replica_groups/1/0: replica groups 0 and 1 overlap at rank 2");
+  EXPECT_EQ(groups_error(R"({"replica_groups": [[0, 1], [2]]})"),
+            "g.json: error: /replica_groups/1: replica group 1 has 1 ranks, group 0 has 2 (all "
+            "groups must be the same size)");
+  // Syntax-level errors come first, as without a topology.
+  EXPECT_EQ(groups_error("[[0, 1], [1, -2]]"),
+            "g.json: error: /1/1: expected a rank (a core id, 0 or more)");
+}
+
 }  // namespace
 }  // namespace sbrdma::platform
