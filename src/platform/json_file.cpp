@@ -9,6 +9,8 @@
 #include <set>
 #include <vector>
 
+#include "base/printable.h"
+
 namespace sbrdma::platform {
 namespace {
 
@@ -165,9 +167,9 @@ base::Result<std::string> read_json_file(const std::string& path) {
 }
 
 std::string json_child(const std::string& path, std::string_view key) {
-  std::string out = path + "/";
-  for (char c : key) out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
-  return out;
+  std::string escaped;
+  for (char c : key) escaped += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+  return path + "/" + base::printable(escaped);  // one line, whatever the key holds
 }
 
 }  // namespace sbrdma::platform

@@ -18,7 +18,8 @@
 
 namespace sbrdma::platform {
 
-/// The RFC 6901 path of member `key` of the value at `path` ("" is the root), for errors.
+/// The RFC 6901 path of member `key` of the value at `path` ("" is the root), for errors;
+/// bytes outside printable ASCII are written \xNN (base::printable), so it is one line.
 std::string json_child(const std::string& path, std::string_view key);
 
 /// Parses `text`, refusing a repeated key; `file` names it in errors. Never throws.

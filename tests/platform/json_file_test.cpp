@@ -30,6 +30,9 @@ TEST(JsonFile, ARepeatedKeyIsRefusedAtItsPath) {
   EXPECT_EQ(parse_error(R"({"a/b~": 1, "a/b~": 2})"),
             R"(in.json: error: /a~1b~0: duplicate key "a/b~")");
   EXPECT_EQ(parse_error(R"({"q\"": 1, "q\"": 2})"), R"(in.json: error: /q": duplicate key "q\"")");
+  // A control byte in a key is escaped in the path, so the message stays on one line.
+  EXPECT_EQ(parse_error("{\"a\\n\": 1, \"a\\n\": 2}"),
+            R"(in.json: error: /a\x0a: duplicate key "a\n")");
   // The first repeat in the text is the one named.
   EXPECT_EQ(parse_error(R"({"a": {"x": 1, "x": 2}, "a": 3})"),
             R"(in.json: error: /a/x: duplicate key "x")");
