@@ -165,10 +165,13 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   return o;
 }
 
-/// True if `name` is what add_programs() calls a program file ("coreN.s").
+/// True if `name` is what add_programs() calls a program file ("coreN.s", N in decimal
+/// without leading zeros).
 bool is_program_name(const std::string& name) {
   if (name.size() < 7 || !name.starts_with("core") || !name.ends_with(".s")) return false;
-  return std::all_of(name.begin() + 4, name.end() - 2, [](char c) { return c >= '0' && c <= '9'; });
+  const std::string_view digits = std::string_view(name).substr(4, name.size() - 6);
+  if (digits.size() > 1 && digits.front() == '0') return false;
+  return std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 /// Refuses, before the run, outputs that would be written over one another (two flags that
@@ -203,6 +206,21 @@ base::Status check_distinct_outputs(const BenchArgs& a) {
       }
     }
     if (path != &a.dump) SBRDMA_TRY(check_not_an_input(flag, *path, inputs));
+    if (path == &a.dump) {  // an input named like a program in the folder would be replaced
+      for (const auto& [in_flag, in_path] : inputs) {
+        std::error_code ec;
+        if (in_path.empty() || !std::filesystem::is_regular_file(in_path, ec)) continue;
+        auto in_id = output_identity(in_path);
+        if (!in_id || in_id->empty()) continue;
+        const std::filesystem::path in(*in_id);
+        if (in.parent_path() == *id && is_program_name(in.filename().string())) {
+          return base::make_error(
+              fmt::format("--dump-programs {}: it may write a program over {} ({}), an input "
+                          "of this run",
+                          a.dump, in_flag, in_path));
+        }
+      }
+    }
     const std::filesystem::path p(*id);
     if (path != &a.dump && !dump_id.empty() && p.parent_path() == dump_id &&
         is_program_name(p.filename().string())) {

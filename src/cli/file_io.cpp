@@ -103,22 +103,12 @@ bool write_all(int fd, std::string_view bytes) {
   return true;
 }
 
-/// A temporary file beside `target` holding `bytes`, with the mode `target` has (or a new
-/// file's mode under the umask); empty with errno set when one cannot be made.
-std::string staged_copy(const fs::path& target, std::string_view bytes) {
-  const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-  std::string name = (dir / ("." + target.filename().string() + ".sbrdma-XXXXXX")).string();
+/// A temporary file in `dir` holding `bytes` with permission bits `mode`; empty with errno set
+/// when one cannot be made. Its name does not grow with the target's (a long name still fits).
+std::string staged_copy(const fs::path& dir, std::string_view bytes, mode_t mode) {
+  std::string name = (dir / ".sbrdma-XXXXXX").string();
   const int fd = ::mkstemp(name.data());
   if (fd < 0) return {};
-  struct stat st {};
-  mode_t mode = 0;
-  if (::stat(target.c_str(), &st) == 0) {
-    mode = st.st_mode & 07777;
-  } else {
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    mode = 0666 & ~mask;
-  }
   int err = ::fchmod(fd, mode) == 0 && write_all(fd, bytes) ? 0 : errno;
   if (::close(fd) != 0 && err == 0) err = errno;
   if (err != 0) {
@@ -129,51 +119,79 @@ std::string staged_copy(const fs::path& target, std::string_view bytes) {
   return name;
 }
 
+/// A file staged to replace its target once all are written.
+struct Staged {
+  std::string tmp;
+  fs::path target;
+  const OutputText* file;
+};
+
 }  // namespace
 
 base::Status write_outputs(std::span<const OutputText> files) {
-  std::vector<std::pair<std::string, fs::path>> staged;  // temporary, target
-  const auto discard = [&] {
-    for (const auto& [tmp, target] : staged) ::unlink(tmp.c_str());
+  std::vector<Staged> staged;
+  const auto discard = [&](std::size_t from) {
+    for (std::size_t k = from; k < staged.size(); ++k) ::unlink(staged[k].tmp.c_str());
   };
-  std::vector<const OutputText*> direct;
+  mode_t new_mode = 0;  // what a created file gets: 0666 under the umask
+  {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    new_mode = 0666 & ~mask;
+  }
+  // In place (truncated and rewritten) are: standard output, devices and pipes, and a file
+  // that a replacement would change in more than its bytes (another name links to it,
+  // someone else owns it) or that cannot be replaced (no temporary file beside it).
+  std::vector<const OutputText*> in_place;
   for (const OutputText& f : files) {
     if (f.path.empty() || f.path == "-") {
-      direct.push_back(&f);
+      in_place.push_back(&f);
       continue;
     }
     auto id = output_identity(f.path);
     if (!id) {
-      discard();
+      discard(0);
       return id.error();
     }
-    if (id->empty()) {  // a device or a pipe: nothing to replace
-      direct.push_back(&f);
+    if (id->empty()) {
+      in_place.push_back(&f);
       continue;
     }
-    std::string tmp = staged_copy(*id, f.text);
-    if (tmp.empty() && errno == EACCES) {  // a writable file in a folder that is not
-      direct.push_back(&f);
+    const fs::path target(*id);
+    struct stat st {};
+    mode_t mode = new_mode;
+    if (::stat(target.c_str(), &st) == 0) {
+      if (::access(target.c_str(), W_OK) != 0) {  // a rename would replace it all the same
+        const base::Error e = io_error(f.path, "cannot write");
+        discard(0);
+        return e;
+      }
+      if (st.st_nlink != 1 || st.st_uid != ::geteuid() || st.st_gid != ::getegid()) {
+        in_place.push_back(&f);
+        continue;
+      }
+      mode = st.st_mode & 07777;
+    }
+    const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+    std::string tmp = staged_copy(dir, f.text, mode);
+    if (tmp.empty()) {  // check_writable() passed: write it in place
+      in_place.push_back(&f);
       continue;
     }
-    if (tmp.empty()) {
-      const base::Error e = io_error(f.path, "cannot write");
-      discard();
-      return e;
-    }
-    staged.emplace_back(std::move(tmp), fs::path(*id));
+    staged.push_back(Staged{std::move(tmp), target, &f});
   }
-  for (const OutputText* f : direct) {
+  for (const OutputText* f : in_place) {
     if (auto st = write_direct(f->path, f->text); !st) {
-      discard();
+      discard(0);
       return st;
     }
   }
   for (std::size_t i = 0; i < staged.size(); ++i) {
-    if (std::rename(staged[i].first.c_str(), staged[i].second.c_str()) != 0) {
-      const base::Error e = io_error(staged[i].second.string(), "cannot write");
-      for (std::size_t k = i; k < staged.size(); ++k) ::unlink(staged[k].first.c_str());
-      return e;
+    if (std::rename(staged[i].tmp.c_str(), staged[i].target.c_str()) == 0) continue;
+    ::unlink(staged[i].tmp.c_str());  // a folder that takes no renames: in place after all
+    if (auto st = write_direct(staged[i].file->path, staged[i].file->text); !st) {
+      discard(i + 1);
+      return st;
     }
   }
   return base::ok_status();
@@ -192,7 +210,18 @@ base::Status check_not_an_input(const std::string& out_flag, const std::string& 
   if (!out_id) return out_id.error();
   for (const auto& [flag, path] : inputs) {
     std::error_code ec;
-    if (path.empty() || path == "-" || !fs::is_regular_file(path, ec)) continue;
+    if (path == "-") {  // standard input from the file the output would replace
+      struct stat in {};
+      struct stat out {};
+      if (::fstat(STDIN_FILENO, &in) == 0 && S_ISREG(in.st_mode) &&
+          ::stat(out_path.c_str(), &out) == 0 && in.st_dev == out.st_dev &&
+          in.st_ino == out.st_ino) {
+        return base::make_error(fmt::format(
+            "{} {}: that is {} (standard input), an input of this run", out_flag, out_path, flag));
+      }
+      continue;
+    }
+    if (path.empty() || !fs::is_regular_file(path, ec)) continue;
     auto id = output_identity(path);
     if (id && same_output(out_path, *out_id, path, *id)) {
       return base::make_error(fmt::format("{} {}: that is {} ({}), an input of this run", out_flag,

@@ -30,11 +30,12 @@ struct OutputText {
   std::string_view text;
 };
 /// Writes all of `files` or none of them: a regular file's text goes to a temporary file
-/// beside it (symbolic links followed) that replaces it only once every text is written; a
-/// device or pipe (or a writable file in a folder that takes no new files) is written
-/// directly, before any replacement. On a failure the temporaries
-/// are removed and no target has changed, except a device already written. A replaced file
-/// keeps its permission bits. Contract: no two paths reach one file (same_output()).
+/// beside it (symbolic links followed) that replaces it, keeping its permission bits, only once
+/// every text is written. Written in place instead, before any replacement: standard output,
+/// a device or pipe, a file a replacement would change in more than its bytes (other hard
+/// links, another owner or group), and a file no temporary can go beside. On a failure the
+/// temporaries are removed and no replaced file has changed. An existing file that may not be
+/// written is refused. Contract: no two paths reach one file (same_output()).
 base::Status write_outputs(std::span<const OutputText> files);
 
 /// Refuses, before a long run, an output that write_output() could not write afterwards: a path
@@ -57,8 +58,9 @@ bool same_output(const std::string& a, const std::string& a_id, const std::strin
                  const std::string& b_id);
 
 /// Refuses an output that reaches one of the run's input files: `out_flag` names the output,
-/// `inputs` pairs each input's flag (or "the program") with its path ("-" and paths that are
-/// no existing file are skipped: a built-in topology name, standard input).
+/// `inputs` pairs each input's flag (or "the program") with its path ("" and paths that are
+/// no existing file are skipped, e.g. a built-in topology name; "-" is standard input, which
+/// counts when it is redirected from a file).
 base::Status check_not_an_input(const std::string& out_flag, const std::string& out_path,
                                 std::span<const std::pair<std::string_view, std::string>> inputs);
 

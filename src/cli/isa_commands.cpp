@@ -36,6 +36,8 @@ std::span<const std::uint8_t> as_bytes(const std::string& s) {
 // ---- asm / disasm ---------------------------------------------------------------------------
 
 int run_asm(const std::string& in_path, const std::string& out_path, bool hex) {
+  const std::pair<std::string_view, std::string> inputs[] = {{"the assembly text", in_path}};
+  if (auto st = check_not_an_input("-o", out_path, inputs); !st) return fail(st.error());
   auto input = read_input(in_path);
   if (!input.ok()) return fail(input.error());
   const isa::AsmResult r = isa::assemble(input->data, input->name);

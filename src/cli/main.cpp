@@ -39,7 +39,11 @@ UsageScope usage_scope(const CLI::App& app, int argc, char** argv) {
   for (int i = 1; i < argc && s.unknown.empty(); ++i) {
     const std::string_view word = argv[i];
     if (word.empty() || word.front() == '-') {  // an option: its value may look like a word
-      if (word.size() > 1 && word != "--" && !has_option(*at, word)) s.unknown_option = word;
+      // "-1" may be a command's argument (a negative number), not an option.
+      const bool number = word.size() > 1 && word[1] >= '0' && word[1] <= '9';
+      if (word.size() > 1 && word != "--" && !number && !has_option(*at, word)) {
+        s.unknown_option = word;
+      }
       break;
     }
     const auto subs = commands(at);

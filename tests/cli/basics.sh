@@ -25,6 +25,9 @@ expect_err_lines 2
 check unknown_option_before_collective 1 - -- bench --bogus=3 allr -r 2
 expect_err "sbrdma: error: unknown option '--bogus=3' for 'sbrdma bench'"
 expect_err "run 'sbrdma bench --help' for usage"
+# A negative number is a command's argument, not an unknown option: the real error is told.
+check negative_argument_not_an_option 1 - -- decode addr -1 --chip 99
+expect_err "--chip: Value 99 not in range 0 to 63"
 # Known options before the collective, joined values included, still run.
 check bench_options_first 0 - -- bench -r2 --topology=trn2 allr -b 1K -n 1 -w 0
 expect_out "2 ranks x 1 group on trn2"

@@ -90,8 +90,7 @@ check bench_output_is_groups 1 - -- bench allr -b 1K --custom-replica-groups in_
 expect_err "error: --trace in_groups.json: that is --custom-replica-groups (in_groups.json), an input of this run"
 check bench_output_link_to_groups 1 - -- bench allr -b 1K --custom-replica-groups in_groups.json --report-to-json-file in_link.json
 expect_err "that is --custom-replica-groups (in_groups.json)"
-cp "$DIR/../data/topology/two_chips.json" "$(work)/in_topo.json" 2>/dev/null ||
-  echo '{"chips": 1}' >"$(work)/in_topo.json"
+echo '{"chips": 1}' >"$(work)/in_topo.json"
 check bench_output_is_topology 1 - -- bench allr -r 2 -b 1K --topology in_topo.json --plot in_topo.json
 expect_err "error: --plot in_topo.json: that is --topology (in_topo.json), an input of this run"
 if grep -q '<svg' "$(work)/in_topo.json"; then _fail "the topology was overwritten"; else
@@ -121,3 +120,31 @@ touch "$(work)/redump/notes.txt"
 check bench_dump_again 0 - -- bench allr -r 2 -b 1K --dump-programs redump
 if [[ $(cd "$(work)/redump" && echo *) == "core0.s core1.s notes.txt" ]]; then
   pass=$((pass + 1)); else _fail "redump holds: $(cd "$(work)/redump" && echo *)"; fi
+
+# Inputs the outputs would reach in other ways: standard input redirected from the file, a
+# file in the dump folder named like a program, asm's own source.
+cp "$EX/ping_pong.s" "$(work)/stdin_prog.s"
+check run_trace_is_stdin 1 "$(work)/stdin_prog.s" -- run - --trace stdin_prog.s
+expect_err "error: --trace stdin_prog.s: that is the program (standard input), an input of this run"
+mkdir -p "$(work)/dumpin"
+echo '[[0, 1]]' >"$(work)/dumpin/core9.s"
+check bench_dump_over_input 1 - -- bench allr -b 1K --custom-replica-groups dumpin/core9.s --dump-programs dumpin
+expect_err "error: --dump-programs dumpin: it may write a program over --custom-replica-groups (dumpin/core9.s), an input of this run"
+if [[ -s "$(work)/dumpin/core9.s" ]]; then pass=$((pass + 1)); else _fail "the input was removed"; fi
+printf 'rdma_desc_start\n' >"$(work)/self.s"
+check asm_output_is_input 1 - -- asm self.s -o self.s
+expect_err "error: -o self.s: that is the assembly text (self.s), an input of this run"
+# A replaced output stays one file with its other names (hard links), and long names work.
+echo old >"$(work)/hl1.bin"
+ln -f "$(work)/hl1.bin" "$(work)/hl2.bin"
+check asm_output_hard_link 0 - -- asm self.s -o hl1.bin
+if cmp -s "$(work)/hl1.bin" "$(work)/hl2.bin" && [[ $(wc -c <"$(work)/hl2.bin") -eq 64 ]]; then
+  pass=$((pass + 1)); else _fail "hl2.bin no longer shares hl1.bin's bytes"; fi
+long=$(printf 'x%.0s' {1..250}).bin
+check asm_output_long_name 0 - -- asm self.s -o "$long"
+if [[ $(wc -c <"$(work)/$long") -eq 64 ]]; then pass=$((pass + 1)); else
+  _fail "the long-named output was not written"; fi
+# A dump folder keeps files only named like programs (core01.s is not core1.s).
+touch "$(work)/redump/core01.s"
+check bench_dump_keeps_lookalike 0 - -- bench allr -r 2 -b 1K --dump-programs redump
+if [[ -e "$(work)/redump/core01.s" ]]; then pass=$((pass + 1)); else _fail "core01.s was removed"; fi
