@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "base/printable.h"
+
 namespace sbrdma::device {
 namespace {
 
@@ -246,7 +248,7 @@ base::Status set_timing_param(TimingParams& params, std::string_view name, doubl
     }
     return base::ok_status();
   }
-  return base::make_error("unknown parameter '" + std::string(name) +
+  return base::make_error("unknown parameter '" + base::printable(name) +
                           "' (see `sbrdma info params`)");
 }
 

@@ -133,6 +133,9 @@ TEST(TimingParams, SetByName) {
   base::Status bad = set_timing_param(p, "c2c_speed", 1);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message, "unknown parameter 'c2c_speed' (see `sbrdma info params`)");
+  // A name echoed from a file stays one line of printable text.
+  EXPECT_EQ(set_timing_param(p, "c2c\n\xc3\xa9", 1).error().message,
+            "unknown parameter 'c2c\\x0a\\xc3\\xa9' (see `sbrdma info params`)");
   EXPECT_FALSE(set_timing_param(p, "c2c_bandwidth", 0).ok());
   EXPECT_FALSE(set_timing_param(p, "c2c_bandwidth", 0.0001).ok());
   EXPECT_FALSE(set_timing_param(p, "c2c_latency", -1).ok());
