@@ -422,7 +422,9 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--trace", a->trace, "Chrome/Perfetto trace of one iteration of the last size")
       ->check(kNonEmpty);
   cmd->add_option("--plot", a->plot, "SVG plot of busbw against size")->check(kNonEmpty);
-  cmd->add_option("--dump-programs", a->dump, "Write each core's program (last size) to DIR")
+  cmd->add_option("--dump-programs", a->dump,
+                  "Write each core's program (last size) to DIR/coreN.s; other coreN.s files "
+                  "there are removed")
       ->check(kNonEmpty);
   cmd->callback([a, &ctx] { ctx.status = bench(*a); });
 }
