@@ -152,7 +152,12 @@ base::Result<Machine::Resolved> Machine::resolve(CoreId issuer, base::SocAddr a)
                     d->target.chip, d->target.die, d->target.local));
   }
   const soc::Region& region = *d->hit->region;
-  SBRDMA_CHECK_MSG(region.core >= 0, "every region of the map belongs to a core");
+  if (region.core < 0) {  // a chip-level window the model does not run (TOP_SP)
+    return base::make_error(
+        fmt::format("address {:#x} is in {} +{:#x}, a CC-core window the "
+                    "simulator does not model",
+                    a.v, region.name, d->hit->offset));
+  }
   const auto tpb = static_cast<unsigned>(region.core);
   const CoreId target = topology_.core_id(CoreLoc{d->target.chip, region.die, tpb});
   return Resolved{target, *d->hit};

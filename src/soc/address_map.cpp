@@ -127,6 +127,19 @@ base::Result<AddressMap> AddressMap::build(const Profile& p) {
       }
     }
   }
+  // The TOP_SP windows of each die, numbered on through die 1. [CHOICE D18d]
+  for (unsigned die = 0; die < p.dies_per_chip; ++die) {
+    for (unsigned i = 0; i < kTopSpPerDie; ++i) {
+      Region r;
+      r.name = fmt::format("TOP_SP_{}", die * kTopSpPerDie + i);
+      r.base = base::SocAddr{(kTopSpBase + i * kTopSpStride) | (die != 0 ? kDieBit : 0)};
+      r.size = kTopSpSize;
+      r.kind = RegionKind::kTopSp;
+      r.die = die;
+      r.instance = static_cast<int>(die * kTopSpPerDie + i);
+      SBRDMA_TRY(m.regions_.insert(std::move(r)));
+    }
+  }
   return m;
 }
 

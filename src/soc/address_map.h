@@ -18,6 +18,11 @@
 ///   +0x00000 UDMA_M2S, +0x20000 UDMA_S2M, +0x38000 GEN, +0x3C000 GEN_EX, +0x40000 MISC,
 ///   +0x80000 BCAST_UDMA (M2S, S2M +0xA0000, GEN +0xB8000, GEN_EX +0xBC000) on n = 0, 16 only
 ///  TPB local index i on its die owns cluster k = i/2, channels (i%2)*16 .. +15 [CHOICE D18]
+///
+///  TOP_SP: 10 windows per die of 4 MiB at 0x8280000000 + i*0x40000000 (|bit47 on die 1),
+///   semaphore windows READ/SET/INC/DEC at +0x1000/+0x1400/+0x1800/+0x1C00, LOCAL_REG at
+///   +0x60000 (doorbells INIT +0x1540 ... basic_block_switch +0x15e0). Decoded for `decode
+///   addr`; the device model does not run them.  [HIGH] wiki-facts §4.2
 
 #include <array>
 #include <cstdint>
@@ -58,6 +63,11 @@ inline constexpr unsigned kChannelsPerCluster = 32;
 inline constexpr unsigned kClustersPerDie = 2;
 inline constexpr std::uint32_t kBcastOffset = 0x80000;
 inline constexpr std::uint32_t kSemSlotBytes = 4;
+inline constexpr std::uint64_t kTopSpBase = 0x8280000000;
+inline constexpr std::uint64_t kTopSpStride = 0x40000000;
+inline constexpr std::uint64_t kTopSpSize = 4ULL << 20;
+inline constexpr unsigned kTopSpPerDie = 10;
+inline constexpr std::uint64_t kTopSpLocalReg = 0x60000;
 }  // namespace cayman_map
 
 /// "M2S", "S2M" (Direction is in soc/udma_regs.h).
@@ -103,6 +113,7 @@ struct RegionHit {
   std::optional<SemHit> sem;
   std::optional<SbufHit> sbuf;
   std::optional<UdmaHit> udma;
+  std::string_view local_reg;  ///< a TOP_SP LOCAL_REG doorbell's name, empty if none
 };
 
 /// A routed address decoded from an issuer's point of view.

@@ -96,6 +96,16 @@ std::string format_decoded(const DecodedAddr& d, ChipDie issuer) {
       out += "  EVT_SEM: outside the event and semaphore windows\n";
     }
   }
+  if (h.region->kind == RegionKind::kTopSp) {
+    if (h.sem) {
+      out += fmt::format("  TOP_SP {} window, semaphore {}\n", sem_window_name(h.sem->window),
+                         h.sem->index);
+    } else if (!h.local_reg.empty()) {
+      out +=
+          fmt::format("  LOCAL_REG doorbell {} (+{:#x}; control plane)\n", h.local_reg, h.offset);
+    }
+    out += "  a CC-core (sync processor) window: decoded only, the simulator does not run it\n";
+  }
   if (h.sbuf) {
     out += fmt::format("  SBUF partition {}, byte {:#x}{}\n", h.sbuf->partition, h.sbuf->byte,
                        h.sbuf->active ? "" : " (beyond the partition's active bytes)");

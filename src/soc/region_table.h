@@ -31,6 +31,7 @@ enum class RegionKind {
   kBcastS2m,            ///< BCAST_UDMA S2M mirror
   kBcastGen,            ///< BCAST_UDMA GEN mirror
   kBcastGenEx,          ///< BCAST_UDMA GEN_EX mirror
+  kTopSp,               ///< a TOP_SP (CC-core) window: decoded, not modelled
 };
 
 /// One region of a chip's address space (chip-relative: DIE bit | LOCAL).

@@ -16,6 +16,13 @@ expect_out "M2S queue 5 register TDRTP_inc (+0x38, RW, doorbell, broadcast)"
 check addr_bcast 0 - -- decode addr 0x50040A4038
 expect_out "engine group of core 2"
 expect_out "broadcast S2M queue 3 register RDRTP_inc"
+# TOP_SP windows (wiki-facts 4.2): named, with their semaphore slots and doorbells.
+check addr_top_sp_sem 0 - -- decode addr 0x808280001c08
+expect_out "region TOP_SP_10 +0x1c08 (die 1, chip 0)"
+expect_out "TOP_SP DEC window, semaphore 2"
+expect_out "decoded only, the simulator does not run it"
+check addr_top_sp_doorbell 0 - -- decode addr 0x82800615a0
+expect_out "LOCAL_REG doorbell host_trigger START (+0x615a0; control plane)"
 check addr_sem_inc 0 - -- decode addr 0x2802701804
 expect_out "region TPB_0.EVT_SEM +0x1804 (core 0, die 0, chip 0)"
 expect_out "EVT_SEM INC window, semaphore 1"

@@ -111,6 +111,24 @@ TEST(MachineErrors, OnlyCmeCopyIsModelled) {
   EXPECT_TRUE(rig.queue(ch, Direction::kM2S).stopped);
 }
 
+// TOP_SP windows decode (sbrdma decode addr names them) but are not modelled: a DMA or an
+// MMIO write there is an error naming the window, not a crash or a silent write.
+TEST(MachineErrors, TopSpWindowsAreNotModelled) {
+  Rig rig;
+  Channel ch = rig.open(0, 0, 0, 8);
+  rig.copy(ch, rig.sbuf(0, 0, 0), base::SocAddr{0x8280001800}, 4);
+  rig.start(ch, 1);
+  rig.bus(0).write32(base::SocAddr{0x82800615a0}, 1);
+  rig.run();
+  EXPECT_NE(find_error(rig,
+                       "0x8280001800 is in TOP_SP_0 +0x1800, a CC-core window the "
+                       "simulator does not model"),
+            nullptr)
+      << rig.m->error_report();
+  EXPECT_NE(find_error(rig, "0x82800615a0 is in TOP_SP_0 +0x615a0"), nullptr)
+      << rig.m->error_report();
+}
+
 TEST(MachineErrors, AddressThatDecodesToNothingNamesIt) {
   Rig rig;
   Channel ch = rig.open(0, 0, 0, 8);

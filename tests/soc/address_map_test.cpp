@@ -104,8 +104,13 @@ TEST(AddressMap, EveryRegionDecodesBackToItsCore) {
       EXPECT_EQ(h->region->core, r.core);
       EXPECT_EQ(h->offset, a.v - r.base.v);
     }
-    ASSERT_GE(r.core, 0) << r.name;
-    EXPECT_EQ(r.die, *m.die_of(static_cast<unsigned>(r.core))) << r.name;
+    if (r.kind == RegionKind::kTopSp) {  // chip-level: the die bit alone places it
+      EXPECT_EQ(r.core, -1) << r.name;
+      EXPECT_EQ(r.die, (r.base.v >> 47) & 1U) << r.name;
+    } else {
+      ASSERT_GE(r.core, 0) << r.name;
+      EXPECT_EQ(r.die, *m.die_of(static_cast<unsigned>(r.core))) << r.name;
+    }
     // From another chip, folded by the chip-id route, the same region is hit on chip 5.
     const ChipDie issuer{2, 0};
     auto folded = fold_route(LocalAddr{r.base}.local(), issuer, ChipDie{5, r.die});
@@ -122,6 +127,7 @@ TEST(AddressMap, RegionsPerCore) {
   std::array<int, 8> tpb{};
   std::array<int, 8> sdma{};
   for (const Region& r : cayman().regions().regions()) {
+    if (r.core < 0) continue;  // TOP_SP: the chip's, below
     auto& n = r.name.starts_with("TPB_") ? tpb : sdma;
     ++n[static_cast<std::size_t>(r.core)];
   }
@@ -252,6 +258,37 @@ TEST(AddressMap, BroadcastApertures) {
   EXPECT_EQ(h->region->engine, -1);
   // Channel 1 has no BCAST_UDMA: its +0x80000 hits nothing.
   EXPECT_FALSE(m.lookup(SocAddr{0x1002100000 + 0x81038}).has_value());
+}
+
+// TOP_SP: 10 windows of 4 MiB per die from 0x8280000000, stride 0x40000000, die 1 at |bit47;
+// semaphore windows at +0x1000..+0x1C00 and LOCAL_REG doorbells. [HIGH] wiki-facts §4.2
+TEST(AddressMap, TopSpWindows) {
+  const AddressMap& m = cayman();
+  std::vector<const Region*> sps;
+  for (const Region& r : m.regions().regions()) {
+    if (r.kind == RegionKind::kTopSp) sps.push_back(&r);
+  }
+  ASSERT_EQ(sps.size(), 20U);
+  auto at = [&](std::uint64_t a) { return m.lookup(SocAddr{a}); };
+  auto h = at(0x8280000000);
+  ASSERT_TRUE(h.has_value());
+  EXPECT_EQ(h->region->name, "TOP_SP_0");
+  EXPECT_EQ(h->region->size, 4U << 20);
+  EXPECT_EQ(h->region->core, -1);
+  EXPECT_EQ(at(0x8280000000 + 9 * 0x40000000ULL)->region->name, "TOP_SP_9");
+  EXPECT_EQ(at(0x808280000000)->region->name, "TOP_SP_10");
+  EXPECT_EQ(at(0x808280000000)->region->die, 1U);
+  EXPECT_FALSE(at(0x8280000000 + 0x400000).has_value());            // past 4 MiB
+  EXPECT_FALSE(at(0x8280000000 + 10 * 0x40000000ULL).has_value());  // no 11th on a die
+  auto sem = at(0x8280000000 + 0x1800 + 3 * 4);
+  ASSERT_TRUE(sem && sem->sem);
+  EXPECT_EQ(sem->sem->window, SemWindow::kInc);
+  EXPECT_EQ(sem->sem->index, 3U);
+  EXPECT_FALSE(at(0x8280000000 + 0x4)->sem.has_value());  // no events window recorded there
+  EXPECT_EQ(at(0x8280000000 + 0x615a0)->local_reg, "host_trigger START");
+  EXPECT_EQ(at(0x8280000000 + 0x615e0)->local_reg, "basic_block_switch");
+  EXPECT_EQ(at(0x8280000000 + 0x61540)->local_reg, "INIT");
+  EXPECT_TRUE(at(0x8280000000 + 0x61544)->local_reg.empty());
 }
 
 TEST(AddressMap, HitsNothing) {
