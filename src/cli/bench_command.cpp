@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -174,6 +175,13 @@ bool is_program_name(const std::string& name) {
   return std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+/// The files a bench run reads, by flag ("" for a built-in topology or no groups).
+using BenchInputs = std::array<std::pair<std::string_view, std::string>, 2>;
+BenchInputs bench_inputs(const BenchArgs& a) {
+  return {
+      {{"--topology", platform::topology_file(a.topology)}, {"--custom-replica-groups", a.groups}}};
+}
+
 /// Refuses, before the run, outputs that would be written over one another (two flags that
 /// reach one file, or a file where --dump-programs may put a program) and "-" for an output
 /// file: standard output carries the table.
@@ -182,8 +190,7 @@ base::Status check_distinct_outputs(const BenchArgs& a) {
                                                              {"--plot", &a.plot},
                                                              {"--trace", &a.trace},
                                                              {"--dump-programs", &a.dump}};
-  const std::pair<std::string_view, std::string> inputs[] = {
-      {"--topology", platform::topology_file(a.topology)}, {"--custom-replica-groups", a.groups}};
+  const BenchInputs inputs = bench_inputs(a);
   std::string dump_id;
   if (!a.dump.empty()) {
     auto id = output_identity(a.dump);
@@ -287,10 +294,12 @@ void remove_stale_programs(const std::string& dir, const std::vector<OutputFile>
 /// file: a path that cannot be written (a folder named like one of the programs) fails the
 /// run before anything is written or created. A dump folder that does not exist yet is
 /// created last (its programs are then new files in an empty folder), and removed again if
-/// a write fails.
-base::Status write_files(const std::vector<OutputFile>& files, const std::string& dump_dir) {
+/// a write fails. A program file that reaches an input (a link in the dump folder) is refused.
+base::Status write_files(const std::vector<OutputFile>& files, const std::string& dump_dir,
+                         const BenchInputs& inputs) {
   std::vector<std::pair<std::string, std::string>> seen;  // path, identity
   for (const OutputFile& f : files) {
+    if (f.program) SBRDMA_TRY(check_not_an_input("--dump-programs", f.path, inputs));
     auto id = output_identity(f.path);
     if (!id) return id.error();
     for (const auto& [other, known] : seen) {
@@ -364,7 +373,7 @@ int bench(const BenchArgs& a) {
   if (!a.plot.empty()) files.push_back({a.plot, platform::format_plot(o, *r)});
   if (!a.trace.empty()) files.push_back({a.trace, std::move(r->trace_json)});
   if (!a.dump.empty()) add_programs(a.dump, o, *r, files);
-  if (auto st = write_files(files, a.dump); !st) return fail(st.error());
+  if (auto st = write_files(files, a.dump, bench_inputs(a)); !st) return fail(st.error());
   std::fputs(platform::format_table(o, *r).c_str(), stdout);
   std::fflush(stdout);
   std::uint64_t wrong = 0;

@@ -174,14 +174,22 @@ base::Status write_outputs(std::span<const OutputText> files) {
     }
     const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
     std::string tmp = staged_copy(dir, f.text, mode);
-    if (tmp.empty()) {  // check_writable() passed: write it in place
-      in_place.push_back(&f);
+    if (tmp.empty() && (errno == EACCES || errno == EPERM)) {  // a folder that takes no new
+      in_place.push_back(&f);                                  // file: write it in place
       continue;
+    }
+    if (tmp.empty()) {  // a full disk, say: nothing has changed yet
+      const base::Error e = io_error(f.path, "cannot write");
+      discard(0);
+      return e;
     }
     staged.push_back(Staged{std::move(tmp), target, &f});
   }
   for (const OutputText* f : in_place) {
+    std::error_code ec;
+    const bool existed = f->path.empty() || f->path == "-" || fs::exists(f->path, ec);
     if (auto st = write_direct(f->path, f->text); !st) {
+      if (!existed) ::unlink(f->path.c_str());  // no cut-off file where there was none
       discard(0);
       return st;
     }

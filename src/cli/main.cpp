@@ -39,8 +39,9 @@ UsageScope usage_scope(const CLI::App& app, int argc, char** argv) {
   for (int i = 1; i < argc && s.unknown.empty(); ++i) {
     const std::string_view word = argv[i];
     if (word.empty() || word.front() == '-') {  // an option: its value may look like a word
-      // "-1" may be a command's argument (a negative number), not an option.
-      const bool number = word.size() > 1 && word[1] >= '0' && word[1] <= '9';
+      // "-1" may be a leaf command's argument (a negative number), not an option.
+      const bool number =
+          word.size() > 1 && word[1] >= '0' && word[1] <= '9' && commands(at).empty();
       if (word.size() > 1 && word != "--" && !number && !has_option(*at, word)) {
         s.unknown_option = word;
       }

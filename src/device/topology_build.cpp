@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "base/check.h"
+#include "base/printable.h"
 #include "device/topology.h"
 #include "soc/profile.h"
 
@@ -119,7 +120,7 @@ class TopologyBuilder {
   base::Status params() {
     for (const ParamOverrideSpec& o : spec_.params) {
       const base::Status st = set_timing_param(t_.params_, o.name, o.value);
-      if (!st.ok()) return at("/params/" + o.name, st.error().message);
+      if (!st.ok()) return at("/params/" + base::printable(o.name), st.error().message);
     }
     return base::ok_status();
   }

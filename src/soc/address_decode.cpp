@@ -147,7 +147,8 @@ base::Result<DecodedAddr> AddressMap::decode(base::SocAddr a, ChipDie issuer) co
 std::optional<SemTarget> semaphore_target(const UdmaDescriptor& d, const AddressMap& map,
                                           ChipDie issuer) {
   auto dec = map.decode(d.addr(), issuer);
-  if (!dec || !dec->hit || !dec->hit->sem) return std::nullopt;
+  // A core's EVT_SEM only: a TOP_SP semaphore slot belongs to no core (and is not modelled).
+  if (!dec || !dec->hit || !dec->hit->sem || dec->hit->region->core < 0) return std::nullopt;
   return SemTarget{dec->target.chip, static_cast<unsigned>(dec->hit->region->core), *dec->hit->sem};
 }
 

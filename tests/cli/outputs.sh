@@ -148,3 +148,29 @@ if [[ $(wc -c <"$(work)/$long") -eq 64 ]]; then pass=$((pass + 1)); else
 touch "$(work)/redump/core01.s"
 check bench_dump_keeps_lookalike 0 - -- bench allr -r 2 -b 1K --dump-programs redump
 if [[ -e "$(work)/redump/core01.s" ]]; then pass=$((pass + 1)); else _fail "core01.s was removed"; fi
+
+# A program file that is a link to an input (hard or symbolic) is refused, not written through.
+mkdir -p "$(work)/linkdump"
+echo '[[0, 1]]' >"$(work)/lgroups.json"
+ln -f "$(work)/lgroups.json" "$(work)/linkdump/core0.s"
+check bench_dump_hard_link_to_input 1 - -- bench allr -b 1K -n 1 -w 0 --custom-replica-groups lgroups.json --dump-programs linkdump
+expect_err "error: --dump-programs linkdump/core0.s: that is --custom-replica-groups (lgroups.json), an input of this run"
+if [[ $(cat "$(work)/lgroups.json") == "[[0, 1]]" ]]; then pass=$((pass + 1)); else
+  _fail "the groups file was written through its link"; fi
+
+# A full disk (a small tmpfs, where this machine lets us mount one): the output keeps its old
+# bytes, and a new output is not left cut short.
+mkdir -p "$(work)/tiny"
+if mount -t tmpfs -o size=64k tmpfs "$(work)/tiny" 2>/dev/null; then
+  cp "$EX/ping_pong.s" "$(work)/tiny/pp.s"
+  echo PRECIOUS >"$(work)/tiny/t.json"
+  check run_trace_full_disk_keeps_old 1 - -- run tiny/pp.s --trace tiny/t.json
+  expect_err "tiny/t.json: error: cannot write: No space left on device"
+  if [[ $(cat "$(work)/tiny/t.json") == PRECIOUS ]]; then pass=$((pass + 1)); else
+    _fail "t.json was cut on a full disk"; fi
+  check run_trace_full_disk_new 1 - -- run tiny/pp.s --trace tiny/new.json
+  if [[ -e "$(work)/tiny/new.json" ]] || ls -a "$(work)/tiny" | grep -q sbrdma-; then
+    _fail "a full disk left: $(ls -a "$(work)/tiny" | tr '\n' ' ')"
+  else pass=$((pass + 1)); fi
+  umount "$(work)/tiny"
+fi

@@ -23,6 +23,10 @@ expect_out "TOP_SP DEC window, semaphore 2"
 expect_out "decoded only, the simulator does not run it"
 check addr_top_sp_doorbell 0 - -- decode addr 0x82800615a0
 expect_out "LOCAL_REG doorbell host_trigger START (+0x615a0; control plane)"
+# A descriptor writing a TOP_SP semaphore slot is no core's semaphore write.
+check desc_top_sp_not_a_core_semaphore 0 - -- decode desc 04000001030008010418008082000000
+if grep -q "a semaphore write" "$(work)/out"; then _fail "TOP_SP slot called a semaphore write"; else
+  pass=$((pass + 1)); fi
 check addr_sem_inc 0 - -- decode addr 0x2802701804
 expect_out "region TPB_0.EVT_SEM +0x1804 (core 0, die 0, chip 0)"
 expect_out "EVT_SEM INC window, semaphore 1"

@@ -189,6 +189,11 @@ TEST(TopologyJson, BuilderErrorsThroughAFile) {
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.error().message,
             "/params/warp_speed: unknown parameter 'warp_speed' (see `sbrdma info params`)");
+  // A control byte in the name is escaped in the path too: one line.
+  auto ctl = parse_topology_json(R"({"chips": 2, "params": {"w\n": 9}})", "t.json");
+  ASSERT_TRUE(ctl.ok());
+  EXPECT_EQ(device::build_topology(*ctl).error().message,
+            "/params/w\\x0a: unknown parameter 'w\\x0a' (see `sbrdma info params`)");
 }
 
 TEST(TopologyJson, NamesAndPaths) {
