@@ -23,21 +23,6 @@ std::optional<SemHit> decode_sem(std::uint64_t off, const Profile& p) {
   return std::nullopt;
 }
 
-/// A TOP_SP offset -> the LOCAL_REG doorbell there (Cayman), or "". [HIGH] wiki-facts §4.2
-std::string_view top_sp_local_reg(std::uint64_t off) {
-  struct Doorbell {
-    std::uint64_t offset;
-    std::string_view name;
-  };
-  constexpr std::array kDoorbells{Doorbell{0x1540, "INIT"}, Doorbell{0x1560, "TSYNC"},
-                                  Doorbell{0x15a0, "host_trigger START"}, Doorbell{0x15c0, "STOP"},
-                                  Doorbell{0x15e0, "basic_block_switch"}};
-  for (const Doorbell& d : kDoorbells) {
-    if (off == kTopSpLocalReg + d.offset) return d.name;
-  }
-  return {};
-}
-
 /// Offset inside an M2S/S2M block -> engine-global or queue register.
 UdmaHit decode_udma(std::uint64_t off, Direction dir, bool broadcast, const Profile& p) {
   UdmaHit h;
@@ -62,6 +47,20 @@ UdmaHit decode_udma(std::uint64_t off, Direction dir, bool broadcast, const Prof
 }
 
 }  // namespace
+
+std::string_view top_sp_local_reg(std::uint64_t off) {
+  struct Doorbell {
+    std::uint64_t offset;
+    std::string_view name;
+  };
+  constexpr std::array kDoorbells{Doorbell{0x1540, "INIT"}, Doorbell{0x1560, "TSYNC"},
+                                  Doorbell{0x15a0, "host_trigger START"}, Doorbell{0x15c0, "STOP"},
+                                  Doorbell{0x15e0, "basic_block_switch"}};
+  for (const Doorbell& d : kDoorbells) {
+    if (off == kTopSpLocalReg + d.offset) return d.name;
+  }
+  return {};
+}
 
 std::string_view sem_window_name(SemWindow w) {
   switch (w) {
@@ -106,12 +105,12 @@ std::optional<RegionHit> AddressMap::lookup(base::SocAddr a) const {
       h.sem = decode_sem(h.offset, *profile_);
       break;
     case RegionKind::kTopSp:
-      // The semaphore windows (no events window is recorded there) and LOCAL_REG's doorbells.
+      // The semaphore windows (no events window is recorded there); top_sp_local_reg() names
+      // LOCAL_REG's doorbells.
       // [HIGH] wiki-facts §4.2
       if (h.sem = decode_sem(h.offset, *profile_); h.sem && h.sem->window == SemWindow::kEvents) {
         h.sem.reset();
       }
-      h.local_reg = top_sp_local_reg(h.offset);
       break;
     case RegionKind::kStateBuf: {
       SbufHit s;

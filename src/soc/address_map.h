@@ -113,8 +113,12 @@ struct RegionHit {
   std::optional<SemHit> sem;
   std::optional<SbufHit> sbuf;
   std::optional<UdmaHit> udma;
-  std::string_view local_reg;  ///< a TOP_SP LOCAL_REG doorbell's name, empty if none
 };
+
+/// The TOP_SP LOCAL_REG doorbell at offset `off` of a TOP_SP window, or "" (computed on
+/// demand: RegionHit is kept in the engines' caches, so it carries no field for it).
+/// [HIGH] wiki-facts §4.2
+std::string_view top_sp_local_reg(std::uint64_t off);
 
 /// A routed address decoded from an issuer's point of view.
 struct DecodedAddr {

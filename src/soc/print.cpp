@@ -100,9 +100,8 @@ std::string format_decoded(const DecodedAddr& d, ChipDie issuer) {
     if (h.sem) {
       out += fmt::format("  TOP_SP {} window, semaphore {}\n", sem_window_name(h.sem->window),
                          h.sem->index);
-    } else if (!h.local_reg.empty()) {
-      out +=
-          fmt::format("  LOCAL_REG doorbell {} (+{:#x}; control plane)\n", h.local_reg, h.offset);
+    } else if (const std::string_view reg = top_sp_local_reg(h.offset); !reg.empty()) {
+      out += fmt::format("  LOCAL_REG doorbell {} (+{:#x}; control plane)\n", reg, h.offset);
     }
     out += "  a CC-core (sync processor) window: decoded only, the simulator does not run it\n";
   }

@@ -285,10 +285,10 @@ TEST(AddressMap, TopSpWindows) {
   EXPECT_EQ(sem->sem->window, SemWindow::kInc);
   EXPECT_EQ(sem->sem->index, 3U);
   EXPECT_FALSE(at(0x8280000000 + 0x4)->sem.has_value());  // no events window recorded there
-  EXPECT_EQ(at(0x8280000000 + 0x615a0)->local_reg, "host_trigger START");
-  EXPECT_EQ(at(0x8280000000 + 0x615e0)->local_reg, "basic_block_switch");
-  EXPECT_EQ(at(0x8280000000 + 0x61540)->local_reg, "INIT");
-  EXPECT_TRUE(at(0x8280000000 + 0x61544)->local_reg.empty());
+  EXPECT_EQ(top_sp_local_reg(0x615a0), "host_trigger START");
+  EXPECT_EQ(top_sp_local_reg(0x615e0), "basic_block_switch");
+  EXPECT_EQ(top_sp_local_reg(0x61540), "INIT");
+  EXPECT_TRUE(top_sp_local_reg(0x61544).empty());
 }
 
 TEST(AddressMap, HitsNothing) {
