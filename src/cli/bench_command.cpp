@@ -197,6 +197,11 @@ base::Status check_distinct_outputs(const BenchArgs& a) {
     if (!id) return id.error();
     dump_id = *id;
   }
+  // Whether the file reached as `file_id` is one --dump-programs may write ("DIR/coreN.s").
+  const auto may_hold_program = [&](const std::string& file_id) {
+    const std::filesystem::path f(file_id);
+    return !dump_id.empty() && f.parent_path() == dump_id && is_program_name(f.filename().string());
+  };
   std::vector<std::tuple<const char*, std::string, std::string>> seen;  // flag, path, identity
   for (const auto& [flag, path] : outs) {
     if (path->empty()) continue;
@@ -212,27 +217,24 @@ base::Status check_distinct_outputs(const BenchArgs& a) {
         return base::make_error(fmt::format("{} {}: the same path as {}", flag, *path, other));
       }
     }
-    if (path != &a.dump) SBRDMA_TRY(check_not_an_input(flag, *path, inputs));
     if (path == &a.dump) {  // an input named like a program in the folder would be replaced
       for (const auto& [in_flag, in_path] : inputs) {
         std::error_code ec;
         if (in_path.empty() || !std::filesystem::is_regular_file(in_path, ec)) continue;
         auto in_id = output_identity(in_path);
-        if (!in_id || in_id->empty()) continue;
-        const std::filesystem::path in(*in_id);
-        if (in.parent_path() == *id && is_program_name(in.filename().string())) {
+        if (in_id && may_hold_program(*in_id)) {
           return base::make_error(
               fmt::format("--dump-programs {}: it may write a program over {} ({}), an input "
                           "of this run",
                           a.dump, in_flag, in_path));
         }
       }
-    }
-    const std::filesystem::path p(*id);
-    if (path != &a.dump && !dump_id.empty() && p.parent_path() == dump_id &&
-        is_program_name(p.filename().string())) {
-      return base::make_error(
-          fmt::format("{} {}: --dump-programs {} may write a program there", flag, *path, a.dump));
+    } else {
+      SBRDMA_TRY(check_not_an_input(flag, *path, inputs));
+      if (may_hold_program(*id)) {
+        return base::make_error(fmt::format("{} {}: --dump-programs {} may write a program there",
+                                            flag, *path, a.dump));
+      }
     }
     seen.emplace_back(flag, *path, std::move(*id));
   }

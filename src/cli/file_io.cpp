@@ -206,7 +206,6 @@ base::Status write_outputs(std::span<const OutputText> files) {
 }
 
 base::Status write_output(const std::string& path, std::string_view bytes) {
-  if (path.empty() || path == "-") return write_direct(path, bytes);
   const OutputText one{path, bytes};
   return write_outputs(std::span(&one, 1));
 }

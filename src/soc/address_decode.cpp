@@ -106,8 +106,7 @@ std::optional<RegionHit> AddressMap::lookup(base::SocAddr a) const {
       break;
     case RegionKind::kTopSp:
       // The semaphore windows (no events window is recorded there); top_sp_local_reg() names
-      // LOCAL_REG's doorbells.
-      // [HIGH] wiki-facts §4.2
+      // LOCAL_REG's doorbells. [HIGH] wiki-facts §4.2
       if (h.sem = decode_sem(h.offset, *profile_); h.sem && h.sem->window == SemWindow::kEvents) {
         h.sem.reset();
       }
