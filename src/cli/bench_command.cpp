@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -30,13 +31,13 @@ namespace {
 
 struct BenchArgs {
   std::string collective;
-  unsigned ranks = 0;
+  std::string ranks;  ///< empty: not given
   std::string minbytes = "1M";
   std::string maxbytes;
   std::string factor = "2";
   std::string step;
-  unsigned iters = 5;
-  unsigned warmups = 1;
+  std::string iters = "5";
+  std::string warmups = "1";
   std::string dtype = "fp32";
   std::string op = "sum";
   std::string check;
@@ -78,8 +79,9 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   }
   auto b = platform::parse_size(a.minbytes, "-b");
   if (!b) bad(b.error());
-  auto e = platform::parse_size(a.maxbytes.empty() ? a.minbytes : a.maxbytes, "-e");
-  if (!e) bad(e.error());
+  // -e defaults to -b: a bad -b is reported once, as -b.
+  auto e = a.maxbytes.empty() ? b : platform::parse_size(a.maxbytes, "-e");
+  if (!e && !a.maxbytes.empty()) bad(e.error());
   std::uint64_t step = 0;
   bool step_ok = true;
   if (!a.step.empty()) {
@@ -114,9 +116,17 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
       o.algorithms.push_back(*alg);
     }
   }
-  if (a.iters == 0) bad(base::make_error("-n: at least one iteration"));
-  o.iterations = a.iters;
-  o.warmups = a.warmups;
+  constexpr std::uint64_t kMaxCount = std::numeric_limits<unsigned>::max();
+  if (auto n = parse_count("-n", a.iters, "iterations", 1, kMaxCount)) {
+    o.iterations = static_cast<unsigned>(*n);
+  } else {
+    bad(n.error());
+  }
+  if (auto w = parse_count("-w", a.warmups, "warmup iterations", 0, kMaxCount)) {
+    o.warmups = static_cast<unsigned>(*w);
+  } else {
+    bad(w.error());
+  }
   if (!a.check.empty()) {
     if (a.check == "random") {
       o.check = collectives::DataFill::kRandom;
@@ -157,8 +167,13 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   o.timing_only = a.timing_only;
   o.trace = !a.trace.empty();
   o.keep_programs = !a.dump.empty();
-  o.ranks = a.ranks;
-  if (a.ranks == 0 && a.groups.empty()) {
+  if (!a.ranks.empty()) {
+    if (auto r = parse_count("-r", a.ranks, "ranks", 1, kMaxCount)) {
+      o.ranks = static_cast<unsigned>(*r);
+    } else {
+      bad(r.error());
+    }
+  } else if (a.groups.empty()) {
     bad(base::make_error(
         "-r: the number of ranks (at least 1) is required (or --custom-replica-groups)"));
   }
@@ -346,16 +361,16 @@ int bench(const BenchArgs& a) {
   if (!a.groups.empty()) {
     auto g = platform::load_replica_groups(a.groups, geom);
     if (!g) return fail(g.error());
-    if (a.ranks != 0 && a.ranks != g->ranks()) {
+    if (o.ranks != 0 && o.ranks != g->ranks()) {
       return fail(base::make_error(
-          fmt::format("-r {} does not match --custom-replica-groups ({} ranks per group)", a.ranks,
+          fmt::format("-r {} does not match --custom-replica-groups ({} ranks per group)", o.ranks,
                       g->ranks())));
     }
     o.ranks = g->ranks();
     o.groups = std::move(*g);
-  } else if (a.ranks > geom.num_cores()) {
+  } else if (o.ranks > geom.num_cores()) {
     return fail(base::make_error(fmt::format("-r {}: topology {} has only {} cores (ranks)",
-                                             a.ranks, o.topology_name, geom.num_cores())));
+                                             o.ranks, o.topology_name, geom.num_cores())));
   }
   // Outputs are checked before the run, which may be long, rather than after it.
   if (auto st = check_distinct_outputs(a); !st) return fail(st.error());
@@ -395,7 +410,9 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       "bench", "Benchmark a collective in the nccom-test dialect on a simulated topology");
   cmd->add_option("COLLECTIVE", a->collective, "allr, allg, redsct, alltoall, sendrecv or permute")
       ->required();
-  cmd->add_option("-r,--nworkers", a->ranks, "Ranks (NeuronCores) per group");
+  cmd->add_option("-r,--nworkers", a->ranks, "Ranks (NeuronCores) per group")
+      ->type_name("UINT")
+      ->check(kNonEmpty);
   cmd->add_option("-b,--minbytes", a->minbytes, "Smallest size (K/M/G suffixes)")
       ->capture_default_str();
   cmd->add_option("-e,--maxbytes", a->maxbytes, "Largest size (default: -b)")->check(kNonEmpty);
@@ -406,8 +423,11 @@ void add_bench_command(CLI::App& app, Context& ctx) {
                   "Add this to the size instead (a size holding the same whole number of "
                   "elements as the one before it runs once)")
       ->excludes(f);
-  cmd->add_option("-n,--iters", a->iters, "Measured iterations")->capture_default_str();
+  cmd->add_option("-n,--iters", a->iters, "Measured iterations")
+      ->type_name("UINT")
+      ->capture_default_str();
   cmd->add_option("-w,--warmup_iters", a->warmups, "Iterations run first, not measured")
+      ->type_name("UINT")
       ->capture_default_str();
   cmd->add_option("-d,--datatype", a->dtype, "fp32, bf16, fp16, int32, int8, uint8")
       ->capture_default_str();

@@ -21,6 +21,7 @@ struct UsageScope {
   std::string choices;         ///< the commands that could come where `unknown` (or nothing) came
   std::string unknown_option;  ///< the first option, before a command's own arguments, that
                                ///< the command where it came does not have
+  std::string number_word;     ///< a "-digit" word taken there as an argument, not an option
 };
 
 /// Whether `cmd` has the option `word` ("--name", "--name=value", "-x" or "-xVALUE").
@@ -45,6 +46,7 @@ UsageScope usage_scope(const CLI::App& app, int argc, char** argv) {
       if (word.size() > 1 && word != "--" && !number && !has_option(*at, word)) {
         s.unknown_option = word;
       }
+      if (number) s.number_word = word;
       break;
     }
     const auto subs = commands(at);
@@ -97,9 +99,14 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     const UsageScope scope = usage_scope(app, argc, argv);
-    if (!scope.unknown_option.empty()) {
+    // A "-digit" word the command took as an argument, where that left an argument over, was
+    // meant as an option ("bench -1 allr").
+    const bool stray_number =
+        !scope.number_word.empty() && dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr;
+    if (!scope.unknown_option.empty() || stray_number) {
+      const std::string& word = stray_number ? scope.number_word : scope.unknown_option;
       std::fprintf(stderr, "sbrdma: error: unknown option '%s' for '%s'\n",
-                   sbrdma::base::printable(scope.unknown_option).c_str(), scope.path.c_str());
+                   sbrdma::base::printable(word).c_str(), scope.path.c_str());
     } else if (!scope.unknown.empty()) {
       std::fprintf(stderr, "sbrdma: error: unknown command '%s' for '%s' (one of: %s)\n",
                    sbrdma::base::printable(scope.unknown).c_str(), scope.path.c_str(),

@@ -1,5 +1,7 @@
 #include "cli/numbers.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <string>
 
@@ -24,6 +26,17 @@ base::Result<std::uint64_t> parse_u64(std::string_view text) {
   }
   if (ec == std::errc::result_out_of_range) {
     return base::make_error("'" + std::string(text) + "' does not fit in 64 bits");
+  }
+  return v;
+}
+
+base::Result<std::uint64_t> parse_count(std::string_view flag, std::string_view text,
+                                        std::string_view what, std::uint64_t min,
+                                        std::uint64_t max) {
+  auto v = parse_u64(text);
+  if (!v || *v < min || *v > max) {
+    return base::make_error(fmt::format("{}: '{}' is not a number of {} (a whole number, {} to {})",
+                                        flag, text, what, min, max));
   }
   return v;
 }

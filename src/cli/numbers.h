@@ -13,4 +13,10 @@ namespace sbrdma::cli {
 /// Errors: not a number (a sign, other characters, nothing), or past 64 bits.
 base::Result<std::uint64_t> parse_u64(std::string_view text);
 
+/// A count given to flag `flag`: parse_u64 in [min, max]. The error names the flag and says
+/// what it counts: "-n: 'x' is not a number of iterations (a whole number, 1 to 4294967295)".
+base::Result<std::uint64_t> parse_count(std::string_view flag, std::string_view text,
+                                        std::string_view what, std::uint64_t min,
+                                        std::uint64_t max);
+
 }  // namespace sbrdma::cli

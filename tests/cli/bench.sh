@@ -16,6 +16,8 @@ check bench_help 0 - -- bench --help
 expect_out "-f,--stepfactor UINT=2"
 expect_out "--seed UINT=0"
 expect_out "-n,--iters UINT=5"
+expect_out "-w,--warmup_iters UINT=1"
+expect_out "-r,--nworkers UINT"
 
 # A collective's trace, step boxes included, is pinned byte for byte (tests/data/trace).
 check bench_trace_pinned 0 - -- bench sendrecv -r 3 -b 5K -c random --trace sendrecv.json
@@ -183,7 +185,35 @@ expect_err "error: -c: unknown check 'everything' (random or all_ones)"
 check bench_no_ranks 1 - -- bench allr
 expect_err "error: -r: the number of ranks (at least 1) is required (or --custom-replica-groups)"
 check bench_zero_ranks 1 - -- bench allr -r 0
-expect_err "error: -r: the number of ranks (at least 1) is required (or --custom-replica-groups)"
+expect_err "error: -r: '0' is not a number of ranks (a whole number, 1 to 4294967295)"
+expect_err_lines 1
+# Counts are read by sbrdma, not CLI11: a bad one names its flag and what it counts.
+check bench_ranks_negative 1 - -- bench allr -r -1
+expect_err "error: -r: '-1' is not a number of ranks (a whole number, 1 to 4294967295)"
+expect_err_lines 1
+check bench_ranks_past_32_bits 1 - -- bench allr -r 4294967296
+expect_err "error: -r: '4294967296' is not a number of ranks (a whole number, 1 to 4294967295)"
+check bench_ranks_largest 1 - -- bench allr -r 4294967295
+expect_err "error: -r 4294967295: topology trn2 has only 8 cores (ranks)"
+check bench_iters_zero 1 - -- bench allr -r 2 -n 0
+expect_err "error: -n: '0' is not a number of iterations (a whole number, 1 to 4294967295)"
+check bench_iters_text 1 - -- bench allr -r 2 -n five
+expect_err "error: -n: 'five' is not a number of iterations (a whole number, 1 to 4294967295)"
+expect_err_lines 1
+check bench_warmups_negative 1 - -- bench allr -r 2 -w -1
+expect_err "error: -w: '-1' is not a number of warmup iterations (a whole number, 0 to 4294967295)"
+expect_err_lines 1
+check bench_counts_hex 0 - -- bench allr -r 0x2 -b 1K -n 0x1 -w 0 --timing-only
+expect_out "# sbrdma bench allr: 2 ranks x 1 group on trn2"
+# -e defaults to -b: a bad -b is told once.
+check bench_bad_b_once 1 - -- bench allr -r 2 -b -1
+expect_err "error: -b: bad size '-1' (a number of bytes, K/M/G allowed)"
+expect_err_lines 1
+# A number where the collective should be is an unknown option, as any other option there.
+check bench_number_before_collective 1 - -- bench -1 allr -r 2
+expect_err "sbrdma: error: unknown option '-1' for 'sbrdma bench'"
+expect_err "run 'sbrdma bench --help' for usage"
+expect_err_lines 2
 # 64-bit flags are not wrapped ("-5") or saturated (past 2^64) on the way in.
 check bench_seed_negative 1 - -- bench allr -r 2 -b 1K -c random --seed -5
 expect_err "error: --seed: '-5' is not a number (decimal or 0x-hex)"
@@ -203,7 +233,7 @@ expect_err_lines 1
 check bench_every_bad_flag 1 - -- bench allr -r 2 -d fp33 -o plus -c none -n 0 -t avg mean
 expect_err "error: -d: unknown data type 'fp33' (one of: fp32, bf16, fp16, int32, int8, uint8)"
 expect_err "error: -o: unknown reduction 'plus' (one of: sum, max, min)"
-expect_err "error: -n: at least one iteration"
+expect_err "error: -n: '0' is not a number of iterations (a whole number, 1 to 4294967295)"
 expect_err "error: -c: unknown check 'none' (random or all_ones)"
 expect_err "error: -t: unknown statistic 'mean' (avg, p50, p99)"
 expect_err_lines 5
