@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "cli/commands.h"
@@ -34,13 +35,14 @@ struct BenchArgs {
   std::string ranks;  ///< empty: not given
   std::string minbytes = "1M";
   std::string maxbytes;
-  std::string factor = "2";
+  std::string factor;  ///< empty: not given (nor -i: nccom-test's step, (-e - -b) / 10)
   std::string step;
   std::string iters = "5";
   std::string warmups = "1";
   std::string dtype = "fp32";
   std::string op = "sum";
   std::string check;
+  bool check_given = false;  ///< -c given, with or without a value (bare: random)
   std::string seed = "0";
   bool show_algorithm = false;
   std::vector<std::string> time_stats;
@@ -53,7 +55,24 @@ struct BenchArgs {
   std::string trace;
   std::string plot;
   std::string dump;
+  // nccom-test's multi-node flags: one node is what is simulated.
+  std::string nnodes = "1";
+  std::vector<std::string> hosts;
+  std::string hosts_file;
+  bool non_interactive = false;
 };
+
+/// A word that the greedy -c or -t took where the collective was meant ("--check allg", as
+/// nccom-test's documentation writes it) is given back to the collective.
+void reclaim_collective(BenchArgs& a) {
+  if (!a.collective.empty()) return;
+  if (!a.check.empty() && collectives::parse_op(a.check)) {
+    a.collective = std::exchange(a.check, "");
+  } else if (!a.time_stats.empty() && collectives::parse_op(a.time_stats.back())) {
+    a.collective = a.time_stats.back();
+    a.time_stats.pop_back();
+  }
+}
 
 /// The flags, checked and turned into BenchOptions (everything but the groups' topology check).
 /// Every bad flag is reported, not only the first; a flag whose check needs another (the
@@ -61,10 +80,26 @@ struct BenchArgs {
 base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors& errors) {
   platform::BenchOptions o;
   auto bad = [&](base::Error e) { errors.push_back(std::move(e)); };
-  if (auto op = collectives::parse_op(a.collective)) {
+  if (a.collective.empty()) {
+    bad(base::make_error(
+        "the collective is required (one of: allr, allg, redsct, alltoall, sendrecv, permute)"));
+  } else if (a.collective == "alltoallv") {
+    bad(base::make_error("alltoallv is not simulated: nccom-test runs it only across nodes"));
+  } else if (auto op = collectives::parse_op(a.collective)) {
     o.op = *op;
   } else {
     bad(op.error());
+  }
+  if (auto n = parse_count("-N", a.nnodes, "nodes", 1, 1); !n) {
+    bad(base::make_error(fmt::format(
+        "-N {}: one node is simulated; a larger --topology (trn2.48xlarge, trn2u) gives it "
+        "more cores",
+        a.nnodes)));
+  }
+  if (!a.hosts.empty() || !a.hosts_file.empty()) {
+    bad(base::make_error(
+        fmt::format("{}: nothing runs on hosts here; the simulated machine is --topology",
+                    a.hosts.empty() ? "--hosts-file" : "-s/--hosts")));
   }
   auto dt = collectives::parse_dtype(a.dtype);
   if (dt) {
@@ -93,8 +128,11 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
       step = *s;
     }
   }
-  auto factor = parse_u64(a.factor);
+  auto factor = parse_u64(a.factor.empty() ? "2" : a.factor);
   if (!factor) bad(base::make_error("-f: " + factor.error().message));
+  if (a.factor.empty() && a.step.empty() && b && e && *e > *b) {
+    step = std::max<std::uint64_t>(1, (*e - *b) / 10);  // nccom-test's default -i
+  }
   if (b && e && step_ok && factor && dt) {
     auto sizes = platform::sweep_sizes(*b, *e, *factor, step, collectives::dtype_bytes(o.dtype));
     if (sizes) {
@@ -127,8 +165,8 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   } else {
     bad(w.error());
   }
-  if (!a.check.empty()) {
-    if (a.check == "random") {
+  if (a.check_given) {
+    if (a.check.empty() || a.check == "random") {  // a bare -c is nccom-test's default
       o.check = collectives::DataFill::kRandom;
     } else if (a.check == "all_ones") {
       o.check = collectives::DataFill::kAllOnes;
@@ -146,22 +184,14 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   }
   if (!a.time_stats.empty()) o.stats.clear();
   for (const std::string& t : a.time_stats) {
-    platform::TimeStat stat{};
-    if (t == "avg") {
-      stat = platform::TimeStat::kAvg;
-    } else if (t == "p50") {
-      stat = platform::TimeStat::kP50;
-    } else if (t == "p99") {
-      stat = platform::TimeStat::kP99;
-    } else {
-      bad(base::make_error(fmt::format("-t: unknown statistic '{}' (avg, p50, p99)", t)));
-      continue;
-    }
-    if (std::find(o.stats.begin(), o.stats.end(), stat) != o.stats.end()) {
+    auto stat = platform::parse_time_stat(t);
+    if (!stat) {
+      bad(base::make_error("-t: " + stat.error().message));
+    } else if (std::find(o.stats.begin(), o.stats.end(), *stat) != o.stats.end()) {
       bad(base::make_error(fmt::format("-t: {} is listed twice", t)));
-      continue;
+    } else {
+      o.stats.push_back(*stat);
     }
-    o.stats.push_back(stat);
   }
   o.show_algorithm = a.show_algorithm || o.algorithms.size() > 1;
   o.timing_only = a.timing_only;
@@ -349,6 +379,18 @@ base::Status write_files(const std::vector<OutputFile>& files, const std::string
   return base::ok_status();
 }
 
+/// "; built-in topologies with enough: trn2.48xlarge (128), ..." or nothing.
+std::string larger_topologies(unsigned ranks) {
+  std::string out;
+  for (std::string_view name : device::builtin_topology_names()) {
+    auto t = device::builtin_topology(name);
+    if (!t) continue;
+    const unsigned cores = platform::geometry_of(*t).num_cores();
+    if (cores >= ranks) out += fmt::format("{}{} ({})", out.empty() ? "" : ", ", name, cores);
+  }
+  return out.empty() ? out : "; built-in topologies with enough: " + out;
+}
+
 int bench(const BenchArgs& a) {
   base::Errors errors;
   auto opts = options_of(a, errors);
@@ -361,16 +403,20 @@ int bench(const BenchArgs& a) {
   if (!a.groups.empty()) {
     auto g = platform::load_replica_groups(a.groups, geom);
     if (!g) return fail(g.error());
-    if (o.ranks != 0 && o.ranks != g->ranks()) {
-      return fail(base::make_error(
-          fmt::format("-r {} does not match --custom-replica-groups ({} ranks per group)", o.ranks,
-                      g->ranks())));
+    // -r counts every worker, as nccom-test's does: all the groups' ranks together.
+    const std::size_t total = std::size_t{g->ranks()} * g->groups.size();
+    if (o.ranks != 0 && o.ranks != total) {
+      return fail(base::make_error(fmt::format(
+          "-r {} does not match --custom-replica-groups: -r counts all ranks, and the groups "
+          "hold {} ({} group{} of {})",
+          o.ranks, total, g->groups.size(), g->groups.size() == 1 ? "" : "s", g->ranks())));
     }
     o.ranks = g->ranks();
     o.groups = std::move(*g);
   } else if (o.ranks > geom.num_cores()) {
-    return fail(base::make_error(fmt::format("-r {}: topology {} has only {} cores (ranks)",
-                                             o.ranks, o.topology_name, geom.num_cores())));
+    return fail(base::make_error(fmt::format("-r {}: topology {} has only {} cores (ranks){}",
+                                             o.ranks, o.topology_name, geom.num_cores(),
+                                             larger_topologies(o.ranks))));
   }
   // Outputs are checked before the run, which may be long, rather than after it.
   if (auto st = check_distinct_outputs(a); !st) return fail(st.error());
@@ -405,15 +451,18 @@ int bench(const BenchArgs& a) {
 }  // namespace
 
 void add_bench_command(CLI::App& app, Context& ctx) {
+  constexpr int kMaxStats = 101;  // avg and p1..p100
   auto a = std::make_shared<BenchArgs>();
   auto* cmd = app.add_subcommand(
       "bench", "Benchmark a collective in the nccom-test dialect on a simulated topology");
-  cmd->add_option("COLLECTIVE", a->collective, "allr, allg, redsct, alltoall, sendrecv or permute")
-      ->required();
-  cmd->add_option("-r,--nworkers", a->ranks, "Ranks (NeuronCores) per group")
+  cmd->add_option("COLLECTIVE", a->collective,
+                  "allr, allg, redsct, alltoall, sendrecv or permute (required)");
+  cmd->add_option("-r,--nworkers", a->ranks,
+                  "Ranks (NeuronCores); with --custom-replica-groups, all groups' ranks together")
       ->type_name("UINT")
       ->check(kNonEmpty);
-  cmd->add_option("-b,--minbytes", a->minbytes, "Smallest size (K/M/G suffixes)")
+  cmd->add_option("-b,--minbytes", a->minbytes,
+                  "Smallest size (binary units in any case: 1K, 1kb, 1KiB, 16M, 1G ...)")
       ->capture_default_str();
   cmd->add_option("-e,--maxbytes", a->maxbytes, "Largest size (default: -b)")->check(kNonEmpty);
   auto* f = cmd->add_option("-f,--stepfactor", a->factor, "Multiply the size by this")
@@ -421,7 +470,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
                 ->capture_default_str();
   cmd->add_option("-i,--stepbytes", a->step,
                   "Add this to the size instead (a size holding the same whole number of "
-                  "elements as the one before it runs once)")
+                  "elements as the one before it runs once); without -f or -i, (-e - -b) / 10")
       ->excludes(f);
   cmd->add_option("-n,--iters", a->iters, "Measured iterations")
       ->type_name("UINT")
@@ -432,16 +481,21 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("-d,--datatype", a->dtype, "fp32, bf16, fp16, int32, int8, uint8")
       ->capture_default_str();
   cmd->add_option("-o,--op", a->op, "Reduction: sum, max, min")->capture_default_str();
-  cmd->add_option("-c,--check", a->check, "Check the data: random or all_ones")->check(kNonEmpty);
+  auto* check =
+      cmd->add_option("-c,--check", a->check, "Check the data: random (also a bare -c) or all_ones")
+          ->expected(0, 1);
   cmd->add_option("--seed", a->seed, "Seed of the random data")
       ->type_name("UINT")
       ->capture_default_str();
   cmd->add_flag("--show-algorithm", a->show_algorithm, "Add the algorithm column");
-  cmd->add_option("-t,--time-stats", a->time_stats, "Time columns: avg p50 p99")->expected(1, 3);
+  cmd->add_option("-t,--stats,--time-stats", a->time_stats,
+                  "Time columns: avg and/or percentiles pN (e.g. avg p50 p99)")
+      ->expected(1, kMaxStats);
   cmd->add_option("--report-to-json-file", a->json, "Also write the results as JSON")
       ->check(kNonEmpty);
-  cmd->add_option("--custom-replica-groups", a->groups,
-                  "JSON file with the replica groups ([[0,1,...],[...]])")
+  cmd->add_option("--custom-replica-groups,--custom-replica-group", a->groups,
+                  "JSON file with the replica groups ([[0,1,...],[...]]); -r is then their "
+                  "total rank count")
       ->check(kNonEmpty);
   cmd->add_flag("--sb2sb", a->sb2sb, "Accepted: collectives here are always SBUF to SBUF");
   cmd->add_option("--topology", a->topology, "Built-in topology name or JSON file")
@@ -457,7 +511,17 @@ void add_bench_command(CLI::App& app, Context& ctx) {
                   "Write each core's program (last size) to DIR/coreN.s; other coreN.s files "
                   "there are removed")
       ->check(kNonEmpty);
-  cmd->callback([a, &ctx] { ctx.status = bench(*a); });
+  cmd->add_option("-N,--nnodes", a->nnodes, "Nodes: 1 (one simulated machine)")
+      ->type_name("UINT")
+      ->capture_default_str();
+  cmd->add_option("-s,--hosts", a->hosts, "Refused: no hosts here (multi-node is not simulated)");
+  cmd->add_option("--hosts-file", a->hosts_file, "Refused, as --hosts");
+  cmd->add_flag("--non-interactive", a->non_interactive, "Accepted: sbrdma never asks");
+  cmd->callback([a, check, &ctx] {
+    a->check_given = check->count() > 0;
+    reclaim_collective(*a);
+    ctx.status = bench(*a);
+  });
 }
 
 }  // namespace sbrdma::cli

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include "base/check.h"
 #include "device/paged_memory.h"
@@ -21,13 +23,6 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-/// Nearest-rank percentile of `v` (sorted), p in (0, 100].
-double percentile(const std::vector<double>& v, double p) {
-  if (v.empty()) return 0;
-  const auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size())));
-  return v[std::clamp<std::size_t>(rank, 1, v.size()) - 1];
-}
-
 std::string size_name(std::uint64_t b) {
   if (b >= (1ULL << 30) && b % (1ULL << 30) == 0) return fmt::format("{}G", b >> 30);
   if (b >= (1ULL << 20) && b % (1ULL << 20) == 0) return fmt::format("{}M", b >> 20);
@@ -37,31 +32,67 @@ std::string size_name(std::uint64_t b) {
 
 }  // namespace
 
+double percentile(const std::vector<double>& sorted, double p) {
+  if (sorted.empty()) return 0;
+  const auto rank =
+      static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
+  return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
+}
+
+std::string TimeStat::name() const {
+  return percentile == 0 ? std::string("avg") : fmt::format("p{}", percentile);
+}
+
+base::Result<TimeStat> parse_time_stat(std::string_view text) {
+  if (text == "avg") return TimeStat{};
+  const std::string_view digits = text.substr(std::min<std::size_t>(1, text.size()));
+  unsigned n = 0;
+  bool ok = text.starts_with('p') && !digits.empty() && digits.size() <= 3 && digits[0] != '0';
+  for (char c : digits) {
+    ok = ok && c >= '0' && c <= '9';
+    if (ok) n = n * 10 + static_cast<unsigned>(c - '0');
+  }
+  if (!ok || n > 100) {
+    return base::make_error(fmt::format(
+        "unknown statistic '{}' (avg, or pN for a percentile, N a whole number 1 to 100)", text));
+  }
+  return TimeStat{n};
+}
+
+double stat_value(const BenchRow& row, TimeStat s) {
+  return s.percentile == 0 ? row.avg_us : percentile(row.times_us, s.percentile);
+}
+
 base::Result<std::uint64_t> parse_size(std::string_view text, std::string_view what) {
+  // A binary unit, in any case: K, KB or KiB (nccom-test writes 1kb, 1MB, 1gb).
   std::uint64_t mult = 1;
   std::string_view digits = text;
-  if (!text.empty()) {
-    switch (text.back()) {
-      case 'K':
-      case 'k':
-        mult = 1ULL << 10;
-        break;
-      case 'M':
-      case 'm':
-        mult = 1ULL << 20;
-        break;
-      case 'G':
-      case 'g':
-        mult = 1ULL << 30;
-        break;
-      default:
-        break;
-    }
-    if (mult != 1) digits.remove_suffix(1);
+  const auto ends_with_nocase = [&](std::string_view suffix) {
+    if (digits.size() < suffix.size()) return false;
+    const std::string_view tail = digits.substr(digits.size() - suffix.size());
+    return std::equal(tail.begin(), tail.end(), suffix.begin(), [](char a, char b) {
+      return std::tolower(static_cast<unsigned char>(a)) == b;
+    });
+  };
+  if (ends_with_nocase("ib")) {
+    digits.remove_suffix(2);
+  } else if (ends_with_nocase("b")) {
+    digits.remove_suffix(1);
   }
+  const bool unit_b = digits.size() != text.size();
+  for (const auto& [letter, shift] : {std::pair{"k", 10}, std::pair{"m", 20}, std::pair{"g", 30}}) {
+    if (ends_with_nocase(letter)) {
+      digits.remove_suffix(1);
+      mult = 1ULL << shift;
+      break;
+    }
+  }
+  if (unit_b && mult == 1) digits = text;  // "12B" or "12iB": no unit, a bad size below
   const auto bad = [&] {
     return base::make_error(
-        fmt::format("{}: bad size '{}' (a number of bytes, K/M/G allowed)", what, text));
+        fmt::format("{}: bad size '{}' (a number of bytes, K/KB/KiB, M/MB/MiB or G/GB/GiB in "
+                    "any case allowed)",
+                    what, text));
   };
   if (digits.empty()) return bad();
   constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
@@ -227,6 +258,7 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
       row.avg_us = us.empty() ? 0 : sum / static_cast<double>(us.size());
       row.p50_us = percentile(us, 50);
       row.p99_us = percentile(us, 99);
+      row.times_us = std::move(us);
       row.algbw = row.avg_us > 0 ? static_cast<double>(row.size) / row.avg_us / 1e3 : 0;
       row.busbw = row.algbw * collectives::busbw_factor(o.op, R);
       row.wrong = r->wrong;

@@ -23,8 +23,15 @@
 
 namespace sbrdma::platform {
 
-/// A time statistic column (`-t avg p50 p99`).
-enum class TimeStat : std::uint8_t { kAvg, kP50, kP99 };
+/// A time statistic column (`-t avg p50 p99`; any whole percentile pN, N in 1..100).
+struct TimeStat {
+  unsigned percentile = 0;  ///< 0: the average; else the nearest-rank percentile
+  bool operator==(const TimeStat&) const = default;
+  /// "avg" or "pN".
+  [[nodiscard]] std::string name() const;
+};
+/// A `-t` word: avg or pN (N in 1..100, no leading zeros). Errors name the word.
+base::Result<TimeStat> parse_time_stat(std::string_view text);
 
 /// Everything a bench run needs, already validated by the parser.
 struct BenchOptions {
@@ -38,7 +45,7 @@ struct BenchOptions {
   unsigned warmups = 1;
   std::optional<collectives::DataFill> check;
   std::uint64_t seed = 0;
-  std::vector<TimeStat> stats{TimeStat::kAvg};
+  std::vector<TimeStat> stats{TimeStat{}};  ///< the average alone
   bool show_algorithm = false;
   bool timing_only = false;
   std::string topology_name = "trn2";
@@ -54,8 +61,9 @@ struct BenchOptions {
 struct BenchRow {
   collectives::Algorithm requested = collectives::Algorithm::kAuto;
   collectives::Algorithm algorithm = collectives::Algorithm::kRing;  ///< as run
-  std::uint64_t size = 0;   ///< bytes (count x element size)
-  std::uint64_t count = 0;  ///< elements
+  std::uint64_t size = 0;        ///< bytes (count x element size)
+  std::uint64_t count = 0;       ///< elements
+  std::vector<double> times_us;  ///< each measured iteration's time, sorted
   double avg_us = 0;
   double p50_us = 0;
   double p99_us = 0;
@@ -87,7 +95,13 @@ struct BenchResult {
   unsigned groups = 1;
 };
 
-/// A size with an optional K, M or G suffix (binary: 1K = 1024). Errors name `what`.
+/// The statistic `s` of `row`'s iteration times (microseconds).
+double stat_value(const BenchRow& row, TimeStat s);
+/// Nearest-rank percentile of `sorted`, p in (0, 100]; 0 for no values.
+double percentile(const std::vector<double>& sorted, double p);
+
+/// A size with an optional binary unit, in any case: K, KB or KiB (1024), M.., G..
+/// (nccom-test writes 1kb, 1MB). Errors name `what`.
 base::Result<std::uint64_t> parse_size(std::string_view text, std::string_view what);
 /// At most this many sizes in a sweep: each is a simulation (an `-i 1` sweep to 1G would never
 /// end).

@@ -8,28 +8,13 @@
 namespace sbrdma::platform {
 namespace {
 
-std::string_view stat_name(TimeStat s) {
-  switch (s) {
-    case TimeStat::kAvg:
-      return "avg";
-    case TimeStat::kP50:
-      return "p50";
-    case TimeStat::kP99:
-      return "p99";
-  }
-  return "avg";
-}
-
-double stat_value(const BenchRow& r, TimeStat s) {
-  switch (s) {
-    case TimeStat::kAvg:
-      return r.avg_us;
-    case TimeStat::kP50:
-      return r.p50_us;
-    case TimeStat::kP99:
-      return r.p99_us;
-  }
-  return r.avg_us;
+/// The time columns' headings: `time(us)` for the default (the average alone), else
+/// `time:avg(us)`, `time:p50(us)` ... as nccom-test's --stats prints them.
+std::vector<std::string> time_headings(const BenchOptions& o) {
+  if (o.stats == std::vector<TimeStat>{TimeStat{}}) return {"time(us)"};
+  std::vector<std::string> out;
+  for (const TimeStat& s : o.stats) out.push_back(fmt::format("time:{}(us)", s.name()));
+  return out;
 }
 
 std::string wrong_text(const BenchRow& r) {
@@ -66,19 +51,21 @@ std::string header_line(const BenchOptions& o, unsigned groups) {
 std::string format_table(const BenchOptions& o, const BenchResult& r) {
   std::string out = header_line(o, r.groups);
   out += "# time: simulated device time; GB/s: 10^9 bytes per simulated second\n";
+  // nccom-test's columns and widths; a -t column is as wide as its heading needs.
   out += fmt::format("{:>12}  {:>14}  {:>7}", "size(B)", "count(elems)", "type");
-  const bool one = o.stats.size() == 1 && o.stats[0] == TimeStat::kAvg;
-  for (TimeStat s : o.stats) {
-    out += fmt::format("  {:>10}", one ? "time(us)" : fmt::format("{}(us)", stat_name(s)));
-  }
-  out += fmt::format("  {:>11}  {:>11}", "algbw(GB/s)", "busbw(GB/s)");
+  const std::vector<std::string> time_heads = time_headings(o);
+  for (const std::string& h : time_heads) out += fmt::format("  {:>10}", h);
+  out += fmt::format("  {:>13}  {:>13}", "algbw(GB/s)", "busbw(GB/s)");
   if (o.show_algorithm) out += fmt::format("  {:>12}", "algorithm");
   out += fmt::format("  {:>7}\n", "#wrong");
   for (const BenchRow& row : r.rows) {
     out +=
         fmt::format("{:>12}  {:>14}  {:>7}", row.size, row.count, collectives::dtype_name(o.dtype));
-    for (TimeStat s : o.stats) out += fmt::format("  {:>10.2f}", stat_value(row, s));
-    out += fmt::format("  {:>11.2f}  {:>11.2f}", row.algbw, row.busbw);
+    for (std::size_t i = 0; i < o.stats.size(); ++i) {
+      out += fmt::format("  {:>{}.2f}", stat_value(row, o.stats[i]),
+                         std::max<std::size_t>(10, time_heads[i].size()));
+    }
+    out += fmt::format("  {:>13.2f}  {:>13.2f}", row.algbw, row.busbw);
     if (o.show_algorithm)
       out += fmt::format("  {:>12}", collectives::algorithm_name(row.algorithm));
     out += fmt::format("  {:>7}\n", wrong_text(row));
@@ -144,6 +131,13 @@ std::string format_json(const BenchOptions& o, const BenchResult& r) {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const BenchRow& row : r.rows) {
     nlohmann::ordered_json x;
+    // nccom-test's keys (its table's headings; each requested statistic), then ours.
+    x["size(B)"] = row.size;
+    x["count(elems)"] = row.count;
+    x["type"] = collectives::dtype_name(o.dtype);
+    for (const TimeStat& s : o.stats) x[fmt::format("time:{}(us)", s.name())] = stat_value(row, s);
+    x["algbw(GB/s)"] = row.algbw;
+    x["busbw(GB/s)"] = row.busbw;
     x["size"] = row.size;
     x["count"] = row.count;
     x["algorithm_requested"] = collectives::algorithm_name(row.requested);

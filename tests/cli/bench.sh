@@ -2,7 +2,7 @@
 BENCH_DATA="$DIR/../data/bench"
 
 check bench_allr_check 0 - -- bench allr -r 4 -b 1K -e 4K -f 4 -c random -n 2 --show-algorithm
-expect_out "size(B)    count(elems)     type    time(us)  algbw(GB/s)  busbw(GB/s)     algorithm   #wrong"
+expect_out "     size(B)    count(elems)     type    time(us)    algbw(GB/s)    busbw(GB/s)     algorithm   #wrong"
 expect_out "# time: simulated device time; GB/s: 10^9 bytes per simulated second"
 expect_out "        4096            1024     fp32"
 expect_out "mesh        0"
@@ -13,7 +13,7 @@ expect_err_lines 2
 
 # --help names each flag's kind truly (numbers read as text are still numbers).
 check bench_help 0 - -- bench --help
-expect_out "-f,--stepfactor UINT=2"
+expect_out "-f,--stepfactor UINT"
 expect_out "--seed UINT=0"
 expect_out "-n,--iters UINT=5"
 expect_out "-w,--warmup_iters UINT=1"
@@ -31,7 +31,7 @@ grep -v '^# run:' "$(work)/out" >"$(work)/first.txt"
 check bench_same_2 0 - -- bench allg -r 3 -b 1000 -e 3000 -i 1000 -d bf16 -c all_ones -t avg p50 p99 --algorithm ring
 grep -v '^# run:' "$(work)/out" >"$(work)/second.txt"
 if cmp -s "$(work)/first.txt" "$(work)/second.txt"; then pass=$((pass + 1)); else _fail "two runs differ"; fi
-expect_out "avg(us)     p50(us)     p99(us)"
+expect_out "time:avg(us)  time:p50(us)  time:p99(us)"
 
 check bench_groups 0 - -- bench redsct -b 999 -c random --custom-replica-groups "$BENCH_DATA/groups_2x3.json" --report-to-json-file bench.json --plot bench.svg --dump-programs dump
 expect_out "# sbrdma bench redsct: 3 ranks x 2 groups on trn2"
@@ -140,7 +140,7 @@ expect_err_lines 1
 check bench_size_zero 1 - -- bench allr -r 2 -b 0
 expect_err "error: -b: size 0: a collective needs at least one byte"
 check bench_bad_size 1 - -- bench allr -r 2 -b 12X
-expect_err "error: -b: bad size '12X' (a number of bytes, K/M/G allowed)"
+expect_err "error: -b: bad size '12X' (a number of bytes, K/KB/KiB, M/MB/MiB or G/GB/GiB in any case allowed)"
 check bench_too_many_ranks 1 - -- bench allr -r 9
 expect_err "error: -r 9: topology trn2 has only 8 cores (ranks)"
 expect_err_lines 1
@@ -207,7 +207,7 @@ check bench_counts_hex 0 - -- bench allr -r 0x2 -b 1K -n 0x1 -w 0 --timing-only
 expect_out "# sbrdma bench allr: 2 ranks x 1 group on trn2"
 # -e defaults to -b: a bad -b is told once.
 check bench_bad_b_once 1 - -- bench allr -r 2 -b -1
-expect_err "error: -b: bad size '-1' (a number of bytes, K/M/G allowed)"
+expect_err "error: -b: bad size '-1' (a number of bytes, K/KB/KiB, M/MB/MiB or G/GB/GiB in any case allowed)"
 expect_err_lines 1
 # A number where the collective should be is an unknown option, as any other option there.
 check bench_number_before_collective 1 - -- bench -1 allr -r 2
@@ -235,7 +235,7 @@ expect_err "error: -d: unknown data type 'fp33' (one of: fp32, bf16, fp16, int32
 expect_err "error: -o: unknown reduction 'plus' (one of: sum, max, min)"
 expect_err "error: -n: '0' is not a number of iterations (a whole number, 1 to 4294967295)"
 expect_err "error: -c: unknown check 'none' (random or all_ones)"
-expect_err "error: -t: unknown statistic 'mean' (avg, p50, p99)"
+expect_err "error: -t: unknown statistic 'mean' (avg, or pN for a percentile, N a whole number 1 to 100)"
 expect_err_lines 5
 expect_out_file /dev/null
 check bench_stat_twice 1 - -- bench allr -r 2 -b 1K -t avg p99 avg
@@ -272,4 +272,63 @@ if [[ -s "$(work)/out" ]]; then _fail "a table came before the refusal"; else pa
 echo '[[0,4294967297]]' >"$(work)/groups_huge.json"
 check bench_groups_huge_rank 1 - -- bench allr -b 1K --custom-replica-groups groups_huge.json
 expect_err "groups_huge.json: error: /0/1: rank 4294967297 is too large"
+expect_err_lines 1
+
+# nccom-test's own spellings and defaults (its documentation's examples run as written).
+# Its multi-size example: kb/mb units, a bare --check right before the collective.
+check nccom_doc_example 0 - -- bench -r 8 --minbytes 1kb --maxbytes 1mb --stepfactor 8 --datatype fp32 --check allg
+expect_out "        1024             256     fp32"
+expect_out "      524288          131072     fp32"
+expect_out "        0"
+expect_out "# sbrdma bench allg: 8 ranks x 1 group on trn2, fp32, 5 iterations"
+check nccom_bare_check_last 0 - -- bench allg -r 2 -b 1K --check
+expect_out "        1024             256     fp32"
+expect_out "        0"
+check nccom_units 0 - -- bench allr -r 2 -b 1KiB -e 2KB -f 2 --timing-only -n 1 -w 0
+expect_out "        2048             512     fp32"
+# No -f or -i: nccom-test's step, (-e - -b) / 10, so 11 sizes (rounded down to whole elements).
+check nccom_default_step 0 - -- bench allr -r 2 -b 1000 -e 2000 --timing-only -n 1 -w 0
+expect_out "        1100             275     fp32"
+expect_out "        2000             500     fp32"
+if [[ $(grep -cE '^ *[0-9]+ +[0-9]+ +fp32 ' "$(work)/out") -eq 11 ]]; then pass=$((pass + 1)); else
+  _fail "expected 11 sizes from 1000 to 2000"; fi
+# --stats (the long name nccom-test uses), any whole percentile, nccom-test's headings; the
+# collective after the stats is the collective.
+check nccom_stats 0 - -- bench -r 2 -b 1K -n 4 -w 0 --stats avg p25 p50 p90 p99 allr
+expect_out "     size(B)    count(elems)     type  time:avg(us)  time:p25(us)  time:p50(us)  time:p90(us)  time:p99(us)    algbw(GB/s)    busbw(GB/s)   #wrong"
+check nccom_stat_p0 1 - -- bench allr -r 2 -b 1K -t p0
+expect_err "error: -t: unknown statistic 'p0' (avg, or pN for a percentile, N a whole number 1 to 100)"
+check nccom_stat_p101 1 - -- bench allr -r 2 -b 1K -t p101
+expect_err "unknown statistic 'p101'"
+check nccom_stat_p050 1 - -- bench allr -r 2 -b 1K -t p050
+expect_err "unknown statistic 'p050'"
+# The JSON rows carry nccom-test's keys (the table's headings) besides ours.
+check nccom_json_keys 0 - -- bench allr -r 2 -b 1K -t avg p50 --report-to-json-file nk.json
+for key in '"size(B)": 1024' '"count(elems)": 256' '"type": "fp32"' '"time:avg(us)": ' '"time:p50(us)": ' '"algbw(GB/s)": ' '"busbw(GB/s)": ' '"size": 1024'; do
+  if grep -qF "$key" "$(work)/nk.json"; then pass=$((pass + 1)); else _fail "nk.json lacks $key"; fi
+done
+if grep -qF '"time:p99(us)"' "$(work)/nk.json"; then _fail "a statistic not asked for is in nk.json"; else
+  pass=$((pass + 1)); fi
+# -r counts every rank, as nccom-test's does: with groups, all the groups' ranks together.
+echo '[[0,1],[2,3]]' >"$(work)/g22.json"
+check nccom_r_is_total 0 - -- bench allr -r 4 -b 1K --custom-replica-group g22.json --timing-only -n 1 -w 0
+expect_out "# sbrdma bench allr: 2 ranks x 2 groups on trn2"
+check nccom_r_per_group_refused 1 - -- bench allr -r 2 -b 1K --custom-replica-groups g22.json
+expect_err "error: -r 2 does not match --custom-replica-groups: -r counts all ranks, and the groups hold 4 (2 groups of 2)"
+expect_err_lines 1
+check nccom_too_many_ranks_hint 1 - -- bench allr -r 16
+expect_err "error: -r 16: topology trn2 has only 8 cores (ranks); built-in topologies with enough: trn2.48xlarge (128), trn2u (512), trn1.32xlarge (32)"
+# One node is simulated: -N 1 and --non-interactive are accepted, hosts are refused.
+check nccom_one_node 0 - -- bench allr -r 2 -b 1K -N 1 --non-interactive --timing-only -n 1 -w 0
+expect_out "        1024             256     fp32"
+check nccom_two_nodes 1 - -- bench allr -r 2 -b 1K -N 2
+expect_err "error: -N 2: one node is simulated; a larger --topology (trn2.48xlarge, trn2u) gives it more cores"
+expect_err_lines 1
+check nccom_hosts 1 - -- bench allr -r 2 -b 1K --hosts 10.0.0.1 10.0.0.2
+expect_err "error: -s/--hosts: nothing runs on hosts here; the simulated machine is --topology"
+expect_err_lines 1
+check nccom_alltoallv 1 - -- bench alltoallv -r 2
+expect_err "error: alltoallv is not simulated: nccom-test runs it only across nodes"
+check nccom_no_collective 1 - -- bench -r 2
+expect_err "error: the collective is required (one of: allr, allg, redsct, alltoall, sendrecv, permute)"
 expect_err_lines 1

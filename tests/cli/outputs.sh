@@ -51,8 +51,6 @@ if [[ -e "$(work)/fresh" ]]; then _fail "a failed run left the new dump folder";
 # An empty value is refused, not read as the option left out.
 check bench_plot_empty 1 - -- bench allr -r 2 -b 1K --plot ""
 expect_err "error: --plot: must not be empty"
-check bench_check_empty 1 - -- bench allr -r 2 -b 1K -c ""
-expect_err "error: --check: must not be empty"
 check run_trace_empty 1 - -- run "$EX/ping_pong.s" --trace ""
 expect_err "error: --trace: must not be empty"
 

@@ -32,8 +32,18 @@ TEST(BenchSweep, SizesTakeBinarySuffixes) {
   EXPECT_EQ(*parse_size("16M", "-b"), 16u << 20);
   EXPECT_EQ(*parse_size("2g", "-e"), 2ULL << 30);
   EXPECT_EQ(*parse_size("4097", "-b"), 4097u);
+  // nccom-test's spellings: 1kb, 1MB, 1gb; and KiB. All binary.
+  EXPECT_EQ(*parse_size("1kb", "-b"), 1024u);
+  EXPECT_EQ(*parse_size("3MB", "-b"), 3u << 20);
+  EXPECT_EQ(*parse_size("1gb", "-e"), 1ULL << 30);
+  EXPECT_EQ(*parse_size("2KiB", "-b"), 2048u);
+  EXPECT_EQ(*parse_size("5mIb", "-b"), 5u << 20);
+  for (const char* bad : {"12B", "12iB", "1KK", "1kbb", "1 KB", "KB", "1Kib2", "1TB"}) {
+    EXPECT_FALSE(parse_size(bad, "-b").ok()) << bad;
+  }
   EXPECT_EQ(parse_size("1.5M", "-b").error().message,
-            "-b: bad size '1.5M' (a number of bytes, K/M/G allowed)");
+            "-b: bad size '1.5M' (a number of bytes, K/KB/KiB, M/MB/MiB or G/GB/GiB in any case "
+            "allowed)");
   EXPECT_FALSE(parse_size("", "-b").ok());
   EXPECT_FALSE(parse_size("K", "-b").ok());
   // Any number of digits up to 2^64 - 1; past it, or past it once multiplied, one message.
@@ -45,7 +55,31 @@ TEST(BenchSweep, SizesTakeBinarySuffixes) {
   EXPECT_EQ(parse_size("17179869184G", "-e").error().message,
             "-e: size '17179869184G' does not fit in 64 bits");
   EXPECT_EQ(parse_size("99999999999999999999x", "-b").error().message,
-            "-b: bad size '99999999999999999999x' (a number of bytes, K/M/G allowed)");
+            "-b: bad size '99999999999999999999x' (a number of bytes, K/KB/KiB, M/MB/MiB or "
+            "G/GB/GiB in any case allowed)");
+}
+
+TEST(BenchSweep, TimeStatsAreTheAverageOrAnyWholePercentile) {
+  EXPECT_EQ(*parse_time_stat("avg"), TimeStat{});
+  EXPECT_EQ(*parse_time_stat("p1"), TimeStat{1});
+  EXPECT_EQ(*parse_time_stat("p25"), TimeStat{25});
+  EXPECT_EQ(*parse_time_stat("p100"), TimeStat{100});
+  EXPECT_EQ(parse_time_stat("p25")->name(), "p25");
+  EXPECT_EQ(parse_time_stat("avg")->name(), "avg");
+  for (const char* bad : {"p0", "p101", "p050", "p", "P50", "p5x", "p1000", "mean", "", "avg "}) {
+    EXPECT_FALSE(parse_time_stat(bad).ok()) << bad;
+  }
+  // Nearest rank over the sorted times: p25 of 4 is the first, p26 the second, p100 the last.
+  BenchRow row;
+  row.times_us = {1, 2, 3, 10};
+  row.avg_us = 4;
+  EXPECT_EQ(stat_value(row, TimeStat{}), 4);
+  EXPECT_EQ(stat_value(row, TimeStat{25}), 1);
+  EXPECT_EQ(stat_value(row, TimeStat{26}), 2);
+  EXPECT_EQ(stat_value(row, TimeStat{50}), 2);
+  EXPECT_EQ(stat_value(row, TimeStat{75}), 3);
+  EXPECT_EQ(stat_value(row, TimeStat{100}), 10);
+  EXPECT_EQ(percentile({}, 50), 0);
 }
 
 TEST(BenchSweep, SweepsMultiplyOrStep) {
@@ -168,7 +202,7 @@ TEST(BenchSweep, TheReportsAreDeterministic) {
   o.ranks = 4;
   o.algorithms = {collectives::Algorithm::kRing, collectives::Algorithm::kMesh};
   o.show_algorithm = true;
-  o.stats = {TimeStat::kP50, TimeStat::kAvg};
+  o.stats = {TimeStat{50}, TimeStat{}};
   auto a = run_bench(o, *topo);
   auto b = run_bench(o, *topo);
   ASSERT_TRUE(a.ok() && b.ok());
@@ -176,7 +210,7 @@ TEST(BenchSweep, TheReportsAreDeterministic) {
   auto strip_cost = [](std::string t) { return t.substr(0, t.find("# run:")); };
   EXPECT_EQ(strip_cost(format_table(o, *a)), strip_cost(format_table(o, *b)));
   const std::string table = format_table(o, *a);
-  EXPECT_NE(table.find("p50(us)     avg(us)"), std::string::npos) << table;
+  EXPECT_NE(table.find("time:p50(us)  time:avg(us)"), std::string::npos) << table;
   EXPECT_NE(table.find("Avg bus bandwidth (ring):"), std::string::npos);
   EXPECT_NE(table.find("Avg bus bandwidth (mesh):"), std::string::npos);
   const std::string svg = format_plot(o, *a);
@@ -202,6 +236,7 @@ BenchResult rows_of(const std::vector<std::pair<collectives::Algorithm, std::vec
       row.size = size;
       row.count = size / 4;
       row.avg_us = row.p50_us = row.p99_us = 1;
+      row.times_us = {1};
       row.busbw = bw;
       r.rows.push_back(row);
       size *= 2;
