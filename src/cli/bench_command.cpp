@@ -32,8 +32,8 @@ namespace {
 
 struct BenchArgs {
   std::string collective;
-  std::string ranks;  ///< empty: not given
-  std::string minbytes = "1M";
+  std::string ranks;     ///< empty: not given
+  std::string minbytes;  ///< empty: not given (kDefaultMinBytes)
   std::string maxbytes;
   std::string factor;  ///< empty: not given (nor -i: nccom-test's step, (-e - -b) / 10)
   std::string step;
@@ -74,6 +74,9 @@ void reclaim_collective(BenchArgs& a) {
   }
 }
 
+/// -b when not given: nccom-test's 32M does not fit an SBUF partition (D30i).
+constexpr const char* kDefaultMinBytes = "1M";
+
 /// The flags, checked and turned into BenchOptions (everything but the groups' topology check).
 /// Every bad flag is reported, not only the first; a flag whose check needs another (the
 /// sweep needs -b, -e, -f/-i and -d) is checked once those are good.
@@ -112,7 +115,7 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   } else {
     bad(base::make_error("-o: " + red.error().message));
   }
-  auto b = platform::parse_size(a.minbytes, "-b");
+  auto b = platform::parse_size(a.minbytes.empty() ? kDefaultMinBytes : a.minbytes, "-b");
   if (!b) bad(b.error());
   // -e defaults to -b: a bad -b is reported once, as -b.
   auto e = a.maxbytes.empty() ? b : platform::parse_size(a.maxbytes, "-e");
@@ -132,6 +135,12 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   if (!factor) bad(base::make_error("-f: " + factor.error().message));
   if (a.factor.empty() && a.step.empty() && b && e && *e > *b) {
     step = std::max<std::uint64_t>(1, (*e - *b) / 10);  // nccom-test's default -i
+  }
+  if (a.minbytes.empty() && b && e && *e < *b) {
+    // Not "-b 1048576 is larger than -e": the user gave no -b.
+    bad(base::make_error(fmt::format("-e {} is below -b's default, {} ({} B): give -b too", *e,
+                                     kDefaultMinBytes, *b)));
+    b = base::make_error("");  // told; the sweep is not checked
   }
   if (b && e && step_ok && factor && dt) {
     auto sizes = platform::sweep_sizes(*b, *e, *factor, step, collectives::dtype_bytes(o.dtype));
@@ -463,14 +472,16 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       ->check(kNonEmpty);
   cmd->add_option("-b,--minbytes", a->minbytes,
                   "Smallest size (binary units in any case: 1K, 1kb, 1KiB, 16M, 1G ...)")
-      ->capture_default_str();
+      ->default_str(kDefaultMinBytes)
+      ->check(kNonEmpty);
   cmd->add_option("-e,--maxbytes", a->maxbytes, "Largest size (default: -b)")->check(kNonEmpty);
   auto* f = cmd->add_option("-f,--stepfactor", a->factor, "Multiply the size by this")
                 ->type_name("UINT")
-                ->capture_default_str();
+                ->check(kNonEmpty);
   cmd->add_option("-i,--stepbytes", a->step,
                   "Add this to the size instead (a size holding the same whole number of "
                   "elements as the one before it runs once); without -f or -i, (-e - -b) / 10")
+      ->check(kNonEmpty)
       ->excludes(f);
   cmd->add_option("-n,--iters", a->iters, "Measured iterations")
       ->type_name("UINT")

@@ -22,6 +22,7 @@ struct UsageScope {
   std::string unknown_option;  ///< the first option, before a command's own arguments, that
                                ///< the command where it came does not have
   std::string number_word;     ///< a "-digit" word taken there as an argument, not an option
+  const CLI::App* leaf = nullptr;  ///< the command reached
 };
 
 /// Whether `cmd` has the option `word` ("--name", "--name=value", "-x" or "-xVALUE").
@@ -60,6 +61,7 @@ UsageScope usage_scope(const CLI::App& app, int argc, char** argv) {
       s.path += " " + at->get_name();
     }
   }
+  s.leaf = at;
   // What could have come where the unknown word (or nothing) came.
   for (const CLI::App* sub : commands(at)) {
     s.choices += (s.choices.empty() ? "" : ", ") + sub->get_name();
@@ -101,12 +103,29 @@ int main(int argc, char** argv) {
     const UsageScope scope = usage_scope(app, argc, argv);
     // A "-digit" word the command took as an argument, where that left an argument over, was
     // meant as an option ("bench -1 allr").
-    const bool stray_number =
-        !scope.number_word.empty() && dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr;
-    if (!scope.unknown_option.empty() || stray_number) {
-      const std::string& word = stray_number ? scope.number_word : scope.unknown_option;
+    const bool extras = dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr;
+    const bool stray_number = !scope.number_word.empty() && extras;
+    // The first word the command had no place for: an option it does not have, or an
+    // argument too many (CLI11 lists them all, last first).
+    std::string extra;
+    if (extras && scope.leaf != nullptr && !scope.leaf->remaining().empty()) {
+      extra = scope.leaf->remaining().front();
+    }
+    const std::string_view what = std::string_view(e.what());
+    if (!scope.unknown_option.empty() || stray_number ||
+        (extra.size() > 1 && extra.front() == '-')) {
+      const std::string& word = stray_number                    ? scope.number_word
+                                : !scope.unknown_option.empty() ? scope.unknown_option
+                                                                : extra;
       std::fprintf(stderr, "sbrdma: error: unknown option '%s' for '%s'\n",
                    sbrdma::base::printable(word).c_str(), scope.path.c_str());
+    } else if (!extra.empty()) {
+      std::fprintf(stderr, "sbrdma: error: unexpected argument '%s' for '%s'\n",
+                   sbrdma::base::printable(extra).c_str(), scope.path.c_str());
+    } else if (const auto at = what.find(": At Most 1 required but received ");
+               at != std::string_view::npos) {
+      std::fprintf(stderr, "sbrdma: error: %s given more than once\n",
+                   std::string(what.substr(0, at)).c_str());
     } else if (!scope.unknown.empty()) {
       std::fprintf(stderr, "sbrdma: error: unknown command '%s' for '%s' (one of: %s)\n",
                    sbrdma::base::printable(scope.unknown).c_str(), scope.path.c_str(),

@@ -234,11 +234,13 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
       const std::uint64_t element = collectives::dtype_bytes(o.dtype);
       const std::uint64_t shown = o.sizes[si] / element * element;  // as the row will say
       auto last_line = p0;
+      job.progress_beat_events = o.progress_beat_events;
       if (progress) {
         job.on_iteration = [&](collectives::Algorithm alg, std::size_t done, std::size_t total) {
+          // Also called while an iteration runs: a long single iteration reports too.
           if (done == total || seconds_since(last_line) < o.progress_every_s) return;
           last_line = Clock::now();
-          progress(fmt::format("bench: {} {} ({} B), {}: iteration {} of {} done, {:.1f} s wall",
+          progress(fmt::format("bench: {} {} ({} B), {}: {} of {} iterations done, {:.1f} s wall",
                                collectives::op_name(o.op), size_name(shown), shown,
                                collectives::algorithm_name(alg), done, total, seconds_since(p0)));
         };
@@ -275,12 +277,12 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
         if (o.keep_programs) out.programs = std::move(r->programs);
       }
       if (progress) {
-        progress(
-            fmt::format("bench: {} {} ({} B), {}: {} iterations in {:.2f} s wall, {} "
-                        "descriptors",
-                        collectives::op_name(o.op), size_name(row.size), row.size,
-                        collectives::algorithm_name(row.algorithm), o.warmups + o.iterations,
-                        row.wall_seconds, row.descriptors));
+        progress(fmt::format(
+            "bench: {} {} ({} B), {}: {} iteration{} in {:.2f} s wall, {} "
+            "descriptors",
+            collectives::op_name(o.op), size_name(row.size), row.size,
+            collectives::algorithm_name(row.algorithm), o.warmups + o.iterations,
+            o.warmups + o.iterations == 1 ? "" : "s", row.wall_seconds, row.descriptors));
       }
       out.rows.push_back(std::move(row));
     }

@@ -20,6 +20,7 @@
 #include "collectives/lower.h"
 #include "collectives/reference.h"
 #include "device/topology.h"
+#include "platform/collective_runner.h"
 
 namespace sbrdma::platform {
 
@@ -55,6 +56,8 @@ struct BenchOptions {
   /// A point that runs longer than this also reports its iterations as they finish, at most
   /// one line per this many wall seconds (0: after each iteration).
   double progress_every_s = 10;
+  /// Events between two looks at the wall clock while an iteration runs (CollectiveJob's).
+  std::uint64_t progress_beat_events = kProgressBeatEvents;
 };
 
 /// One measured point.

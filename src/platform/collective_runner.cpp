@@ -25,13 +25,17 @@ using collectives::Lowered;
 /// which resumes semaphore waiters).
 class IterationClock final : public sim::TraceSink {
  public:
-  /// `on_done` (may be empty) hears of each iteration every programmed core has passed.
+  /// `on_done` (may be empty) hears of each iteration every programmed core has passed, and,
+  /// every `beat_events` events (0: never), of how many are done so far: a long iteration's
+  /// caller can tell it is still running.
   IterationClock(const Simulation& sim, const std::vector<CoreProgram>& programs,
-                 std::size_t iterations, std::function<void(std::size_t, std::size_t)> on_done = {})
+                 std::size_t iterations, std::function<void(std::size_t, std::size_t)> on_done = {},
+                 std::uint64_t beat_events = 0)
       : sim_(sim),
         ends_(iterations),
         passed_(iterations),
         expected_(iterations),
+        beat_events_(beat_events),
         on_done_(std::move(on_done)) {
     for (const CoreProgram& p : programs) {
       if (p.core >= bounds_.size()) bounds_.resize(p.core + 1);
@@ -47,6 +51,10 @@ class IterationClock final : public sim::TraceSink {
   void record(const sim::TraceRecord& r) override {
     if (pending_ != kNone) poll(pending_, last_);
     pending_ = kNone;
+    if (++events_ == beat_events_ && on_done_ && done_ < ends_.size()) {
+      events_ = 0;
+      on_done_(done_, ends_.size());
+    }
     // Turned away by length alone, without touching the label: the engines' "coreN.dmaM.step"
     // and ".land" events, the most frequent ones, are longer than any "coreN.pool".
     if (r.label.size() < 9 || r.label.size() > longest_) return;
@@ -117,6 +125,8 @@ class IterationClock final : public sim::TraceSink {
   std::vector<std::size_t> passed_;    // per iteration: the cores past its end
   std::vector<std::size_t> expected_;  // per iteration: the cores whose program has it
   std::size_t done_ = 0;               // iterations every core has passed
+  std::uint64_t beat_events_;          ///< events between two "still running" calls; 0: none
+  std::uint64_t events_ = 0;
   std::function<void(std::size_t, std::size_t)> on_done_;
   device::CoreId pending_ = kNone;
   std::size_t longest_ = 0;  ///< the longest label a programmed core's sequencer can have
@@ -153,7 +163,7 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   if (!sim) return sim.error();
   for (const CoreProgram& p : low.programs) SBRDMA_TRY((*sim)->load_program(p.core, p.words));
   if (fill) SBRDMA_TRY(fill_inputs(**sim, job.comm, low, data_of(job)));
-  IterationClock clock(**sim, low.programs, iterations, on_iteration);
+  IterationClock clock(**sim, low.programs, iterations, on_iteration, job.progress_beat_events);
   if (!trace) (*sim)->kernel().set_trace(&clock);
   const auto t0 = std::chrono::steady_clock::now();
   auto rep = (*sim)->run();

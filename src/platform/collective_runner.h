@@ -33,6 +33,9 @@ namespace sbrdma::platform {
 /// The lowering geometry of `topology` with the firmware's ring depth.
 collectives::Geometry geometry_of(const device::Topology& topology);
 
+/// Events between two "still running" progress calls: a few milliseconds of wall time.
+inline constexpr std::uint64_t kProgressBeatEvents = std::uint64_t{1} << 16;
+
 /// One collective to run.
 struct CollectiveJob {
   const device::Topology* topology = nullptr;
@@ -46,10 +49,11 @@ struct CollectiveJob {
   /// Timing-only runs apply data landings without events (SimOptions). Performance only.
   bool elide_data_landings = true;
   /// Called during the timed run each time every core has passed the end of one more
-  /// iteration (warmups included), with the algorithm that runs (auto resolved), the
-  /// iterations done and their total: progress for long runs. Not called by the check's or the
-  /// trace's own runs.
+  /// iteration (warmups included), and every `progress_beat_events` events while one runs,
+  /// with the algorithm that runs (auto resolved), the iterations done and their total:
+  /// progress for long runs. Not called by the check's or the trace's own runs.
   std::function<void(collectives::Algorithm, std::size_t done, std::size_t total)> on_iteration;
+  std::uint64_t progress_beat_events = kProgressBeatEvents;
 };
 
 /// What a run gave.

@@ -46,3 +46,7 @@ if [[ -w /dev/full ]]; then
   expect_err "sbrdma: error: cannot write standard output: No space left on device"
   expect_err_lines 1
 fi
+check run_argument_too_many 1 - -- run a.s b.s
+expect_err "sbrdma: error: unexpected argument 'b.s' for 'sbrdma run'"
+expect_err "run 'sbrdma run --help' for usage"
+expect_err_lines 2

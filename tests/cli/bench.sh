@@ -332,3 +332,23 @@ expect_err "error: alltoallv is not simulated: nccom-test runs it only across no
 check nccom_no_collective 1 - -- bench -r 2
 expect_err "error: the collective is required (one of: allr, allg, redsct, alltoall, sendrecv, permute)"
 expect_err_lines 1
+# Usage errors after the collective are told as plainly as before it.
+check bench_unknown_option_after_collective 1 - -- bench allr -r 2 --bogus
+expect_err "sbrdma: error: unknown option '--bogus' for 'sbrdma bench'"
+expect_err "run 'sbrdma bench --help' for usage"
+expect_err_lines 2
+check bench_argument_too_many 1 - -- bench allr -r 2 extra1 extra2
+expect_err "sbrdma: error: unexpected argument 'extra1' for 'sbrdma bench'"
+expect_err_lines 2
+check bench_option_twice 1 - -- bench allr -r 2 -b 1K -b 2K
+expect_err "sbrdma: error: --minbytes given more than once"
+expect_err_lines 2
+# -e alone below -b's default names the default, not a -b the user never gave.
+check bench_e_below_default_b 1 - -- bench allr -r 2 -e 64K
+expect_err "error: -e 65536 is below -b's default, 1M (1048576 B): give -b too"
+expect_err_lines 1
+# An empty step or factor (an unset variable in a script) is refused, not read as "not given".
+check bench_empty_step 1 - -- bench allr -r 2 -i ""
+expect_err "sbrdma: error: --stepbytes: must not be empty"
+check bench_empty_factor 1 - -- bench allr -r 2 -f ""
+expect_err "sbrdma: error: --stepfactor: must not be empty"

@@ -148,17 +148,18 @@ TEST(BenchSweep, ALongPointReportsItsIterationsAsTheyFinish) {
   o.warmups = 1;
   o.check = collectives::DataFill::kRandom;  // the check's own run reports nothing
   o.timing_only = false;
-  o.progress_every_s = 0;  // every iteration counts as long
+  o.progress_every_s = 0;      // every iteration counts as long
+  o.progress_beat_events = 0;  // and only a finished one is told
   std::vector<std::string> lines;
   auto r = run_bench(o, *topo, [&](const std::string& l) { lines.push_back(l); });
   ASSERT_TRUE(r.ok()) << r.error().message;
   // Per point: iterations 1 and 2 of 3 as they finish (the third is the point's own line).
   ASSERT_EQ(lines.size(), 6u);
-  const std::vector<std::string> starts{"bench: allr 1000 (1000 B), ring: iteration 1 of 3 done, ",
-                                        "bench: allr 1000 (1000 B), ring: iteration 2 of 3 done, ",
+  const std::vector<std::string> starts{"bench: allr 1000 (1000 B), ring: 1 of 3 iterations done, ",
+                                        "bench: allr 1000 (1000 B), ring: 2 of 3 iterations done, ",
                                         "bench: allr 1000 (1000 B), ring: 3 iterations in ",
-                                        "bench: allr 4K (4096 B), ring: iteration 1 of 3 done, ",
-                                        "bench: allr 4K (4096 B), ring: iteration 2 of 3 done, ",
+                                        "bench: allr 4K (4096 B), ring: 1 of 3 iterations done, ",
+                                        "bench: allr 4K (4096 B), ring: 2 of 3 iterations done, ",
                                         "bench: allr 4K (4096 B), ring: 3 iterations in "};
   for (std::size_t i = 0; i < lines.size(); ++i) {
     EXPECT_EQ(lines[i].substr(0, starts[i].size()), starts[i]) << lines[i];
@@ -169,12 +170,33 @@ TEST(BenchSweep, ALongPointReportsItsIterationsAsTheyFinish) {
   lines.clear();
   ASSERT_TRUE(run_bench(o, *topo, [&](const std::string& l) { lines.push_back(l); }).ok());
   ASSERT_EQ(lines.size(), 3u);
-  EXPECT_EQ(lines[0].substr(0, 54), "bench: allr 1000 (1000 B), mesh: iteration 1 of 3 done");
+  EXPECT_EQ(lines[0].substr(0, 55), "bench: allr 1000 (1000 B), mesh: 1 of 3 iterations done");
   // The default: a short point gives its one line.
   o.progress_every_s = BenchOptions{}.progress_every_s;
   lines.clear();
   ASSERT_TRUE(run_bench(o, *topo, [&](const std::string& l) { lines.push_back(l); }).ok());
   EXPECT_EQ(lines.size(), 1u);
+}
+
+TEST(BenchSweep, ALongSingleIterationReportsWhileItRuns) {
+  // One iteration of many events: between iterations nothing would be said, so the run says
+  // every so many events that none is done yet (here at every chance: progress_every_s 0).
+  auto topo = load_topology("trn2");
+  ASSERT_TRUE(topo.ok());
+  BenchOptions o = ring_allreduce({1 << 20});
+  o.ranks = 8;
+  o.iterations = 1;
+  o.progress_every_s = 0;
+  o.progress_beat_events = 1000;
+  std::vector<std::string> lines;
+  auto r = run_bench(o, *topo, [&](const std::string& l) { lines.push_back(l); });
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_GE(lines.size(), 2u);
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+    const std::string start = "bench: allr 1M (1048576 B), ring: 0 of 1 iterations done, ";
+    EXPECT_EQ(lines[i].substr(0, start.size()), start) << lines[i];
+  }
+  EXPECT_EQ(lines.back().substr(0, 45), "bench: allr 1M (1048576 B), ring: 1 iteration");
 }
 
 TEST(BenchSweep, BusBandwidthRisesWithSizeAndSaturates) {
