@@ -45,6 +45,8 @@ struct BenchArgs {
   bool check_given = false;  ///< -c given, with or without a value (bare: random)
   std::string seed = "0";
   bool show_algorithm = false;
+  bool show_io_sizes = false;
+  std::string dp_dimension;  ///< --data-parallel-dimension, empty: not given
   std::vector<std::string> time_stats;
   std::string json;
   std::string groups;
@@ -203,6 +205,7 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
     }
   }
   o.show_algorithm = a.show_algorithm || o.algorithms.size() > 1;
+  o.show_io_sizes = a.show_io_sizes;
   o.timing_only = a.timing_only;
   o.trace = !a.trace.empty();
   o.keep_programs = !a.dump.empty();
@@ -400,6 +403,31 @@ std::string larger_topologies(unsigned ranks) {
   return out.empty() ? out : "; built-in topologies with enough: " + out;
 }
 
+/// --data-parallel-dimension D: the first R cores (chip-major) as R / D groups of D, group k
+/// holding positions k, k + R/D, k + 2R/D ... (one rank from each R/D-rank slice: nccom-test
+/// means it for one rank per node). [CHOICE D30i]
+base::Result<collectives::Communicator> data_parallel_groups(const collectives::Geometry& geom,
+                                                             unsigned ranks,
+                                                             const std::string& text) {
+  auto d = parse_count("--data-parallel-dimension", text, "ranks per group", 1, ranks);
+  if (!d) return d.error();
+  const auto per = static_cast<unsigned>(*d);
+  if (ranks % per != 0) {
+    return base::make_error(fmt::format(
+        "--data-parallel-dimension {} does not divide -r {} into groups of that size", per, ranks));
+  }
+  auto all = collectives::default_communicator(geom, ranks);
+  if (!all) return all.error();
+  const std::vector<device::CoreId>& order = all->groups.front();
+  const unsigned groups = ranks / per;
+  collectives::Communicator c;
+  c.groups.resize(groups);
+  for (unsigned k = 0; k < groups; ++k) {
+    for (unsigned j = 0; j < per; ++j) c.groups[k].push_back(order[k + j * groups]);
+  }
+  return c;
+}
+
 int bench(const BenchArgs& a) {
   base::Errors errors;
   auto opts = options_of(a, errors);
@@ -426,6 +454,11 @@ int bench(const BenchArgs& a) {
     return fail(base::make_error(fmt::format("-r {}: topology {} has only {} cores (ranks){}",
                                              o.ranks, o.topology_name, geom.num_cores(),
                                              larger_topologies(o.ranks))));
+  } else if (!a.dp_dimension.empty()) {
+    auto g = data_parallel_groups(geom, o.ranks, a.dp_dimension);
+    if (!g) return fail(g.error());
+    o.ranks = g->ranks();
+    o.groups = std::move(*g);
   }
   // Outputs are checked before the run, which may be long, rather than after it.
   if (auto st = check_distinct_outputs(a); !st) return fail(st.error());
@@ -499,15 +532,23 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       ->type_name("UINT")
       ->capture_default_str();
   cmd->add_flag("--show-algorithm", a->show_algorithm, "Add the algorithm column");
+  cmd->add_flag("--show-input-output-size", a->show_io_sizes,
+                "Add a rank's input and output bytes (rank 0's if blocks differ)");
   cmd->add_option("-t,--stats,--time-stats", a->time_stats,
                   "Time columns: avg and/or percentiles pN (e.g. avg p50 p99)")
       ->expected(1, kMaxStats);
   cmd->add_option("--report-to-json-file", a->json, "Also write the results as JSON")
       ->check(kNonEmpty);
+  auto* dp = cmd->add_option("--data-parallel-dimension", a->dp_dimension,
+                             "Run -r ranks as groups of this many at once, group k holding ranks "
+                             "k, k + r/D, k + 2r/D ...")
+                 ->type_name("UINT")
+                 ->check(kNonEmpty);
   cmd->add_option("--custom-replica-groups,--custom-replica-group", a->groups,
                   "JSON file with the replica groups ([[0,1,...],[...]]); -r is then their "
                   "total rank count")
-      ->check(kNonEmpty);
+      ->check(kNonEmpty)
+      ->excludes(dp);
   cmd->add_flag("--sb2sb", a->sb2sb, "Accepted: collectives here are always SBUF to SBUF");
   cmd->add_option("--topology", a->topology, "Built-in topology name or JSON file")
       ->capture_default_str();

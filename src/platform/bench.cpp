@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "base/check.h"
+#include "collectives/layout.h"
 #include "device/paged_memory.h"
 #include "platform/collective_runner.h"
 
@@ -57,6 +58,21 @@ base::Result<TimeStat> parse_time_stat(std::string_view text) {
         "unknown statistic '{}' (avg, or pN for a percentile, N a whole number 1 to 100)", text));
   }
   return TimeStat{n};
+}
+
+IoSizes io_sizes(collectives::Op op, std::uint64_t count, unsigned ranks, unsigned element_bytes) {
+  const std::uint64_t whole = count * element_bytes;
+  const std::uint64_t block = collectives::even_counts(count, ranks).front() * element_bytes;
+  switch (op) {
+    case collectives::Op::kAllGather:
+      return {block, whole};
+    case collectives::Op::kReduceScatter:
+      return {whole, block};
+    case collectives::Op::kAllToAll:  // block 0 of every rank
+      return {whole, block * ranks};
+    default:
+      return {whole, whole};
+  }
 }
 
 double stat_value(const BenchRow& row, TimeStat s) {

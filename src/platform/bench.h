@@ -48,6 +48,7 @@ struct BenchOptions {
   std::uint64_t seed = 0;
   std::vector<TimeStat> stats{TimeStat{}};  ///< the average alone
   bool show_algorithm = false;
+  bool show_io_sizes = false;  ///< --show-input-output-size
   bool timing_only = false;
   std::string topology_name = "trn2";
   std::optional<collectives::Communicator> groups;  ///< --custom-replica-groups
@@ -97,6 +98,15 @@ struct BenchResult {
   std::vector<collectives::CoreProgram> programs;  ///< last point's, with keep_programs
   unsigned groups = 1;
 };
+
+/// A rank's input and output bytes for a collective of `count` elements on `ranks` ranks
+/// (nccom-test's --show-input-output-size): rank 0's, whose block is the longest when the
+/// count does not divide by the ranks. [CHOICE D30i]
+struct IoSizes {
+  std::uint64_t input = 0;
+  std::uint64_t output = 0;
+};
+IoSizes io_sizes(collectives::Op op, std::uint64_t count, unsigned ranks, unsigned element_bytes);
 
 /// The statistic `s` of `row`'s iteration times (microseconds).
 double stat_value(const BenchRow& row, TimeStat s);

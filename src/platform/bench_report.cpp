@@ -17,6 +17,11 @@ std::vector<std::string> time_headings(const BenchOptions& o) {
   return out;
 }
 
+IoSizes row_io(const BenchOptions& o, const BenchRow& row) {
+  return io_sizes(o.op, row.count, o.groups ? o.groups->ranks() : o.ranks,
+                  collectives::dtype_bytes(o.dtype));
+}
+
 std::string wrong_text(const BenchRow& r) {
   return r.wrong ? fmt::format("{}", *r.wrong) : std::string("n/a");
 }
@@ -52,15 +57,23 @@ std::string format_table(const BenchOptions& o, const BenchResult& r) {
   std::string out = header_line(o, r.groups);
   out += "# time: simulated device time; GB/s: 10^9 bytes per simulated second\n";
   // nccom-test's columns and widths; a -t column is as wide as its heading needs.
-  out += fmt::format("{:>12}  {:>14}  {:>7}", "size(B)", "count(elems)", "type");
+  out += fmt::format("{:>12}  {:>14}", "size(B)", "count(elems)");
+  if (o.show_io_sizes) {
+    out += fmt::format("  {:>19}  {:>20}", "total_input_size(B)", "total_output_size(B)");
+  }
+  out += fmt::format("  {:>7}", "type");
   const std::vector<std::string> time_heads = time_headings(o);
   for (const std::string& h : time_heads) out += fmt::format("  {:>10}", h);
   out += fmt::format("  {:>13}  {:>13}", "algbw(GB/s)", "busbw(GB/s)");
   if (o.show_algorithm) out += fmt::format("  {:>12}", "algorithm");
   out += fmt::format("  {:>7}\n", "#wrong");
   for (const BenchRow& row : r.rows) {
-    out +=
-        fmt::format("{:>12}  {:>14}  {:>7}", row.size, row.count, collectives::dtype_name(o.dtype));
+    out += fmt::format("{:>12}  {:>14}", row.size, row.count);
+    if (o.show_io_sizes) {
+      const IoSizes io = row_io(o, row);
+      out += fmt::format("  {:>19}  {:>20}", io.input, io.output);
+    }
+    out += fmt::format("  {:>7}", collectives::dtype_name(o.dtype));
     for (std::size_t i = 0; i < o.stats.size(); ++i) {
       out += fmt::format("  {:>{}.2f}", stat_value(row, o.stats[i]),
                          std::max<std::size_t>(10, time_heads[i].size()));
@@ -134,6 +147,11 @@ std::string format_json(const BenchOptions& o, const BenchResult& r) {
     // nccom-test's keys (its table's headings; each requested statistic), then ours.
     x["size(B)"] = row.size;
     x["count(elems)"] = row.count;
+    if (o.show_io_sizes) {
+      const IoSizes io = row_io(o, row);
+      x["total_input_size(B)"] = io.input;
+      x["total_output_size(B)"] = io.output;
+    }
     x["type"] = collectives::dtype_name(o.dtype);
     for (const TimeStat& s : o.stats) x[fmt::format("time:{}(us)", s.name())] = stat_value(row, s);
     x["algbw(GB/s)"] = row.algbw;

@@ -352,3 +352,27 @@ check bench_empty_step 1 - -- bench allr -r 2 -i ""
 expect_err "sbrdma: error: --stepbytes: must not be empty"
 check bench_empty_factor 1 - -- bench allr -r 2 -f ""
 expect_err "sbrdma: error: --stepfactor: must not be empty"
+# --show-input-output-size: a rank's input and output bytes, as nccom-test's example shows them
+# for all-gather (32 B in, 1024 B out on 32 ranks); rank 0's when the blocks differ.
+check nccom_io_sizes_allg 0 - -- bench allg -r 32 --topology trn2.48xlarge -b 1kb -n 1 -w 0 --timing-only --show-input-output-size --report-to-json-file io.json
+expect_out "     size(B)    count(elems)  total_input_size(B)  total_output_size(B)     type    time(us)"
+expect_out "        1024             256                   32                  1024     fp32"
+if grep -qF '"total_input_size(B)": 32' "$(work)/io.json" && grep -qF '"total_output_size(B)": 1024' "$(work)/io.json"; then
+  pass=$((pass + 1)); else _fail "io.json lacks the input and output sizes"; fi
+check nccom_io_sizes_redsct 0 - -- bench redsct -r 3 -b 1000 -n 1 -w 0 --timing-only --show-input-output-size
+expect_out "        1000             250                 1000                   336     fp32"
+check nccom_io_sizes_alltoall 0 - -- bench alltoall -r 3 -b 1000 -n 1 -w 0 --timing-only --show-input-output-size
+expect_out "        1000             250                 1000                  1008     fp32"
+# --data-parallel-dimension D: -r ranks as groups of D, group k = ranks k, k + r/D, ...
+check nccom_dp_dimension 0 - -- bench allr -r 8 -b 1K --data-parallel-dimension 2 -c random --dump-programs dpd
+expect_out "# sbrdma bench allr: 2 ranks x 4 groups on trn2"
+expect_out "        1024             256     fp32"
+expect_out "        0"
+if grep -q "rdma_desc_gen .*remote_core_id=4 " "$(work)/dpd/core0.s" &&
+  ! grep -q "remote_core_id=[1235-7] " "$(work)/dpd/core0.s"; then
+  pass=$((pass + 1)); else _fail "rank 0 is not grouped with rank 4 alone"; fi
+check nccom_dp_dimension_uneven 1 - -- bench allr -r 8 --data-parallel-dimension 3
+expect_err "error: --data-parallel-dimension 3 does not divide -r 8 into groups of that size"
+expect_err_lines 1
+check nccom_dp_dimension_zero 1 - -- bench allr -r 8 --data-parallel-dimension 0
+expect_err "error: --data-parallel-dimension: '0' is not a number of ranks per group (a whole number, 1 to 8)"
