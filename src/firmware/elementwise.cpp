@@ -129,16 +129,18 @@ void run_f16(ArithOp op, const std::uint8_t* a, const std::uint8_t* b, std::uint
 }
 
 /// Integers: add and mult in the unsigned type of the same width (wraps, defined); max/min in
-/// `S`, the signed or unsigned type the dtype names.
+/// `S`, the signed or unsigned type the dtype names. The products are taken in `unsigned`, at
+/// least as wide: uint16 operands would otherwise promote to int, and 65535 * 65535 overflows
+/// it.
 template <typename U, typename S>
 void run_int(ArithOp op, const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* o,
              std::size_t n) {
-  static_assert(sizeof(U) == sizeof(S));
+  static_assert(sizeof(U) == sizeof(S) && sizeof(U) <= sizeof(unsigned));
   switch (op) {
     case ArithOp::kAdd:
       return each<U>(a, b, o, n, [](U x, U y) { return static_cast<U>(x + y); });
     case ArithOp::kMult:
-      return each<U>(a, b, o, n, [](U x, U y) { return static_cast<U>(x * y); });
+      return each<U>(a, b, o, n, [](U x, U y) { return static_cast<U>(unsigned{x} * y); });
     case ArithOp::kMax:
       return each<S>(a, b, o, n, [](S x, S y) { return x > y ? x : y; });
     case ArithOp::kMin:
@@ -183,6 +185,9 @@ bool elementwise_dtype_supported(isa::Dtype d) {
     case Dtype::kBfloat16:
     case Dtype::kFp16:
     case Dtype::kInt32:
+    case Dtype::kUint32:
+    case Dtype::kInt16:
+    case Dtype::kUint16:
     case Dtype::kInt8:
     case Dtype::kUint8:
       return true;
@@ -202,6 +207,12 @@ void elementwise(ArithOp op, isa::Dtype d, const std::uint8_t* a, const std::uin
       return run_f16<from_half, to_half>(op, a, b, out, n);
     case Dtype::kInt32:
       return run_int<std::uint32_t, std::int32_t>(op, a, b, out, n);
+    case Dtype::kUint32:
+      return run_int<std::uint32_t, std::uint32_t>(op, a, b, out, n);
+    case Dtype::kInt16:
+      return run_int<std::uint16_t, std::int16_t>(op, a, b, out, n);
+    case Dtype::kUint16:
+      return run_int<std::uint16_t, std::uint16_t>(op, a, b, out, n);
     case Dtype::kInt8:
       return run_int<std::uint8_t, std::int8_t>(op, a, b, out, n);
     case Dtype::kUint8:

@@ -4,8 +4,9 @@
 /// tests compare them with a CPU reference element by element. [CHOICE D28]
 ///
 /// Semantics per dtype:
-///   int8, uint8, int32   add and mult wrap around (two's complement, low bits kept);
-///                        max/min compare as signed (int8, int32) or unsigned (uint8)
+///   int8, uint8, int16,  add and mult wrap around (two's complement, low bits kept);
+///   uint16, int32,       max/min compare as signed (int8, int16, int32) or unsigned
+///   uint32               (uint8, uint16, uint32)
 ///   fp32                 IEEE binary32, round to nearest even, subnormals kept (no FTZ)
 ///   bf16, fp16           widened to fp32 exactly, computed in fp32, rounded to nearest even
 ///                        back (exact for add and mult: fp32 has >= 2p+2 bits for both)
@@ -33,7 +34,8 @@ std::optional<ArithOp> arith_op_of(isa::AluOp op);
 /// "add", "mult", "max", "min".
 std::string_view arith_op_name(ArithOp op);
 
-/// True if local compute supports `d` (fp32, bf16, fp16, int32, int8, uint8).
+/// True if local compute supports `d` (fp32, bf16, fp16, int32, uint32, int16, uint16, int8,
+/// uint8).
 bool elementwise_dtype_supported(isa::Dtype d);
 
 /// out[i] = a[i] op b[i] for i < n, elements of `d` stored little-endian. `out` may equal `a`

@@ -197,7 +197,9 @@ base::Result<TtaPlan> plan_tensor_tensor_arith(const isa::ExtTensorTensorArith& 
   }
   if (!elementwise_dtype_supported(d)) {
     return tta_error(fmt::format(
-        "dtype {} is not supported (fp32, bfloat16, fp16, int32, int8, uint8)", dtype_name(d)));
+        "dtype {} is not supported (fp32, bfloat16, fp16, int32, uint32, int16, uint16, int8, "
+        "uint8)",
+        dtype_name(d)));
   }
   pl.dtype = d;
   pl.elem_bytes = dtype_bytes(d);

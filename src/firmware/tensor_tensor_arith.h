@@ -10,7 +10,8 @@
 ///      byte = start + (i0 * step_elem[0] + i1 * step_elem[1]) * dtype size
 ///  partitions  0 .. 16 x num_active_ports - 1 (0 ports = all 8 Q7 = 128 partitions)
 ///  pairing     the k-th element of each pattern, in (i1, i0) order; equal element counts
-///  dtypes      in0 = in1 = out, one of fp32, bf16, fp16, int32, int8, uint8
+///  dtypes      in0 = in1 = out, one of fp32, bf16, fp16, int32, uint32, int16, uint16,
+///              int8, uint8
 ///  op          add, mult (the header's), max, min (public ALU_OP codes, our extension)
 ///  reads       every source byte is read before any destination byte is written (aliasing
 ///              patterns see the SBUF as it was before the instruction)

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "firmware/elementwise.h"
 
@@ -77,35 +78,50 @@ T load(const std::uint8_t* p, std::size_t i) {
   return v;
 }
 
+/// The integer reference: element i of `a` op `b` as the signed or unsigned type `S` names,
+/// computed in 64 bits and kept to the low bits, against element i of `got`.
+template <typename S>
+bool ref_int_matches(ArithOp op, const std::uint8_t* a, const std::uint8_t* b,
+                     const std::uint8_t* got, std::size_t i) {
+  using U = std::make_unsigned_t<S>;
+  const std::int64_t x = load<S>(a, i);
+  const std::int64_t y = load<S>(b, i);
+  std::int64_t r = 0;
+  switch (op) {
+    case ArithOp::kAdd:
+      r = x + y;
+      break;
+    case ArithOp::kMult:  // modulo 2^64: two uint32 may pass int64
+      r = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) * static_cast<std::uint64_t>(y));
+      break;
+    case ArithOp::kMax:
+      r = std::max(x, y);
+      break;
+    case ArithOp::kMin:
+      r = std::min(x, y);
+      break;
+  }
+  return static_cast<U>(r) == load<U>(got, i);
+}
+
 /// True if `got` (element i of the output) is the reference result of element i of `a` op
 /// `b` in dtype `d`. A NaN result accepts any NaN; max/min of floats compare by value.
 inline bool ref_matches(ArithOp op, isa::Dtype d, const std::uint8_t* a, const std::uint8_t* b,
                         const std::uint8_t* got, std::size_t i) {
   using isa::Dtype;
-  const auto as_int = [&](auto x, auto y) -> std::int64_t {
-    switch (op) {
-      case ArithOp::kAdd:
-        return std::int64_t{x} + y;
-      case ArithOp::kMult:
-        return std::int64_t{x} * y;
-      case ArithOp::kMax:
-        return std::max<std::int64_t>(x, y);
-      case ArithOp::kMin:
-        return std::min<std::int64_t>(x, y);
-    }
-    return 0;
-  };
   switch (d) {
     case Dtype::kInt8:
-      return static_cast<std::uint8_t>(as_int(load<std::int8_t>(a, i), load<std::int8_t>(b, i))) ==
-             load<std::uint8_t>(got, i);
+      return ref_int_matches<std::int8_t>(op, a, b, got, i);
     case Dtype::kUint8:
-      return static_cast<std::uint8_t>(as_int(
-                 load<std::uint8_t>(a, i), load<std::uint8_t>(b, i))) == load<std::uint8_t>(got, i);
+      return ref_int_matches<std::uint8_t>(op, a, b, got, i);
+    case Dtype::kInt16:
+      return ref_int_matches<std::int16_t>(op, a, b, got, i);
+    case Dtype::kUint16:
+      return ref_int_matches<std::uint16_t>(op, a, b, got, i);
     case Dtype::kInt32:
-      return static_cast<std::uint32_t>(
-                 as_int(load<std::int32_t>(a, i), load<std::int32_t>(b, i))) ==
-             load<std::uint32_t>(got, i);
+      return ref_int_matches<std::int32_t>(op, a, b, got, i);
+    case Dtype::kUint32:
+      return ref_int_matches<std::uint32_t>(op, a, b, got, i);
     case Dtype::kFp32: {
       const double r = ref_op(op, load<float>(a, i), load<float>(b, i));
       const float g = load<float>(got, i);

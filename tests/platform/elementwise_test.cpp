@@ -1,5 +1,6 @@
 // Local compute arithmetic (firmware/elementwise.h) against a CPU reference: every dtype and
-// op, and the bf16/fp16 rounding at ties, subnormals, overflow and NaN. [CHOICE D28]
+// op, the bf16/fp16 rounding at ties, subnormals, overflow and NaN, and the integers'
+// wrap-around and signed or unsigned max/min. [CHOICE D28]
 #include "firmware/elementwise.h"
 
 #include <gtest/gtest.h>
@@ -172,6 +173,47 @@ TEST(Elementwise, IntegersWrapAndCompareBySignedness) {
             (std::vector<std::uint8_t>{200, 0x80, 16, 0xff}));
 }
 
+/// Expects `x` op `y` in dtype `d` to be want[k] for the k-th op of kOps (add, mult, max, min).
+template <typename T>
+void expect_ops(Dtype d, const std::vector<T>& x, const std::vector<T>& y,
+                const std::vector<T> (&want)[4]) {
+  for (std::size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(run(kOps[k], d, x, y), want[k])
+        << isa::enum_name(isa::kDtypeEnum, static_cast<std::uint8_t>(d)) << " "
+        << arith_op_name(kOps[k]);
+  }
+}
+
+TEST(Elementwise, SixteenBitIntegersWrapAndCompareBySignedness) {
+  // The same bits as uint16 and int16: 0xfff0 is 65520 or -16, 0x8000 32768 or -32768. Add
+  // and mult keep the low 16 bits either way; 0xffff * 0xffff = 0xfffe0001 is past int, which
+  // uint16 operands promote to. uint16 compares unsigned (65520 > 32), int16 signed (-16 < 32).
+  const std::vector<std::uint16_t> x{0xfff0, 0x8000, 0x7fff, 0xffff, 300};
+  const std::vector<std::uint16_t> y{0x0020, 0x8000, 0x0001, 0xffff, 300};
+  const std::vector<std::uint16_t> sum{0x0010, 0x0000, 0x8000, 0xfffe, 600};
+  const std::vector<std::uint16_t> product{0xfe00, 0x0000, 0x7fff, 0x0001, 0x5f90};
+  expect_ops(
+      Dtype::kUint16, x, y,
+      {sum, product, {0xfff0, 0x8000, 0x7fff, 0xffff, 300}, {0x0020, 0x8000, 0x0001, 0xffff, 300}});
+  expect_ops(
+      Dtype::kInt16, x, y,
+      {sum, product, {0x0020, 0x8000, 0x7fff, 0xffff, 300}, {0xfff0, 0x8000, 0x0001, 0xffff, 300}});
+}
+
+TEST(Elementwise, Uint32WrapsAndComparesUnsigned) {
+  // 10^10 mod 2^32 = 0x540be400. Unsigned, 0xfffffff0 is the larger; as int32 (-16) it is
+  // the smaller.
+  const std::vector<std::uint32_t> a{0xfffffff0, 0x80000000, 0x7fffffff, 0xffffffff, 100000};
+  const std::vector<std::uint32_t> b{0x00000020, 0x80000000, 0x00000001, 0xffffffff, 100000};
+  expect_ops(Dtype::kUint32, a, b,
+             {{0x10, 0, 0x80000000, 0xfffffffe, 200000},
+              {0xfffffe00, 0, 0x7fffffff, 1, 0x540be400},
+              {0xfffffff0, 0x80000000, 0x7fffffff, 0xffffffff, 100000},
+              {0x20, 0x80000000, 1, 0xffffffff, 100000}});
+  EXPECT_EQ(run(ArithOp::kMax, Dtype::kInt32, a, b),
+            (std::vector<std::uint32_t>{0x20, 0x80000000, 0x7fffffff, 0xffffffff, 100000}));
+}
+
 TEST(Elementwise, InPlaceOutputEqualsInput) {
   std::vector<std::uint8_t> a(4 * 1000);
   std::vector<std::uint8_t> b(4 * 1000);
@@ -197,7 +239,11 @@ TEST(Elementwise, OpsAndDtypes) {
   EXPECT_FALSE(arith_op_of(isa::AluOp::kBypass).has_value());
   EXPECT_FALSE(arith_op_of(isa::AluOp::kAddInt).has_value());
   EXPECT_TRUE(elementwise_dtype_supported(Dtype::kBfloat16));
-  EXPECT_FALSE(elementwise_dtype_supported(Dtype::kInt16));
+  EXPECT_TRUE(elementwise_dtype_supported(Dtype::kInt16));
+  EXPECT_TRUE(elementwise_dtype_supported(Dtype::kUint16));
+  EXPECT_TRUE(elementwise_dtype_supported(Dtype::kUint32));
+  EXPECT_FALSE(elementwise_dtype_supported(Dtype::kInt64));
+  EXPECT_FALSE(elementwise_dtype_supported(Dtype::kUint64));
   EXPECT_FALSE(elementwise_dtype_supported(Dtype::kFp8Exp4));
 }
 

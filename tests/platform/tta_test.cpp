@@ -7,6 +7,7 @@
 #include <coroutine>
 #include <vector>
 
+#include "firmware/sb2sb.h"
 #include "firmware/tensor_tensor_arith.h"
 #include "isa/views.h"
 #include "platform/arith_ref.h"
@@ -73,15 +74,14 @@ constexpr std::uint32_t kB = 0x4000;
 constexpr std::uint32_t kD = 0x8000;
 
 TEST(Tta, EveryDtypeAndOpMatchesTheReference) {
-  const Dtype dtypes[] = {Dtype::kFp32,  Dtype::kBfloat16, Dtype::kFp16,
-                          Dtype::kInt32, Dtype::kInt8,     Dtype::kUint8};
+  const Dtype dtypes[] = {Dtype::kFp32,   Dtype::kBfloat16, Dtype::kFp16,
+                          Dtype::kInt32,  Dtype::kUint32,   Dtype::kInt16,
+                          Dtype::kUint16, Dtype::kInt8,     Dtype::kUint8};
   const ArithOp ops[] = {ArithOp::kAdd, ArithOp::kMult, ArithOp::kMax, ArithOp::kMin};
   for (const Dtype d : dtypes) {
     for (const ArithOp op : ops) {
       auto sim = make_sim();
-      const unsigned size = d == Dtype::kFp32 || d == Dtype::kInt32   ? 4
-                            : d == Dtype::kInt8 || d == Dtype::kUint8 ? 1
-                                                                      : 2;
+      const unsigned size = firmware::dtype_bytes(d);
       const std::uint16_t n = 512;
       const SbufRegion a{0, kA, n * size}, b{0, kB, n * size}, out{0, kD, n * size};
       ASSERT_TRUE(sim->fill(a, {FillPattern::Kind::kRandom, 11}).ok());
@@ -186,9 +186,9 @@ TEST(Tta, RefusalsAreFirmwareErrors) {
   }
   {
     auto sim = make_sim();
-    EXPECT_EQ(first_error(*sim, tta(AluOp::kAdd, Dtype::kInt16, p(0), p(0), p(0))),
-              "ext_tensor_tensor_arith: dtype int16 is not supported (fp32, bfloat16, fp16, "
-              "int32, int8, uint8)");
+    EXPECT_EQ(first_error(*sim, tta(AluOp::kAdd, Dtype::kInt64, p(0), p(0), p(0))),
+              "ext_tensor_tensor_arith: dtype int64 is not supported (fp32, bfloat16, fp16, "
+              "int32, uint32, int16, uint16, int8, uint8)");
   }
   {
     auto sim = make_sim();
