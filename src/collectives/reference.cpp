@@ -94,6 +94,12 @@ double element_value(DataType dt, const std::uint8_t* p) {
       return half_bits_to_float(base::load_le<std::uint16_t>(p));
     case DataType::kInt32:
       return static_cast<std::int32_t>(base::load_le<std::uint32_t>(p));
+    case DataType::kUint32:
+      return base::load_le<std::uint32_t>(p);
+    case DataType::kInt16:
+      return static_cast<std::int16_t>(base::load_le<std::uint16_t>(p));
+    case DataType::kUint16:
+      return base::load_le<std::uint16_t>(p);
     case DataType::kInt8:
       return static_cast<std::int8_t>(*p);
     case DataType::kUint8:
@@ -114,7 +120,12 @@ void store_element(DataType dt, double v, std::uint8_t* p) {
       base::store_le<std::uint16_t>(p, float_to_half_bits(static_cast<float>(v)));
       return;
     case DataType::kInt32:
+    case DataType::kUint32:
       base::store_le<std::uint32_t>(p, static_cast<std::uint32_t>(static_cast<std::int64_t>(v)));
+      return;
+    case DataType::kInt16:
+    case DataType::kUint16:
+      base::store_le<std::uint16_t>(p, static_cast<std::uint16_t>(static_cast<std::int64_t>(v)));
       return;
     case DataType::kInt8:
     case DataType::kUint8:
@@ -216,8 +227,14 @@ SBRDMA_CLONES void fill_random(DataType dt, std::uint32_t key, std::uint64_t fir
           key, first, n, stride, out, [&table](std::uint32_t h) { return table[seventeenth(h)]; });
     }
     case DataType::kInt32:  // integers: the whole range
+    case DataType::kUint32:
       return fill_hashed<std::uint32_t>(key, first, n, stride, out,
                                         [](std::uint32_t h) { return h; });
+    case DataType::kInt16:
+    case DataType::kUint16:
+      return fill_hashed<std::uint16_t>(key, first, n, stride, out, [](std::uint32_t h) {
+        return static_cast<std::uint16_t>(h >> 16);
+      });
     case DataType::kInt8:
     case DataType::kUint8:
       return fill_hashed<std::uint8_t>(key, first, n, stride, out, [](std::uint32_t h) {
@@ -337,13 +354,13 @@ double load_fp32(const std::uint8_t* p) {
   return element_value(DataType::kFp32, p);
 }
 
-double load_int32(const std::uint8_t* p) {
-  if constexpr (std::endian::native == std::endian::little) {
-    std::int32_t v = 0;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-  }
-  return element_value(DataType::kInt32, p);
+/// A little-endian integer element of type T as a double, in one move (the host is
+/// little-endian, asserted above).
+template <typename T>
+double load_int(const std::uint8_t* p) {
+  T v = 0;
+  std::memcpy(&v, p, sizeof v);
+  return static_cast<double>(v);
 }
 
 /// Built like fill_random, once per vector width: widening to doubles takes 2 elements per
@@ -362,16 +379,25 @@ SBRDMA_CLONES void fold_any(DataType dt, ReduceOp red, bool first_rank, const st
           red, first_rank, in, n,
           [](const std::uint8_t* p) { return element_value(DataType::kFp16, p); }, acc, abs);
     case DataType::kInt32:
-      return fold<4>(red, first_rank, in, n, load_int32, acc, abs);
+      return fold<4>(red, first_rank, in, n, load_int<std::int32_t>, acc, abs);
+    case DataType::kUint32:
+      return fold<4>(red, first_rank, in, n, load_int<std::uint32_t>, acc, abs);
+    case DataType::kInt16:
+      return fold<2>(red, first_rank, in, n, load_int<std::int16_t>, acc, abs);
+    case DataType::kUint16:
+      return fold<2>(red, first_rank, in, n, load_int<std::uint16_t>, acc, abs);
     case DataType::kInt8:
-      return fold<1>(
-          red, first_rank, in, n,
-          [](const std::uint8_t* p) { return static_cast<double>(static_cast<std::int8_t>(*p)); },
-          acc, abs);
+      return fold<1>(red, first_rank, in, n, load_int<std::int8_t>, acc, abs);
     case DataType::kUint8:
-      return fold<1>(
-          red, first_rank, in, n, [](const std::uint8_t* p) { return static_cast<double>(*p); },
-          acc, abs);
+      return fold<1>(red, first_rank, in, n, load_int<std::uint8_t>, acc, abs);
+  }
+}
+
+/// Integer values (whole numbers, exact in the double) wrapped to the `U` bits of each element.
+template <typename U>
+[[gnu::always_inline]] inline void store_ints(const double* v, std::uint64_t n, std::uint8_t* out) {
+  for (std::uint64_t e = 0; e < n; ++e) {
+    base::store_le<U>(out + sizeof(U) * e, static_cast<U>(static_cast<std::int64_t>(v[e])));
   }
 }
 
@@ -385,11 +411,11 @@ SBRDMA_CLONES void store_all(DataType dt, const double* v, std::uint64_t n, std:
       }
       return;
     case DataType::kInt32:
-      for (std::uint64_t e = 0; e < n; ++e) {
-        base::store_le<std::uint32_t>(out + 4 * e,
-                                      static_cast<std::uint32_t>(static_cast<std::int64_t>(v[e])));
-      }
-      return;
+    case DataType::kUint32:
+      return store_ints<std::uint32_t>(v, n, out);
+    case DataType::kInt16:
+    case DataType::kUint16:
+      return store_ints<std::uint16_t>(v, n, out);
     default:
       for (std::uint64_t e = 0; e < n; ++e) store_element(dt, v[e], out + e * dtype_bytes(dt));
       return;

@@ -16,8 +16,9 @@ struct Named {
 
 constexpr std::array kOps{Op::kAllReduce, Op::kAllGather, Op::kReduceScatter,
                           Op::kAllToAll,  Op::kSendRecv,  Op::kPermute};
-constexpr std::array kDtypes{DataType::kFp32,  DataType::kBf16, DataType::kFp16,
-                             DataType::kInt32, DataType::kInt8, DataType::kUint8};
+constexpr std::array kDtypes{DataType::kFp32,   DataType::kBf16,   DataType::kFp16,
+                             DataType::kInt32,  DataType::kUint32, DataType::kInt16,
+                             DataType::kUint16, DataType::kInt8,   DataType::kUint8};
 
 // Short names first (what `sbrdma bench` prints), then accepted aliases.
 constexpr std::array<Named<Op>, 10> kOpNames{{{Op::kAllReduce, "allr"},
@@ -39,15 +40,18 @@ constexpr std::array<Named<Algorithm>, 6> kAlgorithmNames{
      {Algorithm::kHierarchical, "hier"}}};
 constexpr std::array<Named<ReduceOp>, 3> kReduceNames{
     {{ReduceOp::kSum, "sum"}, {ReduceOp::kMax, "max"}, {ReduceOp::kMin, "min"}}};
-constexpr std::array<Named<DataType>, 9> kDtypeNames{{{DataType::kFp32, "fp32"},
-                                                      {DataType::kBf16, "bf16"},
-                                                      {DataType::kFp16, "fp16"},
-                                                      {DataType::kInt32, "int32"},
-                                                      {DataType::kInt8, "int8"},
-                                                      {DataType::kUint8, "uint8"},
-                                                      {DataType::kFp32, "float32"},
-                                                      {DataType::kBf16, "bfloat16"},
-                                                      {DataType::kFp16, "float16"}}};
+constexpr std::array<Named<DataType>, 12> kDtypeNames{{{DataType::kFp32, "fp32"},
+                                                       {DataType::kBf16, "bf16"},
+                                                       {DataType::kFp16, "fp16"},
+                                                       {DataType::kInt32, "int32"},
+                                                       {DataType::kUint32, "uint32"},
+                                                       {DataType::kInt16, "int16"},
+                                                       {DataType::kUint16, "uint16"},
+                                                       {DataType::kInt8, "int8"},
+                                                       {DataType::kUint8, "uint8"},
+                                                       {DataType::kFp32, "float32"},
+                                                       {DataType::kBf16, "bfloat16"},
+                                                       {DataType::kFp16, "float16"}}};
 
 template <typename E, std::size_t N>
 std::string_view name_of(const std::array<Named<E>, N>& table, E v) {
@@ -132,9 +136,12 @@ unsigned dtype_bytes(DataType d) {
   switch (d) {
     case DataType::kFp32:
     case DataType::kInt32:
+    case DataType::kUint32:
       return 4;
     case DataType::kBf16:
     case DataType::kFp16:
+    case DataType::kInt16:
+    case DataType::kUint16:
       return 2;
     case DataType::kInt8:
     case DataType::kUint8:
@@ -153,6 +160,12 @@ isa::Dtype isa_dtype(DataType d) {
       return isa::Dtype::kFp16;
     case DataType::kInt32:
       return isa::Dtype::kInt32;
+    case DataType::kUint32:
+      return isa::Dtype::kUint32;
+    case DataType::kInt16:
+      return isa::Dtype::kInt16;
+    case DataType::kUint16:
+      return isa::Dtype::kUint16;
     case DataType::kInt8:
       return isa::Dtype::kInt8;
     case DataType::kUint8:

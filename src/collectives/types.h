@@ -35,7 +35,17 @@ enum class Algorithm : std::uint8_t {
 enum class ReduceOp : std::uint8_t { kSum, kMax, kMin };
 
 /// Element types collectives move and reduce (local compute's dtypes, [CHOICE D28]).
-enum class DataType : std::uint8_t { kFp32, kBf16, kFp16, kInt32, kInt8, kUint8 };
+enum class DataType : std::uint8_t {
+  kFp32,
+  kBf16,
+  kFp16,
+  kInt32,
+  kUint32,
+  kInt16,
+  kUint16,
+  kInt8,
+  kUint8
+};
 
 /// "allr", "allg", "redsct", "alltoall", "sendrecv", "permute".
 std::string_view op_name(Op op);
@@ -55,7 +65,8 @@ base::Result<Algorithm> parse_algorithm(std::string_view s);
 std::string_view reduce_op_name(ReduceOp r);
 base::Result<ReduceOp> parse_reduce_op(std::string_view s);
 
-/// "fp32", "bf16", "fp16", "int32", "int8", "uint8" (nccom-test's names).
+/// "fp32", "bf16", "fp16", "int32", "uint32", "int16", "uint16", "int8", "uint8" (nccom-test's
+/// names).
 std::string_view dtype_name(DataType d);
 /// Accepts the names above and float32 / bfloat16 / float16.
 base::Result<DataType> parse_dtype(std::string_view s);

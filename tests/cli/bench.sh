@@ -231,7 +231,7 @@ expect_err_lines 1
 # So is a statistic (two equal columns).
 # Every bad flag is reported, one line each, not only the first.
 check bench_every_bad_flag 1 - -- bench allr -r 2 -d fp33 -o plus -c none -n 0 -t avg mean
-expect_err "error: -d: unknown data type 'fp33' (one of: fp32, bf16, fp16, int32, int8, uint8)"
+expect_err "error: -d: unknown data type 'fp33' (one of: fp32, bf16, fp16, int32, uint32, int16, uint16, int8, uint8)"
 expect_err "error: -o: unknown reduction 'plus' (one of: sum, max, min)"
 expect_err "error: -n: '0' is not a number of iterations (a whole number, 1 to 4294967295)"
 expect_err "error: -c: unknown check 'none' (random or all_ones)"

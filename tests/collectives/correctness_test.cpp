@@ -77,7 +77,10 @@ TEST(Correctness, EveryDtypeOnEveryFlatAlgorithm) {
 TEST(Correctness, MaxAndMin) {
   const Geometry g = small_geometry(1);
   for (ReduceOp red : {ReduceOp::kMax, ReduceOp::kMin}) {
-    for (DataType dt : {DataType::kFp32, DataType::kBf16, DataType::kInt8, DataType::kUint8}) {
+    // Each integer width signed and unsigned: a max/min that compared with the wrong sign
+    // would pick the other value wherever the top bits differ.
+    for (DataType dt : {DataType::kFp32, DataType::kBf16, DataType::kInt8, DataType::kUint8,
+                        DataType::kInt16, DataType::kUint16, DataType::kUint32}) {
       expect_right(g, Case{Op::kAllReduce, Algorithm::kRing, dt, 700, ranks(g, 3), red}, 1);
       expect_right(g, Case{Op::kReduceScatter, Algorithm::kRdh, dt, 700, ranks(g, 4), red}, 1);
     }

@@ -22,7 +22,11 @@ TEST(Reference, ElementsRoundTripEveryDtype) {
     std::vector<std::uint8_t> b(4);
     store_element(dt, -1.0, b.data());
     const double back = element_value(dt, b.data());
-    EXPECT_EQ(back, dt == DataType::kUint8 ? 255.0 : -1.0) << dtype_name(dt);
+    const bool is_unsigned =
+        dt == DataType::kUint8 || dt == DataType::kUint16 || dt == DataType::kUint32;
+    // Unsigned types wrap -1 to their largest value: 255, 65535, 2^32 - 1.
+    EXPECT_EQ(back, is_unsigned ? std::ldexp(1.0, 8 * static_cast<int>(dtype_bytes(dt))) - 1 : -1.0)
+        << dtype_name(dt);
   }
   std::vector<std::uint8_t> b(2);
   store_element(DataType::kBf16, 1.0 + 1.0 / 512, b.data());  // halfway: to even (1.0)
@@ -84,34 +88,41 @@ TEST(Reference, RandomInputsAreEvenAndHaveNoShortPeriod) {
   std::uint32_t hi_bits = 0;
   for (std::size_t e = 0; e < 4096; ++e) hi_bits |= base::load_le<std::uint32_t>(&i32[4 * e]);
   EXPECT_EQ(hi_bits, 0xFFFFFFFFU);
+  const auto u16 = make_input(DataType::kUint16, 4096, DataFill::kRandom, 3, 0, 1);
+  std::uint16_t bits16 = 0;
+  for (std::size_t e = 0; e < 4096; ++e) bits16 |= base::load_le<std::uint16_t>(&u16[2 * e]);
+  EXPECT_EQ(bits16, 0xFFFFU);
 }
 
 TEST(Reference, RandomBytesArePinned) {
   // The random data of a seed never changes (runs, outputs and the check stay comparable):
   // FNV-1a of elements 7, 135, ... (stride 128, a partition's share) and of 4096 elements
-  // whose counter wraps past 2^32, per dtype, as the first generator made them. Every build
+  // whose counter wraps past 2^32, per dtype, as the first generator made them (the signed and
+  // unsigned integers of one width share their bits). Every build
   // of the generator (the CPU's vector width here, the baseline under the sanitizers) must
   // give them.
   struct Case {
     std::uint64_t first, n, stride;
-    std::uint64_t want[6];  // all_dtypes() order
+    std::uint64_t want[9];  // all_dtypes() order
   };
   const Case cases[] = {
       {7,
        3000,
        128,
        {0x021f1e8be81626c2ULL, 0xa4046afb23543aeaULL, 0x068ab981b094105aULL, 0xbd523b09abaebf76ULL,
-        0x73349f20bc7683edULL, 0x73349f20bc7683edULL}},
+        0xbd523b09abaebf76ULL, 0x4ebe053de45a3f0fULL, 0x4ebe053de45a3f0fULL, 0x73349f20bc7683edULL,
+        0x73349f20bc7683edULL}},
       {0xFFFFF000ULL,
        4096,
        1,
        {0x7e72dfef509034d8ULL, 0x3e28377fc835c750ULL, 0x3695682e51ebcc8aULL, 0xc3b5256e1a392db8ULL,
-        0xf6c2fee408432b76ULL, 0xf6c2fee408432b76ULL}},
+        0xc3b5256e1a392db8ULL, 0x0ac6729421a5b26eULL, 0x0ac6729421a5b26eULL, 0xf6c2fee408432b76ULL,
+        0xf6c2fee408432b76ULL}},
   };
   for (const Case& c : cases) {
     std::size_t k = 0;
     for (DataType dt : all_dtypes()) {
-      ASSERT_LT(k, 6U);
+      ASSERT_LT(k, 9U);
       std::vector<std::uint8_t> out(c.n * dtype_bytes(dt));
       make_input_range(dt, DataFill::kRandom, 0x5EED, 2, 5, c.first, c.n, out.data(), c.stride);
       std::uint64_t h = 14695981039346656037ULL;
@@ -166,6 +177,25 @@ TEST(Reference, AllReduceSumsAndIntegersWrap) {
       Op::kAllReduce, DataType::kUint8, ReduceOp::kMax,
       {elems(DataType::kUint8, {1, 250}), elems(DataType::kUint8, {9, 3})}, {2, 2});
   EXPECT_EQ(mx[0].bytes, elems(DataType::kUint8, {9, 250}));
+  // 16 and 32 bits: sums wrap, max/min compare as the type's sign says.
+  const auto u16 = expected_outputs(
+      Op::kAllReduce, DataType::kUint16, ReduceOp::kSum,
+      {elems(DataType::kUint16, {65535, 7}), elems(DataType::kUint16, {2, 9})}, {2, 2});
+  EXPECT_EQ(u16[0].bytes, elems(DataType::kUint16, {1, 16}));  // 65537 wraps to 1
+  const auto i16 = expected_outputs(
+      Op::kAllReduce, DataType::kInt16, ReduceOp::kMax,
+      {elems(DataType::kInt16, {-5, 300}), elems(DataType::kInt16, {3, -300})}, {2, 2});
+  EXPECT_EQ(i16[0].bytes, elems(DataType::kInt16, {3, 300}));  // -5 < 3 signed
+  const auto u32 = expected_outputs(
+      Op::kAllReduce, DataType::kUint32, ReduceOp::kMin,
+      {elems(DataType::kUint32, {4294967295.0, 1}), elems(DataType::kUint32, {2, 0})}, {2, 2});
+  EXPECT_EQ(u32[0].bytes, elems(DataType::kUint32, {2, 0}));  // 2^32 - 1 > 2 unsigned
+  const auto u32sum =
+      expected_outputs(Op::kAllReduce, DataType::kUint32, ReduceOp::kSum,
+                       {elems(DataType::kUint32, {4294967295.0}),
+                        elems(DataType::kUint32, {4294967295.0}), elems(DataType::kUint32, {3})},
+                       {1, 1, 1});
+  EXPECT_EQ(u32sum[0].bytes, elems(DataType::kUint32, {1}));  // 2^33 + 1 wraps to 1
 }
 
 TEST(Reference, ReduceScatterGivesEachRankItsBlock) {

@@ -32,6 +32,7 @@ Ran run(Op op, DataType dt, std::uint64_t bytes, const CollectiveData& data) {
   collectives::LowerRequest req;
   req.op = op;
   req.dtype = dt;
+  req.reduce = data.reduce;
   req.bytes = bytes;
   auto low = collectives::lower(geom, *comm, req);
   EXPECT_TRUE(low.ok()) << low.error().message;
@@ -98,6 +99,25 @@ TEST(CollectiveData, RowsLongerThanOneFillBufferAreFilledWhole) {
   auto one = check_outputs(*x.sim, x.comm, x.low, data);
   ASSERT_TRUE(one.ok());
   EXPECT_EQ(one->wrong, 1U);
+}
+
+TEST(CollectiveData, EveryDtypeChecksCleanAndOneCorruptElementIsOneWrong) {
+  // A max (exact in every dtype): the fill and the check agree on each dtype's width and
+  // sign, and the top byte of one element changed is one wrong.
+  for (DataType dt : collectives::all_dtypes()) {
+    const CollectiveData data{Op::kAllReduce, dt, collectives::ReduceOp::kMax,
+                              collectives::DataFill::kRandom, 3};
+    const std::uint64_t elems = 128 * 3 + 5;
+    Ran x = run(Op::kAllReduce, dt, elems * collectives::dtype_bytes(dt), data);
+    auto clean = check_outputs(*x.sim, x.comm, x.low, data);
+    ASSERT_TRUE(clean.ok()) << clean.error().message;
+    EXPECT_EQ(clean->wrong, 0U) << collectives::dtype_name(dt);
+    EXPECT_EQ(clean->checked, 4 * elems) << collectives::dtype_name(dt);
+    corrupt(x, 1, 200);
+    auto one = check_outputs(*x.sim, x.comm, x.low, data);
+    ASSERT_TRUE(one.ok());
+    EXPECT_EQ(one->wrong, 1U) << collectives::dtype_name(dt);
+  }
 }
 
 TEST(CollectiveData, EachRankOfAGatherIsCheckedOnItsOwn) {
