@@ -522,7 +522,8 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("-w,--warmup_iters", a->warmups, "Iterations run first, not measured")
       ->type_name("UINT")
       ->capture_default_str();
-  cmd->add_option("-d,--datatype", a->dtype, "fp32, bf16, fp16, int32, int8, uint8")
+  cmd->add_option("-d,--datatype", a->dtype,
+                  "fp32, bf16, fp16, int32, uint32, int16, uint16, int8, uint8")
       ->capture_default_str();
   cmd->add_option("-o,--op", a->op, "Reduction: sum, max, min")->capture_default_str();
   auto* check =
