@@ -44,6 +44,10 @@ constexpr std::int32_t as_int32(std::uint32_t v) {
 constexpr bool is_pow2(std::uint64_t v) {
   return v != 0 && (v & (v - 1)) == 0;
 }
+/// ceil(a / b) without the wrap of (a + b - 1) / b near 2^64. Contract: b > 0.
+constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
+  return a / b + (a % b != 0 ? 1 : 0);
+}
 constexpr unsigned popcount(std::uint64_t v) {
   return static_cast<unsigned>(std::popcount(v));
 }

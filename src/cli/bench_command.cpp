@@ -64,16 +64,58 @@ struct BenchArgs {
   bool non_interactive = false;
 };
 
-/// A word that the greedy -c or -t took where the collective was meant ("--check allg", as
-/// nccom-test's documentation writes it) is given back to the collective.
+/// True if `word` names a collective (alltoallv included: it is refused by name).
+bool is_collective_name(const std::string& word) {
+  return word == "alltoallv" || collectives::parse_op(word).ok();
+}
+
+/// A word that the greedy -c, -t or -s took where the collective was meant ("--check allg",
+/// as nccom-test's documentation writes it) is given back to the collective.
 void reclaim_collective(BenchArgs& a) {
   if (!a.collective.empty()) return;
-  if (!a.check.empty() && collectives::parse_op(a.check)) {
+  if (!a.check.empty() && is_collective_name(a.check)) {
     a.collective = std::exchange(a.check, "");
-  } else if (!a.time_stats.empty() && collectives::parse_op(a.time_stats.back())) {
-    a.collective = a.time_stats.back();
-    a.time_stats.pop_back();
+    return;
   }
+  for (std::vector<std::string>* list : {&a.time_stats, &a.hosts}) {
+    const auto it = std::find_if(list->begin(), list->end(), is_collective_name);
+    if (it != list->end()) {
+      a.collective = *it;
+      list->erase(it);
+      return;
+    }
+  }
+}
+
+/// The built-in topologies with at least `ranks` cores: "trn2.48xlarge (128), ...".
+std::string topologies_with_cores(unsigned ranks = 2) {
+  std::string out;
+  for (std::string_view name : device::builtin_topology_names()) {
+    auto t = device::builtin_topology(name);
+    if (!t) continue;
+    const unsigned cores = platform::geometry_of(*t).num_cores();
+    if (cores >= ranks) out += fmt::format("{}{} ({})", out.empty() ? "" : ", ", name, cores);
+  }
+  return out;
+}
+
+/// "; built-in topologies with enough: trn2.48xlarge (128), ..." or nothing.
+std::string larger_topologies(unsigned ranks) {
+  const std::string list = topologies_with_cores(ranks);
+  return list.empty() ? list : "; built-in topologies with enough: " + list;
+}
+
+/// --data-parallel-dimension's D, which must divide `ranks` (0: -r not given, not checked).
+base::Result<unsigned> data_parallel_dimension(const std::string& text, unsigned ranks) {
+  auto d = parse_count("--data-parallel-dimension", text, "ranks per group", 1,
+                       std::numeric_limits<unsigned>::max());
+  if (!d) return d.error();
+  const auto per = static_cast<unsigned>(*d);
+  if (ranks != 0 && (per > ranks || ranks % per != 0)) {
+    return base::make_error(fmt::format(
+        "--data-parallel-dimension {} does not divide -r {} into groups of that size", per, ranks));
+  }
+  return per;
 }
 
 /// -b when not given: nccom-test's 32M does not fit an SBUF partition (D30i).
@@ -86,8 +128,11 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   platform::BenchOptions o;
   auto bad = [&](base::Error e) { errors.push_back(std::move(e)); };
   if (a.collective.empty()) {
-    bad(base::make_error(
-        "the collective is required (one of: allr, allg, redsct, alltoall, sendrecv, permute)"));
+    std::string names;
+    for (const collectives::Op op : collectives::all_ops()) {
+      names += fmt::format("{}{}", names.empty() ? "" : ", ", collectives::op_name(op));
+    }
+    bad(base::make_error(fmt::format("the collective is required (one of: {})", names)));
   } else if (a.collective == "alltoallv") {
     bad(base::make_error("alltoallv is not simulated: nccom-test runs it only across nodes"));
   } else if (auto op = collectives::parse_op(a.collective)) {
@@ -95,11 +140,14 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   } else {
     bad(op.error());
   }
-  if (auto n = parse_count("-N", a.nnodes, "nodes", 1, 1); !n) {
-    bad(base::make_error(fmt::format(
-        "-N {}: one node is simulated; a larger --topology (trn2.48xlarge, trn2u) gives it "
-        "more cores",
-        a.nnodes)));
+  constexpr std::uint64_t kMaxCount = std::numeric_limits<unsigned>::max();
+  if (auto n = parse_count("-N", a.nnodes, "nodes", 1, kMaxCount); !n) {
+    bad(n.error());
+  } else if (*n != 1) {
+    bad(base::make_error(
+        fmt::format("-N {}: one node is simulated; a larger --topology gives it more cores "
+                    "(built-in: {})",
+                    a.nnodes, topologies_with_cores())));
   }
   if (!a.hosts.empty() || !a.hosts_file.empty()) {
     bad(base::make_error(
@@ -165,7 +213,6 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
       o.algorithms.push_back(*alg);
     }
   }
-  constexpr std::uint64_t kMaxCount = std::numeric_limits<unsigned>::max();
   if (auto n = parse_count("-n", a.iters, "iterations", 1, kMaxCount)) {
     o.iterations = static_cast<unsigned>(*n);
   } else {
@@ -218,6 +265,9 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   } else if (a.groups.empty()) {
     bad(base::make_error(
         "-r: the number of ranks (at least 1) is required (or --custom-replica-groups)"));
+  }
+  if (!a.dp_dimension.empty()) {
+    if (auto d = data_parallel_dimension(a.dp_dimension, o.ranks); !d) bad(d.error());
   }
   if (!errors.empty()) return errors.front();
   return o;
@@ -391,31 +441,15 @@ base::Status write_files(const std::vector<OutputFile>& files, const std::string
   return base::ok_status();
 }
 
-/// "; built-in topologies with enough: trn2.48xlarge (128), ..." or nothing.
-std::string larger_topologies(unsigned ranks) {
-  std::string out;
-  for (std::string_view name : device::builtin_topology_names()) {
-    auto t = device::builtin_topology(name);
-    if (!t) continue;
-    const unsigned cores = platform::geometry_of(*t).num_cores();
-    if (cores >= ranks) out += fmt::format("{}{} ({})", out.empty() ? "" : ", ", name, cores);
-  }
-  return out.empty() ? out : "; built-in topologies with enough: " + out;
-}
-
 /// --data-parallel-dimension D: the first R cores (chip-major) as R / D groups of D, group k
 /// holding positions k, k + R/D, k + 2R/D ... (one rank from each R/D-rank slice: nccom-test
 /// means it for one rank per node). [CHOICE D30i]
 base::Result<collectives::Communicator> data_parallel_groups(const collectives::Geometry& geom,
                                                              unsigned ranks,
                                                              const std::string& text) {
-  auto d = parse_count("--data-parallel-dimension", text, "ranks per group", 1, ranks);
+  auto d = data_parallel_dimension(text, ranks);
   if (!d) return d.error();
-  const auto per = static_cast<unsigned>(*d);
-  if (ranks % per != 0) {
-    return base::make_error(fmt::format(
-        "--data-parallel-dimension {} does not divide -r {} into groups of that size", per, ranks));
-  }
+  const unsigned per = *d;
   auto all = collectives::default_communicator(geom, ranks);
   if (!all) return all.error();
   const std::vector<device::CoreId>& order = all->groups.front();
@@ -522,9 +556,11 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("-w,--warmup_iters", a->warmups, "Iterations run first, not measured")
       ->type_name("UINT")
       ->capture_default_str();
-  cmd->add_option("-d,--datatype", a->dtype,
-                  "fp32, bf16, fp16, int32, uint32, int16, uint16, int8, uint8")
-      ->capture_default_str();
+  std::string dtypes;
+  for (const collectives::DataType d : collectives::all_dtypes()) {
+    dtypes += fmt::format("{}{}", dtypes.empty() ? "" : ", ", collectives::dtype_name(d));
+  }
+  cmd->add_option("-d,--datatype", a->dtype, dtypes)->capture_default_str();
   cmd->add_option("-o,--op", a->op, "Reduction: sum, max, min")->capture_default_str();
   auto* check =
       cmd->add_option("-c,--check", a->check, "Check the data: random (also a bare -c) or all_ones")
@@ -568,7 +604,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       ->type_name("UINT")
       ->capture_default_str();
   cmd->add_option("-s,--hosts", a->hosts, "Refused: no hosts here (multi-node is not simulated)");
-  cmd->add_option("--hosts-file", a->hosts_file, "Refused, as --hosts");
+  cmd->add_option("--hosts-file", a->hosts_file, "Refused, as --hosts")->check(kNonEmpty);
   cmd->add_flag("--non-interactive", a->non_interactive, "Accepted: sbrdma never asks");
   cmd->callback([a, check, &ctx] {
     a->check_given = check->count() > 0;

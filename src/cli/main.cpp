@@ -104,17 +104,30 @@ int main(int argc, char** argv) {
     // A "-digit" word the command took as an argument, where that left an argument over, was
     // meant as an option ("bench -1 allr").
     const bool extras = dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr;
-    const bool stray_number = !scope.number_word.empty() && extras;
+    std::string number_word = scope.number_word;
+    if (extras && number_word.empty() && scope.leaf != nullptr) {
+      // Or one after the command's options ("bench -r 2 -1 allr"): a positional holding it.
+      for (const CLI::Option* opt : scope.leaf->get_options()) {
+        if (!opt->get_positional()) continue;
+        for (const std::string& v : opt->results()) {
+          if (v.size() > 1 && v[0] == '-' && v[1] >= '0' && v[1] <= '9') number_word = v;
+        }
+      }
+    }
+    const bool stray_number = !number_word.empty() && extras;
     // The first word the command had no place for: an option it does not have, or an
     // argument too many (CLI11 lists them all, last first).
     std::string extra;
     if (extras && scope.leaf != nullptr && !scope.leaf->remaining().empty()) {
       extra = scope.leaf->remaining().front();
+    } else if (const auto space = std::string_view(e.what()).rfind(' ');
+               extras && space != std::string_view::npos) {
+      extra = std::string_view(e.what()).substr(space + 1);  // after "--": CLI11's list, last
     }
     const std::string_view what = std::string_view(e.what());
     if (!scope.unknown_option.empty() || stray_number ||
         (extra.size() > 1 && extra.front() == '-')) {
-      const std::string& word = stray_number                    ? scope.number_word
+      const std::string& word = stray_number                    ? number_word
                                 : !scope.unknown_option.empty() ? scope.unknown_option
                                                                 : extra;
       std::fprintf(stderr, "sbrdma: error: unknown option '%s' for '%s'\n",
@@ -124,8 +137,14 @@ int main(int argc, char** argv) {
                    sbrdma::base::printable(extra).c_str(), scope.path.c_str());
     } else if (const auto at = what.find(": At Most 1 required but received ");
                at != std::string_view::npos) {
-      std::fprintf(stderr, "sbrdma: error: %s given more than once\n",
-                   std::string(what.substr(0, at)).c_str());
+      // Named as the help names it: "-b,--minbytes" -> "-b/--minbytes".
+      std::string name(what.substr(0, at));
+      if (const CLI::Option* opt =
+              scope.leaf != nullptr ? scope.leaf->get_option_no_throw(name) : nullptr) {
+        name = opt->get_name(false, true);
+        std::replace(name.begin(), name.end(), ',', '/');
+      }
+      std::fprintf(stderr, "sbrdma: error: %s given more than once\n", name.c_str());
     } else if (!scope.unknown.empty()) {
       std::fprintf(stderr, "sbrdma: error: unknown command '%s' for '%s' (one of: %s)\n",
                    sbrdma::base::printable(scope.unknown).c_str(), scope.path.c_str(),

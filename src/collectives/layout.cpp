@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/bits.h"
 #include "base/check.h"
 
 namespace sbrdma::collectives {
@@ -60,7 +61,7 @@ std::vector<std::uint64_t> even_counts(std::uint64_t count, unsigned parts) {
 }
 
 std::uint64_t cols_for(std::uint64_t n, unsigned partitions) {
-  return (n + partitions - 1) / partitions;
+  return base::ceil_div(n, partitions);
 }
 
 Cols Tiled::block_cols(std::size_t b) const {
@@ -95,7 +96,7 @@ std::vector<TileRun> runs(const Tiled& t) {
     const std::uint64_t n = t.counts[b];
     for (unsigned p = 0; p < t.partitions && p < n; ++p) {
       out.push_back(
-          TileRun{p, t.byte_of(t.col0[b]), first + p, (n - p + t.partitions - 1) / t.partitions});
+          TileRun{p, t.byte_of(t.col0[b]), first + p, base::ceil_div(n - p, t.partitions)});
     }
     first += n;
   }

@@ -10,6 +10,7 @@
 #include <limits>
 #include <utility>
 
+#include "base/bits.h"
 #include "base/check.h"
 #include "collectives/layout.h"
 #include "device/paged_memory.h"
@@ -33,11 +34,12 @@ std::string size_name(std::uint64_t b) {
 
 }  // namespace
 
-double percentile(const std::vector<double>& sorted, double p) {
+double percentile(const std::vector<double>& sorted, unsigned p) {
   if (sorted.empty()) return 0;
-  const auto rank =
-      static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
-  return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
+  // The rank ceil(p n / 100) in integers: in floating point p / 100 * n rounds up past a
+  // whole rank (p7 of 100 gave the 8th).
+  const std::uint64_t rank = base::ceil_div(std::uint64_t{p} * sorted.size(), 100);
+  return sorted[std::clamp<std::uint64_t>(rank, 1, sorted.size()) - 1];
 }
 
 std::string TimeStat::name() const {
@@ -274,8 +276,6 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
       double sum = 0;
       for (double v : us) sum += v;
       row.avg_us = us.empty() ? 0 : sum / static_cast<double>(us.size());
-      row.p50_us = percentile(us, 50);
-      row.p99_us = percentile(us, 99);
       row.times_us = std::move(us);
       row.algbw = row.avg_us > 0 ? static_cast<double>(row.size) / row.avg_us / 1e3 : 0;
       row.busbw = row.algbw * collectives::busbw_factor(o.op, R);

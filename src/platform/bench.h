@@ -69,8 +69,6 @@ struct BenchRow {
   std::uint64_t count = 0;       ///< elements
   std::vector<double> times_us;  ///< each measured iteration's time, sorted
   double avg_us = 0;
-  double p50_us = 0;
-  double p99_us = 0;
   double algbw = 0;  ///< GB/s, from the average time
   double busbw = 0;
   std::optional<std::uint64_t> wrong;
@@ -111,7 +109,7 @@ IoSizes io_sizes(collectives::Op op, std::uint64_t count, unsigned ranks, unsign
 /// The statistic `s` of `row`'s iteration times (microseconds).
 double stat_value(const BenchRow& row, TimeStat s);
 /// Nearest-rank percentile of `sorted`, p in (0, 100]; 0 for no values.
-double percentile(const std::vector<double>& sorted, double p);
+double percentile(const std::vector<double>& sorted, unsigned p);
 
 /// A size with an optional binary unit, in any case: K, KB or KiB (1024), M.., G..
 /// (nccom-test writes 1kb, 1MB). Errors name `what`.

@@ -8,12 +8,18 @@
 namespace sbrdma::platform {
 namespace {
 
-/// The time columns' headings: `time(us)` for the default (the average alone), else
-/// `time:avg(us)`, `time:p50(us)` ... as nccom-test's --stats prints them.
+/// nccom-test's name of a time statistic: `time:avg(us)`, `time:p50(us)` ... (its --stats
+/// headings and JSON keys).
+std::string time_key(const TimeStat& s) {
+  return fmt::format("time:{}(us)", s.name());
+}
+
+/// The time columns' headings: `time(us)` for the average alone (the default), else
+/// time_key() of each.
 std::vector<std::string> time_headings(const BenchOptions& o) {
   if (o.stats == std::vector<TimeStat>{TimeStat{}}) return {"time(us)"};
   std::vector<std::string> out;
-  for (const TimeStat& s : o.stats) out.push_back(fmt::format("time:{}(us)", s.name()));
+  for (const TimeStat& s : o.stats) out.push_back(time_key(s));
   return out;
 }
 
@@ -153,7 +159,7 @@ std::string format_json(const BenchOptions& o, const BenchResult& r) {
       x["total_output_size(B)"] = io.output;
     }
     x["type"] = collectives::dtype_name(o.dtype);
-    for (const TimeStat& s : o.stats) x[fmt::format("time:{}(us)", s.name())] = stat_value(row, s);
+    for (const TimeStat& s : o.stats) x[time_key(s)] = stat_value(row, s);
     x["algbw(GB/s)"] = row.algbw;
     x["busbw(GB/s)"] = row.busbw;
     x["size"] = row.size;
@@ -161,8 +167,8 @@ std::string format_json(const BenchOptions& o, const BenchResult& r) {
     x["algorithm_requested"] = collectives::algorithm_name(row.requested);
     x["algorithm"] = collectives::algorithm_name(row.algorithm);
     x["time_avg_us"] = row.avg_us;
-    x["time_p50_us"] = row.p50_us;
-    x["time_p99_us"] = row.p99_us;
+    x["time_p50_us"] = stat_value(row, TimeStat{50});
+    x["time_p99_us"] = stat_value(row, TimeStat{99});
     x["algbw"] = row.algbw;
     x["busbw"] = row.busbw;
     x["wrong"] = row.wrong ? nlohmann::ordered_json(*row.wrong) : nlohmann::ordered_json(nullptr);

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "base/bits.h"
 #include "base/split_work.h"
 
 namespace sbrdma::platform {
@@ -58,7 +59,7 @@ void for_each_row(const Tiled& t, F f) {
     const std::uint64_t count = t.counts[b];
     if (count == 0) continue;  // no columns
     for (unsigned p = 0; p < P; ++p) {
-      const std::uint64_t n = count > p ? (count - p + P - 1) / P : 0;
+      const std::uint64_t n = count > p ? base::ceil_div(count - p, P) : 0;
       f(Row{p, first + p, n, cols.size() - n, t.byte_of(cols.begin)});
     }
     first += count;

@@ -296,6 +296,10 @@ if [[ $(grep -cE '^ *[0-9]+ +[0-9]+ +fp32 ' "$(work)/out") -eq 11 ]]; then pass=
 # collective after the stats is the collective.
 check nccom_stats 0 - -- bench -r 2 -b 1K -n 4 -w 0 --stats avg p25 p50 p90 p99 allr
 expect_out "     size(B)    count(elems)     type  time:avg(us)  time:p25(us)  time:p50(us)  time:p90(us)  time:p99(us)    algbw(GB/s)    busbw(GB/s)   #wrong"
+expect_out "        1024             256     fp32         10.01         10.01         10.01         10.01         10.01           0.10           0.10      n/a"
+# A collective in the middle of the statistics is the collective too.
+check nccom_stats_collective_inside 0 - -- bench --stats avg allr p50 -r 2 -b 1K -n 1 -w 0 --timing-only
+expect_out "  time:avg(us)  time:p50(us)  "
 check nccom_stat_p0 1 - -- bench allr -r 2 -b 1K -t p0
 expect_err "error: -t: unknown statistic 'p0' (avg, or pN for a percentile, N a whole number 1 to 100)"
 check nccom_stat_p101 1 - -- bench allr -r 2 -b 1K -t p101
@@ -322,7 +326,7 @@ expect_err "error: -r 16: topology trn2 has only 8 cores (ranks); built-in topol
 check nccom_one_node 0 - -- bench allr -r 2 -b 1K -N 1 --non-interactive --timing-only -n 1 -w 0
 expect_out "        1024             256     fp32"
 check nccom_two_nodes 1 - -- bench allr -r 2 -b 1K -N 2
-expect_err "error: -N 2: one node is simulated; a larger --topology (trn2.48xlarge, trn2u) gives it more cores"
+expect_err "error: -N 2: one node is simulated; a larger --topology gives it more cores (built-in: trn2 (8), trn2.48xlarge (128), trn2u (512), trn1 (2), trn1.32xlarge (32))"
 expect_err_lines 1
 check nccom_hosts 1 - -- bench allr -r 2 -b 1K --hosts 10.0.0.1 10.0.0.2
 expect_err "error: -s/--hosts: nothing runs on hosts here; the simulated machine is --topology"
@@ -341,7 +345,7 @@ check bench_argument_too_many 1 - -- bench allr -r 2 extra1 extra2
 expect_err "sbrdma: error: unexpected argument 'extra1' for 'sbrdma bench'"
 expect_err_lines 2
 check bench_option_twice 1 - -- bench allr -r 2 -b 1K -b 2K
-expect_err "sbrdma: error: --minbytes given more than once"
+expect_err "sbrdma: error: -b/--minbytes given more than once"
 expect_err_lines 2
 # -e alone below -b's default names the default, not a -b the user never gave.
 check bench_e_below_default_b 1 - -- bench allr -r 2 -e 64K
@@ -375,4 +379,27 @@ check nccom_dp_dimension_uneven 1 - -- bench allr -r 8 --data-parallel-dimension
 expect_err "error: --data-parallel-dimension 3 does not divide -r 8 into groups of that size"
 expect_err_lines 1
 check nccom_dp_dimension_zero 1 - -- bench allr -r 8 --data-parallel-dimension 0
-expect_err "error: --data-parallel-dimension: '0' is not a number of ranks per group (a whole number, 1 to 8)"
+expect_err "error: --data-parallel-dimension: '0' is not a number of ranks per group (a whole number, 1 to 4294967295)"
+check bench_argument_after_dashes 1 - -- bench allr -r 2 -- extra1 extra2
+expect_err "sbrdma: error: unexpected argument 'extra1' for 'sbrdma bench'"
+expect_err_lines 2
+check bench_number_after_options 1 - -- bench -r 2 -1 allr
+expect_err "sbrdma: error: unknown option '-1' for 'sbrdma bench'"
+check nccom_nodes_not_a_number 1 - -- bench allr -r 2 -N two
+expect_err "error: -N: 'two' is not a number of nodes (a whole number, 1 to 4294967295)"
+expect_err_lines 1
+check nccom_hosts_file_empty 1 - -- bench allr -r 2 --hosts-file ""
+expect_err "sbrdma: error: --hosts-file: must not be empty"
+check nccom_check_alltoallv 1 - -- bench -c alltoallv -r 2
+expect_err "error: alltoallv is not simulated: nccom-test runs it only across nodes"
+expect_err_lines 1
+check nccom_dp_dimension_told_with_the_rest 1 - -- bench allr -r 8 -d fp33 --data-parallel-dimension 3
+expect_err "error: -d: unknown data type 'fp33'"
+expect_err "error: --data-parallel-dimension 3 does not divide -r 8 into groups of that size"
+expect_err_lines 2
+# A size near 2^64 is refused for the room it needs; the columns per partition do not wrap.
+check bench_size_near_2_64 1 - -- bench allr -r 2 -b 18446744073709551615 -d uint8 --timing-only -n 1 -w 0
+expect_err "needs 412316860416 MiB per SBUF partition for buffers and scratch; 224 KiB fit"
+expect_out_file /dev/null
+check bench_sendrecv_near_2_64 1 - -- bench sendrecv -r 2 -b 18446744073709551615 -d uint8 --timing-only -n 1 -w 0
+expect_err "needs 274877906944 MiB per SBUF partition"

@@ -17,7 +17,7 @@ check dtypes_uint16_sum 0 - -- bench allr -r 3 -b 1000 -d uint16 -c random
 expect_out "# sbrdma bench allr: 3 ranks x 1 group on trn2, uint16 sum,"
 dtypes_row 1000 500 uint16
 
-check dtypes_int16_max 0 - -- bench allr -r 3 -b 1000 -d int16 -o max -c all_ones
+check dtypes_int16_max 0 - -- bench allr -r 3 -b 1000 -d int16 -o max -c random
 expect_out "int16 max,"
 dtypes_row 1000 500 int16
 

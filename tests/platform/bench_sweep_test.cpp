@@ -80,6 +80,17 @@ TEST(BenchSweep, TimeStatsAreTheAverageOrAnyWholePercentile) {
   EXPECT_EQ(stat_value(row, TimeStat{75}), 3);
   EXPECT_EQ(stat_value(row, TimeStat{100}), 10);
   EXPECT_EQ(percentile({}, 50), 0);
+  // Rank ceil(p n / 100) exactly, for every p and n = 100 (where p / 100.0 * n rounds p7 up
+  // to the 8th) and n = 1000.
+  for (const std::size_t n : {std::size_t{100}, std::size_t{1000}, std::size_t{7}}) {
+    std::vector<double> ranks(n);
+    for (std::size_t i = 0; i < n; ++i) ranks[i] = static_cast<double>(i + 1);
+    for (unsigned p = 1; p <= 100; ++p) {
+      std::size_t want = 1;  // the smallest rank holding at least p% of the values
+      while (want * 100 < p * n) ++want;
+      EXPECT_EQ(percentile(ranks, p), static_cast<double>(want)) << "p" << p << " of " << n;
+    }
+  }
 }
 
 TEST(BenchSweep, SweepsMultiplyOrStep) {
@@ -257,7 +268,7 @@ BenchResult rows_of(const std::vector<std::pair<collectives::Algorithm, std::vec
       row.requested = row.algorithm = a;
       row.size = size;
       row.count = size / 4;
-      row.avg_us = row.p50_us = row.p99_us = 1;
+      row.avg_us = 1;
       row.times_us = {1};
       row.busbw = bw;
       r.rows.push_back(row);
