@@ -157,13 +157,7 @@ void point_phases(Plan& p, const Geometry& g, const Communicator& c, const Lower
     q.in_base = p.buffers[gi][0].in.base;
     q.out_base = p.buffers[gi][0].out.base;
     q.cols = p.buffers[gi][0].in.block_cols(0);
-    for (unsigned i = 0; i < R; ++i) {
-      if (req.op == Op::kPermute) {
-        q.dest.push_back((i + 1) % R);
-      } else {  // pairs (2k, 2k+1); an odd last rank sends to itself [CHOICE D30e]
-        q.dest.push_back((i ^ 1U) < R ? (i ^ 1U) : i);
-      }
-    }
+    q.dest = p2p_dest(req.op, R, pairs_of(req.pairs, gi));
     groups.push_back(std::move(q));
   }
   p.phases.push_back(make_p2p(*p.ctx, std::move(groups)));
@@ -357,6 +351,7 @@ struct Checked {
 base::Result<Checked> check_and_plan(const Geometry& g, const Communicator& c,
                                      const LowerRequest& req) {
   SBRDMA_TRY(check_communicator(g, c));
+  SBRDMA_TRY(check_src_target_pairs(c, req.op, req.pairs));
   auto count = element_count(req);
   if (!count) return count.error();
   auto alg = resolve_algorithm(g, c, req);

@@ -12,7 +12,8 @@
 ///   reduce-scatter   input: one block per rank; output: the rank's own block (in place)
 ///   all-to-all       input: one block per destination; output: `ranks` blocks of the size
 ///                    of this rank's input block, one from each source
-///   send/recv, permute  input tile, output tile of count elements
+///   send/recv, permute  input tile, output tile of count elements (who sends to whom:
+///                    src_target_pairs.h)
 /// Scratch follows the buffers in every partition. [CHOICE D30a]
 
 #include <cstdint>
@@ -24,6 +25,7 @@
 #include "collectives/emitter.h"
 #include "collectives/layout.h"
 #include "collectives/program.h"
+#include "collectives/src_target_pairs.h"
 #include "collectives/types.h"
 
 namespace sbrdma::collectives {
@@ -40,6 +42,8 @@ struct LowerRequest {
   /// Ring: a piece moves in two halves when each half has at least this many bytes per
   /// partition (a half then streams longer than its gen takes). [CHOICE D30d]
   std::uint64_t ring_halves_from = 16 << 10;
+  /// Permute: who sends to whom, one list per group (none: the ring). [CHOICE D30j]
+  SrcTargetPairs pairs;
 };
 
 /// Where one rank's data lives.
@@ -69,18 +73,18 @@ base::Result<std::uint64_t> element_count(const LowerRequest& req);
 base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator& c,
                                           const LowerRequest& req);
 
-/// Lowers `req` on `c`. Errors: bad size, an algorithm that does not apply, a size whose
-/// buffers and scratch do not fit a partition (saying how much fits), semaphores exhausted,
-/// relay slots that do not fit, programs past 2^25 words (-n plus -w iterations of the first
-/// one's words; refused before the second is emitted).
+/// Lowers `req` on `c`. Errors: bad size, pairs check_src_target_pairs refuses, an algorithm
+/// that does not apply, a size whose buffers and scratch do not fit a partition (saying how
+/// much fits), semaphores exhausted, relay slots that do not fit, programs past 2^25 words
+/// (-n plus -w iterations of the first one's words; refused before the second is emitted).
 base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const LowerRequest& req);
 
 /// The checks lower() runs on the plan and on its first iteration, with the same errors, for a
-/// caller that wants to refuse a whole sweep before running any of it: bad size, an algorithm
-/// that does not apply, no iteration, buffers and scratch that do not fit a partition, and,
-/// from one emitted iteration (thrown away), semaphores exhausted, relay slots that do not fit
-/// and iterations whose programs would pass the word limit. Later iterations repeat the
-/// first's words and semaphores; lower() checks relay slots again at the end.
+/// caller that wants to refuse a whole sweep before running any of it: bad size, bad pairs, an
+/// algorithm that does not apply, no iteration, buffers and scratch that do not fit a
+/// partition, and, from one emitted iteration (thrown away), semaphores exhausted, relay slots
+/// that do not fit and iterations whose programs would pass the word limit. Later iterations
+/// repeat the first's words and semaphores; lower() checks relay slots again at the end.
 base::Status check_request(const Geometry& g, const Communicator& c, const LowerRequest& req);
 
 /// The largest size of `req` (same op, dtype, algorithm) that fits, in bytes, relay slots

@@ -1,10 +1,12 @@
-// The point-to-point ops (send/recv pairs, ring permute). [HIGH] hw-params §3 "Operations";
-// schedule [CHOICE D30e]. (All-to-all is in alltoall.cpp.)
+// The point-to-point ops (send/recv pairs, permute's ring or custom pairs). [HIGH] hw-params §3
+// "Operations"; schedule [CHOICE D30e, D30j]. (All-to-all is in alltoall.cpp.)
 //
 // p2p: position i sends its buffer to dest[i] once per iteration. A position's iteration
 // i+1 starts after it received iteration i, so on a cycle of length c of `dest` the sender's
 // leg i depends on the receiver's receipt of leg i-c. Semaphore slots are used round robin;
-// a slot reused at a distance < c waits for a credit from the receiver.
+// a slot reused at a distance < c waits for a credit from the receiver. A position that sends
+// to itself (send/recv's odd last one, a permute pair [s, s]) is a cycle of length 1: a local
+// copy, never credited.
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -118,7 +118,8 @@ std::vector<std::unique_ptr<Phase>> make_all_to_all(Ctx& ctx, const Geometry& g,
                                                     Algorithm alg);
 
 /// Point to point: position i sends `cols` of its buffer at in_base to position dest[i]'s
-/// buffer at out_base (send/recv pairs, ring permute). Contract: dest is a permutation.
+/// buffer at out_base (send/recv pairs, permute's ring or pairs: p2p_dest). Contract: dest is
+/// a permutation.
 struct P2pGroup {
   std::vector<CoreId> ranks;
   std::vector<unsigned> dest;

@@ -266,7 +266,7 @@ void make_input_range(DataType dt, DataFill fill, std::uint64_t seed, unsigned g
 
 std::vector<OutputSource> output_sources(Op op, const std::vector<std::uint64_t>& in_elements,
                                          const std::vector<std::uint64_t>& out_elements,
-                                         unsigned rank) {
+                                         unsigned rank, std::span<const SrcTarget> pairs) {
   const auto R = static_cast<unsigned>(in_elements.size());
   std::vector<OutputSource> out;
   const auto add = [&out](std::uint64_t at, std::uint64_t n, bool reduced, unsigned from,
@@ -300,15 +300,11 @@ std::vector<OutputSource> output_sources(Op op, const std::vector<std::uint64_t>
       break;
     }
     case Op::kSendRecv:
-    case Op::kPermute: {
-      // Permute: rank i sends to i + 1. SendRecv: pairs (i, i ^ 1); a rank without a partner
-      // keeps its own input.
-      unsigned from = rank;
-      if (op == Op::kPermute) {
-        from = (rank + R - 1) % R;
-      } else if ((rank ^ 1U) < R) {
-        from = rank ^ 1U;
-      }
+    case Op::kPermute: {  // the rank whose buffer comes here
+      const std::vector<unsigned> dest = p2p_dest(op, R, pairs);
+      const auto from =
+          static_cast<unsigned>(std::find(dest.begin(), dest.end(), rank) - dest.begin());
+      SBRDMA_CHECK(from < R);
       add(0, in_elements[from], false, from, 0);
       break;
     }
@@ -466,7 +462,8 @@ void expected_range(DataType dt, ReduceOp red, unsigned ranks,
 
 ExpectedOutputs expected_outputs(Op op, DataType dt, ReduceOp red,
                                  const std::vector<std::vector<std::uint8_t>>& inputs,
-                                 const std::vector<std::uint64_t>& out_elements) {
+                                 const std::vector<std::uint64_t>& out_elements,
+                                 std::span<const SrcTarget> pairs) {
   const auto R = static_cast<unsigned>(inputs.size());
   const unsigned eb = dtype_bytes(dt);
   std::vector<std::uint64_t> in_elements;
@@ -486,7 +483,7 @@ ExpectedOutputs expected_outputs(Op op, DataType dt, ReduceOp red,
   std::vector<std::vector<OutputSource>> seen;  // ranks with the same sources share one
   RangeScratch scratch;
   for (unsigned r = 0; r < R; ++r) {
-    auto sources = output_sources(op, in_elements, out_elements, r);
+    auto sources = output_sources(op, in_elements, out_elements, r, pairs);
     const auto it = std::find(seen.begin(), seen.end(), sources);
     if (it != seen.end()) {
       out.of_rank[r] = static_cast<unsigned>(it - seen.begin());

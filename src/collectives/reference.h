@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "collectives/src_target_pairs.h"
 #include "collectives/types.h"
 
 namespace sbrdma::collectives {
@@ -50,10 +51,11 @@ struct OutputSource {
 };
 
 /// The sources of rank `rank`'s output of `op`, in output order, covering it exactly, given
-/// the element counts of every rank's input and output.
+/// the element counts of every rank's input and output, and for permute the group's pairs
+/// (none: the ring; p2p_dest).
 std::vector<OutputSource> output_sources(Op op, const std::vector<std::uint64_t>& in_elements,
                                          const std::vector<std::uint64_t>& out_elements,
-                                         unsigned rank);
+                                         unsigned rank, std::span<const SrcTarget> pairs = {});
 
 /// What one rank must end with.
 struct Expected {
@@ -70,11 +72,12 @@ struct ExpectedOutputs {
 };
 
 /// Expected outputs of the ranks of one group of `op`, given every rank's input (logical
-/// elements) and the element counts of each rank's output. Contract: the inputs have the
-/// sizes lower.h gives them.
+/// elements), the element counts of each rank's output and the group's permute pairs (as
+/// output_sources). Contract: the inputs have the sizes lower.h gives them.
 ExpectedOutputs expected_outputs(Op op, DataType dt, ReduceOp red,
                                  const std::vector<std::vector<std::uint8_t>>& inputs,
-                                 const std::vector<std::uint64_t>& out_elements);
+                                 const std::vector<std::uint64_t>& out_elements,
+                                 std::span<const SrcTarget> pairs = {});
 
 /// Elements of `got` that are wrong against `want` (see the tolerance above). Contract:
 /// got.size() == the expected byte count.

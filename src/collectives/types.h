@@ -18,7 +18,7 @@ enum class Op : std::uint8_t {
   kReduceScatter,  ///< redsct: rank r ends with block r of the reduction
   kAllToAll,       ///< alltoall: block j of rank s goes to rank j
   kSendRecv,       ///< sendrecv: ranks 2i and 2i+1 swap buffers [CHOICE D30e]
-  kPermute,        ///< permute: rank r sends to r+1 (ring-shaped) [CHOICE D30e]
+  kPermute,        ///< permute: rank r sends to r+1, or along given pairs [CHOICE D30e, D30j]
 };
 
 /// How a collective is lowered. [HIGH] hw-params §3 (CC-INTRA, CC-INTER). All-to-all:

@@ -20,7 +20,8 @@ struct Case {
   std::uint64_t count;  // elements
   Communicator comm;
   ReduceOp red = ReduceOp::kSum;
-  unsigned iterations = 0;  // 0: three, or one where a repeated in-place sum is unpredictable
+  unsigned iterations = 0;    // 0: three, or one where a repeated in-place sum is unpredictable
+  SrcTargetPairs pairs = {};  // permute: none, the ring
 };
 
 std::string name(const Case& c) {
@@ -37,6 +38,7 @@ void expect_right(const Geometry& g, const Case& c, unsigned seeds = 2,
   r.dtype = c.dt;
   r.reduce = c.red;
   r.bytes = c.count * dtype_bytes(c.dt);
+  r.pairs = c.pairs;
   // Three iterations back to back exercise reuse across iterations. In-place sums reduce
   // their own results again: all-reduce's are predictable (exact dtypes), a reduce-scatter
   // leaves partial sums in the other blocks, so those are checked after one.
@@ -116,6 +118,34 @@ TEST(Correctness, AllToAllSendRecvPermute) {
         expect_right(g, Case{op, Algorithm::kAuto, DataType::kBf16, n, ranks(g, r)});
       }
     }
+  }
+}
+
+using Pairs = std::vector<SrcTarget>;
+
+// Permute along custom pairs (D30j): each output must be its source's input, whatever the
+// ring would have given; two and three iterations back to back.
+TEST(Correctness, PermuteAlongCustomPairs) {
+  const Geometry g = small_geometry(1);
+  // nccom-test's documented example: two swaps, four positions that keep their buffer.
+  const SrcTargetPairs doc = {
+      Pairs{{0, 1}, {1, 0}, {2, 3}, {3, 2}, {4, 4}, {5, 5}, {6, 6}, {7, 7}}};
+  // A 3-cycle over positions 0, 2 and 4, and two fixed points, listed out of order.
+  const SrcTargetPairs cycle3 = {Pairs{{4, 0}, {1, 1}, {0, 2}, {3, 3}, {2, 4}}};
+  for (std::uint64_t n : {1u, 5u, 1000u}) {
+    for (unsigned it : {2u, 3u}) {
+      expect_right(g, Case{Op::kPermute, Algorithm::kAuto, DataType::kInt32, n, ranks(g, 8),
+                           ReduceOp::kSum, it, doc});
+      expect_right(g, Case{Op::kPermute, Algorithm::kRing, DataType::kBf16, n, ranks(g, 5),
+                           ReduceOp::kSum, it, cycle3});
+    }
+  }
+  // Two replica groups, each with its own pairs.
+  const Communicator two = groups({{6, 1, 0, 7}, {3, 4, 2, 5}});
+  const SrcTargetPairs each = {Pairs{{0, 3}, {3, 0}, {1, 2}, {2, 1}},
+                               Pairs{{0, 1}, {1, 2}, {2, 0}, {3, 3}}};
+  for (unsigned it : {1u, 2u}) {
+    expect_right(g, Case{Op::kPermute, Algorithm::kAuto, DataType::kFp32, 301, two, {}, it, each});
   }
 }
 

@@ -62,7 +62,8 @@ inline Outcome run_collective(const Geometry& g, const Communicator& c, const Lo
           make_input(req.dtype, b.in.elements(), fill, 7, static_cast<unsigned>(gi), r));
       out_elems.push_back(b.out.elements());
     }
-    auto want = expected_outputs(req.op, req.dtype, req.reduce, inputs, out_elems);
+    const auto pairs = pairs_of(req.pairs, gi);
+    auto want = expected_outputs(req.op, req.dtype, req.reduce, inputs, out_elems, pairs);
     // In-place reductions reduce their own result again on every further iteration.
     for (unsigned it = 1; it < req.iterations && is_reduction(req.op); ++it) {
       for (unsigned r = 0; r < c.ranks(); ++r) {
@@ -71,7 +72,7 @@ inline Outcome run_collective(const Geometry& g, const Communicator& c, const Lo
         std::copy(want[r].bytes.begin(), want[r].bytes.end(),
                   inputs[r].begin() + static_cast<std::ptrdiff_t>(first * eb));
       }
-      want = expected_outputs(req.op, req.dtype, req.reduce, inputs, out_elems);
+      want = expected_outputs(req.op, req.dtype, req.reduce, inputs, out_elems, pairs);
     }
     for (unsigned r = 0; r < c.ranks(); ++r) {
       const RankBuffers& b = L.buffers[gi][r];

@@ -232,6 +232,22 @@ TEST(Reference, GatherAllToAllAndPermuteMoveBlocks) {
   EXPECT_EQ(sr[2].bytes, elems(DataType::kUint8, {3}));  // the odd one out keeps its own
 }
 
+TEST(Reference, PermuteFollowsItsPairs) {
+  // 0 -> 2, 2 -> 0, 1 keeps its own (the ring would give rank 0 rank 2's, rank 1 rank 0's).
+  const std::vector<SrcTarget> pairs{{0, 2}, {1, 1}, {2, 0}};
+  const std::vector<std::vector<std::uint8_t>> in{elems(DataType::kUint8, {1, 2}),
+                                                  elems(DataType::kUint8, {3, 4}),
+                                                  elems(DataType::kUint8, {5, 6})};
+  const auto perm =
+      expected_outputs(Op::kPermute, DataType::kUint8, ReduceOp::kSum, in, {2, 2, 2}, pairs);
+  EXPECT_EQ(perm[0].bytes, in[2]);
+  EXPECT_EQ(perm[1].bytes, in[1]);
+  EXPECT_EQ(perm[2].bytes, in[0]);
+  const auto src = output_sources(Op::kPermute, {2, 2, 2}, {2, 2, 2}, 2, pairs);
+  ASSERT_EQ(src.size(), 1U);
+  EXPECT_EQ(src[0], (OutputSource{0, 2, false, 0, 0}));
+}
+
 TEST(Reference, FloatSumsAllowTheSummationBound) {
   // bf16: 1 + 2^-8 + 2^-8 is 1.0078125; in order it rounds to 1 (each step ties to even).
   const auto want =
