@@ -198,6 +198,7 @@ CollectiveJob job_of(const BenchOptions& o, const device::Topology& topology,
   job.request.bytes = bytes;
   job.request.algorithm = alg;
   job.request.iterations = o.iterations;
+  job.request.pairs = o.pairs;
   job.warmups = o.warmups;
   job.timing_only = o.timing_only;
   job.check = o.check;

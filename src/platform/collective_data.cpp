@@ -136,7 +136,8 @@ base::Result<CheckCount> check_outputs(const Simulation& sim, const collectives:
     }
     std::vector<RankClass> classes;
     for (unsigned r = 0; r < R; ++r) {
-      auto sources = collectives::output_sources(data.op, in_elems, out_elems, r);
+      auto sources = collectives::output_sources(data.op, in_elems, out_elems, r,
+                                                 collectives::pairs_of(data.pairs, g));
       const Tiled& t = low.buffers[g][r].out;
       auto it = std::find_if(classes.begin(), classes.end(), [&](const RankClass& c) {
         return c.sources == sources && same_layout(*c.tile, t);

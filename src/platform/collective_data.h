@@ -31,6 +31,7 @@ struct CollectiveData {
   collectives::ReduceOp reduce = collectives::ReduceOp::kSum;
   collectives::DataFill fill = collectives::DataFill::kRandom;
   std::uint64_t seed = 0;
+  collectives::SrcTargetPairs pairs;  ///< permute: one list per group (none: the ring)
 };
 
 /// Writes every rank's input into its SBUF (padding cells of a block's last column get 0).

@@ -20,29 +20,15 @@ struct GroupsFile {
 
 base::Result<GroupsFile> read_groups(std::string_view text, const std::string& file) {
   using nlohmann::json;
-  auto parsed = parse_json_text(text, file);
-  if (!parsed) return parsed.error();
-  const json& root = *parsed;
-  auto bad = [&](std::string path, std::string what) {
-    return base::make_error(base::SourceLoc{file}, fmt::format("{}: {}", path, what));
-  };
-  const json* groups = &root;
+  auto list = parse_json_list(text, file, "replica_groups", "groups");
+  if (!list) return list.error();
+  const json& groups = list->list;
   GroupsFile out;
-  std::string& at = out.at;
-  if (root.is_object()) {
-    if (!root.contains("replica_groups"))
-      return bad("/", "expected a list of groups or an object with \"replica_groups\"");
-    for (const auto& [key, value] : root.items()) {
-      if (key != "replica_groups") return bad(json_child("", key), "unknown field");
-    }
-    groups = &root["replica_groups"];
-    at = "/replica_groups";
-  }
-  if (!groups->is_array() || groups->empty())
-    return bad(at.empty() ? "/" : at, "expected a non-empty list of groups");
+  const std::string& at = out.at = list->at;
+  auto bad = [&](std::string path, std::string what) { return json_error(file, path, what); };
   collectives::Communicator& c = out.comm;
-  for (std::size_t g = 0; g < groups->size(); ++g) {
-    const json& grp = (*groups)[g];
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const json& grp = groups[g];
     if (!grp.is_array()) return bad(fmt::format("{}/{}", at, g), "expected a list of ranks");
     c.groups.emplace_back();
     for (std::size_t k = 0; k < grp.size(); ++k) {
@@ -74,10 +60,7 @@ base::Result<collectives::Communicator> parse_replica_groups(std::string_view te
   auto f = read_groups(text, file);
   if (!f) return f.error();
   if (auto problem = collectives::find_communicator_problem(g, f->comm)) {
-    std::string path = f->at;
-    for (std::size_t i : problem->where) path += "/" + std::to_string(i);
-    return base::make_error(base::SourceLoc{file},
-                            fmt::format("{}: {}", path.empty() ? "/" : path, problem->message));
+    return json_error(file, json_index_path(f->at, problem->where), problem->message);
   }
   return std::move(f->comm);
 }

@@ -135,8 +135,12 @@ class IterationClock final : public sim::TraceSink {
 };
 
 CollectiveData data_of(const CollectiveJob& job) {
-  return CollectiveData{job.request.op, job.request.dtype, job.request.reduce, *job.check,
-                        job.seed};
+  return CollectiveData{.op = job.request.op,
+                        .dtype = job.request.dtype,
+                        .reduce = job.request.reduce,
+                        .fill = *job.check,
+                        .seed = job.seed,
+                        .pairs = job.request.pairs};
 }
 
 /// A simulation of `low`'s programs, run; fills inputs first when asked. `on_iteration` as

@@ -128,6 +128,34 @@ base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::s
   return doc;
 }
 
+base::Error json_error(const std::string& file, const std::string& path, std::string_view what) {
+  return base::make_error(base::SourceLoc{file},
+                          fmt::format("{}: {}", path.empty() ? "/" : path, what));
+}
+
+base::Result<JsonList> parse_json_list(std::string_view text, const std::string& file,
+                                       std::string_view key, std::string_view items) {
+  auto parsed = parse_json_text(text, file);
+  if (!parsed) return parsed.error();
+  JsonList out{std::move(*parsed), ""};
+  if (out.list.is_object()) {
+    if (!out.list.contains(key)) {
+      return json_error(file, "",
+                        fmt::format("expected a list of {} or an object with \"{}\"", items, key));
+    }
+    for (const auto& [k, value] : out.list.items()) {
+      if (k != key) return json_error(file, json_child("", k), "unknown field");
+    }
+    nlohmann::json list = std::move(out.list[std::string(key)]);
+    out.list = std::move(list);
+    out.at = json_child("", key);
+  }
+  if (!out.list.is_array() || out.list.empty()) {
+    return json_error(file, out.at, fmt::format("expected a non-empty list of {}", items));
+  }
+  return out;
+}
+
 std::string input_name(const std::string& path) {
   return path == "-" ? "<stdin>" : path;
 }
@@ -164,6 +192,12 @@ base::Result<std::string> read_bounded(const std::string& path, std::size_t max_
 
 base::Result<std::string> read_json_file(const std::string& path) {
   return read_bounded(path, kMaxFileBytes);
+}
+
+std::string json_index_path(const std::string& path, std::span<const std::size_t> indices) {
+  std::string out = path;
+  for (std::size_t i : indices) out += "/" + std::to_string(i);
+  return out;
 }
 
 std::string json_child(const std::string& path, std::string_view key) {

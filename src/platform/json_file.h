@@ -1,8 +1,8 @@
 #pragma once
 /// Input files: reading one with a size bound (programs, JSON), and for JSON inputs (topology
-/// files, replica groups) parsing its text into a nlohmann::json with errors in the project's
-/// form. A malformed document gives one error located at the line nlohmann stopped on, its
-/// message without nlohmann's prefix:
+/// files, replica groups, permute pairs) parsing its text into a nlohmann::json with errors in
+/// the project's form. A malformed document gives one error located at the line nlohmann
+/// stopped on, its message without nlohmann's prefix:
 ///   groups.json:3: error: malformed JSON: syntax error while parsing value - ...
 /// A well-formed document with a key twice in one object is refused at the JSON path of the
 /// repeat (nlohmann would keep the last):
@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -22,8 +23,28 @@ namespace sbrdma::platform {
 /// bytes outside printable ASCII are written \xNN (base::printable), so it is one line.
 std::string json_child(const std::string& path, std::string_view key);
 
+/// The path of the value at `indices` under `path`, one array index after another
+/// (`/replica_groups` and {1, 0}: `/replica_groups/1/0`).
+std::string json_index_path(const std::string& path, std::span<const std::size_t> indices);
+
 /// Parses `text`, refusing a repeated key; `file` names it in errors. Never throws.
 base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::string& file);
+
+/// An error about the value at JSON path `path` of `file` ("" is the root, named "/"):
+///   groups.json: error: /1/0: expected a rank
+base::Error json_error(const std::string& file, const std::string& path, std::string_view what);
+
+/// Parses (parse_json_text) a document that is either a list or an object whose only field
+/// `key` holds the list (replica groups: `[[0, 1]]` or `{"replica_groups": [[0, 1]]}`), and
+/// returns the list and its JSON path ("" or "/key"). Errors: parse_json_text's, an object
+/// without `key` or with another field, and a list that is empty or not a list; `items` says
+/// what it holds ("groups").
+struct JsonList {
+  nlohmann::json list;
+  std::string at;
+};
+base::Result<JsonList> parse_json_list(std::string_view text, const std::string& file,
+                                       std::string_view key, std::string_view items);
 
 /// The bytes of the file at `path` ("-": standard input, named <stdin>). Errors (located at
 /// the file): cannot open and cannot read (with the system's reason), more than `max_bytes`

@@ -15,12 +15,24 @@ namespace {
 
 using collectives::DataType;
 using collectives::Op;
+using collectives::ReduceOp;
 
 struct Ran {
   std::unique_ptr<Simulation> sim;
   collectives::Communicator comm;
   collectives::Lowered low;
 };
+
+/// `-c random` data of `op` with `seed` (a permute along the ring).
+CollectiveData random_data(Op op, DataType dt, ReduceOp red, std::uint64_t seed) {
+  CollectiveData d;
+  d.op = op;
+  d.dtype = dt;
+  d.reduce = red;
+  d.fill = collectives::DataFill::kRandom;
+  d.seed = seed;
+  return d;
+}
 
 /// A collective of `bytes` over 4 ranks of trn2, filled and run.
 Ran run(Op op, DataType dt, std::uint64_t bytes, const CollectiveData& data) {
@@ -34,6 +46,7 @@ Ran run(Op op, DataType dt, std::uint64_t bytes, const CollectiveData& data) {
   req.dtype = dt;
   req.reduce = data.reduce;
   req.bytes = bytes;
+  req.pairs = data.pairs;
   auto low = collectives::lower(geom, *comm, req);
   EXPECT_TRUE(low.ok()) << low.error().message;
   auto sim = Simulation::create(*topo);
@@ -63,8 +76,7 @@ void corrupt(Ran& x, unsigned r, std::uint64_t e) {
 
 TEST(CollectiveData, ARunChecksCleanAndOneCorruptElementIsOneWrong) {
   // 3 chunks of 256 columns and a ragged last column: the corruption lands in the middle one.
-  const CollectiveData data{Op::kAllReduce, DataType::kFp32, collectives::ReduceOp::kSum,
-                            collectives::DataFill::kRandom, 5};
+  const CollectiveData data = random_data(Op::kAllReduce, DataType::kFp32, ReduceOp::kSum, 5);
   const std::uint64_t elems = 128 * 600 + 77;
   Ran x = run(Op::kAllReduce, DataType::kFp32, elems * 4, data);
   auto clean = check_outputs(*x.sim, x.comm, x.low, data);
@@ -84,8 +96,7 @@ TEST(CollectiveData, ARunChecksCleanAndOneCorruptElementIsOneWrong) {
 TEST(CollectiveData, RowsLongerThanOneFillBufferAreFilledWhole) {
   // int8 rows of 16389 or 16390 cells: two fill buffers each (the second a short one), and
   // the check's chunks end elsewhere. Clean, then one element past the first buffer is wrong.
-  const CollectiveData data{Op::kAllReduce, DataType::kInt8, collectives::ReduceOp::kSum,
-                            collectives::DataFill::kRandom, 11};
+  const CollectiveData data = random_data(Op::kAllReduce, DataType::kInt8, ReduceOp::kSum, 11);
   const std::uint64_t elems = 128 * 16389 + 3;
   Ran x = run(Op::kAllReduce, DataType::kInt8, elems, data);
   const collectives::Tiled& t = x.low.buffers[0][1].in;
@@ -105,8 +116,7 @@ TEST(CollectiveData, EveryDtypeChecksCleanAndOneCorruptElementIsOneWrong) {
   // A max (exact in every dtype): the fill and the check agree on each dtype's width and
   // sign, and the top byte of one element changed is one wrong.
   for (DataType dt : collectives::all_dtypes()) {
-    const CollectiveData data{Op::kAllReduce, dt, collectives::ReduceOp::kMax,
-                              collectives::DataFill::kRandom, 3};
+    const CollectiveData data = random_data(Op::kAllReduce, dt, ReduceOp::kMax, 3);
     const std::uint64_t elems = 128 * 3 + 5;
     Ran x = run(Op::kAllReduce, dt, elems * collectives::dtype_bytes(dt), data);
     auto clean = check_outputs(*x.sim, x.comm, x.low, data);
@@ -121,8 +131,7 @@ TEST(CollectiveData, EveryDtypeChecksCleanAndOneCorruptElementIsOneWrong) {
 }
 
 TEST(CollectiveData, EachRankOfAGatherIsCheckedOnItsOwn) {
-  const CollectiveData data{Op::kAllGather, DataType::kUint8, collectives::ReduceOp::kSum,
-                            collectives::DataFill::kRandom, 9};
+  const CollectiveData data = random_data(Op::kAllGather, DataType::kUint8, ReduceOp::kSum, 9);
   Ran x = run(Op::kAllGather, DataType::kUint8, 4 * 1000, data);
   auto clean = check_outputs(*x.sim, x.comm, x.low, data);
   ASSERT_TRUE(clean.ok()) << clean.error().message;
@@ -137,6 +146,24 @@ TEST(CollectiveData, EachRankOfAGatherIsCheckedOnItsOwn) {
   auto all = check_outputs(*x.sim, x.comm, x.low, other);
   ASSERT_TRUE(all.ok());
   EXPECT_GT(all->wrong, all->checked / 2);
+}
+
+TEST(CollectiveData, APermuteIsCheckedAlongItsPairs) {
+  // 0 <-> 2, and 1 and 3 keep their own buffers (D30j).
+  CollectiveData data = random_data(Op::kPermute, DataType::kInt16, ReduceOp::kSum, 4);
+  data.pairs = {{{0, 2}, {1, 1}, {2, 0}, {3, 3}}};
+  const std::uint64_t elems = 128 * 5 + 3;
+  Ran x = run(Op::kPermute, DataType::kInt16, elems * 2, data);
+  auto clean = check_outputs(*x.sim, x.comm, x.low, data);
+  ASSERT_TRUE(clean.ok()) << clean.error().message;
+  EXPECT_EQ(clean->wrong, 0U);
+  EXPECT_EQ(clean->checked, 4 * elems);
+  // Checked as the ring, every rank's output is another rank's input: nearly all wrong.
+  CollectiveData ring = data;
+  ring.pairs.clear();
+  auto all = check_outputs(*x.sim, x.comm, x.low, ring);
+  ASSERT_TRUE(all.ok());
+  EXPECT_GT(all->wrong, all->checked * 9 / 10);
 }
 
 }  // namespace

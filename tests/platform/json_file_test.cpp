@@ -62,5 +62,24 @@ TEST(JsonFile, MalformedJsonKeepsItsLineAndMessage) {
             "expected end of input");
 }
 
+/// parse_json_list's answer for `text`: the list's path and size, or the error.
+std::string list_of(const std::string& text) {
+  auto l = parse_json_list(text, "in.json", "groups", "groups");
+  return l.ok() ? "at '" + l->at + "', " + std::to_string(l->list.size()) : l.error().format();
+}
+
+TEST(JsonFile, AListIsTheDocumentOrAnObjectsOnlyField) {
+  EXPECT_EQ(list_of("[[0], [1]]"), "at '', 2");
+  EXPECT_EQ(list_of(R"({"groups": [[0]]})"), "at '/groups', 1");
+  EXPECT_EQ(list_of(R"({"groups": [[0]], "x": 1})"), "in.json: error: /x: unknown field");
+  EXPECT_EQ(list_of(R"({"x": 1})"),
+            R"(in.json: error: /: expected a list of groups or an object with "groups")");
+  EXPECT_EQ(list_of("[]"), "in.json: error: /: expected a non-empty list of groups");
+  EXPECT_EQ(list_of(R"({"groups": 3})"),
+            "in.json: error: /groups: expected a non-empty list of groups");
+  EXPECT_EQ(list_of(R"({"groups": [], "groups": [[0]]})"),
+            R"(in.json: error: /groups: duplicate key "groups")");
+}
+
 }  // namespace
 }  // namespace sbrdma::platform

@@ -1,0 +1,73 @@
+#include "platform/src_target_pairs.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <utility>
+#include <vector>
+
+#include "platform/json_file.h"
+
+namespace sbrdma::platform {
+
+base::Result<collectives::SrcTargetPairs> parse_src_target_pairs(std::string_view text,
+                                                                 const std::string& file,
+                                                                 std::size_t groups,
+                                                                 unsigned ranks) {
+  using nlohmann::json;
+  auto list = parse_json_list(text, file, "src_target_pairs", "pair lists");
+  if (!list) return list.error();
+  const json& lists = list->list;
+  const std::string& at = list->at;
+  collectives::SrcTargetPairs out;
+  for (std::size_t k = 0; k < lists.size(); ++k) {
+    const json& pairs = lists[k];
+    if (!pairs.is_array()) {
+      return json_error(file, fmt::format("{}/{}", at, k),
+                        "expected a list of pairs [source, target]");
+    }
+    out.emplace_back();
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const json& pair = pairs[i];
+      if (!pair.is_array() || pair.size() != 2) {
+        return json_error(file, fmt::format("{}/{}/{}", at, k, i),
+                          "expected a pair [source, target] of positions in the group");
+      }
+      unsigned pos[2] = {};
+      for (std::size_t end = 0; end < 2; ++end) {
+        const std::string path = fmt::format("{}/{}/{}/{}", at, k, i, end);
+        if (!pair[end].is_number_unsigned()) {
+          return json_error(file, path, "expected a position in the group (0 or more)");
+        }
+        const auto p = pair[end].get<std::uint64_t>();
+        if (p > std::numeric_limits<unsigned>::max()) {
+          return json_error(file, path, fmt::format("position {} is too large", p));
+        }
+        pos[end] = static_cast<unsigned>(p);
+      }
+      out.back().push_back(collectives::SrcTarget{pos[0], pos[1]});
+    }
+  }
+  if (out.size() != 1 && out.size() != groups) {
+    return json_error(file, at,
+                      fmt::format("{} pair lists for {} replica group{}: give one list per "
+                                  "group, or one for every group",
+                                  out.size(), groups, groups == 1 ? "" : "s"));
+  }
+  if (auto problem = collectives::find_pairs_problem(out, ranks)) {
+    return json_error(file, json_index_path(at, problem->where), problem->message);
+  }
+  out.resize(groups, out.front());  // one list: every group's [CHOICE D30j]
+  return out;
+}
+
+base::Result<collectives::SrcTargetPairs> load_src_target_pairs(const std::string& path,
+                                                                std::size_t groups,
+                                                                unsigned ranks) {
+  auto text = read_json_file(path);
+  if (!text) return text.error();
+  return parse_src_target_pairs(*text, path, groups, ranks);
+}
+
+}  // namespace sbrdma::platform
