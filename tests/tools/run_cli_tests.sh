@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every tests/cli/*.sh case file against the sbrdma binary.
 # A case file calls `check NAME EXPECTED_EXIT [stdin-file|-] -- ARGS...` and then
-# `expect_out TEXT` / `expect_err TEXT` / `expect_out_file FILE` on the last command's output.
+# `expect_out TEXT` / `expect_err TEXT` / `expect_out_file FILE` / `expect_row SIZE COUNT TYPE`
+# on the last command's output.
 # CHECK_SECONDS=N before `check` stops the command after N seconds (exit 124: a failure unless
 # expected), for a case whose bug would be a run that does not end soon.
 set -u
@@ -45,6 +46,17 @@ expect_err_lines() {
   local n
   n=$(wc -l <"$WORK/err")
   if [[ $n -eq $1 ]]; then pass=$((pass + 1)); else _fail "stderr has $n lines, expected $1"; fi
+}
+# expect_row SIZE COUNT TYPE: the last `bench` table has the row SIZE COUNT TYPE ... with
+# #wrong 0 (the last column); the columns between are times, which this does not pin.
+expect_row() {
+  if awk -v s="$1" -v c="$2" -v t="$3" '$1 == s && $2 == c && $3 == t && $NF == "0" { ok = 1 }
+      END { exit !ok }' "$WORK/out"; then
+    pass=$((pass + 1))
+  else
+    _fail "no row '$1 $2 $3 ... 0'"
+    sed 's/^/  stdout: /' "$WORK/out" | head -10
+  fi
 }
 expect_out_file() {
   if cmp -s "$1" "$WORK/out"; then pass=$((pass + 1)); else
