@@ -25,6 +25,7 @@
 #include "platform/bench.h"
 #include "platform/collective_groups.h"
 #include "platform/collective_runner.h"
+#include "platform/src_target_pairs.h"
 #include "platform/topology_json.h"
 
 namespace sbrdma::cli {
@@ -50,6 +51,7 @@ struct BenchArgs {
   std::vector<std::string> time_stats;
   std::string json;
   std::string groups;
+  std::string pairs;  ///< --custom-src-target-pairs
   bool sb2sb = false;
   std::string topology = "trn2";
   std::string algorithm = "auto";
@@ -139,6 +141,12 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
     o.op = *op;
   } else {
     bad(op.error());
+  }
+  if (!a.pairs.empty() && collectives::parse_op(a.collective) &&
+      o.op != collectives::Op::kPermute) {
+    bad(base::make_error(fmt::format(
+        "--custom-src-target-pairs: only permute sends along source-target pairs, not {}",
+        a.collective)));
   }
   constexpr std::uint64_t kMaxCount = std::numeric_limits<unsigned>::max();
   if (auto n = parse_count("-N", a.nnodes, "nodes", 1, kMaxCount); !n) {
@@ -282,11 +290,12 @@ bool is_program_name(const std::string& name) {
   return std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-/// The files a bench run reads, by flag ("" for a built-in topology or no groups).
-using BenchInputs = std::array<std::pair<std::string_view, std::string>, 2>;
+/// The files a bench run reads, by flag ("" for a built-in topology, no groups or no pairs).
+using BenchInputs = std::array<std::pair<std::string_view, std::string>, 3>;
 BenchInputs bench_inputs(const BenchArgs& a) {
-  return {
-      {{"--topology", platform::topology_file(a.topology)}, {"--custom-replica-groups", a.groups}}};
+  return {{{"--topology", platform::topology_file(a.topology)},
+           {"--custom-replica-groups", a.groups},
+           {"--custom-src-target-pairs", a.pairs}}};
 }
 
 /// Refuses, before the run, outputs that would be written over one another (two flags that
@@ -494,6 +503,12 @@ int bench(const BenchArgs& a) {
     o.ranks = g->ranks();
     o.groups = std::move(*g);
   }
+  if (!a.pairs.empty()) {  // positions in each group (o.ranks of them) [CHOICE D30j]
+    const std::size_t groups = o.groups ? o.groups->groups.size() : 1;
+    auto p = platform::load_src_target_pairs(a.pairs, groups, o.ranks);
+    if (!p) return fail(p.error());
+    o.pairs = std::move(*p);
+  }
   // Outputs are checked before the run, which may be long, rather than after it.
   if (auto st = check_distinct_outputs(a); !st) return fail(st.error());
   for (const std::string* out : {&a.json, &a.plot, &a.trace}) {
@@ -586,6 +601,10 @@ void add_bench_command(CLI::App& app, Context& ctx) {
                   "total rank count")
       ->check(kNonEmpty)
       ->excludes(dp);
+  cmd->add_option("--custom-src-target-pairs", a->pairs,
+                  "JSON file of permute's pairs ([[[0,1],[1,0],...]]: position s of a group "
+                  "sends to t), one list per group or one for all")
+      ->check(kNonEmpty);
   cmd->add_flag("--sb2sb", a->sb2sb, "Accepted: collectives here are always SBUF to SBUF");
   cmd->add_option("--topology", a->topology, "Built-in topology name or JSON file")
       ->capture_default_str();
