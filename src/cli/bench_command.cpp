@@ -62,6 +62,7 @@ struct BenchArgs {
   // nccom-test's multi-node flags: one node is what is simulated.
   std::string nnodes = "1";
   std::vector<std::string> hosts;
+  bool hosts_given = false;  ///< -s/--hosts given (its words may all have gone to reclaim)
   std::string hosts_file;
   bool non_interactive = false;
 };
@@ -110,10 +111,10 @@ std::string larger_topologies(unsigned ranks) {
 /// --data-parallel-dimension's D, which must divide `ranks` (0: -r not given, not checked).
 base::Result<unsigned> data_parallel_dimension(const std::string& text, unsigned ranks) {
   auto d = parse_count("--data-parallel-dimension", text, "ranks per group", 1,
-                       std::numeric_limits<unsigned>::max());
+                       ranks != 0 ? ranks : std::numeric_limits<unsigned>::max());
   if (!d) return d.error();
   const auto per = static_cast<unsigned>(*d);
-  if (ranks != 0 && (per > ranks || ranks % per != 0)) {
+  if (ranks != 0 && ranks % per != 0) {
     return base::make_error(fmt::format(
         "--data-parallel-dimension {} does not divide -r {} into groups of that size", per, ranks));
   }
@@ -130,11 +131,8 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   platform::BenchOptions o;
   auto bad = [&](base::Error e) { errors.push_back(std::move(e)); };
   if (a.collective.empty()) {
-    std::string names;
-    for (const collectives::Op op : collectives::all_ops()) {
-      names += fmt::format("{}{}", names.empty() ? "" : ", ", collectives::op_name(op));
-    }
-    bad(base::make_error(fmt::format("the collective is required (one of: {})", names)));
+    bad(base::make_error(
+        fmt::format("the collective is required (one of: {})", collectives::op_name_list())));
   } else if (a.collective == "alltoallv") {
     bad(base::make_error("alltoallv is not simulated: nccom-test runs it only across nodes"));
   } else if (auto op = collectives::parse_op(a.collective)) {
@@ -149,18 +147,16 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
         a.collective)));
   }
   constexpr std::uint64_t kMaxCount = std::numeric_limits<unsigned>::max();
-  if (auto n = parse_count("-N", a.nnodes, "nodes", 1, kMaxCount); !n) {
-    bad(n.error());
-  } else if (*n != 1) {
+  if (auto n = parse_u64(a.nnodes); !n || *n != 1) {
     bad(base::make_error(
-        fmt::format("-N {}: one node is simulated; a larger --topology gives it more cores "
+        fmt::format("-N {}: one node (-N 1) is simulated; --topology picks the machine "
                     "(built-in: {})",
                     a.nnodes, topologies_with_cores())));
   }
-  if (!a.hosts.empty() || !a.hosts_file.empty()) {
+  if (a.hosts_given || !a.hosts_file.empty()) {
     bad(base::make_error(
         fmt::format("{}: nothing runs on hosts here; the simulated machine is --topology",
-                    a.hosts.empty() ? "--hosts-file" : "-s/--hosts")));
+                    a.hosts_given ? "-s/--hosts" : "--hosts-file")));
   }
   auto dt = collectives::parse_dtype(a.dtype);
   if (dt) {
@@ -546,8 +542,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   auto a = std::make_shared<BenchArgs>();
   auto* cmd = app.add_subcommand(
       "bench", "Benchmark a collective in the nccom-test dialect on a simulated topology");
-  cmd->add_option("COLLECTIVE", a->collective,
-                  "allr, allg, redsct, alltoall, sendrecv or permute (required)");
+  cmd->add_option("COLLECTIVE", a->collective, collectives::op_name_list() + " (required)");
   cmd->add_option("-r,--nworkers", a->ranks,
                   "Ranks (NeuronCores); with --custom-replica-groups, all groups' ranks together")
       ->type_name("UINT")
@@ -571,11 +566,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("-w,--warmup_iters", a->warmups, "Iterations run first, not measured")
       ->type_name("UINT")
       ->capture_default_str();
-  std::string dtypes;
-  for (const collectives::DataType d : collectives::all_dtypes()) {
-    dtypes += fmt::format("{}{}", dtypes.empty() ? "" : ", ", collectives::dtype_name(d));
-  }
-  cmd->add_option("-d,--datatype", a->dtype, dtypes)->capture_default_str();
+  cmd->add_option("-d,--datatype", a->dtype, collectives::dtype_name_list())->capture_default_str();
   cmd->add_option("-o,--op", a->op, "Reduction: sum, max, min")->capture_default_str();
   auto* check =
       cmd->add_option("-c,--check", a->check, "Check the data: random (also a bare -c) or all_ones")
@@ -622,11 +613,13 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("-N,--nnodes", a->nnodes, "Nodes: 1 (one simulated machine)")
       ->type_name("UINT")
       ->capture_default_str();
-  cmd->add_option("-s,--hosts", a->hosts, "Refused: no hosts here (multi-node is not simulated)");
+  auto* hosts = cmd->add_option("-s,--hosts", a->hosts,
+                                "Refused: no hosts here (multi-node is not simulated)");
   cmd->add_option("--hosts-file", a->hosts_file, "Refused, as --hosts")->check(kNonEmpty);
   cmd->add_flag("--non-interactive", a->non_interactive, "Accepted: sbrdma never asks");
-  cmd->callback([a, check, &ctx] {
+  cmd->callback([a, check, hosts, &ctx] {
     a->check_given = check->count() > 0;
+    a->hosts_given = hosts->count() > 0;
     reclaim_collective(*a);
     ctx.status = bench(*a);
   });

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -117,24 +118,42 @@ int main(int argc, char** argv) {
     const bool stray_number = !number_word.empty() && extras;
     // The first word the command had no place for: an option it does not have, or an
     // argument too many (CLI11 lists them all, last first).
-    std::string extra;
-    if (extras && scope.leaf != nullptr && !scope.leaf->remaining().empty()) {
-      extra = scope.leaf->remaining().front();
-    } else if (const auto space = std::string_view(e.what()).rfind(' ');
-               extras && space != std::string_view::npos) {
-      extra = std::string_view(e.what()).substr(space + 1);  // after "--": CLI11's list, last
+    // A word after "--" is an argument, whatever it looks like.
+    std::optional<std::string> extra;
+    bool after_dashes = false;
+    if (extras && scope.leaf != nullptr) {
+      for (const std::string& w : scope.leaf->remaining()) {
+        if (w == "--" && !after_dashes) {
+          after_dashes = true;
+          continue;
+        }
+        extra = w;
+        break;
+      }
+      // Words after a "--" that CLI11 keeps out of remaining(): its message names them, one
+      // whole, or several (last first) split at blanks.
+      constexpr std::string_view kOne = "The following argument was not expected: ";
+      constexpr std::string_view kSome = "The following arguments were not expected: ";
+      const std::string_view msg = e.what();
+      if (!extra && msg.starts_with(kOne)) {
+        extra = std::string(msg.substr(kOne.size()));
+        after_dashes = true;
+      } else if (!extra && msg.starts_with(kSome)) {
+        extra = std::string(msg.substr(msg.rfind(' ') + 1));
+        after_dashes = true;
+      }
     }
     const std::string_view what = std::string_view(e.what());
     if (!scope.unknown_option.empty() || stray_number ||
-        (extra.size() > 1 && extra.front() == '-')) {
+        (extra && !after_dashes && extra->size() > 1 && extra->front() == '-')) {
       const std::string& word = stray_number                    ? number_word
                                 : !scope.unknown_option.empty() ? scope.unknown_option
-                                                                : extra;
+                                                                : *extra;
       std::fprintf(stderr, "sbrdma: error: unknown option '%s' for '%s'\n",
                    sbrdma::base::printable(word).c_str(), scope.path.c_str());
-    } else if (!extra.empty()) {
+    } else if (extra) {
       std::fprintf(stderr, "sbrdma: error: unexpected argument '%s' for '%s'\n",
-                   sbrdma::base::printable(extra).c_str(), scope.path.c_str());
+                   sbrdma::base::printable(*extra).c_str(), scope.path.c_str());
     } else if (const auto at = what.find(": At Most 1 required but received ");
                at != std::string_view::npos) {
       // Named as the help names it: "-b,--minbytes" -> "-b/--minbytes".

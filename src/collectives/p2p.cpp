@@ -30,7 +30,10 @@ class P2pPhase final : public Phase {
       std::vector<unsigned> cyc(g.ranks.size(), 0);
       for (unsigned i = 0; i < g.ranks.size(); ++i) {
         unsigned c = 1;
-        for (unsigned j = g.dest[i]; j != i; j = g.dest[j]) ++c;
+        for (unsigned j = g.dest[i]; j != i; j = g.dest[j]) {
+          ++c;  // dest is a permutation (checked by the lowering): the walk returns to i
+          SBRDMA_CHECK_MSG(c <= g.ranks.size(), "p2p destinations are not a permutation");
+        }
         cyc[i] = c;
       }
       cycle_.push_back(std::move(cyc));

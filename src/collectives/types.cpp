@@ -62,18 +62,25 @@ std::string_view name_of(const std::array<Named<E>, N>& table, E v) {
 }
 
 /// The value named `s`, or an error listing the first `shown` names.
+/// The first `shown` names of `table` (the others are aliases), comma-separated.
+template <typename E, std::size_t N>
+std::string names_of(const std::array<Named<E>, N>& table, std::size_t shown) {
+  std::string names;
+  for (std::size_t i = 0; i < shown && i < N; ++i) {
+    names += (i == 0 ? "" : ", ");
+    names += table[i].name;
+  }
+  return names;
+}
+
 template <typename E, std::size_t N>
 base::Result<E> parse_name(const std::array<Named<E>, N>& table, std::size_t shown,
                            std::string_view what, std::string_view s) {
   for (const auto& n : table) {
     if (n.name == s) return n.value;
   }
-  std::string names;
-  for (std::size_t i = 0; i < shown && i < N; ++i) {
-    names += (i == 0 ? "" : ", ");
-    names += table[i].name;
-  }
-  return base::make_error(fmt::format("unknown {} '{}' (one of: {})", what, s, names));
+  return base::make_error(
+      fmt::format("unknown {} '{}' (one of: {})", what, s, names_of(table, shown)));
 }
 
 }  // namespace
@@ -106,6 +113,10 @@ base::Result<Op> parse_op(std::string_view s) {
 
 std::span<const Op> all_ops() {
   return kOps;
+}
+
+std::string op_name_list() {
+  return names_of(kOpNames, kOps.size());
 }
 
 std::string_view algorithm_name(Algorithm a) {
@@ -176,6 +187,10 @@ isa::Dtype isa_dtype(DataType d) {
 
 std::span<const DataType> all_dtypes() {
   return kDtypes;
+}
+
+std::string dtype_name_list() {
+  return names_of(kDtypeNames, kDtypes.size());
 }
 
 bool is_reduction(Op op) {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "base/result.h"
@@ -55,6 +56,8 @@ std::string_view op_long_name(Op op);
 base::Result<Op> parse_op(std::string_view s);
 /// Every op, in the order above.
 std::span<const Op> all_ops();
+/// The short names of all_ops(), comma-separated: "allr, allg, redsct, ...".
+std::string op_name_list();
 
 /// "auto", "ring", "mesh", "rdh", "hierarchical".
 std::string_view algorithm_name(Algorithm a);
@@ -76,6 +79,8 @@ unsigned dtype_bytes(DataType d);
 isa::Dtype isa_dtype(DataType d);
 /// Every dtype, in the order above.
 std::span<const DataType> all_dtypes();
+/// The names of all_dtypes(), comma-separated: "fp32, bf16, ...".
+std::string dtype_name_list();
 
 /// True for all-reduce and reduce-scatter.
 bool is_reduction(Op op);

@@ -50,6 +50,7 @@ std::string header_line(const BenchOptions& o, unsigned groups) {
   std::string what = collectives::dtype_name(o.dtype).data();
   if (collectives::is_reduction(o.op))
     what += fmt::format(" {}", collectives::reduce_op_name(o.reduce));
+  if (!o.pairs.empty()) what += ", custom source-target pairs";
   return fmt::format(
       "# sbrdma bench {}: {} rank{} x {} group{} on {}, {}, {} iteration{} after {} warmup{}{}\n",
       collectives::op_name(o.op), R, R == 1 ? "" : "s", groups, groups == 1 ? "" : "s",
@@ -132,6 +133,18 @@ std::string format_json(const BenchOptions& o, const BenchResult& r) {
   j["collective"] = collectives::op_name(o.op);
   j["ranks"] = o.groups ? o.groups->ranks() : o.ranks;
   j["groups"] = r.groups;
+  // --custom-src-target-pairs as run: one list of [source, target] positions per group.
+  if (o.pairs.empty()) {
+    j["src_target_pairs"] = nullptr;
+  } else {
+    nlohmann::ordered_json lists = nlohmann::ordered_json::array();
+    for (const auto& list : o.pairs) {
+      nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
+      for (const collectives::SrcTarget& p : list) pairs.push_back({p.src, p.target});
+      lists.push_back(std::move(pairs));
+    }
+    j["src_target_pairs"] = std::move(lists);
+  }
   j["topology"] = o.topology_name;
   j["dtype"] = collectives::dtype_name(o.dtype);
   // As the table's header: a collective that does not reduce has no reduction.

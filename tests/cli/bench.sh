@@ -326,7 +326,7 @@ expect_err "error: -r 16: topology trn2 has only 8 cores (ranks); built-in topol
 check nccom_one_node 0 - -- bench allr -r 2 -b 1K -N 1 --non-interactive --timing-only -n 1 -w 0
 expect_out "        1024             256     fp32"
 check nccom_two_nodes 1 - -- bench allr -r 2 -b 1K -N 2
-expect_err "error: -N 2: one node is simulated; a larger --topology gives it more cores (built-in: trn2 (8), trn2.48xlarge (128), trn2u (512), trn1 (2), trn1.32xlarge (32))"
+expect_err "error: -N 2: one node (-N 1) is simulated; --topology picks the machine (built-in: trn2 (8), trn2.48xlarge (128), trn2u (512), trn1 (2), trn1.32xlarge (32))"
 expect_err_lines 1
 check nccom_hosts 1 - -- bench allr -r 2 -b 1K --hosts 10.0.0.1 10.0.0.2
 expect_err "error: -s/--hosts: nothing runs on hosts here; the simulated machine is --topology"
@@ -379,14 +379,25 @@ check nccom_dp_dimension_uneven 1 - -- bench allr -r 8 --data-parallel-dimension
 expect_err "error: --data-parallel-dimension 3 does not divide -r 8 into groups of that size"
 expect_err_lines 1
 check nccom_dp_dimension_zero 1 - -- bench allr -r 8 --data-parallel-dimension 0
-expect_err "error: --data-parallel-dimension: '0' is not a number of ranks per group (a whole number, 1 to 4294967295)"
+expect_err "error: --data-parallel-dimension: '0' is not a number of ranks per group (a whole number, 1 to 8)"
 check bench_argument_after_dashes 1 - -- bench allr -r 2 -- extra1 extra2
 expect_err "sbrdma: error: unexpected argument 'extra1' for 'sbrdma bench'"
 expect_err_lines 2
+# After --, a word is an argument whatever it looks like, and is named whole.
+check bench_option_like_after_dashes 1 - -- bench allr -r 2 -- -x
+expect_err "sbrdma: error: unexpected argument '-x' for 'sbrdma bench'"
+check bench_blank_after_dashes 1 - -- bench allr -r 2 -- "a b"
+expect_err "sbrdma: error: unexpected argument 'a b' for 'sbrdma bench'"
+check bench_collective_after_dashes 1 - -- bench -r 2 -- allr extra1
+expect_err "sbrdma: error: unexpected argument 'extra1' for 'sbrdma bench'"
+# -s is refused even when the collective was all it took.
+check nccom_hosts_took_the_collective 1 - -- bench --hosts allr -r 2
+expect_err "error: -s/--hosts: nothing runs on hosts here; the simulated machine is --topology"
+expect_err_lines 1
 check bench_number_after_options 1 - -- bench -r 2 -1 allr
 expect_err "sbrdma: error: unknown option '-1' for 'sbrdma bench'"
 check nccom_nodes_not_a_number 1 - -- bench allr -r 2 -N two
-expect_err "error: -N: 'two' is not a number of nodes (a whole number, 1 to 4294967295)"
+expect_err "error: -N two: one node (-N 1) is simulated; --topology picks the machine (built-in: "
 expect_err_lines 1
 check nccom_hosts_file_empty 1 - -- bench allr -r 2 --hosts-file ""
 expect_err "sbrdma: error: --hosts-file: must not be empty"

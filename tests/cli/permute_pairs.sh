@@ -4,10 +4,16 @@ PAIRS_DATA="$DIR/../data/bench"
 
 # nccom-test's documented command (nccom-test.rst), with -b 1K: its file, its flag order.
 cp "$PAIRS_DATA/pairs.json" "$(work)/pairs.json"
-check pairs_nccom_doc 0 - -- bench -r 8 --custom-src-target-pairs pairs.json permute -b 1K -c random
-expect_out "# sbrdma bench permute: 8 ranks x 1 group on trn2, fp32,"
-expect_out "#wrong"
+check pairs_nccom_doc 0 - -- bench -r 8 --custom-src-target-pairs pairs.json permute -b 1K -c random --report-to-json-file pairs_run.json
+expect_out "# sbrdma bench permute: 8 ranks x 1 group on trn2, fp32, custom source-target pairs, 5 iterations"
 expect_row 1024 256 fp32
+# The report says which pairs ran.
+if tr -d ' \n' <"$(work)/pairs_run.json" |
+  grep -qF '"src_target_pairs":[[[0,1],[1,0],[2,3],[3,2],[4,4],[5,5],[6,6],[7,7]]]'; then
+  pass=$((pass + 1)); else _fail "pairs_run.json does not record the pairs"; fi
+check pairs_ring_report 0 - -- bench -r 2 permute -b 1K --timing-only -n 1 -w 0 --report-to-json-file ring_run.json
+if grep -qF '"src_target_pairs": null' "$(work)/ring_run.json"; then pass=$((pass + 1)); else
+  _fail "a ring permute's report names pairs"; fi
 
 # The pairs, not the ring, are what runs: rank 1 sends to rank 0, rank 5 to itself.
 check pairs_dump 0 - -- bench -r 8 --custom-src-target-pairs pairs.json permute -b 1K -c random -n 1 -w 0 --dump-programs pairs_dump
