@@ -8,10 +8,7 @@
 
 namespace sbrdma::device {
 
-void LinkCalendar::forget(std::uint64_t horizon) {
-  // Nothing ends by `horizon` (the usual case): no interval is read, and the prefix was
-  // settled when it last grew.
-  if (head_ == busy_.size() || first_end_ > horizon) return;
+void LinkCalendar::forget_ended(std::uint64_t horizon) {
   while (head_ < busy_.size() && busy_[head_].end <= horizon) ++head_;
   base::settle_taken_prefix(busy_, head_);
   if (head_ != busy_.size()) first_end_ = busy_[head_].end;

@@ -56,8 +56,13 @@ class LinkCalendar {
     std::uint64_t start;
     std::uint64_t end;
   };
-  /// Drops the intervals that end at or before `horizon`.
-  void forget(std::uint64_t horizon);
+  /// Drops the intervals that end at or before `horizon`. Inline: usually nothing ends by
+  /// then, and a call to find that out cost more than the test.
+  void forget(std::uint64_t horizon) {
+    if (head_ != busy_.size() && first_end_ <= horizon) forget_ended(horizon);
+  }
+  /// forget() once something ends by `horizon`.
+  void forget_ended(std::uint64_t horizon);
   /// Sets first_end_ and last_end_ from the intervals. Contract: some are kept.
   void refresh_ends();
 
