@@ -70,3 +70,10 @@ mkdir -p "$(work)/pairs_in_dump"
 cp "$PAIRS_DATA/pairs.json" "$(work)/pairs_in_dump/core3.s"
 check pairs_dump_over_input 1 - -- bench permute -r 8 -b 1K --custom-src-target-pairs pairs_in_dump/core3.s --dump-programs pairs_in_dump
 expect_err "error: --dump-programs pairs_in_dump: it may write a program over --custom-src-target-pairs (pairs_in_dump/core3.s), an input of this run"
+
+# More iterations than semaphore slots (32) on a 34-cycle beside two fixed points: the cycle's
+# slots are credited back by their receivers, the fixed points' are not (mixed in one group).
+check pairs_credits_mixed_cycles 0 - -- bench permute -r 36 --topology trn2.48xlarge -b 512 -n 34 -w 0 -c random --custom-src-target-pairs "$PAIRS_DATA/pairs_cycle34.json" --dump-programs credits
+expect_row 512 128 fp32
+if grep -q "p2p: credit" "$(work)/credits/core1.s" && ! grep -q "p2p: credit" "$(work)/credits/core34.s"; then
+  pass=$((pass + 1)); else _fail "credits are not where the cycles need them"; fi
