@@ -94,16 +94,6 @@ soc::MmioBus& Machine::bus(CoreId core) {
   return *buses_[core];
 }
 
-Machine::CoreState& Machine::core_state(CoreId core) {
-  SBRDMA_CHECK(core < cores_.size());
-  return *cores_[core];
-}
-
-const Machine::CoreState& Machine::core_state(CoreId core) const {
-  SBRDMA_CHECK(core < cores_.size());
-  return *cores_[core];
-}
-
 UdmaEngine& Machine::engine(CoreId core, unsigned index) {
   CoreState& cs = core_state(core);
   SBRDMA_CHECK(index < cs.engines.size());
@@ -120,16 +110,6 @@ const UdmaEngine* Machine::find_engine(CoreId core, unsigned index) const {
   const CoreState& cs = core_state(core);
   SBRDMA_CHECK(index < cs.engines.size());
   return cs.engines[index].get();
-}
-
-PagedMemory& Machine::memory(const MemRef& m) {
-  CoreState& cs = core_state(m.core);
-  return m.sbuf ? cs.sbuf : cs.mem;
-}
-
-const PagedMemory& Machine::memory(const MemRef& m) const {
-  const CoreState& cs = core_state(m.core);
-  return m.sbuf ? cs.sbuf : cs.mem;
 }
 
 void Machine::record(const ErrorSite& site, std::string message) {

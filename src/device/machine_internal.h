@@ -191,6 +191,28 @@ struct Machine::CoreState {
   BusCache bus;
 };
 
+// Inline: the engines' steps and the posted writes look cores and memories up on every pair,
+// from three files.
+inline Machine::CoreState& Machine::core_state(CoreId core) {
+  SBRDMA_CHECK(core < cores_.size());
+  return *cores_[core];
+}
+
+inline const Machine::CoreState& Machine::core_state(CoreId core) const {
+  SBRDMA_CHECK(core < cores_.size());
+  return *cores_[core];
+}
+
+inline PagedMemory& Machine::memory(const MemRef& m) {
+  CoreState& cs = core_state(m.core);
+  return m.sbuf ? cs.sbuf : cs.mem;
+}
+
+inline const PagedMemory& Machine::memory(const MemRef& m) const {
+  const CoreState& cs = core_state(m.core);
+  return m.sbuf ? cs.sbuf : cs.mem;
+}
+
 /// The MMIO view of one core.
 class Machine::CoreBus final : public soc::MmioBus {
  public:
