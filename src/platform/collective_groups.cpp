@@ -1,8 +1,6 @@
 #include "platform/collective_groups.h"
 
-#include <fmt/format.h>
-
-#include <limits>
+#include <array>
 #include <nlohmann/json.hpp>
 #include <utility>
 
@@ -25,21 +23,18 @@ base::Result<GroupsFile> read_groups(std::string_view text, const std::string& f
   const json& groups = list->list;
   GroupsFile out;
   const std::string& at = out.at = list->at;
-  auto bad = [&](std::string path, std::string what) { return json_error(file, path, what); };
   collectives::Communicator& c = out.comm;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const json& grp = groups[g];
-    if (!grp.is_array()) return bad(fmt::format("{}/{}", at, g), "expected a list of ranks");
+    if (!grp.is_array()) {
+      return json_error(file, json_index_path(at, std::array{g}), "expected a list of ranks");
+    }
     c.groups.emplace_back();
     for (std::size_t k = 0; k < grp.size(); ++k) {
-      if (!grp[k].is_number_unsigned()) {
-        return bad(fmt::format("{}/{}/{}", at, g, k), "expected a rank (a core id, 0 or more)");
-      }
-      const auto rank = grp[k].get<std::uint64_t>();
-      if (rank > std::numeric_limits<unsigned>::max()) {
-        return bad(fmt::format("{}/{}/{}", at, g, k), fmt::format("rank {} is too large", rank));
-      }
-      c.groups.back().push_back(static_cast<unsigned>(rank));
+      auto rank = json_unsigned(grp[k], file, json_index_path(at, std::array{g, k}),
+                                "a rank (a core id, 0 or more)", "rank");
+      if (!rank) return rank.error();
+      c.groups.back().push_back(*rank);
     }
   }
   return out;

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <set>
 #include <vector>
 
@@ -131,6 +132,17 @@ base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::s
 base::Error json_error(const std::string& file, const std::string& path, std::string_view what) {
   return base::make_error(base::SourceLoc{file},
                           fmt::format("{}: {}", path.empty() ? "/" : path, what));
+}
+
+base::Result<unsigned> json_unsigned(const nlohmann::json& v, const std::string& file,
+                                     const std::string& path, std::string_view expected,
+                                     std::string_view noun) {
+  if (!v.is_number_unsigned()) return json_error(file, path, fmt::format("expected {}", expected));
+  const auto n = v.get<std::uint64_t>();
+  if (n > std::numeric_limits<unsigned>::max()) {
+    return json_error(file, path, fmt::format("{} {} is too large", noun, n));
+  }
+  return static_cast<unsigned>(n);
 }
 
 base::Result<JsonList> parse_json_list(std::string_view text, const std::string& file,

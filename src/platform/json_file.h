@@ -34,6 +34,12 @@ base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::s
 ///   groups.json: error: /1/0: expected a rank
 base::Error json_error(const std::string& file, const std::string& path, std::string_view what);
 
+/// The whole number of 0 or more at JSON path `path` of `file`, as an `unsigned`. Errors:
+/// anything else ("expected `expected`"), or more than 2^32 - 1 ("`noun` N is too large").
+base::Result<unsigned> json_unsigned(const nlohmann::json& v, const std::string& file,
+                                     const std::string& path, std::string_view expected,
+                                     std::string_view noun);
+
 /// Parses (parse_json_text) a document that is either a list or an object whose only field
 /// `key` holds the list (replica groups: `[[0, 1]]` or `{"replica_groups": [[0, 1]]}`), and
 /// returns the list and its JSON path ("" or "/key"). Errors: parse_json_text's, an object

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <limits>
+#include <array>
 #include <nlohmann/json.hpp>
 #include <utility>
 #include <vector>
@@ -24,27 +24,22 @@ base::Result<collectives::SrcTargetPairs> parse_src_target_pairs(std::string_vie
   for (std::size_t k = 0; k < lists.size(); ++k) {
     const json& pairs = lists[k];
     if (!pairs.is_array()) {
-      return json_error(file, fmt::format("{}/{}", at, k),
+      return json_error(file, json_index_path(at, std::array{k}),
                         "expected a list of pairs [source, target]");
     }
     out.emplace_back();
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       const json& pair = pairs[i];
       if (!pair.is_array() || pair.size() != 2) {
-        return json_error(file, fmt::format("{}/{}/{}", at, k, i),
+        return json_error(file, json_index_path(at, std::array{k, i}),
                           "expected a pair [source, target] of positions in the group");
       }
       unsigned pos[2] = {};
       for (std::size_t end = 0; end < 2; ++end) {
-        const std::string path = fmt::format("{}/{}/{}/{}", at, k, i, end);
-        if (!pair[end].is_number_unsigned()) {
-          return json_error(file, path, "expected a position in the group (0 or more)");
-        }
-        const auto p = pair[end].get<std::uint64_t>();
-        if (p > std::numeric_limits<unsigned>::max()) {
-          return json_error(file, path, fmt::format("position {} is too large", p));
-        }
-        pos[end] = static_cast<unsigned>(p);
+        auto p = json_unsigned(pair[end], file, json_index_path(at, std::array{k, i, end}),
+                               "a position in the group (0 or more)", "position");
+        if (!p) return p.error();
+        pos[end] = *p;
       }
       out.back().push_back(collectives::SrcTarget{pos[0], pos[1]});
     }
