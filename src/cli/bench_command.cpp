@@ -67,9 +67,15 @@ struct BenchArgs {
   bool non_interactive = false;
 };
 
-/// True if `word` names a collective (alltoallv included: it is refused by name).
+/// nccom-test's collective that runs only across nodes: refused by name.
+constexpr std::string_view kAllToAllV = "alltoallv";
+
+/// The largest count a flag takes (-r, -n, -w, --data-parallel-dimension).
+constexpr std::uint64_t kMaxCount = std::numeric_limits<unsigned>::max();
+
+/// True if `word` names a collective (alltoallv included).
 bool is_collective_name(const std::string& word) {
-  return word == "alltoallv" || collectives::parse_op(word).ok();
+  return word == kAllToAllV || collectives::parse_op(word).ok();
 }
 
 /// A word that the greedy -c, -t or -s took where the collective was meant ("--check allg",
@@ -111,7 +117,7 @@ std::string larger_topologies(unsigned ranks) {
 /// --data-parallel-dimension's D, which must divide `ranks` (0: -r not given, not checked).
 base::Result<unsigned> data_parallel_dimension(const std::string& text, unsigned ranks) {
   auto d = parse_count("--data-parallel-dimension", text, "ranks per group", 1,
-                       ranks != 0 ? ranks : std::numeric_limits<unsigned>::max());
+                       ranks != 0 ? ranks : kMaxCount);
   if (!d) return d.error();
   const auto per = static_cast<unsigned>(*d);
   if (ranks != 0 && ranks % per != 0) {
@@ -133,20 +139,19 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   if (a.collective.empty()) {
     bad(base::make_error(
         fmt::format("the collective is required (one of: {})", collectives::op_name_list())));
-  } else if (a.collective == "alltoallv") {
-    bad(base::make_error("alltoallv is not simulated: nccom-test runs it only across nodes"));
+  } else if (a.collective == kAllToAllV) {
+    bad(base::make_error(
+        fmt::format("{} is not simulated: nccom-test runs it only across nodes", kAllToAllV)));
   } else if (auto op = collectives::parse_op(a.collective)) {
     o.op = *op;
+    if (!a.pairs.empty() && o.op != collectives::Op::kPermute) {
+      bad(base::make_error(fmt::format(
+          "--custom-src-target-pairs: only permute sends along source-target pairs, not {}",
+          a.collective)));
+    }
   } else {
     bad(op.error());
   }
-  if (!a.pairs.empty() && collectives::parse_op(a.collective) &&
-      o.op != collectives::Op::kPermute) {
-    bad(base::make_error(fmt::format(
-        "--custom-src-target-pairs: only permute sends along source-target pairs, not {}",
-        a.collective)));
-  }
-  constexpr std::uint64_t kMaxCount = std::numeric_limits<unsigned>::max();
   if (auto n = parse_u64(a.nnodes); !n || *n != 1) {
     bad(base::make_error(
         fmt::format("-N {}: one node (-N 1) is simulated; --topology picks the machine "

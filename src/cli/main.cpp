@@ -26,6 +26,11 @@ struct UsageScope {
   const CLI::App* leaf = nullptr;  ///< the command reached
 };
 
+/// Whether `word` reads as a negative number ("-1"), which may be an argument, not an option.
+bool negative_number(std::string_view word) {
+  return word.size() > 1 && word[0] == '-' && word[1] >= '0' && word[1] <= '9';
+}
+
 /// Whether `cmd` has the option `word` ("--name", "--name=value", "-x" or "-xVALUE").
 bool has_option(const CLI::App& cmd, std::string_view word) {
   std::string name(word.substr(0, word.find('=')));
@@ -43,8 +48,7 @@ UsageScope usage_scope(const CLI::App& app, int argc, char** argv) {
     const std::string_view word = argv[i];
     if (word.empty() || word.front() == '-') {  // an option: its value may look like a word
       // "-1" may be a leaf command's argument (a negative number), not an option.
-      const bool number =
-          word.size() > 1 && word[1] >= '0' && word[1] <= '9' && commands(at).empty();
+      const bool number = negative_number(word) && commands(at).empty();
       if (word.size() > 1 && word != "--" && !number && !has_option(*at, word)) {
         s.unknown_option = word;
       }
@@ -111,7 +115,7 @@ int main(int argc, char** argv) {
       for (const CLI::Option* opt : scope.leaf->get_options()) {
         if (!opt->get_positional()) continue;
         for (const std::string& v : opt->results()) {
-          if (v.size() > 1 && v[0] == '-' && v[1] >= '0' && v[1] <= '9') number_word = v;
+          if (negative_number(v)) number_word = v;
         }
       }
     }
@@ -119,6 +123,7 @@ int main(int argc, char** argv) {
     // The first word the command had no place for: an option it does not have, or an
     // argument too many (CLI11 lists them all, last first).
     // A word after "--" is an argument, whatever it looks like.
+    const std::string_view what = std::string_view(e.what());
     std::optional<std::string> extra;
     bool after_dashes = false;
     if (extras && scope.leaf != nullptr) {
@@ -134,16 +139,14 @@ int main(int argc, char** argv) {
       // whole, or several (last first) split at blanks.
       constexpr std::string_view kOne = "The following argument was not expected: ";
       constexpr std::string_view kSome = "The following arguments were not expected: ";
-      const std::string_view msg = e.what();
-      if (!extra && msg.starts_with(kOne)) {
-        extra = std::string(msg.substr(kOne.size()));
+      if (!extra && what.starts_with(kOne)) {
+        extra = std::string(what.substr(kOne.size()));
         after_dashes = true;
-      } else if (!extra && msg.starts_with(kSome)) {
-        extra = std::string(msg.substr(msg.rfind(' ') + 1));
+      } else if (!extra && what.starts_with(kSome)) {
+        extra = std::string(what.substr(what.rfind(' ') + 1));
         after_dashes = true;
       }
     }
-    const std::string_view what = std::string_view(e.what());
     if (!scope.unknown_option.empty() || stray_number ||
         (extra && !after_dashes && extra->size() > 1 && extra->front() == '-')) {
       const std::string& word = stray_number                    ? number_word
@@ -168,7 +171,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "sbrdma: error: unknown command '%s' for '%s' (one of: %s)\n",
                    sbrdma::base::printable(scope.unknown).c_str(), scope.path.c_str(),
                    scope.choices.c_str());
-    } else if (!scope.choices.empty() && std::string_view(e.what()) == "A subcommand is required") {
+    } else if (!scope.choices.empty() && what == "A subcommand is required") {
       std::fprintf(stderr, "sbrdma: error: '%s' needs a command (one of: %s)\n", scope.path.c_str(),
                    scope.choices.c_str());
     } else {

@@ -108,6 +108,17 @@ double element_value(DataType dt, const std::uint8_t* p) {
   return 0.0;
 }
 
+namespace {
+
+/// An integer value (a whole number, exact in the double) wrapped to the `U` bits of an
+/// element: sums wrap as the firmware's do (D28b).
+template <typename U>
+[[gnu::always_inline]] inline void store_int(double v, std::uint8_t* p) {
+  base::store_le<U>(p, static_cast<U>(static_cast<std::int64_t>(v)));
+}
+
+}  // namespace
+
 void store_element(DataType dt, double v, std::uint8_t* p) {
   switch (dt) {
     case DataType::kFp32:
@@ -121,16 +132,13 @@ void store_element(DataType dt, double v, std::uint8_t* p) {
       return;
     case DataType::kInt32:
     case DataType::kUint32:
-      base::store_le<std::uint32_t>(p, static_cast<std::uint32_t>(static_cast<std::int64_t>(v)));
-      return;
+      return store_int<std::uint32_t>(v, p);
     case DataType::kInt16:
     case DataType::kUint16:
-      base::store_le<std::uint16_t>(p, static_cast<std::uint16_t>(static_cast<std::int64_t>(v)));
-      return;
+      return store_int<std::uint16_t>(v, p);
     case DataType::kInt8:
     case DataType::kUint8:
-      *p = static_cast<std::uint8_t>(static_cast<std::int64_t>(v));
-      return;
+      return store_int<std::uint8_t>(v, p);
   }
 }
 
@@ -389,12 +397,10 @@ SBRDMA_CLONES void fold_any(DataType dt, ReduceOp red, bool first_rank, const st
   }
 }
 
-/// Integer values (whole numbers, exact in the double) wrapped to the `U` bits of each element.
+/// store_int over `n` values.
 template <typename U>
 [[gnu::always_inline]] inline void store_ints(const double* v, std::uint64_t n, std::uint8_t* out) {
-  for (std::uint64_t e = 0; e < n; ++e) {
-    base::store_le<U>(out + sizeof(U) * e, static_cast<U>(static_cast<std::int64_t>(v[e])));
-  }
+  for (std::uint64_t e = 0; e < n; ++e) store_int<U>(v[e], out + sizeof(U) * e);
 }
 
 /// store_element over `n` values, the common dtypes as typed loops (built like fold_any).

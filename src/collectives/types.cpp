@@ -61,7 +61,6 @@ std::string_view name_of(const std::array<Named<E>, N>& table, E v) {
   return "?";
 }
 
-/// The value named `s`, or an error listing the first `shown` names.
 /// The first `shown` names of `table` (the others are aliases), comma-separated.
 template <typename E, std::size_t N>
 std::string names_of(const std::array<Named<E>, N>& table, std::size_t shown) {
@@ -73,6 +72,7 @@ std::string names_of(const std::array<Named<E>, N>& table, std::size_t shown) {
   return names;
 }
 
+/// The value named `s`, or an error listing the first `shown` names.
 template <typename E, std::size_t N>
 base::Result<E> parse_name(const std::array<Named<E>, N>& table, std::size_t shown,
                            std::string_view what, std::string_view s) {

@@ -53,8 +53,8 @@ struct BenchOptions {
   std::string topology_name = "trn2";
   std::optional<collectives::Communicator> groups;  ///< --custom-replica-groups
   collectives::SrcTargetPairs pairs;  ///< --custom-src-target-pairs, one list per group (D30j)
-  bool trace = false;                               ///< trace the last point
-  bool keep_programs = false;                       ///< --dump-programs
+  bool trace = false;                 ///< trace the last point
+  bool keep_programs = false;         ///< --dump-programs
   /// A point that runs longer than this also reports its iterations as they finish, at most
   /// one line per this many wall seconds (0: after each iteration).
   double progress_every_s = 10;
