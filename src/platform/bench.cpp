@@ -254,13 +254,18 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
       auto last_line = p0;
       job.progress_beat_events = o.progress_beat_events;
       if (progress) {
-        job.on_iteration = [&](collectives::Algorithm alg, std::size_t done, std::size_t total) {
+        job.on_iteration = [&](RunPart part, collectives::Algorithm alg, std::size_t done,
+                               std::size_t total) {
           // Also called while an iteration runs: a long single iteration reports too.
           if (done == total || seconds_since(last_line) < o.progress_every_s) return;
           last_line = Clock::now();
-          progress(fmt::format("bench: {} {} ({} B), {}: {} of {} iterations done, {:.1f} s wall",
+          const std::string_view run = part == RunPart::kCheck   ? "data check's run, "
+                                       : part == RunPart::kTrace ? "trace's run, "
+                                                                 : "";
+          progress(fmt::format("bench: {} {} ({} B), {}: {}{} of {} iterations done, {:.1f} s wall",
                                collectives::op_name(o.op), size_name(shown), shown,
-                               collectives::algorithm_name(alg), done, total, seconds_since(p0)));
+                               collectives::algorithm_name(alg), run, done, total,
+                               seconds_since(p0)));
         };
       }
       auto r = run_collective(job);

@@ -144,7 +144,7 @@ CollectiveData data_of(const CollectiveJob& job) {
 }
 
 /// A simulation of `low`'s programs, run; fills inputs first when asked. `on_iteration` as
-/// CollectiveJob's (an untraced run only).
+/// CollectiveJob's, for this run.
 struct Ran {
   std::unique_ptr<Simulation> sim;
   RunReport report;
@@ -168,9 +168,8 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   for (const CoreProgram& p : low.programs) SBRDMA_TRY((*sim)->load_program(p.core, p.words));
   if (fill) SBRDMA_TRY(fill_inputs(**sim, job.comm, low, data_of(job)));
   IterationClock clock(**sim, low.programs, iterations, on_iteration, job.progress_beat_events);
-  if (!trace) (*sim)->kernel().set_trace(&clock);
   const auto t0 = std::chrono::steady_clock::now();
-  auto rep = (*sim)->run();
+  auto rep = (*sim)->run(&clock);
   const auto t1 = std::chrono::steady_clock::now();
   if (!rep) return rep.error();
   clock.finish();
@@ -273,13 +272,13 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
   res.emit = low->stats;
   res.sbuf_bytes = low->sbuf_bytes;
   const bool check_here = job.check.has_value() && idempotent(req);
-  std::function<void(std::size_t, std::size_t)> on_iteration;
-  if (job.on_iteration) {
-    on_iteration = [&](std::size_t done, std::size_t total) {
-      job.on_iteration(low->algorithm, done, total);
+  auto progress = [&](RunPart part) -> std::function<void(std::size_t, std::size_t)> {
+    if (!job.on_iteration) return {};
+    return [&job, part, alg = low->algorithm](std::size_t done, std::size_t total) {
+      job.on_iteration(part, alg, done, total);
     };
-  }
-  auto timed = simulate(job, *low, check_here, false, req.iterations, on_iteration);
+  };
+  auto timed = simulate(job, *low, check_here, false, req.iterations, progress(RunPart::kTimed));
   if (!timed) return timed.error();
   res.end_time = timed->report.end_time;
   res.stats = timed->report.stats;
@@ -305,7 +304,7 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
       if (!check_here) {
         // The timed run's memory goes back to the page pool for this run to reuse.
         timed->sim.reset();
-        auto r = simulate(job, *low1, true, false, 1);
+        auto r = simulate(job, *low1, true, false, 1, progress(RunPart::kCheck));
         if (!r) return r.error();
         res.sim_seconds += r->seconds;
         res.descriptors += r->report.stats.descriptors;
@@ -321,7 +320,7 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
     }
     timed->sim.reset();
     if (job.trace) {
-      auto r = simulate(job, *low1, job.check.has_value(), true, 1);
+      auto r = simulate(job, *low1, job.check.has_value(), true, 1, progress(RunPart::kTrace));
       if (!r) return r.error();
       res.trace_json =
           add_step_boxes(r->sim->trace_json(), r->sim->trace()->word_spans(), low1->programs);

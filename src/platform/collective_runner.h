@@ -36,6 +36,10 @@ collectives::Geometry geometry_of(const device::Topology& topology);
 /// Events between two "still running" progress calls: a few milliseconds of wall time.
 inline constexpr std::uint64_t kProgressBeatEvents = std::uint64_t{1} << 16;
 
+/// Which of a job's simulations a progress call is about: the timed run (warmups and
+/// measured iterations), the data check's own run of an in-place sum, or the trace's run.
+enum class RunPart { kTimed, kCheck, kTrace };
+
 /// One collective to run.
 struct CollectiveJob {
   const device::Topology* topology = nullptr;
@@ -48,11 +52,13 @@ struct CollectiveJob {
   bool trace = false;                          ///< also run one traced iteration
   /// Timing-only runs apply data landings without events (SimOptions). Performance only.
   bool elide_data_landings = true;
-  /// Called during the timed run each time every core has passed the end of one more
-  /// iteration (warmups included), and every `progress_beat_events` events while one runs,
-  /// with the algorithm that runs (auto resolved), the iterations done and their total:
-  /// progress for long runs. Not called by the check's or the trace's own runs.
-  std::function<void(collectives::Algorithm, std::size_t done, std::size_t total)> on_iteration;
+  /// Called each time every core has passed the end of one more iteration (warmups
+  /// included), and every `progress_beat_events` events while one runs, with the run it is
+  /// about, the algorithm that runs (auto resolved), the iterations done and their total:
+  /// progress for long runs. The check's and the trace's own runs (one iteration each) call
+  /// it too, so a long one is not silent.
+  std::function<void(RunPart, collectives::Algorithm, std::size_t done, std::size_t total)>
+      on_iteration;
   std::uint64_t progress_beat_events = kProgressBeatEvents;
 };
 

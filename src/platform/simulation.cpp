@@ -22,6 +22,28 @@ struct Simulation::CoreSlot {
   std::optional<sim::ProcessId> pid;
 };
 
+namespace {
+
+/// Two trace sinks in turn: the trace's own, then an observer's.
+class TraceTee final : public sim::TraceSink {
+ public:
+  TraceTee(sim::TraceSink* first, sim::TraceSink* second) : first_(first), second_(second) {}
+  void record(const sim::TraceRecord& r) override {
+    first_->record(r);
+    second_->record(r);
+  }
+  void resumed(std::uint32_t pid) override {
+    first_->resumed(pid);
+    second_->resumed(pid);
+  }
+
+ private:
+  sim::TraceSink* first_;
+  sim::TraceSink* second_;
+};
+
+}  // namespace
+
 /// Fans the environments' reports out to the DEBUG collection and the trace.
 class Simulation::Observer final : public EnvObserver {
  public:
@@ -163,7 +185,7 @@ base::Result<std::vector<std::uint8_t>> Simulation::read(const SbufRegion& r) co
   return out;
 }
 
-base::Result<RunReport> Simulation::run() {
+base::Result<RunReport> Simulation::run(sim::TraceSink* observer) {
   if (ran_) return base::make_error("the simulation has already run");
   ran_ = true;
   // 1. Boot every programmed core: ring_init programs its RDMA queues through MMIO.
@@ -185,9 +207,10 @@ base::Result<RunReport> Simulation::run() {
     slots_[c]->pid =
         kernel_->spawn(fmt::format("core{}.pool", c), slots_[c]->fw->run(slots_[c]->words));
   }
+  TraceTee tee{trace_.get(), observer};
+  kernel_->set_trace(trace_ && observer != nullptr ? &tee : trace_ ? trace_.get() : observer);
   if (trace_) {
     trace_->begin();
-    kernel_->set_trace(trace_.get());
     machine_->watch_semaphores(&trace_->semaphore_log());
   }
   sim::RunResult rr = kernel_->run();

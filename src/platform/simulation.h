@@ -100,8 +100,9 @@ class Simulation {
   [[nodiscard]] base::Result<std::vector<std::uint8_t>> read(const SbufRegion& r) const;
 
   /// Boots the programmed cores, runs until nothing is left to happen and reports. Errors
-  /// (kind 1): a second run, a firmware configuration its ring_init refuses.
-  base::Result<RunReport> run();
+  /// (kind 1): a second run, a firmware configuration its ring_init refuses. `observer`
+  /// (not owned; may be null) sees every event of the run, after the trace's own record.
+  base::Result<RunReport> run(sim::TraceSink* observer = nullptr);
 
   /// The Chrome trace of the run (empty unless options().trace and run() happened).
   [[nodiscard]] std::string trace_json() const;

@@ -157,7 +157,7 @@ TEST(BenchSweep, ALongPointReportsItsIterationsAsTheyFinish) {
   BenchOptions o = ring_allreduce({1000, 4096});
   o.iterations = 2;
   o.warmups = 1;
-  o.check = collectives::DataFill::kRandom;  // the check's own run reports nothing
+  o.check = collectives::DataFill::kRandom;  // its own run of one: only beats would report
   o.timing_only = false;
   o.progress_every_s = 0;      // every iteration counts as long
   o.progress_beat_events = 0;  // and only a finished one is told
@@ -189,16 +189,21 @@ TEST(BenchSweep, ALongPointReportsItsIterationsAsTheyFinish) {
   EXPECT_EQ(lines.size(), 1u);
 }
 
-TEST(BenchSweep, ALongSingleIterationReportsWhileItRuns) {
-  // One iteration of many events: between iterations nothing would be said, so the run says
-  // every so many events that none is done yet (here at every chance: progress_every_s 0).
-  auto topo = load_topology("trn2");
-  ASSERT_TRUE(topo.ok());
+/// One ring all-reduce of 1 MiB, one iteration of many events, reporting at every chance:
+/// every 1000 events (progress_every_s 0).
+BenchOptions long_single_iteration() {
   BenchOptions o = ring_allreduce({1 << 20});
-  o.ranks = 8;
-  o.iterations = 1;
   o.progress_every_s = 0;
   o.progress_beat_events = 1000;
+  return o;
+}
+
+TEST(BenchSweep, ALongSingleIterationReportsWhileItRuns) {
+  // Between iterations nothing would be said, so the run says every so many events that
+  // none is done yet.
+  auto topo = load_topology("trn2");
+  ASSERT_TRUE(topo.ok());
+  const BenchOptions o = long_single_iteration();
   std::vector<std::string> lines;
   auto r = run_bench(o, *topo, [&](const std::string& l) { lines.push_back(l); });
   ASSERT_TRUE(r.ok()) << r.error().message;
@@ -207,6 +212,47 @@ TEST(BenchSweep, ALongSingleIterationReportsWhileItRuns) {
     const std::string start = "bench: allr 1M (1048576 B), ring: 0 of 1 iterations done, ";
     EXPECT_EQ(lines[i].substr(0, start.size()), start) << lines[i];
   }
+  EXPECT_EQ(lines.back().substr(0, 45), "bench: allr 1M (1048576 B), ring: 1 iteration");
+}
+
+TEST(BenchSweep, TheCheckAndTraceRunsReportWhileTheyRun) {
+  // An in-place sum's data check runs once more on its own, and a trace runs once more: a
+  // long one of either says so while it runs, as the timed run does.
+  auto topo = load_topology("trn2");
+  ASSERT_TRUE(topo.ok());
+  BenchOptions o = long_single_iteration();
+  o.timing_only = false;
+  o.check = collectives::DataFill::kRandom;
+  o.trace = true;
+  std::vector<std::string> lines;
+  auto r = run_bench(o, *topo, [&](const std::string& l) { lines.push_back(l); });
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->rows.at(0).wrong, 0u);
+  EXPECT_FALSE(r->trace_json.empty());
+  const std::string timed = "bench: allr 1M (1048576 B), ring: 0 of 1 iterations done, ";
+  const std::string check =
+      "bench: allr 1M (1048576 B), ring: data check's run, 0 of 1 iterations done, ";
+  const std::string trace =
+      "bench: allr 1M (1048576 B), ring: trace's run, 0 of 1 iterations done, ";
+  std::size_t timed_lines = 0;
+  std::size_t check_lines = 0;
+  std::size_t trace_lines = 0;
+  for (const std::string& l : lines) {
+    // The runs follow each other: timed, then the check's, then the trace's.
+    if (l.starts_with(timed)) {
+      EXPECT_EQ(check_lines + trace_lines, 0u) << l;
+      ++timed_lines;
+    } else if (l.starts_with(check)) {
+      EXPECT_EQ(trace_lines, 0u) << l;
+      ++check_lines;
+    } else if (l.starts_with(trace)) {
+      ++trace_lines;
+    }
+  }
+  EXPECT_GE(timed_lines, 1u);
+  EXPECT_GE(check_lines, 1u);
+  EXPECT_GE(trace_lines, 1u);
+  EXPECT_EQ(timed_lines + check_lines + trace_lines + 1, lines.size());
   EXPECT_EQ(lines.back().substr(0, 45), "bench: allr 1M (1048576 B), ring: 1 iteration");
 }
 
