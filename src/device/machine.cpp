@@ -404,6 +404,9 @@ base::Result<std::uint32_t> Machine::peek_reg(CoreId core, unsigned e, soc::Dire
   if (queue) {
     return peek_in(soc::queue_bank(dir), eng ? &eng->queue(dir, *queue).regs() : nullptr, offset);
   }
+  if (eng != nullptr && offset == soc::engine_offsets(dir).state) {
+    return eng->state_register(dir);
+  }
   return peek_in(soc::engine_bank(dir), eng ? &eng->engine_regs(dir) : nullptr, offset);
 }
 

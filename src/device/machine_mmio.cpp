@@ -303,6 +303,8 @@ std::uint32_t Machine::bus_read32(CoreId issuer, base::SocAddr a) {
       settle(eng);  // the completion heads as of now [D35]
       if (h.queue) {
         v = eng.queue(h.dir, *h.queue).regs().read(h.reg_offset);
+      } else if (h.reg_offset == soc::engine_offsets(h.dir).state) {
+        v = eng.state_register(h.dir);
       } else if (h.reg_offset < soc::udma::kEngineGlobalSize) {
         v = eng.engine_regs(h.dir).read(h.reg_offset);
       } else {

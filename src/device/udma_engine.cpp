@@ -53,11 +53,25 @@ void UdmaEngine::change_state(soc::Direction d, std::uint32_t cmd) {
   } else if (rf::kChangeStateNormal.get(cmd) != 0) {
     s = EngineState::kNormal;
   }
-  const unsigned sub = s == EngineState::kNormal ? 1 : s == EngineState::kAbort ? 2 : 0;
-  std::uint64_t reg = 0;
+  if (d == soc::Direction::kM2S) {
+    engine_regs(d).set(soc::engine_offsets(d).state,
+                       static_cast<std::uint32_t>(rf::kM2sStateLastChangeStateCmd.set(0, cmd)));
+  }
+}
+
+std::uint32_t UdmaEngine::state_register(soc::Direction d) const {
+  const EngineState s = state(d);
+  bool moving = false;
+  if (s == EngineState::kNormal) {
+    for (unsigned q = 0; q < queues_ && !moving; ++q) {
+      const UdmaQueue* uq = find_queue(d, q);
+      moving = uq != nullptr && can_run(d, q) && uq->completion() != uq->tail();
+    }
+  }
+  const unsigned sub = s == EngineState::kAbort ? 2 : moving ? 1 : 0;
+  std::uint64_t reg = engine_regs(d).get(soc::engine_offsets(d).state);
   for (const base::BitField& f : kStateFields) reg = f.set(reg, sub);
-  if (d == soc::Direction::kM2S) reg = rf::kM2sStateLastChangeStateCmd.set(reg, cmd);
-  engine_regs(d).set(soc::engine_offsets(d).state, static_cast<std::uint32_t>(reg));
+  return static_cast<std::uint32_t>(reg);
 }
 
 bool UdmaEngine::pref_queue_enabled(soc::Direction d, unsigned q) const {

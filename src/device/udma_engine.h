@@ -84,9 +84,14 @@ class UdmaEngine {
 
   /// The state of the M2S or S2M block.
   [[nodiscard]] EngineState state(soc::Direction d) const { return state_[slot(d)]; }
-  /// A change_state command (abort wins over dis, dis over normal); updates the RO state
-  /// register: every sub-state field 1 when normal, 2 when aborted, 0 otherwise.
+  /// A change_state command (abort wins over dis, dis over normal); stores it in the RO state
+  /// register's last_change_state_cmd (M2S).
   void change_state(soc::Direction d, std::uint32_t cmd);
+  /// The RO `state` register as software reads it: every sub-state field 2 when aborted, 1
+  /// when normal and moving data (a queue that can run has posted descriptors not yet
+  /// completed), else 0 (IDLE: what the HAL's state_set_wait polls for after NORMAL),
+  /// udma-facts 3.5 [CHOICE D25h]; last_change_state_cmd as stored.
+  [[nodiscard]] std::uint32_t state_register(soc::Direction d) const;
   /// pref_queue_en bit q.
   [[nodiscard]] bool pref_queue_enabled(soc::Direction d, unsigned q) const;
   /// Sets bits of err_log_mask (the error log of [CHOICE D2]).

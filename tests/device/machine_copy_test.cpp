@@ -44,6 +44,48 @@ TEST(MachineCopy, SameCoreLandsExactlyAndHeadAdvances) {
   EXPECT_TRUE(rig.m->pending_work().empty());
 }
 
+TEST(MachineCopy, StateReadsIdleUnlessDataMoves) {
+  // udma-facts 3.5: after change_state NORMAL the HAL polls `state` for IDLE (every
+  // sub-state 0); a sub-state reads 1 while the block works, 2 once aborted. [CHOICE D25h]
+  Rig rig;
+  auto state_addr = [&](Direction d) {
+    return rig.map().engine_reg_addr(0, 2, d, soc::engine_offsets(d).state).value();
+  };
+  auto bus_state = [&](Direction d) { return rig.bus(0).read32(state_addr(d)); };
+  constexpr std::uint32_t kLastCmdNormal = 1U << 16;  // M2S last_change_state_cmd [18:16]
+  EXPECT_EQ(bus_state(Direction::kM2S), 0U);          // reset: disabled
+  Channel ch = rig.open(0, 2, 0, 64);                 // change_state NORMAL, rings programmed
+  rig.run();                                          // the posted writes take effect
+  EXPECT_EQ(bus_state(Direction::kM2S), kLastCmdNormal);
+  EXPECT_EQ(bus_state(Direction::kS2M), 0U);
+  rig.copy(ch, rig.sbuf(0, 3, 0), rig.sbuf(0, 7, 0), 65536);
+  rig.start(ch, 1);
+  const TimingParams& p = rig.m->params();
+  rig.kernel.run_until(p.mmio_write_latency + p.dma_fixed_cost + base::nanoseconds(500));
+  EXPECT_EQ(rig.queue(ch, Direction::kM2S).completion.offset, 0U);  // still streaming
+  EXPECT_EQ(bus_state(Direction::kM2S), kLastCmdNormal | 0x1111U);
+  EXPECT_EQ(bus_state(Direction::kS2M), 0x1111U);
+  EXPECT_EQ(rig.m
+                ->peek_reg(0, 2, Direction::kS2M, std::nullopt,
+                           soc::engine_offsets(Direction::kS2M).state)
+                .value(),
+            0x1111U);
+  rig.run();
+  EXPECT_EQ(rig.queue(ch, Direction::kM2S).completion.offset, 1U);
+  EXPECT_EQ(bus_state(Direction::kM2S), kLastCmdNormal);
+  EXPECT_EQ(bus_state(Direction::kS2M), 0U);
+  // ABORT: every sub-state 2, and the command kept.
+  const std::uint32_t abort = static_cast<std::uint32_t>(soc::reg_field::kChangeStateAbort.mask());
+  rig.bus(0).write32(
+      rig.map()
+          .engine_reg_addr(0, 2, Direction::kM2S, soc::engine_offsets(Direction::kM2S).change_state)
+          .value(),
+      abort);
+  rig.run();
+  EXPECT_EQ(bus_state(Direction::kM2S), (abort << 16) | 0x2222U);
+  EXPECT_TRUE(rig.m->errors().empty()) << rig.m->error_report();
+}
+
 TEST(MachineCopy, OtherCoreSameDie) {
   Rig rig;
   const auto data = pattern(4096, 3, 1);
