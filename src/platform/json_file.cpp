@@ -137,7 +137,12 @@ base::Error json_error(const std::string& file, const std::string& path, std::st
 base::Result<unsigned> json_unsigned(const nlohmann::json& v, const std::string& file,
                                      const std::string& path, std::string_view expected,
                                      std::string_view noun) {
-  if (!v.is_number_unsigned()) return json_error(file, path, fmt::format("expected {}", expected));
+  if (!v.is_number_unsigned()) {
+    // What was there, short and ASCII: 1.0, -2, "1", [0]...
+    std::string got = v.dump(-1, ' ', true);
+    if (got.size() > 32) got = got.substr(0, 29) + "...";
+    return json_error(file, path, fmt::format("expected {}, not {}", expected, got));
+  }
   const auto n = v.get<std::uint64_t>();
   if (n > std::numeric_limits<unsigned>::max()) {
     return json_error(file, path, fmt::format("{} {} is too large", noun, n));
