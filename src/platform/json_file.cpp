@@ -106,6 +106,12 @@ class DuplicateKeyFinder : public nlohmann::json::json_sax_t {
 }  // namespace
 
 base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::string& file) {
+  // nlohmann's lexer takes a NUL byte for the end of the input and ignores what follows.
+  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(nul), '\n');
+    return base::make_error(base::SourceLoc{file, static_cast<int>(line)},
+                            "malformed JSON: a NUL byte (JSON text has none)");
+  }
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(text.begin(), text.end());

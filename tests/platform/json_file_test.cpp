@@ -60,6 +60,11 @@ TEST(JsonFile, MalformedJsonKeepsItsLineAndMessage) {
   EXPECT_EQ(parse_error("{} {}"),
             "in.json:1: error: malformed JSON: syntax error while parsing value - unexpected '{'; "
             "expected end of input");
+  // A NUL byte would end the text for nlohmann; what follows it must not pass unread.
+  EXPECT_EQ(parse_error(std::string("[[0, 1]]\n\0[[2, 3]]", 18)),
+            "in.json:2: error: malformed JSON: a NUL byte (JSON text has none)");
+  EXPECT_EQ(parse_error(std::string("[[0, 1]]\0", 9)),
+            "in.json:1: error: malformed JSON: a NUL byte (JSON text has none)");
 }
 
 /// parse_json_list's answer for `text`: the list's path and size, or the error.
