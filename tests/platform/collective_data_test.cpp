@@ -58,6 +58,14 @@ Ran run(Op op, DataType dt, std::uint64_t bytes, const CollectiveData& data) {
   return Ran{std::move(*sim), std::move(*comm), std::move(*low)};
 }
 
+/// check_outputs of `x` against `data`; a check that fails to run fails the test (and counts
+/// every element wrong, none checked).
+CheckCount check(const Ran& x, const CollectiveData& data) {
+  auto c = check_outputs(*x.sim, x.comm, x.low, data);
+  EXPECT_TRUE(c.ok()) << c.error().message;
+  return c.ok() ? *c : CheckCount{~std::uint64_t{0}, 0};
+}
+
 /// Adds 1 to the last byte of output element `e` of rank `r` (blocks in order; element k of
 /// a block at partition k % P, column k / P).
 void corrupt(Ran& x, unsigned r, std::uint64_t e) {
@@ -79,18 +87,15 @@ TEST(CollectiveData, ARunChecksCleanAndOneCorruptElementIsOneWrong) {
   const CollectiveData data = random_data(Op::kAllReduce, DataType::kFp32, ReduceOp::kSum, 5);
   const std::uint64_t elems = 128 * 600 + 77;
   Ran x = run(Op::kAllReduce, DataType::kFp32, elems * 4, data);
-  auto clean = check_outputs(*x.sim, x.comm, x.low, data);
-  ASSERT_TRUE(clean.ok()) << clean.error().message;
-  EXPECT_EQ(clean->wrong, 0U);
-  EXPECT_EQ(clean->checked, 4 * elems);
+  const CheckCount clean = check(x, data);
+  EXPECT_EQ(clean.wrong, 0U);
+  EXPECT_EQ(clean.checked, 4 * elems);
   corrupt(x, 2, 128 * 300 + 5);
-  auto one = check_outputs(*x.sim, x.comm, x.low, data);
-  ASSERT_TRUE(one.ok());
-  EXPECT_EQ(one->wrong, 1U);
+  const CheckCount one = check(x, data);
+  EXPECT_EQ(one.wrong, 1U);
   corrupt(x, 0, elems - 1);  // the ragged last column
-  auto two = check_outputs(*x.sim, x.comm, x.low, data);
-  ASSERT_TRUE(two.ok());
-  EXPECT_EQ(two->wrong, 2U);
+  const CheckCount two = check(x, data);
+  EXPECT_EQ(two.wrong, 2U);
 }
 
 TEST(CollectiveData, RowsLongerThanOneFillBufferAreFilledWhole) {
@@ -102,14 +107,12 @@ TEST(CollectiveData, RowsLongerThanOneFillBufferAreFilledWhole) {
   const collectives::Tiled& t = x.low.buffers[0][1].in;
   const std::uint64_t longest = *std::max_element(t.counts.begin(), t.counts.end());
   ASSERT_GT(longest / t.partitions, 16384U) << "a row fits one fill buffer: nothing tested";
-  auto clean = check_outputs(*x.sim, x.comm, x.low, data);
-  ASSERT_TRUE(clean.ok()) << clean.error().message;
-  EXPECT_EQ(clean->wrong, 0U);
-  EXPECT_EQ(clean->checked, 4 * elems);
+  const CheckCount clean = check(x, data);
+  EXPECT_EQ(clean.wrong, 0U);
+  EXPECT_EQ(clean.checked, 4 * elems);
   corrupt(x, 1, 128 * 16385 + 2);  // partition 2, column 16385
-  auto one = check_outputs(*x.sim, x.comm, x.low, data);
-  ASSERT_TRUE(one.ok());
-  EXPECT_EQ(one->wrong, 1U);
+  const CheckCount one = check(x, data);
+  EXPECT_EQ(one.wrong, 1U);
 }
 
 TEST(CollectiveData, EveryDtypeChecksCleanAndOneCorruptElementIsOneWrong) {
@@ -119,33 +122,28 @@ TEST(CollectiveData, EveryDtypeChecksCleanAndOneCorruptElementIsOneWrong) {
     const CollectiveData data = random_data(Op::kAllReduce, dt, ReduceOp::kMax, 3);
     const std::uint64_t elems = 128 * 3 + 5;
     Ran x = run(Op::kAllReduce, dt, elems * collectives::dtype_bytes(dt), data);
-    auto clean = check_outputs(*x.sim, x.comm, x.low, data);
-    ASSERT_TRUE(clean.ok()) << clean.error().message;
-    EXPECT_EQ(clean->wrong, 0U) << collectives::dtype_name(dt);
-    EXPECT_EQ(clean->checked, 4 * elems) << collectives::dtype_name(dt);
+    const CheckCount clean = check(x, data);
+    EXPECT_EQ(clean.wrong, 0U) << collectives::dtype_name(dt);
+    EXPECT_EQ(clean.checked, 4 * elems) << collectives::dtype_name(dt);
     corrupt(x, 1, 200);
-    auto one = check_outputs(*x.sim, x.comm, x.low, data);
-    ASSERT_TRUE(one.ok());
-    EXPECT_EQ(one->wrong, 1U) << collectives::dtype_name(dt);
+    const CheckCount one = check(x, data);
+    EXPECT_EQ(one.wrong, 1U) << collectives::dtype_name(dt);
   }
 }
 
 TEST(CollectiveData, EachRankOfAGatherIsCheckedOnItsOwn) {
   const CollectiveData data = random_data(Op::kAllGather, DataType::kUint8, ReduceOp::kSum, 9);
   Ran x = run(Op::kAllGather, DataType::kUint8, 4 * 1000, data);
-  auto clean = check_outputs(*x.sim, x.comm, x.low, data);
-  ASSERT_TRUE(clean.ok()) << clean.error().message;
-  EXPECT_EQ(clean->wrong, 0U);
+  const CheckCount clean = check(x, data);
+  EXPECT_EQ(clean.wrong, 0U);
   corrupt(x, 3, 2500);  // in the block from rank 2
-  auto one = check_outputs(*x.sim, x.comm, x.low, data);
-  ASSERT_TRUE(one.ok());
-  EXPECT_EQ(one->wrong, 1U);
+  const CheckCount one = check(x, data);
+  EXPECT_EQ(one.wrong, 1U);
   // Another seed's data is not what was filled: nearly every element is wrong.
   CollectiveData other = data;
   other.seed = 10;
-  auto all = check_outputs(*x.sim, x.comm, x.low, other);
-  ASSERT_TRUE(all.ok());
-  EXPECT_GT(all->wrong, all->checked / 2);
+  const CheckCount all = check(x, other);
+  EXPECT_GT(all.wrong, all.checked / 2);
 }
 
 TEST(CollectiveData, APermuteIsCheckedAlongItsPairs) {
@@ -154,16 +152,14 @@ TEST(CollectiveData, APermuteIsCheckedAlongItsPairs) {
   data.pairs = {{{0, 2}, {1, 1}, {2, 0}, {3, 3}}};
   const std::uint64_t elems = 128 * 5 + 3;
   Ran x = run(Op::kPermute, DataType::kInt16, elems * 2, data);
-  auto clean = check_outputs(*x.sim, x.comm, x.low, data);
-  ASSERT_TRUE(clean.ok()) << clean.error().message;
-  EXPECT_EQ(clean->wrong, 0U);
-  EXPECT_EQ(clean->checked, 4 * elems);
+  const CheckCount clean = check(x, data);
+  EXPECT_EQ(clean.wrong, 0U);
+  EXPECT_EQ(clean.checked, 4 * elems);
   // Checked as the ring, every rank's output is another rank's input: nearly all wrong.
   CollectiveData ring = data;
   ring.pairs.clear();
-  auto all = check_outputs(*x.sim, x.comm, x.low, ring);
-  ASSERT_TRUE(all.ok());
-  EXPECT_GT(all->wrong, all->checked * 9 / 10);
+  const CheckCount all = check(x, ring);
+  EXPECT_GT(all.wrong, all.checked * 9 / 10);
 }
 
 }  // namespace
