@@ -22,18 +22,16 @@ std::string_view trim(std::string_view s) {
 }  // namespace
 
 base::Result<std::vector<Word>> words_from_bytes(std::span<const std::uint8_t> bytes) {
-  // Instruction words hold zero bytes (reserved fields); input with no control byte at all is
-  // text: hex words or assembly given to the binary reader.
-  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-  const bool text_only = !bytes.empty() && base::first_control_byte(text) == std::string_view::npos;
-  constexpr std::string_view kTextHint =
-      "the input is text: hex words need --hex, assembly 'sbrdma asm'";
   if (bytes.size() % kWordBytes != 0) {
-    return base::make_error(fmt::format("truncated: {} bytes is not a multiple of {}{}",
-                                        bytes.size(), kWordBytes,
-                                        text_only ? fmt::format(" ({})", kTextHint) : ""));
+    // Input with no control byte at all is likely text (hex words or assembly) given to the
+    // binary reader: most words hold zero bytes. A whole number of words is read as words all
+    // the same (64 bytes of 0xff are one, a .raw line, as `decode word` shows it).
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    const bool text_only = base::first_control_byte(text) == std::string_view::npos;
+    return base::make_error(fmt::format(
+        "truncated: {} bytes is not a multiple of {}{}", bytes.size(), kWordBytes,
+        text_only ? " (the input is text: hex words need --hex, assembly 'sbrdma asm')" : ""));
   }
-  if (text_only) return base::make_error(fmt::format("not 64-byte words: {}", kTextHint));
   std::vector<Word> words(bytes.size() / kWordBytes);
   for (std::size_t i = 0; i < words.size(); ++i) {
     std::copy_n(bytes.begin() + static_cast<std::ptrdiff_t>(i * kWordBytes), kWordBytes,

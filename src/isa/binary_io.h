@@ -23,9 +23,9 @@ struct WordsResult {
   [[nodiscard]] bool ok() const { return errors.empty(); }
 };
 
-/// Splits raw bytes into words. Errors (no location): `truncated: N bytes is not a multiple of
-/// 64`, and input with no control byte at all (it is text: hex words or assembly; instruction
-/// words hold zero bytes), each with a hint to --hex and `sbrdma asm`.
+/// Splits raw bytes into words: any whole number of words, whatever their bytes. Error (no
+/// location): `truncated: N bytes is not a multiple of 64`, with a hint to --hex and `sbrdma asm`
+/// when the input has no control byte at all (it is likely text: hex words or assembly).
 base::Result<std::vector<Word>> words_from_bytes(std::span<const std::uint8_t> bytes);
 
 /// The words' bytes, back to back.

@@ -151,3 +151,16 @@ expect_out_file /dev/null
 printf 'rdma_desc_gen dma_engine_mask=0x1 src_addr=addr_reg:64\n' >"$(work)/areg.s"
 check asm_addr_reg_64 1 - -- asm areg.s -o areg.bin
 expect_err "areg.s:1: error: value 64 out of range for the addr_reg index of src_addr (0..63)"
+
+# Any whole number of 64-byte words disassembles, whatever its bytes: a word with no control
+# byte (all 0xff, or 64 ASCII '0') is no text mistaken for words but a .raw line, as
+# `decode word` prints it; the hint to --hex only comes with a real error.
+printf '.raw %s  # no zero byte\n' "$(printf 'ff%.0s' {1..64})" >"$(work)/rawff.s"
+check asm_raw_ff 0 - -- asm rawff.s -o rawff.bin
+check disasm_raw_ff 0 - -- disasm rawff.bin
+expect_out ".raw $(printf 'ff%.0s' {1..64})  # illegal opcode 0xff"
+check disasm_raw_ff_stdin 0 "$(work)/rawff.bin" -- disasm -
+expect_out "# illegal opcode 0xff"
+printf '0%.0s' {1..64} >"$(work)/ascii0.bin"
+check disasm_ascii_zeros 0 - -- disasm ascii0.bin
+expect_out ".raw $(printf '30%.0s' {1..64})  # illegal opcode 0x30"
