@@ -21,6 +21,7 @@
 #include "isa/field_access.h"
 #include "isa/op_table.h"
 #include "isa/printer.h"
+#include "isa/text_values.h"
 
 namespace sbrdma::cli {
 namespace {
@@ -80,7 +81,7 @@ std::string describe_kind(const isa::OpDesc& op, const isa::Field& f) {
     default:
       break;
   }
-  std::string s(isa::kind_name(f.kind));
+  std::string s(isa::field_kind_name(f));
   const auto parts = isa::parts_of(f.kind);
   if (parts.size() > 1 || (parts.size() == 1 && !parts[0].name.empty())) {
     s += ':';

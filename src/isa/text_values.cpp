@@ -95,6 +95,12 @@ std::optional<std::string> parse_addr4(std::string_view text, const std::string&
 
 }  // namespace
 
+std::string_view field_kind_name(const Field& field) {
+  // Stored as u32, read and meant as signed 32-bit (D11): -1 is 0xffffffff.
+  if (field.name == kSemaphoreValueField) return "i32";
+  return kind_name(field.kind);
+}
+
 std::optional<std::int64_t> parse_number(std::string_view text) {
   const bool negative = !text.empty() && text.front() == '-';
   if (negative) text.remove_prefix(1);

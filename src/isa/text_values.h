@@ -18,6 +18,10 @@
 
 namespace sbrdma::isa {
 
+/// The field's kind as `sbrdma info ops` prints it: kind_name(), but `i32` for the semaphore
+/// value, a u32 in the word that text reads as a signed 32-bit operand. [CHOICE D11]
+std::string_view field_kind_name(const Field& field);
+
 /// A decimal (optionally negative) or 0x-hex integer; nullopt if malformed or too large.
 std::optional<std::int64_t> parse_number(std::string_view text);
 

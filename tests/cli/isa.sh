@@ -164,3 +164,7 @@ expect_out "# illegal opcode 0xff"
 printf '0%.0s' {1..64} >"$(work)/ascii0.bin"
 check disasm_ascii_zeros 0 - -- disasm ascii0.bin
 expect_out ".raw $(printf '30%.0s' {1..64})  # illegal opcode 0x30"
+
+# info ops gives semaphore_value the kind text reads it as: signed 32-bit (D11; -1 assembles).
+check info_ops_semaphore_value_signed 0 - -- info ops
+expect_out "semaphore_value      i32"
