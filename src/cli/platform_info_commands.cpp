@@ -2,10 +2,13 @@
 // device/topology.h, device/timing_params.h and platform/topology_json.h.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/commands.h"
 #include "device/timing_params.h"
@@ -64,12 +67,22 @@ std::string format_topology(const Topology& t) {
     out += fmt::format("  core {:<4} chip {:<3} die {} tpb {}\n", g, l.chip, l.die, l.tpb);
   }
   out += fmt::format("links ({}; bandwidth per direction)\n", t.links().size());
-  out += fmt::format("  {:<6}{:<11}{:<14}{:<14}{:>8}{:>8}  {}\n", "id", "kind", "a", "b", "B/ns",
-                     "ns", "name");
+  // Each column as wide as its widest value needs, so that values of any size stay apart: at
+  // least one blank after a left-aligned column and before a right-aligned one.
+  std::vector<std::array<std::string, 7>> rows{{"id", "kind", "a", "b", "B/ns", "ns", "name"}};
   for (const device::Link& l : t.links()) {
-    out += fmt::format("  {:<6}{:<11}{:<14}{:<14}{:>8}{:>8}  {}\n", l.id,
-                       device::link_kind_name(l.kind), t.node_name(l.a), t.node_name(l.b),
-                       number(l.bandwidth.bytes_per_ns()), ns(l.latency), l.name);
+    rows.push_back({std::to_string(l.id), std::string(device::link_kind_name(l.kind)),
+                    t.node_name(l.a), t.node_name(l.b), number(l.bandwidth.bytes_per_ns()),
+                    ns(l.latency), l.name});
+  }
+  std::array<std::size_t, 6> width{6, 11, 14, 14, 8, 8};  // or the table's usual widths
+  for (const auto& r : rows) {
+    for (std::size_t c = 0; c < width.size(); ++c) width[c] = std::max(width[c], r[c].size() + 1);
+  }
+  for (const auto& r : rows) {
+    out +=
+        fmt::format("  {:<{}}{:<{}}{:<{}}{:<{}}{:>{}}{:>{}}  {}\n", r[0], width[0], r[1], width[1],
+                    r[2], width[2], r[3], width[3], r[4], width[4], r[5], width[5], r[6]);
   }
   return out;
 }

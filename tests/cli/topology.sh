@@ -62,3 +62,8 @@ expect_out "dma_engine_rate             33  B/ns"
 check params_unknown 1 - -- info params --profile maverick
 expect_err "error: unknown profile 'maverick' (known: cayman, sunda, mariana)"
 expect_err_lines 1
+
+# Columns stay apart whatever the width of their values.
+printf '%s\n' '{"chips":2,"links":[{"from":0,"to":1,"bandwidth_gbps":123456789.0125,"latency_ns":999999999.9999}]}' >"$(work)/wide.json"
+check topo_wide_values 0 - -- info topology wide.json
+expect_out " 123456789.013 1000000000  c2c.chip0-chip1"
