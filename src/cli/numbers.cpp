@@ -5,6 +5,8 @@
 #include <charconv>
 #include <string>
 
+#include "base/printable.h"
+
 namespace sbrdma::cli {
 
 base::Result<std::uint64_t> parse_u64(std::string_view text) {
@@ -30,15 +32,21 @@ base::Result<std::uint64_t> parse_u64(std::string_view text) {
   return v;
 }
 
+base::Result<std::uint64_t> parse_flag_number(std::string_view flag, std::string_view text,
+                                              std::string_view what, std::uint64_t min,
+                                              std::uint64_t max) {
+  auto v = parse_u64(text);
+  if (!v || *v < min || *v > max) {
+    return base::make_error(fmt::format("{}: '{}' is not {} (a whole number, {} to {})", flag,
+                                        base::printable(text), what, min, max));
+  }
+  return v;
+}
+
 base::Result<std::uint64_t> parse_count(std::string_view flag, std::string_view text,
                                         std::string_view what, std::uint64_t min,
                                         std::uint64_t max) {
-  auto v = parse_u64(text);
-  if (!v || *v < min || *v > max) {
-    return base::make_error(fmt::format("{}: '{}' is not a number of {} (a whole number, {} to {})",
-                                        flag, text, what, min, max));
-  }
-  return v;
+  return parse_flag_number(flag, text, fmt::format("a number of {}", what), min, max);
 }
 
 }  // namespace sbrdma::cli

@@ -13,8 +13,14 @@ namespace sbrdma::cli {
 /// Errors: not a number (a sign, other characters, nothing), or past 64 bits.
 base::Result<std::uint64_t> parse_u64(std::string_view text);
 
-/// A count given to flag `flag`: parse_u64 in [min, max]. The error names the flag and says
-/// what it counts: "-n: 'x' is not a number of iterations (a whole number, 1 to 4294967295)".
+/// A number given to flag `flag`: parse_u64 in [min, max]. The error names the flag and says
+/// what the number is: "--chip: '3.0' is not a chip id (a whole number, 0 to 63)".
+base::Result<std::uint64_t> parse_flag_number(std::string_view flag, std::string_view text,
+                                              std::string_view what, std::uint64_t min,
+                                              std::uint64_t max);
+
+/// parse_flag_number() of a count, the error saying what it counts: "-n: 'x' is not a number of
+/// iterations (a whole number, 1 to 4294967295)".
 base::Result<std::uint64_t> parse_count(std::string_view flag, std::string_view text,
                                         std::string_view what, std::uint64_t min,
                                         std::uint64_t max);

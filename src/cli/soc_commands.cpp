@@ -21,22 +21,27 @@ namespace {
 struct AddrArgs {
   std::string addr;
   std::string profile = "cayman";
-  unsigned chip = 0;
-  unsigned die = 0;
+  std::string chip = "0";
+  std::string die = "0";
 };
 
 int run_decode_addr(const AddrArgs& a) {
+  // The flags first, as a usage error would be: read as every number on the line is.
+  auto chip = parse_flag_number("--chip", a.chip, "a chip routing id", 0, soc::kMaxChipId);
+  if (!chip) return fail(chip.error());
+  auto die = parse_flag_number("--die", a.die, "a die", 0, 1);
+  if (!die) return fail(die.error());
   auto v = parse_u64(a.addr);
   if (!v) return fail(v.error());
   auto profile = soc::find_profile(a.profile);
   if (!profile) return fail(profile.error());
-  if ((*profile)->dies_per_chip != 0 && a.die >= (*profile)->dies_per_chip) {
-    return fail(base::make_error(fmt::format("--die {}: profile {} has {} die{} per chip", a.die,
+  if ((*profile)->dies_per_chip != 0 && *die >= (*profile)->dies_per_chip) {
+    return fail(base::make_error(fmt::format("--die {}: profile {} has {} die{} per chip", *die,
                                              (*profile)->name, (*profile)->dies_per_chip,
                                              (*profile)->dies_per_chip == 1 ? "" : "s")));
   }
   const base::SocAddr addr{*v};
-  const soc::ChipDie issuer{a.chip, a.die};
+  const soc::ChipDie issuer{static_cast<std::uint32_t>(*chip), static_cast<std::uint32_t>(*die)};
   std::string out = soc::format_address_views(addr);
   auto map = soc::AddressMap::build(**profile);
   if (!map) {
@@ -99,11 +104,12 @@ void add_decode_soc(CLI::App& decode, Context& ctx) {
   addr->add_option("--profile", args->profile,
                    "generation profile (cayman, sunda, mariana; maverick: the views only, no map)")
       ->capture_default_str();
-  addr->add_option("--chip", args->chip, "issuer's chip (routing id)")
-      ->check(CLI::Range(0U, soc::kMaxChipId))
+  addr->add_option("--chip", args->chip,
+                   fmt::format("issuer's chip (routing id, 0 to {})", soc::kMaxChipId))
+      ->type_name("UINT")
       ->capture_default_str();
-  addr->add_option("--die", args->die, "issuer's die")
-      ->check(CLI::Range(0U, 1U))
+  addr->add_option("--die", args->die, "issuer's die (0 or 1)")
+      ->type_name("UINT")
       ->capture_default_str();
   addr->callback([args, &ctx] { ctx.status = run_decode_addr(*args); });
 

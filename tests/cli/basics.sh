@@ -27,7 +27,7 @@ expect_err "sbrdma: error: unknown option '--bogus=3' for 'sbrdma bench'"
 expect_err "run 'sbrdma bench --help' for usage"
 # A negative number is a command's argument, not an unknown option: the real error is told.
 check negative_argument_not_an_option 1 - -- decode addr -1 --chip 99
-expect_err "--chip: Value 99 not in range 0 to 63"
+expect_err "error: --chip: '99' is not a chip routing id (a whole number, 0 to 63)"
 # Known options before the collective, joined values included, still run.
 check bench_options_first 0 - -- bench -r2 --topology=trn2 allr -b 1K -n 1 -w 0
 expect_out "2 ranks x 1 group on trn2"
@@ -50,3 +50,17 @@ check run_argument_too_many 1 - -- run a.s b.s
 expect_err "sbrdma: error: unexpected argument 'b.s' for 'sbrdma run'"
 expect_err "run 'sbrdma run --help' for usage"
 expect_err_lines 2
+
+# --chip and --die read numbers as every number on the line is (decimal, 0x-hex, '_'), and a
+# bad one is told by its flag.
+check addr_chip_decimal 0 - -- decode addr 0x0052_8000_0010_0000 --chip 010
+expect_out "route from chip 10 die 0"
+check addr_chip_hex 0 - -- decode addr 0x0052_8000_0010_0000 --chip 0x1_0
+expect_out "route from chip 16 die 0"
+check addr_chip_fraction 1 - -- decode addr 0 --chip 3.0
+expect_err "error: --chip: '3.0' is not a chip routing id (a whole number, 0 to 63)"
+expect_err_lines 1
+check addr_chip_binary 1 - -- decode addr 0 --chip 0b11
+expect_err "error: --chip: '0b11' is not a chip routing id (a whole number, 0 to 63)"
+check addr_die_too_large 1 - -- decode addr 0 --die 2
+expect_err "error: --die: '2' is not a die (a whole number, 0 to 1)"
