@@ -74,6 +74,19 @@ UsageScope usage_scope(const CLI::App& app, int argc, char** argv) {
   return s;
 }
 
+/// Makes a flag given twice a usage error in `cmd` and every command under it, as an option
+/// given twice is (CLI11 would let the last of a flag's repeats count, silently).
+void refuse_repeated_flags(CLI::App& cmd) {
+  for (CLI::Option* opt : cmd.get_options()) {
+    if (opt->get_expected_max() == 0 && opt != cmd.get_help_ptr() && opt != cmd.get_version_ptr()) {
+      opt->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+    }
+  }
+  for (CLI::App* sub : cmd.get_subcommands([](CLI::App*) { return true; })) {
+    refuse_repeated_flags(*sub);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -100,6 +113,7 @@ int main(int argc, char** argv) {
   add_demo_command(app, ctx);
   add_run_command(app, ctx);
   add_bench_command(app, ctx);
+  refuse_repeated_flags(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

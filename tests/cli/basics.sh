@@ -51,6 +51,22 @@ expect_err "sbrdma: error: unexpected argument 'b.s' for 'sbrdma run'"
 expect_err "run 'sbrdma run --help' for usage"
 expect_err_lines 2
 
+# A flag given twice is a usage error in every command, as an option given twice is.
+printf 'rdma_desc_start\n' >"$(work)/twice.s"
+check asm_flag_twice 1 - -- asm twice.s --hex --hex
+expect_err "sbrdma: error: --hex given more than once"
+expect_err "run 'sbrdma asm --help' for usage"
+expect_err_lines 2
+check disasm_flag_twice 1 - -- disasm --hex --hex -
+expect_err "sbrdma: error: --hex given more than once"
+check run_flag_twice 1 - -- run "$DIR/../../examples/ping_pong.s" --timing-only --timing-only
+expect_err "sbrdma: error: --timing-only given more than once"
+check run_no_abort_twice 1 - -- run "$DIR/../../examples/ping_pong.s" --no-ring-id-abort --no-ring-id-abort
+expect_err "sbrdma: error: --no-ring-id-abort given more than once"
+check bench_flag_twice 1 - -- bench allr -r 2 -b 1K --show-algorithm --show-algorithm
+expect_err "sbrdma: error: --show-algorithm given more than once"
+expect_err_lines 2
+
 # --chip and --die read numbers as every number on the line is (decimal, 0x-hex, '_'), and a
 # bad one is told by its flag.
 check addr_chip_decimal 0 - -- decode addr 0x0052_8000_0010_0000 --chip 010
