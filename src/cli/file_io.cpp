@@ -29,6 +29,15 @@ base::Error cannot_write(const std::string& path, const std::string& why) {
 
 namespace fs = std::filesystem;
 
+/// Refuses a name only a folder has (`out/`, `out/.`), which a write would otherwise take as
+/// the file `out`.
+base::Status file_name(const std::string& path) {
+  const std::string last = fs::path(path).filename().string();
+  if (!path.ends_with('/') && last != "." && last != "..") return base::ok_status();
+  return cannot_write(path, fmt::format("a name ending in '{}' is a folder's, not a file's",
+                                        path.ends_with('/') ? "/" : last));
+}
+
 /// Whether `p` exists; an error (a loop of links, a component that is a file) is not "no".
 base::Result<bool> exists(const std::string& path, const fs::path& p) {
   std::error_code ec;
@@ -148,6 +157,10 @@ base::Status write_outputs(std::span<const OutputText> files) {
       in_place.push_back(&f);
       continue;
     }
+    if (auto st = file_name(f.path); !st) {
+      discard(0);
+      return st;
+    }
     auto id = output_identity(f.path);
     if (!id) {
       discard(0);
@@ -240,6 +253,8 @@ base::Status check_not_an_input(const std::string& out_flag, const std::string& 
 
 base::Status check_writable(const std::string& path) {
   if (path.empty() || path == "-") return base::ok_status();
+  std::error_code dir_ec;
+  if (!fs::is_directory(path, dir_ec)) SBRDMA_TRY(file_name(path));  // a folder: said below
   auto p = followed(path, path);
   if (!p) return p.error();
   auto there = exists(path, *p);

@@ -172,3 +172,22 @@ if mount -t tmpfs -o size=64k tmpfs "$(work)/tiny" 2>/dev/null; then
   else pass=$((pass + 1)); fi
   umount "$(work)/tiny"
 fi
+
+# A name only a folder has (a trailing '/') is refused by every output, not written as the
+# file without the slash.
+printf 'rdma_desc_start\n' >"$(work)/one.s"
+check asm_output_trailing_slash 1 - -- asm one.s -o newfile.bin/
+expect_err "newfile.bin/: error: cannot write: a name ending in '/' is a folder's, not a file's"
+expect_err_lines 1
+mkdir -p "$(work)/d1"
+check asm_output_trailing_slash_in_folder 1 - -- asm one.s --hex -o d1/x/
+expect_err "d1/x/: error: cannot write: a name ending in '/' is a folder's, not a file's"
+check asm_output_trailing_dot 1 - -- asm one.s -o d1/x/.
+expect_err "d1/x/.: error: cannot write: a name ending in '.' is a folder's, not a file's"
+check run_trace_trailing_slash 1 - -- run "$EX/ping_pong.s" --trace d1/t.json/
+expect_err "d1/t.json/: error: cannot write: a name ending in '/' is a folder's, not a file's"
+check bench_plot_trailing_slash 1 - -- bench allr -r 2 -b 1K --plot d1/p.svg/
+expect_err "d1/p.svg/: error: cannot write: a name ending in '/' is a folder's, not a file's"
+if [[ -e "$(work)/newfile.bin" || -e "$(work)/d1/x" || -e "$(work)/d1/t.json" || -e "$(work)/d1/p.svg" ]]; then
+  _fail "an output named like a folder was written as a file"
+else pass=$((pass + 1)); fi
