@@ -11,6 +11,7 @@
 #include <fstream>
 #include <vector>
 
+#include "base/printable.h"
 #include "platform/json_file.h"
 
 namespace sbrdma::cli {
@@ -112,20 +113,26 @@ bool write_all(int fd, std::string_view bytes) {
   return true;
 }
 
-/// A temporary file in `dir` holding `bytes` with permission bits `mode`; empty with errno set
-/// when one cannot be made. Its name does not grow with the target's (a long name still fits).
-std::string staged_copy(const fs::path& dir, std::string_view bytes, mode_t mode) {
+/// A temporary file staged beside its target, or why there is none.
+struct Temporary {
+  std::string name;   ///< empty when `err` is set
+  int err = 0;        ///< errno of the failure, 0 if none
+  bool made = false;  ///< the file could be created (a failure is then in writing it)
+};
+
+/// A temporary file in `dir` holding `bytes` with permission bits `mode`. Its name does not
+/// grow with the target's (a long name still fits).
+Temporary staged_copy(const fs::path& dir, std::string_view bytes, mode_t mode) {
   std::string name = (dir / ".sbrdma-XXXXXX").string();
   const int fd = ::mkstemp(name.data());
-  if (fd < 0) return {};
+  if (fd < 0) return Temporary{{}, errno, false};
   int err = ::fchmod(fd, mode) == 0 && write_all(fd, bytes) ? 0 : errno;
   if (::close(fd) != 0 && err == 0) err = errno;
   if (err != 0) {
     ::unlink(name.c_str());
-    errno = err;
-    return {};
+    return Temporary{{}, err, true};
   }
-  return name;
+  return Temporary{std::move(name), 0, true};
 }
 
 /// A file staged to replace its target once all are written.
@@ -186,17 +193,21 @@ base::Status write_outputs(std::span<const OutputText> files) {
       mode = st.st_mode & 07777;
     }
     const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-    std::string tmp = staged_copy(dir, f.text, mode);
-    if (tmp.empty() && (errno == EACCES || errno == EPERM)) {  // a folder that takes no new
-      in_place.push_back(&f);                                  // file: write it in place
+    Temporary tmp = staged_copy(dir, f.text, mode);
+    if (tmp.err == EACCES || tmp.err == EPERM) {  // a folder that takes no new file: write
+      in_place.push_back(&f);                     // it in place
       continue;
     }
-    if (tmp.empty()) {  // a full disk, say: nothing has changed yet
-      const base::Error e = io_error(f.path, "cannot write");
+    if (tmp.err != 0) {  // a full disk, a folder that takes no files (/proc): nothing changed yet
+      const std::string why = std::strerror(tmp.err);
+      const base::Error e =
+          cannot_write(f.path, tmp.made ? why
+                                        : fmt::format("cannot create a temporary file in {}: {}",
+                                                      base::printable(dir.string()), why));
       discard(0);
       return e;
     }
-    staged.push_back(Staged{std::move(tmp), target, &f});
+    staged.push_back(Staged{std::move(tmp.name), target, &f});
   }
   for (const OutputText* f : in_place) {
     std::error_code ec;

@@ -191,3 +191,8 @@ expect_err "d1/p.svg/: error: cannot write: a name ending in '/' is a folder's, 
 if [[ -e "$(work)/newfile.bin" || -e "$(work)/d1/x" || -e "$(work)/d1/t.json" || -e "$(work)/d1/p.svg" ]]; then
   _fail "an output named like a folder was written as a file"
 else pass=$((pass + 1)); fi
+# A file beside which no temporary file can be made (in /proc) says so, not that it is missing.
+if [[ -w /proc/version ]]; then
+  check asm_output_no_temporary 1 - -- asm one.s -o /proc/version
+  expect_err "/proc/version: error: cannot write: cannot create a temporary file in /proc: "
+fi
