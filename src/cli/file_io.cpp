@@ -66,10 +66,11 @@ base::Result<fs::path> followed(const std::string& path, fs::path p) {
 base::Status writable_folder(const std::string& path, const fs::path& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
-    return cannot_write(path, fmt::format("{} is not a directory", dir.string()));
+    return cannot_write(path, fmt::format("{} is not a directory", base::printable(dir.string())));
   }
   if (::access(dir.c_str(), W_OK | X_OK) != 0) {
-    return cannot_write(path, fmt::format("{}: {}", dir.string(), std::strerror(errno)));
+    return cannot_write(path,
+                        fmt::format("{}: {}", base::printable(dir.string()), std::strerror(errno)));
   }
   return base::ok_status();
 }
@@ -247,8 +248,9 @@ base::Status check_not_an_input(const std::string& out_flag, const std::string& 
       if (::fstat(STDIN_FILENO, &in) == 0 && S_ISREG(in.st_mode) &&
           ::stat(out_path.c_str(), &out) == 0 && in.st_dev == out.st_dev &&
           in.st_ino == out.st_ino) {
-        return base::make_error(fmt::format(
-            "{} {}: that is {} (standard input), an input of this run", out_flag, out_path, flag));
+        return base::make_error(
+            fmt::format("{} {}: that is {} (standard input), an input of this run", out_flag,
+                        base::printable(out_path), flag));
       }
       continue;
     }
@@ -256,7 +258,7 @@ base::Status check_not_an_input(const std::string& out_flag, const std::string& 
     auto id = output_identity(path);
     if (id && same_output(out_path, *out_id, path, *id)) {
       return base::make_error(fmt::format("{} {}: that is {} ({}), an input of this run", out_flag,
-                                          out_path, flag, path));
+                                          base::printable(out_path), flag, base::printable(path)));
     }
   }
   return base::ok_status();
@@ -279,7 +281,9 @@ base::Status check_writable(const std::string& path) {
   const fs::path parent = p->parent_path().empty() ? fs::path(".") : p->parent_path();
   auto folder = exists(path, parent);
   if (!folder) return folder.error();
-  if (!*folder) return cannot_write(path, fmt::format("no folder {}", parent.string()));
+  if (!*folder) {
+    return cannot_write(path, fmt::format("no folder {}", base::printable(parent.string())));
+  }
   return writable_folder(path, parent);
 }
 

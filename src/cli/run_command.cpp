@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "base/printable.h"
 #include "cli/commands.h"
 #include "cli/file_io.h"
 #include "cli/numbers.h"
@@ -70,8 +71,9 @@ int run(const RunArgs& a) {
   for (const platform::CoreProgram& cp : parsed.program.cores) {
     cores += fmt::format(" {}", cp.core);
   }
-  std::printf("run %s on %s; programmed cores:%s\n", a.program.c_str(), name.c_str(),
-              cores.empty() ? " none" : cores.c_str());
+  // The program by the name its diagnostics use (<stdin> for "-"), escaped as they escape it.
+  std::printf("run %s on %s; programmed cores:%s\n", base::printable(text->name).c_str(),
+              name.c_str(), cores.empty() ? " none" : cores.c_str());
   for (const std::string& line : platform::outcome_lines(*outcome, opt.debug_log)) {
     std::printf("%s\n", line.c_str());
   }

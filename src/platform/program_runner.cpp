@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "base/bits.h"
+#include "base/printable.h"
 
 namespace sbrdma::platform {
 namespace {
@@ -104,7 +105,8 @@ std::vector<std::string> outcome_lines(const ProgramOutcome& o, bool with_debug)
   std::size_t failed = 0;
   for (const ExpectResult& e : o.expects) {
     const char* verdict = e.passed ? "ok" : e.skipped ? "skipped" : "FAILED";
-    std::string line = fmt::format("{}:{}: {}: {}", e.loc.file, e.loc.line, e.text, verdict);
+    std::string line = fmt::format("{}:{}: {}: {}", base::printable(e.loc.file), e.loc.line, e.text,
+                                   verdict);  // the file named as its errors name it
     if (e.skipped) line += " (" + e.detail + ")";
     out.push_back(std::move(line));
     failed += (e.passed || e.skipped) ? 0 : 1;

@@ -35,6 +35,8 @@ TEST(Result, TryPropagates) {
 TEST(Error, FormatsWithoutLineOrFile) {
   EXPECT_EQ(make_error(SourceLoc{"f.bin", 0}, "truncated").format(), "f.bin: error: truncated");
   EXPECT_EQ(make_error("bad flag").format(), "error: bad flag");
+  // A file name is user text: its control bytes are echoed as \xNN, never sent to a terminal.
+  EXPECT_EQ(make_error(SourceLoc{"a\x1b[31m.s", 2}, "bad").format(), "a\\x1b[31m.s:2: error: bad");
 }
 
 TEST(Bits, FieldGetSet) {

@@ -80,3 +80,22 @@ check addr_chip_binary 1 - -- decode addr 0 --chip 0b11
 expect_err "error: --chip: '0b11' is not a chip routing id (a whole number, 0 to 63)"
 check addr_die_too_large 1 - -- decode addr 0 --die 2
 expect_err "error: --die: '2' is not a die (a whole number, 0 to 1)"
+
+# File names are user text: a control byte in one is echoed as \xNN, in errors and in the
+# run's header, never sent to the terminal.
+check asm_missing_file_escaped 1 - -- asm $'no\x1b[31mred'
+expect_err 'no\x1b[31mred: error: cannot open: No such file or directory'
+printf 'frob\n' >"$(work)/f"$'\x1b'"x.s"
+check asm_error_file_escaped 1 - -- asm "f"$'\x1b'"x.s"
+expect_err 'f\x1bx.s:1: error: unknown mnemonic'
+cp "$DIR/../../examples/ping_pong.s" "$(work)/p"$'\x1b'".s"
+check run_header_escaped 0 - -- run "p"$'\x1b'".s"
+expect_out 'run p\x1b.s on trn2'
+expect_out 'p\x1b.s:23: .expect sem core=0 idx=3 value=16: ok'
+cur=no_escape_byte_out
+if grep -q $'\x1b' "$(work)/out" "$(work)/err"; then _fail "an ESC byte reached the output"; else
+  pass=$((pass + 1)); fi
+# Standard input has one name, in the header as in the expects' lines.
+check run_stdin_name 0 "$DIR/../../examples/ping_pong.s" -- run -
+expect_out "run <stdin> on trn2"
+expect_out "<stdin>:23: .expect sem core=0 idx=3 value=16: ok"

@@ -148,7 +148,7 @@ TEST(TopologyJson, TypesAndShapesAreChecked) {
   EXPECT_EQ(parse_error(R"({"chips": 1, "name": "R&D <x> \"q\""})"), "ok");
   // Without a "name" the file's stem is the name: its control character is the file's.
   EXPECT_EQ(parse_topology_json(R"({"chips": 1})", "x\ty.json").error().format(),
-            "x\ty.json: error: /: the file name, the topology's name when it gives none, has "
+            "x\\x09y.json: error: /: the file name, the topology's name when it gives none, has "
             "control character 0x09: give a \"name\"");
   EXPECT_TRUE(parse_topology_json(R"({"chips": 1, "name": "xy"})", "x\ty.json").ok());
   EXPECT_EQ(parse_error(R"({"chips": 4, "torus": [4, "x"]})"),
