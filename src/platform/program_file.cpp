@@ -211,6 +211,10 @@ class Parser {
     if (eq == args.end()) {
       return base::make_error(".expect sbuf needs 'equals core=M addr=A2' after its region");
     }
+    if (eq == args.begin()) {  // else the second region's keys read as the first's, twice
+      return base::make_error(
+          ".expect sbuf needs its region 'core=N addr=A bytes=B' before 'equals'");
+    }
     const std::span<const std::string_view> lhs(args.begin(), eq);
     const std::span<const std::string_view> rhs(eq + 1, args.end());
     Keys left;

@@ -127,6 +127,9 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
       {".expect sem core=0 value=1", "p.s:1: error: missing key 'idx' for .expect sem"},
       {".expect sbuf core=0 addr=0 bytes=4 core=1 addr=0",
        "p.s:1: error: .expect sbuf needs 'equals core=M addr=A2' after its region"},
+      // No region before 'equals': that is the error, not the keys after it read twice.
+      {".expect sbuf equals core=0 addr=0x1000 core=1 addr=0x2000 bytes=16",
+       "p.s:1: error: .expect sbuf needs its region 'core=N addr=A bytes=B' before 'equals'"},
       {".expect sbuf core=0 addr=0 bytes=4 equals core=1 addr=0 bytes=4",
        "p.s:1: error: unknown key 'bytes' for .expect sbuf ... equals (core, addr, partitions)"},
       {".expect sbuf core=0 addr=0 bytes=4 equals core=9 addr=0",
