@@ -603,7 +603,8 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       ->check(kNonEmpty);
   cmd->add_flag("--sb2sb", a->sb2sb, "Accepted: collectives here are always SBUF to SBUF");
   cmd->add_option("--topology", a->topology, "Built-in topology name or JSON file")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(kNonEmpty);
   cmd->add_option("--algorithm", a->algorithm,
                   "auto, ring, mesh, rdh, hierarchical (a comma list runs each)")
       ->capture_default_str();

@@ -135,7 +135,8 @@ void add_isa_commands(CLI::App& app, Context& ctx) {
   CLI::App* as = app.add_subcommand(
       "asm", "Assemble text into 64-byte instruction words (raw binary, or hex text with --hex)");
   as->add_option("FILE", args->in, "assembly text to read; - for standard input")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(kNonEmpty);
   as->add_option("-o,--output", args->out,
                  "file to write (default: standard output); not written if there is any error")
       ->check(kNonEmpty);
@@ -147,7 +148,8 @@ void add_isa_commands(CLI::App& app, Context& ctx) {
       "disasm", "Print 64-byte instruction words as assembly text (one line per word)");
   dis->add_option("FILE", dargs->in,
                   "raw binary words to read (hex text with --hex); - for standard input")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(kNonEmpty);
   dis->add_flag("--hex", dargs->hex, "read hex text (one word of 128 hex digits per line)");
   dis->callback([dargs, &ctx] { ctx.status = run_disasm(dargs->in, dargs->hex); });
 }

@@ -130,7 +130,8 @@ void add_info_platform(CLI::App& info, Context& ctx) {
       "topology", "Print a topology's chips, dies, cores and links (see docs/topology-json.md)");
   topo->add_option("NAME|FILE", *name,
                    "built-in (trn2, trn2.48xlarge, trn2u, trn1, trn1.32xlarge) or a JSON file")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(kNonEmpty);
   topo->callback([name, &ctx] { ctx.status = run_info_topology(*name); });
 
   auto profile = std::make_shared<std::string>("cayman");

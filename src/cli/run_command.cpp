@@ -90,9 +90,12 @@ void add_run_command(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<RunArgs>();
   auto* cmd = app.add_subcommand(
       "run", "Run a program file (assembly + .core/.init/.expect) on a topology and check it");
-  cmd->add_option("PROGRAM", args->program, "Program file (docs/program-files.md)")->required();
+  cmd->add_option("PROGRAM", args->program, "Program file (docs/program-files.md)")
+      ->required()
+      ->check(kNonEmpty);
   cmd->add_option("--topology", args->topology, "Built-in topology name or JSON file")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(kNonEmpty);
   cmd->add_option("--log", args->log, "Log level: info, or debug for the firmware DEBUG lines")
       ->check(CLI::IsMember({"info", "debug"}))
       ->capture_default_str();

@@ -99,3 +99,10 @@ if grep -q $'\x1b' "$(work)/out" "$(work)/err"; then _fail "an ESC byte reached 
 check run_stdin_name 0 "$DIR/../../examples/ping_pong.s" -- run -
 expect_out "run <stdin> on trn2"
 expect_out "<stdin>:23: .expect sem core=0 idx=3 value=16: ok"
+# An empty file name is refused by its argument's name, as an empty -o is.
+check run_empty_program 1 - -- run ""
+expect_err "sbrdma: error: PROGRAM: must not be empty"
+check asm_empty_file 1 - -- asm ""
+expect_err "sbrdma: error: FILE: must not be empty"
+check info_topology_empty 1 - -- info topology ""
+expect_err "sbrdma: error: NAME|FILE: must not be empty"
