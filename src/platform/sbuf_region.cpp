@@ -13,12 +13,16 @@ namespace {
 
 constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ULL;
 
-/// splitmix64 (Steele, Lea, Flood 2014): advances `state`, returns the next output.
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += kGolden);
+/// splitmix64's output function: a bijection that spreads every input bit over the output.
+std::uint64_t mix64(std::uint64_t z) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
+}
+
+/// splitmix64 (Steele, Lea, Flood 2014): advances `state`, returns the next output.
+std::uint64_t splitmix64(std::uint64_t& state) {
+  return mix64(state += kGolden);
 }
 
 }  // namespace
@@ -133,7 +137,9 @@ void fill_pattern_bytes(const FillPattern& p, unsigned partition, std::span<std:
       std::fill(out.begin(), out.end(), static_cast<std::uint8_t>(p.value));
       return;
     case FillPattern::Kind::kRandom: {
-      std::uint64_t state = p.value + (std::uint64_t{partition} + 1) * kGolden;
+      // Mixed: seeds S + (p + 1) * golden alone would differ by exactly splitmix64's step, so
+      // partition p + 1's stream would be partition p's shifted by one output.
+      std::uint64_t state = mix64(p.value + (std::uint64_t{partition} + 1) * kGolden);
       for (std::size_t i = 0; i < out.size(); i += 8) {
         const std::uint64_t r = splitmix64(state);
         for (std::size_t b = 0; b < 8 && i + b < out.size(); ++b) {

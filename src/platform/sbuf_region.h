@@ -12,7 +12,8 @@
 ///   iota       byte = (p + i) mod 256
 ///   const:V    byte = V (0..255)
 ///   random:S   partition p's bytes are the little-endian bytes of the splitmix64 sequence
-///              seeded with S + (p + 1) * 0x9E3779B97F4A7C15: output k fills bytes 8k..8k+7.
+///              seeded with mix64(S + (p + 1) * 0x9E3779B97F4A7C15), mix64 being splitmix64's
+///              output function: output k fills bytes 8k..8k+7.
 ///              The same seed and partition give the same bytes whatever the core or offset.
 
 #include <cstdint>

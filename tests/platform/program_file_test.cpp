@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "platform/topology_json.h"
@@ -199,16 +200,29 @@ TEST(FillPattern, BytesAsDocumented) {
   EXPECT_EQ(b, (std::vector<std::uint8_t>{250, 251, 252, 253, 254, 255, 0, 1, 2, 3}));
   fill_pattern_bytes({FillPattern::Kind::kConst, 0xab}, 3, b);
   EXPECT_EQ(b, std::vector<std::uint8_t>(10, 0xab));
-  // random:0, partition 0: splitmix64 from state 0x9E3779B97F4A7C15; its first output is
-  // splitmix64's well-known second value from seed 0, 0x6E789E6AA1B965F4.
+  // random:0, partition 0: splitmix64 from state mix(0x9E3779B97F4A7C15), which is
+  // splitmix64's well-known first value from seed 0, 0xE220A8397B1DCDAF; its first output is
+  // mix(0xE220A8397B1DCDAF + 0x9E3779B97F4A7C15) = 0xA706DD2F4D197E6F.
   fill_pattern_bytes({FillPattern::Kind::kRandom, 0}, 0, b);
   EXPECT_EQ(
-      b, (std::vector<std::uint8_t>{0xf4, 0x65, 0xb9, 0xa1, 0x6a, 0x9e, 0x78, 0x6e, b[8], b[9]}));
+      b, (std::vector<std::uint8_t>{0x6f, 0x7e, 0x19, 0x4d, 0x2f, 0xdd, 0x06, 0xa7, b[8], b[9]}));
   std::vector<std::uint8_t> again(10);
   fill_pattern_bytes({FillPattern::Kind::kRandom, 0}, 0, again);
   EXPECT_EQ(again, b) << "deterministic";
   fill_pattern_bytes({FillPattern::Kind::kRandom, 0}, 1, again);
   EXPECT_NE(again, b) << "per partition";
+  // Partition streams are independent: none is a neighbour's shifted by whole outputs, so a
+  // copy that lands 8 bytes off across partitions fails its check.
+  for (std::uint64_t seed : {0, 5, 42}) {
+    std::vector<std::uint8_t> p0(64);
+    std::vector<std::uint8_t> p1(64);
+    fill_pattern_bytes({FillPattern::Kind::kRandom, seed}, 0, p0);
+    fill_pattern_bytes({FillPattern::Kind::kRandom, seed}, 1, p1);
+    for (std::size_t shift = 8; shift < 64; shift += 8) {
+      EXPECT_FALSE(std::equal(p1.begin(), p1.end() - shift, p0.begin() + shift))
+          << "seed " << seed << ": partition 1 is partition 0 shifted by " << shift << " bytes";
+    }
+  }
   std::vector<std::uint8_t> prefix(3);
   fill_pattern_bytes({FillPattern::Kind::kRandom, 0}, 0, prefix);
   EXPECT_EQ(prefix, std::vector<std::uint8_t>(b.begin(), b.begin() + 3)) << "prefix-stable";
