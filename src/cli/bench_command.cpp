@@ -152,6 +152,11 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   } else {
     bad(op.error());
   }
+  if (a.groups == "-" && a.pairs == "-") {
+    bad(base::make_error(
+        "--custom-replica-groups - and --custom-src-target-pairs -: only one of them can read "
+        "standard input; give the other a file"));
+  }
   if (auto n = parse_u64(a.nnodes); !n || *n != 1) {
     bad(base::make_error(
         fmt::format("-N {}: one node (-N 1) is simulated; --topology picks the machine "

@@ -41,6 +41,9 @@ expect_row 4096 1024 fp32
 check pairs_not_permute 1 - -- bench allr -r 8 -b 1K --custom-src-target-pairs pairs.json
 expect_err "error: --custom-src-target-pairs: only permute sends along source-target pairs, not allr"
 expect_err_lines 1
+check pairs_and_groups_both_stdin 1 - -- bench permute -b 1K --custom-replica-groups - --custom-src-target-pairs -
+expect_err "error: --custom-replica-groups - and --custom-src-target-pairs -: only one of them can read standard input; give the other a file"
+expect_err_lines 1
 check pairs_out_of_range 1 - -- bench permute -r 4 -b 1K --custom-src-target-pairs pairs.json
 expect_err "pairs.json: error: /src_target_pairs/0/4/0: group 0: position 4 is not in the group (positions 0..3)"
 expect_err_lines 1
