@@ -48,10 +48,31 @@ void DescriptorStream::push(unsigned engine, soc::UdmaDescriptor d) {
 
 void DescriptorStream::push_stepped(unsigned engine, soc::UdmaDescriptor d, std::uint64_t step,
                                     unsigned n) {
-  SBRDMA_CHECK(engine < kRdmaEngines);
-  std::vector<std::uint8_t>& staged = rings_[engine].staged;
-  staged.reserve(staged.size() + std::size_t{n} * soc::kDescBytes);
-  for (unsigned i = 0; i < n; ++i, d.buf_ptr += step) push(engine, d);
+  SBRDMA_CHECK(engine < kRdmaEngines && depth_ > 0);
+  Ring& r = rings_[engine];
+  r.staged.reserve(r.staged.size() + std::size_t{n} * soc::kDescBytes);
+  // What the n push calls do, a run at a time: a run ends where the ring id changes (the
+  // tail wraps) or the ring is full; the pushes beyond a full ring are dropped, as push does.
+  while (n > 0 && !r.stopped && r.pending + 1 <= depth_ - 1) {  // [CHOICE D20c]
+    const unsigned k = std::min({n, depth_ - 1 - r.pending, depth_ - r.tail});
+    if (r.staged.empty()) r.staged_start = r.tail;
+    d.word0 = static_cast<std::uint32_t>(soc::desc_word0::kRingId.set(d.word0, r.ring_id));
+    const std::size_t at = r.staged.size();
+    r.staged.resize(at + std::size_t{k} * soc::kDescBytes);
+    std::uint8_t* out = r.staged.data() + at;
+    for (unsigned i = 0; i < k; ++i, d.buf_ptr += step, out += soc::kDescBytes) {
+      const auto bytes = soc::encode_descriptor(d);
+      std::memcpy(out, bytes.data(), soc::kDescBytes);
+    }
+    r.pending += k;
+    r.tail += k;
+    if (r.tail == depth_) {  // [CHOICE D2] wrap: next ring id
+      r.tail = 0;
+      r.ring_id = (r.ring_id + 1) % 4;
+    }
+    n -= k;
+  }
+  if (n > 0) r.stopped = true;
 }
 
 void DescriptorStream::flush(soc::MmioBus& bus) {

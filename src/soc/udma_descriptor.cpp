@@ -125,25 +125,6 @@ std::string_view sdma_op_name(unsigned op) {
   }
 }
 
-std::uint32_t UdmaDescriptor::length() const {
-  const auto len = static_cast<std::uint32_t>(desc_word0::kLen.get(word0));
-  return len == 0 ? kMaxDescLen : len;  // [HIGH] encode_64k: 0 means 64 KiB [CHOICE D37]
-}
-
-std::array<std::uint8_t, kDescBytes> encode_descriptor(const UdmaDescriptor& d) {
-  std::array<std::uint8_t, kDescBytes> b{};
-  base::store_le<std::uint32_t>(b.data(), d.word0);
-  base::store_le<std::uint32_t>(b.data() + 4, d.word1);
-  base::store_le<std::uint64_t>(b.data() + 8, d.buf_ptr);
-  return b;
-}
-
-UdmaDescriptor decode_descriptor(std::span<const std::uint8_t, kDescBytes> bytes) {
-  return UdmaDescriptor{base::load_le<std::uint32_t>(bytes.data()),
-                        base::load_le<std::uint32_t>(bytes.data() + 4),
-                        base::load_le<std::uint64_t>(bytes.data() + 8)};
-}
-
 base::Result<std::uint16_t> encode_len(std::uint32_t bytes) {
   if (bytes == 0 || bytes > kMaxDescLen) {
     return base::make_error(

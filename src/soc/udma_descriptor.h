@@ -112,8 +112,11 @@ struct UdmaDescriptor {
 
   bool operator==(const UdmaDescriptor&) const = default;
 
-  /// Byte count: LEN, with 0 meaning 64 KiB.
-  [[nodiscard]] std::uint32_t length() const;
+  /// Byte count: LEN, with 0 meaning 64 KiB. [HIGH] encode_64k [CHOICE D37]
+  [[nodiscard]] std::uint32_t length() const {
+    const auto len = static_cast<std::uint32_t>(desc_word0::kLen.get(word0));
+    return len == 0 ? kMaxDescLen : len;
+  }
   [[nodiscard]] unsigned ring_id() const {
     return static_cast<unsigned>(desc_word0::kRingId.get(word0));
   }
@@ -126,10 +129,23 @@ static_assert(offsetof(UdmaDescriptor, buf_ptr) == 8);
 /// The descriptor size in bytes.
 inline constexpr std::size_t kDescBytes = 16;
 
+// Inline, as are length() and ring_id(): the engines decode two descriptors per pair and the
+// firmware encodes them one by one.
+
 /// The 16 little-endian bytes of `d`.
-std::array<std::uint8_t, kDescBytes> encode_descriptor(const UdmaDescriptor& d);
+inline std::array<std::uint8_t, kDescBytes> encode_descriptor(const UdmaDescriptor& d) {
+  std::array<std::uint8_t, kDescBytes> b{};
+  base::store_le<std::uint32_t>(b.data(), d.word0);
+  base::store_le<std::uint32_t>(b.data() + 4, d.word1);
+  base::store_le<std::uint64_t>(b.data() + 8, d.buf_ptr);
+  return b;
+}
 /// The descriptor in 16 bytes of memory.
-UdmaDescriptor decode_descriptor(std::span<const std::uint8_t, kDescBytes> bytes);
+inline UdmaDescriptor decode_descriptor(std::span<const std::uint8_t, kDescBytes> bytes) {
+  return UdmaDescriptor{base::load_le<std::uint32_t>(bytes.data()),
+                        base::load_le<std::uint32_t>(bytes.data() + 4),
+                        base::load_le<std::uint64_t>(bytes.data() + 8)};
+}
 
 /// LEN for a byte count in 1..65536 (65536 encodes as 0); error otherwise.
 base::Result<std::uint16_t> encode_len(std::uint32_t bytes);
