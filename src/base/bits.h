@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 namespace sbrdma::base {
@@ -53,9 +54,16 @@ constexpr unsigned popcount(std::uint64_t v) {
 }
 
 /// Little-endian load/store on byte buffers (the ISA words and descriptors are little-endian).
+/// At run time on a little-endian host they are one memcpy (one move): GCC did not merge the
+/// byte loop into one in every caller (a descriptor's encode took ~40 instructions).
 template <typename T>
 constexpr T load_le(const std::uint8_t* p) {
   static_assert(std::is_unsigned_v<T>);
+  if (!std::is_constant_evaluated() && std::endian::native == std::endian::little) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return v;
+  }
   T v = 0;
   for (unsigned i = 0; i < sizeof(T); ++i) v |= static_cast<T>(T{p[i]} << (8 * i));
   return v;
@@ -63,6 +71,10 @@ constexpr T load_le(const std::uint8_t* p) {
 template <typename T>
 constexpr void store_le(std::uint8_t* p, T v) {
   static_assert(std::is_unsigned_v<T>);
+  if (!std::is_constant_evaluated() && std::endian::native == std::endian::little) {
+    std::memcpy(p, &v, sizeof(T));
+    return;
+  }
   for (unsigned i = 0; i < sizeof(T); ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
 }
 

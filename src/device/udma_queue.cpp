@@ -140,8 +140,11 @@ base::Status UdmaQueue::add_tail(std::uint32_t n) {
 }
 
 void UdmaQueue::advance_head() {
-  advance(rows().head, 1);
-  set_pos(rows().current, head());
+  const Rows& r = rows();
+  advance(r.head, 1);
+  // current follows head: set_pos(current, head()) without the decode (the head register
+  // holds only its offset and ring id, which is what set_pos would store).
+  regs_.set_at(r.current, regs_.get_at(r.head));
   update_status();
 }
 
