@@ -11,7 +11,7 @@ namespace sbrdma::device {
 void LinkCalendar::forget_ended(std::uint64_t horizon) {
   while (head_ < busy_.size() && busy_[head_].end <= horizon) ++head_;
   base::settle_taken_prefix(busy_, head_);
-  if (head_ != busy_.size()) first_end_ = busy_[head_].end;
+  first_end_ = head_ != busy_.size() ? busy_[head_].end : kNone;
 }
 
 void LinkCalendar::refresh_ends() {
@@ -19,21 +19,7 @@ void LinkCalendar::refresh_ends() {
   last_end_ = busy_.back().end;
 }
 
-base::Tick LinkCalendar::book(base::Tick earliest, base::Tick d, base::Tick horizon) {
-  SBRDMA_CHECK(horizon <= earliest);
-  forget(horizon.ps);  // nothing can be booked before `horizon` any more
-  if (d.ps == 0) return earliest;
-  // Fast path: after every booking (the usual, in-order case).
-  if (head_ == busy_.size() || earliest.ps >= last_end_) {
-    if (head_ != busy_.size() && last_end_ == earliest.ps) {
-      busy_.back().end += d.ps;
-    } else {
-      busy_.push_back(Busy{earliest.ps, earliest.ps + d.ps});
-    }
-    last_end_ = earliest.ps + d.ps;
-    if (busy_.size() - head_ == 1) first_end_ = last_end_;
-    return earliest;
-  }
+base::Tick LinkCalendar::book_between(base::Tick earliest, base::Tick d) {
   // First interval that ends after `earliest` (ends increase along the calendar).
   const auto first = busy_.begin() + static_cast<std::ptrdiff_t>(head_);
   auto it = std::upper_bound(first, busy_.end(), earliest.ps,

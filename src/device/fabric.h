@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/check.h"
 #include "base/units.h"
 #include "device/params_units.h"
 #include "device/topology.h"
@@ -43,7 +44,28 @@ class LinkCalendar {
   /// Books `d` at the earliest time >= `earliest` at which the link is idle for `d`, and
   /// returns that time. Intervals that end at or before `horizon` are forgotten first.
   /// Contract: horizon <= earliest.
-  base::Tick book(base::Tick earliest, base::Tick d, base::Tick horizon);
+  /// Inline: the fabric books every hop of every chunk, nearly always after every booking.
+  base::Tick book(base::Tick earliest, base::Tick d, base::Tick horizon) {
+    SBRDMA_CHECK(horizon <= earliest);
+    forget(horizon.ps);  // nothing can be booked before `horizon` any more
+    if (d.ps == 0) return earliest;
+    // Fast path: after every booking (the usual, in-order case). An empty calendar takes it
+    // too unless the booking goes before the end of the last interval forgotten (an earlier
+    // call's horizon was later), and then book_between books the same.
+    if (earliest.ps < last_end_) return book_between(earliest, d);
+    const std::uint64_t end = earliest.ps + d.ps;
+    if (first_end_ == kNone) {  // nothing kept: the one interval
+      busy_.push_back(Busy{earliest.ps, end});
+      first_end_ = end;
+    } else if (last_end_ == earliest.ps) {            // touches the last one: extend it
+      if (first_end_ == last_end_) first_end_ = end;  // it is also the first (ends increase)
+      busy_.back().end = end;
+    } else {
+      busy_.push_back(Busy{earliest.ps, end});
+    }
+    last_end_ = end;
+    return earliest;
+  }
   /// End of the last booking (0 if none).
   [[nodiscard]] base::Tick busy_until() const {
     return head_ == busy_.size() ? base::Tick{} : base::Tick{last_end_};
@@ -59,18 +81,24 @@ class LinkCalendar {
   /// Drops the intervals that end at or before `horizon`. Inline: usually nothing ends by
   /// then, and a call to find that out cost more than the test.
   void forget(std::uint64_t horizon) {
-    if (head_ != busy_.size() && first_end_ <= horizon) forget_ended(horizon);
+    if (first_end_ <= horizon) forget_ended(horizon);  // kNone when nothing is kept
   }
   /// forget() once something ends by `horizon`.
   void forget_ended(std::uint64_t horizon);
+  /// book() once `earliest` is before the end of the last interval kept, or forgotten, and
+  /// the calendar's intervals are up to date (forget() done). Contract: d > 0.
+  base::Tick book_between(base::Tick earliest, base::Tick d);
   /// Sets first_end_ and last_end_ from the intervals. Contract: some are kept.
   void refresh_ends();
 
   std::vector<Busy> busy_;  // busy_[head_, size) are the intervals; [0, head_) forgotten
   std::size_t head_ = 0;
-  // The ends of the first and last intervals kept (valid while some are), so that the usual
-  // booking, after all others and with nothing to forget, reads no interval.
-  std::uint64_t first_end_ = 0;
+  /// first_end_ when no interval is kept: forget() then needs no test of its own for that.
+  static constexpr std::uint64_t kNone = ~std::uint64_t{0};
+  // The end of the first interval kept (kNone if none) and of the last one (valid while some
+  // are; once none are, the end of the last one forgotten, or 0), so that the usual booking,
+  // after all others and with nothing to forget, reads no interval.
+  std::uint64_t first_end_ = kNone;
   std::uint64_t last_end_ = 0;
 };
 
