@@ -167,22 +167,6 @@ base::Result<Machine::MemRef> Machine::memory_ref(const Resolved& r, std::uint64
   return MemRef{r.core, false, region.base.v - tpb + r.hit.offset};
 }
 
-std::optional<Machine::MemRef> Machine::window_ref(const AddrCache& cache, base::SocAddr a,
-                                                   std::uint64_t len) {
-  for (const AddrWindow& w : cache.windows) {
-    const std::uint64_t off = a.v - w.lo;  // wraps to a huge value below lo
-    if (off >= w.size) continue;
-    // The range checks of memory_ref; a failing range takes the slow path for its message.
-    if (w.sbuf) {
-      if (!w.mem->valid_range(off, len)) return std::nullopt;
-    } else if (len > w.size - off) {
-      return std::nullopt;
-    }
-    return MemRef{w.core, w.sbuf, w.mem_base + off};
-  }
-  return std::nullopt;
-}
-
 void Machine::remember(AddrCache& cache, base::SocAddr a, const Resolved& r,
                        const MemRef& m) const {
   if (!linear_window(a, r.hit)) return;
@@ -198,9 +182,8 @@ void Machine::remember(AddrCache& cache, base::SocAddr a, const Resolved& r,
                  m.sbuf ? &core_state(m.core).sbuf : nullptr};
 }
 
-base::Result<Machine::MemRef> Machine::cached_ref(AddrCache& cache, CoreId issuer, base::SocAddr a,
-                                                  std::uint64_t len) const {
-  if (auto hit = window_ref(cache, a, len)) return *hit;
+base::Result<Machine::MemRef> Machine::cached_ref_miss(AddrCache& cache, CoreId issuer,
+                                                       base::SocAddr a, std::uint64_t len) const {
   auto r = resolve(issuer, a);
   if (!r) return r.error();
   auto m = memory_ref(*r, len);

@@ -245,6 +245,9 @@ class Machine {
   /// success, remembers the region's window. Same results and errors as without the cache.
   [[nodiscard]] base::Result<MemRef> cached_ref(AddrCache& cache, CoreId issuer, base::SocAddr a,
                                                 std::uint64_t len) const;
+  /// cached_ref() once no window of `cache` holds the range.
+  [[nodiscard]] base::Result<MemRef> cached_ref_miss(AddrCache& cache, CoreId issuer,
+                                                     base::SocAddr a, std::uint64_t len) const;
   /// The memory ref of `a` if a window of `cache` holds it and the range is valid there.
   [[nodiscard]] static std::optional<MemRef> window_ref(const AddrCache& cache, base::SocAddr a,
                                                         std::uint64_t len);
@@ -299,6 +302,9 @@ class Machine {
   /// Checks the descriptor `got` read at the queue's head (ring id); stops the queue on error.
   std::optional<soc::UdmaDescriptor> prefetch(UdmaEngine& eng, soc::Direction dir, unsigned queue,
                                               const HeadRead& got);
+  /// prefetch() once `got` is an error or has another ring id: the error's records. [CHOICE D2]
+  std::optional<soc::UdmaDescriptor> prefetch_failed(UdmaEngine& eng, soc::Direction dir,
+                                                     unsigned queue, const HeadRead& got);
   [[nodiscard]] base::Result<DmaDest> resolve_dest(EngineCache& cache, CoreId issuer,
                                                    base::SocAddr a, std::uint32_t len) const;
   /// data_route(src, engine's core, dst), remembered per engine.

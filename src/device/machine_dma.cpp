@@ -122,6 +122,13 @@ Machine::HeadRead Machine::read_head(UdmaEngine& eng, Direction dir, unsigned qu
 
 std::optional<soc::UdmaDescriptor> Machine::prefetch(UdmaEngine& eng, Direction dir, unsigned queue,
                                                      const HeadRead& got) {
+  // The usual case, without building the error site: read, and with the expected ring id.
+  if (got && got->first.ring_id() == eng.queue(dir, queue).head().ring_id) return got->first;
+  return prefetch_failed(eng, dir, queue, got);
+}
+
+std::optional<soc::UdmaDescriptor> Machine::prefetch_failed(UdmaEngine& eng, Direction dir,
+                                                            unsigned queue, const HeadRead& got) {
   UdmaQueue& q = eng.queue(dir, queue);
   const ErrorSite site{eng.core(), eng.index(), dir, queue};
   const RingPos head = q.head();
@@ -208,10 +215,9 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   const base::Tick now = kernel_->now();
   UdmaQueue& m2s = eng.queue(Direction::kM2S, qi);
   UdmaQueue& s2m = eng.queue(Direction::kS2M, qi);
-  const ErrorSite m2s_site{eng.core(), eng.index(), Direction::kM2S, qi};
-  const ErrorSite s2m_site{eng.core(), eng.index(), Direction::kS2M, qi};
-  auto fail = [&](UdmaQueue& q, const ErrorSite& site, std::string msg) {
-    record(site, msg);
+  // The error site is built only for an error.
+  auto fail = [&](UdmaQueue& q, std::string msg) {
+    record(ErrorSite{eng.core(), eng.index(), q.dir(), qi}, msg);
     q.stop(std::move(msg));
     if (&q != &m2s) m2s.stop("its S2M queue stopped");
   };
@@ -235,7 +241,7 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   const auto optype = static_cast<unsigned>(soc::desc_word1::kOptype.get(md->word1));
   if (op != static_cast<unsigned>(soc::SdmaOp::kCme) ||
       optype != static_cast<unsigned>(soc::SdmaCmeType::kCopy)) {
-    return fail(m2s, m2s_site,
+    return fail(m2s,
                 fmt::format("M2S descriptor word1 {:#010x} (op {}, optype {}) is not a CME COPY, "
                             "the only command modelled",
                             md->word1, op, optype));
@@ -244,22 +250,21 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   if (!eng.can_run(Direction::kS2M, qi) || s2m.posted() == 0) {
     std::string why = eng.blocked_reason(Direction::kS2M, qi);
     if (why.empty()) why = "no descriptor posted (RDRTP_inc not written)";
-    return fail(m2s, m2s_site, "M2S data with no armed S2M descriptor: " + why);
+    return fail(m2s, "M2S data with no armed S2M descriptor: " + why);
   }
   const auto sd = prefetch(eng, Direction::kS2M, qi, read_head(eng, Direction::kS2M, qi));
   if (!sd) return m2s.stop("its S2M queue stopped");
   // 3. Resolve both ends by SoC address, seen from the engine's core.
   const std::uint32_t len = md->length();
   auto src = cached_ref(cache.src, eng.core(), md->addr(), len);
-  if (!src) return fail(m2s, m2s_site, "M2S source: " + src.error().message);
+  if (!src) return fail(m2s, "M2S source: " + src.error().message);
   if (len > sd->length()) {
-    return fail(s2m, s2m_site,
-                fmt::format("S2M buffer of {} bytes is smaller than the {}-byte M2S "
-                            "descriptor",
-                            sd->length(), len));
+    return fail(s2m, fmt::format("S2M buffer of {} bytes is smaller than the {}-byte M2S "
+                                 "descriptor",
+                                 sd->length(), len));
   }
   auto dst = resolve_dest(cache, eng.core(), sd->addr(), len);
-  if (!dst) return fail(s2m, s2m_site, "S2M destination: " + dst.error().message);
+  if (!dst) return fail(s2m, "S2M destination: " + dst.error().message);
   // 4. Take both descriptors (head and current advance; the batch gives one up).
   m2s.advance_head();
   s2m.advance_head();

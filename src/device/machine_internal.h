@@ -213,6 +213,29 @@ inline const PagedMemory& Machine::memory(const MemRef& m) const {
   return m.sbuf ? cs.sbuf : cs.mem;
 }
 
+// Inline: every pair reads two ring slots and its source through these, nearly always a hit.
+inline std::optional<Machine::MemRef> Machine::window_ref(const AddrCache& cache, base::SocAddr a,
+                                                          std::uint64_t len) {
+  for (const AddrWindow& w : cache.windows) {
+    const std::uint64_t off = a.v - w.lo;  // wraps to a huge value below lo
+    if (off >= w.size) continue;
+    // The range checks of memory_ref; a failing range takes the slow path for its message.
+    if (w.sbuf) {
+      if (!w.mem->valid_range(off, len)) return std::nullopt;
+    } else if (len > w.size - off) {
+      return std::nullopt;
+    }
+    return MemRef{w.core, w.sbuf, w.mem_base + off};
+  }
+  return std::nullopt;
+}
+
+inline base::Result<Machine::MemRef> Machine::cached_ref(AddrCache& cache, CoreId issuer,
+                                                         base::SocAddr a, std::uint64_t len) const {
+  if (auto hit = window_ref(cache, a, len)) return *hit;
+  return cached_ref_miss(cache, issuer, a, len);
+}
+
 /// The MMIO view of one core.
 class Machine::CoreBus final : public soc::MmioBus {
  public:

@@ -74,11 +74,6 @@ std::uint32_t UdmaEngine::state_register(soc::Direction d) const {
   return static_cast<std::uint32_t>(reg);
 }
 
-bool UdmaEngine::pref_queue_enabled(soc::Direction d, unsigned q) const {
-  const std::uint64_t en = rf::kPrefQueueEn.get(engine_regs(d).get_at(pref_row_[slot(d)]));
-  return base::bit(q).get(en) != 0;
-}
-
 void UdmaEngine::latch_error(soc::Direction d, base::BitField bit) {
   RegFile& r = engine_regs(d);
   const std::uint32_t reg = soc::engine_offsets(d).err_log_mask;
@@ -103,16 +98,6 @@ std::string UdmaEngine::blocked_reason(soc::Direction d, unsigned q) const {
                        d == soc::Direction::kM2S ? "en_scheduling" : "en_stream");
   }
   return {};
-}
-
-bool UdmaEngine::can_run(soc::Direction d, unsigned q) const {
-  return can_run(d, q, queue(d, q));
-}
-
-bool UdmaEngine::can_run(soc::Direction d, unsigned q, const UdmaQueue& uq) const {
-  // The same tests as blocked_reason, in the same order.
-  return !uq.stopped() && state(d) == EngineState::kNormal && pref_queue_enabled(d, q) &&
-         uq.enabled();
 }
 
 void UdmaEngine::post_batch(unsigned q, Batch b) {

@@ -93,7 +93,11 @@ class UdmaEngine {
   /// udma-facts 3.5 [CHOICE D25h]; last_change_state_cmd as stored.
   [[nodiscard]] std::uint32_t state_register(soc::Direction d) const;
   /// pref_queue_en bit q.
-  [[nodiscard]] bool pref_queue_enabled(soc::Direction d, unsigned q) const;
+  [[nodiscard]] bool pref_queue_enabled(soc::Direction d, unsigned q) const {
+    const std::uint64_t en =
+        soc::reg_field::kPrefQueueEn.get(engine_regs(d).get_at(pref_row_[slot(d)]));
+    return base::bit(q).get(en) != 0;
+  }
   /// Sets bits of err_log_mask (the error log of [CHOICE D2]).
   void latch_error(soc::Direction d, base::BitField bit);
 
@@ -101,7 +105,9 @@ class UdmaEngine {
   /// pref_queue_en, cfg enables, not stopped). Posted descriptors are not considered.
   [[nodiscard]] std::string blocked_reason(soc::Direction d, unsigned q) const;
   /// blocked_reason(d, q).empty(), without building the text (the scheduler's hot path).
-  [[nodiscard]] bool can_run(soc::Direction d, unsigned q) const;
+  [[nodiscard]] bool can_run(soc::Direction d, unsigned q) const {
+    return can_run(d, q, queue(d, q));
+  }
 
   /// Adds a doorbell's batch to M2S queue `q` (the scheduler looks only at queues that got
   /// one). Contract: q < queues(); every batch reaches a queue of an engine through here.
@@ -165,7 +171,11 @@ class UdmaEngine {
   /// Creates queue `q` of direction `d` on its first use.
   UdmaQueue& create_queue(soc::Direction d, unsigned q);
   /// can_run(d, q) for the queue `uq` the caller already holds.
-  [[nodiscard]] bool can_run(soc::Direction d, unsigned q, const UdmaQueue& uq) const;
+  [[nodiscard]] bool can_run(soc::Direction d, unsigned q, const UdmaQueue& uq) const {
+    // The same tests as blocked_reason, in the same order.
+    return !uq.stopped() && state(d) == EngineState::kNormal && pref_queue_enabled(d, q) &&
+           uq.enabled();
+  }
   /// The M2S queue `q` holds a batch and posted descriptors and can run. Clears q's bit in
   /// with_batches_ once its batches are gone.
   bool runnable(unsigned q);

@@ -10,16 +10,6 @@ constexpr unsigned kRingIds = 1U << soc::kPtrRingId.width();  // 2-bit ring id
 
 }  // namespace
 
-RingPos ring_pos(std::uint32_t reg) {
-  return RingPos{static_cast<std::uint32_t>(soc::kPtrOffset.get(reg)),
-                 static_cast<unsigned>(soc::kPtrRingId.get(reg))};
-}
-
-std::uint32_t ring_pos_reg(RingPos p) {
-  return static_cast<std::uint32_t>(
-      soc::kPtrRingId.set(soc::kPtrOffset.set(0, p.offset), p.ring_id));
-}
-
 const std::array<UdmaQueue::Rows, 2> UdmaQueue::kRows = [] {
   auto make = [](soc::Direction d) {
     const RegFile regs(soc::queue_bank(d));
@@ -37,18 +27,6 @@ UdmaQueue::UdmaQueue(soc::Direction dir) : dir_(dir), regs_(soc::queue_bank(dir)
   recount();
 }
 
-base::SocAddr UdmaQueue::ring_base() const {
-  const std::uint64_t lo = regs_.get_at(rows().base_low) & soc::reg_mask(rf::kRingBaseLowAddr);
-  return base::SocAddr{(std::uint64_t{regs_.get_at(rows().base_high)} << 32) | lo};
-}
-
-std::uint32_t UdmaQueue::ring_len() const {
-  return static_cast<std::uint32_t>(rf::kRingLength.get(regs_.get_at(rows().len)));
-}
-
-RingPos UdmaQueue::head() const {
-  return ring_pos(regs_.get_at(rows().head));
-}
 RingPos UdmaQueue::tail() const {
   return ring_pos(regs_.get_at(rows().tail));
 }
@@ -86,11 +64,6 @@ base::Result<const soc::RegDesc*> UdmaQueue::write_reg(std::uint32_t offset, std
     update_status();
   }
   return w;
-}
-
-bool UdmaQueue::enabled() const {
-  const std::uint32_t cfg = regs_.get_at(rows().cfg);
-  return rf::kQCfgEnPref.get(cfg) != 0 && soc::queue_run_enable(dir_).get(cfg) != 0;
 }
 
 void UdmaQueue::set_pos(std::size_t row, RingPos p) {

@@ -36,9 +36,15 @@ struct RingPos {
   bool operator==(const RingPos&) const = default;
 };
 /// The position a pointer register holds.
-RingPos ring_pos(std::uint32_t reg);
+inline RingPos ring_pos(std::uint32_t reg) {
+  return RingPos{static_cast<std::uint32_t>(soc::kPtrOffset.get(reg)),
+                 static_cast<unsigned>(soc::kPtrRingId.get(reg))};
+}
 /// The register value of a position (ring_id [31:30], offset [23:0]).
-std::uint32_t ring_pos_reg(RingPos p);
+inline std::uint32_t ring_pos_reg(RingPos p) {
+  return static_cast<std::uint32_t>(
+      soc::kPtrRingId.set(soc::kPtrOffset.set(0, p.offset), p.ring_id));
+}
 
 /// The M2S descriptors one doorbell posted, which may start once the transfer's fixed cost has
 /// passed. [CHOICE D26]
@@ -97,12 +103,19 @@ class UdmaQueue {
   /// new DRL. The caller runs the register's hook (doorbell, q_sw_ctrl) afterwards.
   base::Result<const soc::RegDesc*> write_reg(std::uint32_t offset, std::uint32_t v);
 
+  // Inline, as is enabled(): the engines read them on every descriptor.
   /// Ring base (DRBP_high:DRBP_low, 64-byte aligned: the low 6 bits are not stored).
-  [[nodiscard]] base::SocAddr ring_base() const;
+  [[nodiscard]] base::SocAddr ring_base() const {
+    const std::uint64_t lo =
+        regs_.get_at(rows().base_low) & soc::reg_mask(soc::reg_field::kRingBaseLowAddr);
+    return base::SocAddr{(std::uint64_t{regs_.get_at(rows().base_high)} << 32) | lo};
+  }
   /// Ring length in descriptors (DRL[23:0]).
-  [[nodiscard]] std::uint32_t ring_len() const;
+  [[nodiscard]] std::uint32_t ring_len() const {
+    return static_cast<std::uint32_t>(soc::reg_field::kRingLength.get(regs_.get_at(rows().len)));
+  }
   /// Next descriptor the engine takes (DRHP).
-  [[nodiscard]] RingPos head() const;
+  [[nodiscard]] RingPos head() const { return ring_pos(regs_.get_at(rows().head)); }
   /// One past the last posted descriptor (DRTP).
   [[nodiscard]] RingPos tail() const;
   /// Next descriptor the scheduler reads (DCP); follows head in this model.
@@ -113,7 +126,10 @@ class UdmaQueue {
   /// date whenever head, tail or DRL change (the engines ask on every step).
   [[nodiscard]] std::uint32_t posted() const noexcept { return posted_; }
   /// cfg.en_pref and cfg.en_scheduling (M2S) / cfg.en_stream (S2M).
-  [[nodiscard]] bool enabled() const;
+  [[nodiscard]] bool enabled() const {
+    const std::uint32_t cfg = regs_.get_at(rows().cfg);
+    return soc::reg_field::kQCfgEnPref.get(cfg) != 0 && soc::queue_run_enable(dir_).get(cfg) != 0;
+  }
 
   /// The doorbell hook: tail += n (ring id advancing on wrap). Errors (nothing changes): ring
   /// length 0, n == 0, or more descriptors posted than the ring holds ("tail beyond ring").
