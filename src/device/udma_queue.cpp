@@ -6,7 +6,6 @@ namespace sbrdma::device {
 namespace {
 
 namespace rf = soc::reg_field;
-constexpr unsigned kRingIds = 1U << soc::kPtrRingId.width();  // 2-bit ring id
 
 }  // namespace
 
@@ -71,30 +70,6 @@ void UdmaQueue::set_pos(std::size_t row, RingPos p) {
   if (row == rows().tail || row == rows().head) recount();
 }
 
-void UdmaQueue::advance(std::size_t row, std::uint32_t n) {
-  const std::uint32_t len = ring_len();
-  RingPos p = ring_pos(regs_.get_at(row));
-  std::uint64_t off = std::uint64_t{p.offset} + n;
-  while (len != 0 && off >= len) {  // wrap: the ring id advances (id + 1) mod 4 [CHOICE D2]
-    off -= len;
-    p.ring_id = (p.ring_id + 1) % kRingIds;
-  }
-  p.offset = static_cast<std::uint32_t>(off);
-  regs_.set_at(row, ring_pos_reg(p));
-  // posted() = (tail - head) mod 4*DRL: moving tail or head by n moves it by +n or -n.
-  const std::uint64_t span = kRingIds * std::uint64_t{len};
-  if (span == 0 || (row != rows().tail && row != rows().head)) return;
-  const std::uint64_t k = n < span ? n : n % span;
-  std::uint64_t v = row == rows().tail ? posted_ + k : posted_ + span - k;
-  if (v >= span) v -= span;
-  posted_ = static_cast<std::uint32_t>(v);
-}
-
-void UdmaQueue::update_status() {
-  regs_.set_at(rows().status, static_cast<std::uint32_t>(
-                                  rf::kQStatusUsed.set(regs_.get_at(rows().status), posted())));
-}
-
 base::Status UdmaQueue::add_tail(std::uint32_t n) {
   const std::uint32_t len = ring_len();
   if (len == 0) {
@@ -110,19 +85,6 @@ base::Status UdmaQueue::add_tail(std::uint32_t n) {
   advance(rows().tail, n);
   update_status();
   return base::ok_status();
-}
-
-void UdmaQueue::advance_head() {
-  const Rows& r = rows();
-  advance(r.head, 1);
-  // current follows head: set_pos(current, head()) without the decode (the head register
-  // holds only its offset and ring id, which is what set_pos would store).
-  regs_.set_at(r.current, regs_.get_at(r.head));
-  update_status();
-}
-
-void UdmaQueue::advance_completion() {
-  advance(rows().completion, 1);
 }
 
 void UdmaQueue::trim_batches() {

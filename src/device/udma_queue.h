@@ -134,10 +134,18 @@ class UdmaQueue {
   /// The doorbell hook: tail += n (ring id advancing on wrap). Errors (nothing changes): ring
   /// length 0, n == 0, or more descriptors posted than the ring holds ("tail beyond ring").
   base::Status add_tail(std::uint32_t n);
+  // Inline, with advance() and update_status(): the engines call them twice per pair.
   /// Takes the descriptor at head: head and current advance by one.
-  void advance_head();
+  void advance_head() {
+    const Rows& r = rows();
+    advance(r.head, 1);
+    // current follows head: set_pos(current, head()) without the decode (the head register
+    // holds only its offset and ring id, which is what set_pos would store).
+    regs_.set_at(r.current, regs_.get_at(r.head));
+    update_status();
+  }
   /// One taken descriptor has completed: the completion head advances by one.
-  void advance_completion();
+  void advance_completion() { advance(rows().completion, 1); }
   /// A q_sw_ctrl command: rst_tail_ptr / rst_head_ptr / rst_current_ptr reset that pointer to
   /// offset 0, ring id 1; rst_q resets every pointer and clears a stopped queue.
   void sw_ctrl(std::uint32_t v);
@@ -173,12 +181,38 @@ class UdmaQueue {
   base::Tick not_before;
 
  private:
+  /// Ring ids: 2 bits.
+  static constexpr unsigned kRingIds = 1U << soc::kPtrRingId.width();
+
   [[nodiscard]] std::uint64_t abs_pos(RingPos p) const;
-  void advance(std::size_t row, std::uint32_t n);
+  /// Moves the pointer at `row` by `n` slots (the ring id advancing on each wrap), and
+  /// posted() with it if it is the tail or the head.
+  void advance(std::size_t row, std::uint32_t n) {
+    const std::uint32_t len = ring_len();
+    RingPos p = ring_pos(regs_.get_at(row));
+    std::uint64_t off = std::uint64_t{p.offset} + n;
+    while (len != 0 && off >= len) {  // wrap: the ring id advances (id + 1) mod 4 [CHOICE D2]
+      off -= len;
+      p.ring_id = (p.ring_id + 1) % kRingIds;
+    }
+    p.offset = static_cast<std::uint32_t>(off);
+    regs_.set_at(row, ring_pos_reg(p));
+    // posted() = (tail - head) mod 4*DRL: moving tail or head by n moves it by +n or -n.
+    const std::uint64_t span = kRingIds * std::uint64_t{len};
+    if (span == 0 || (row != rows().tail && row != rows().head)) return;
+    const std::uint64_t k = n < span ? n : n % span;
+    std::uint64_t v = row == rows().tail ? posted_ + k : posted_ + span - k;
+    if (v >= span) v -= span;
+    posted_ = static_cast<std::uint32_t>(v);
+  }
   void set_pos(std::size_t row, RingPos p);
   /// Keeps the batches' total equal to posted() (after a pointer reset).
   void trim_batches();
-  void update_status();
+  /// The status register's used count follows posted().
+  void update_status() {
+    regs_.set_at(rows().status, static_cast<std::uint32_t>(soc::reg_field::kQStatusUsed.set(
+                                    regs_.get_at(rows().status), posted())));
+  }
   /// Recomputes posted_ from the head, tail and DRL registers.
   void recount();
 
