@@ -280,15 +280,6 @@ PagedMemory::Slot& PagedMemory::page(std::uint64_t index) {
   return s;
 }
 
-bool PagedMemory::valid_range(std::uint64_t offset, std::uint64_t len) const noexcept {
-  if (offset > size_ || len > size_ - offset) return false;
-  if (len == 0) return true;
-  if (valid_bytes_ == page_bytes_) return true;
-  // With holes, a valid range sits inside the valid part of a single page.
-  const std::uint64_t in_page = this->in_page(offset);
-  return in_page < valid_bytes_ && len <= valid_bytes_ - in_page;
-}
-
 std::span<const std::uint8_t> PagedMemory::read_run(std::uint64_t offset, std::uint64_t max) const {
   SBRDMA_CHECK(valid_range(offset, 1));
   const std::uint64_t in_page = this->in_page(offset);

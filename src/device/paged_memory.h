@@ -67,8 +67,15 @@ class PagedMemory {
   [[nodiscard]] std::size_t allocated_pages() const noexcept { return allocated_; }
 
   /// True if [offset, offset + len) lies inside the memory and inside the valid part of every
-  /// page it touches.
-  [[nodiscard]] bool valid_range(std::uint64_t offset, std::uint64_t len) const noexcept;
+  /// page it touches. Inline: every descriptor read and every SBUF source passes it.
+  [[nodiscard]] bool valid_range(std::uint64_t offset, std::uint64_t len) const noexcept {
+    if (offset > size_ || len > size_ - offset) return false;
+    if (len == 0) return true;
+    if (valid_bytes_ == page_bytes_) return true;
+    // With holes, a valid range sits inside the valid part of a single page.
+    const std::uint64_t in_page = this->in_page(offset);
+    return in_page < valid_bytes_ && len <= valid_bytes_ - in_page;
+  }
 
   /// Copies bytes out; untouched bytes read as zero. Contract: valid_range(offset, out.size()).
   void read(std::uint64_t offset, std::span<std::uint8_t> out) const;
