@@ -228,11 +228,15 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   EngineCache& cache = core_state(eng.core()).caches[eng.index()];
 
   // 0. DMB (word0) or write_barrier (word1): "all previous transfers are done before starting
-  //    this one" [DRV] udma-facts §1.1, §3.4 — wait for the queue's earlier data to land.
+  //    this one" [DRV] udma-facts §1.1, §3.4 — wait for the queue's earlier data to land,
+  //    unless rate_limit_mask.internal_pause_dmb masks the pause (its reset value).
+  //    [CHOICE D25g]
   const HeadRead m2s_head = read_head(eng, Direction::kM2S, qi);
   if (m2s.last_data_land > now && m2s_head &&
       (soc::desc_word0::kDmb.get(m2s_head->first.word0) != 0 ||
-       soc::desc_word1::kWriteBarrier.get(m2s_head->first.word1) != 0)) {
+       soc::desc_word1::kWriteBarrier.get(m2s_head->first.word1) != 0) &&
+      soc::reg_field::kRateLimitMaskInternalPauseDmb.get(
+          m2s.regs().get(soc::m2s_q::kRateLimitMask)) == 0) {
     m2s.not_before = m2s.last_data_land;
     return;
   }
@@ -247,6 +251,15 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
                 fmt::format("M2S descriptor word1 {:#010x} (op {}, optype {}) is not a CME COPY, "
                             "the only command modelled",
                             md->word1, op, optype));
+  }
+  // Every descriptor is its own packet: FIRST and LAST both set. [CHOICE D25i]
+  constexpr std::uint64_t kOnePacket =
+      soc::desc_word0::kFirst.mask() | soc::desc_word0::kLast.mask();
+  if ((md->word0 & kOnePacket) != kOnePacket) {
+    return fail(m2s, fmt::format("M2S descriptor word0 {:#010x} (FIRST {}, LAST {}): packets of "
+                                 "several descriptors are not modelled; set both",
+                                 md->word0, soc::desc_word0::kFirst.get(md->word0),
+                                 soc::desc_word0::kLast.get(md->word0)));
   }
   // 2. The S2M side must hold an armed descriptor for the data.
   if (!eng.can_run(Direction::kS2M, qi) || s2m.posted() == 0) {
@@ -272,7 +285,8 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   s2m.advance_head();
   if (--m2s.batches.front().remaining == 0) m2s.batches.pop_front();
   // 5. Timing [CHOICE D26]: the engine streams after its per-descriptor cost; the bytes cross
-  //    the route; a semaphore write lands behind the queue's earlier data.
+  //    the route; a semaphore write, or a strongly ordered data write (S2M SOW, v3 and
+  //    later [CHOICE D25g]), lands behind the queue's earlier data.
   const TimingParams& tp = params();
   const base::Tick t0 = now + tp.dma_desc_cost;
   eng.free_at = t0 + fabric_.stream_time(base::Bytes{len}, tp.dma_engine_rate);
@@ -282,7 +296,11 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   if (dst->semaphore) {
     at = std::max(arrival, m2s.last_data_land) + tp.semaphore_write_latency;
   } else {
-    m2s.last_data_land = std::max(m2s.last_data_land, arrival);
+    if (soc::desc_word0::kS2mStrongOrderWr.get(sd->word0) != 0 &&
+        profile().s2m_strong_order_write) {
+      at = std::max(arrival, m2s.last_data_land);
+    }
+    m2s.last_data_land = std::max(m2s.last_data_land, at);
   }
   // 6. [CHOICE D35] In timing-only runs a data pair's landing only advances the completion
   //    heads and counts: it waits, without an event, for whatever can see that.

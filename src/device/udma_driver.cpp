@@ -34,6 +34,10 @@ base::Status init_queue(soc::MmioBus& bus, const soc::AddressMap& map, unsigned 
   bus.write32(reg(q.ring_base_high).value(), static_cast<std::uint32_t>(ring.v >> 32));
   bus.write32(reg(q.ring_len).value(), ring_len);
   bus.write32(*cfg, cfg_now | en);  // 4.
+  if (dir == Direction::kM2S) {     // 5. v2/v3 TX queues: DMB on [DRV] udma-facts §3.3
+    const base::SocAddr mask = reg(soc::m2s_q::kRateLimitMask).value();
+    bus.write32(mask, bus.read32(mask) & ~reg_mask(rf::kRateLimitMaskInternalPauseDmb));
+  }
   return base::ok_status();
 }
 

@@ -41,8 +41,9 @@ constexpr std::array kProfiles{
         // [HIGH] wiki-facts §1.10 (is_valid_sb2sb_collective needs nc >= V3) and §9.11
         // (0xBF is absent from the v2 images)
         .sb2sb_collective = false,
-        .cores_per_chip = 2,  // [DRV] udma-facts §4.1 (v2: 2 NCs per device)
-        .dies_per_chip = 1,   // [DRV] udma-facts §4.1
+        .s2m_strong_order_write = false,  // [DRV] udma-facts §1.1: SOW is v3+
+        .cores_per_chip = 2,              // [DRV] udma-facts §4.1 (v2: 2 NCs per device)
+        .dies_per_chip = 1,               // [DRV] udma-facts §4.1
         .tpbs_per_die = 2,
         .max_chips = 64,                    // [CHOICE D18] routed like Cayman
         .dma_engines_per_tpb = 16,          // [HIGH] wiki-facts §8

@@ -20,6 +20,9 @@ struct Profile {
   bool has_address_map = true;  ///< soc::AddressMap can be built for it
   /// The POOL firmware has the SB2SB_Collective (0xBF) handler: NC-v3 and later.
   bool sb2sb_collective = true;
+  /// S2M descriptor bit 29 is STRONG_ORDER_WR ("V3+ only"; v2 reads it as NO_SNOOP_H).
+  /// [DRV] udma-facts §1.1
+  bool s2m_strong_order_write = true;
   unsigned cores_per_chip = 0;  ///< TPBs (NeuronCores) per chip
   unsigned dies_per_chip = 0;
   unsigned tpbs_per_die = 0;

@@ -54,6 +54,8 @@ inline constexpr base::BitField kFirst = base::bit(26);
 inline constexpr base::BitField kLast = base::bit(27);
 inline constexpr base::BitField kIntEn = base::bit(28);
 inline constexpr base::BitField kNoSnoop = base::bit(29);
+/// Bit 29 of an S2M descriptor on v3 and later: STRONG_ORDER_WR. [DRV] udma-facts §1.1
+inline constexpr base::BitField kS2mStrongOrderWr = base::bit(29);
 inline constexpr base::BitField kDmb = base::bit(30);
 inline constexpr base::BitField kConcat = base::bit(31);
 }  // namespace desc_word0

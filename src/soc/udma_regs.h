@@ -127,6 +127,8 @@ inline constexpr std::uint32_t kTdrtpInc = 0x38;  ///< the M2S doorbell
 inline constexpr std::uint32_t kTdrtp = 0x3C;
 inline constexpr std::uint32_t kTdcp = 0x40;
 inline constexpr std::uint32_t kTcrhp = 0x4C;
+/// rate_limit_mask: bit 2 internal_pause_dmb, reset 0b111. [DRV] udma-facts §2.1
+inline constexpr std::uint32_t kRateLimitMask = 0x74;
 inline constexpr std::uint32_t kCompCfg = 0xA0;
 inline constexpr std::uint32_t kQSwCtrl = 0xB0;
 inline constexpr std::uint32_t kTdrdtpInc = 0xE0;
@@ -235,6 +237,9 @@ inline constexpr base::BitField kStateCompCtrl{1, 0};
 inline constexpr base::BitField kStateStreamIf{5, 4};
 inline constexpr base::BitField kStateDataRdCtrl{9, 8};
 inline constexpr base::BitField kStateDescPref{13, 12};
+/// M2S queue rate_limit_mask.internal_pause_dmb: set (the reset value), the queue ignores
+/// DMB and write_barrier; v2/v3 drivers clear it on TX queues. [DRV] udma-facts §2.1, §3.3
+inline constexpr base::BitField kRateLimitMaskInternalPauseDmb = base::bit(2);
 /// state.last_change_state_cmd (M2S only).
 inline constexpr base::BitField kM2sStateLastChangeStateCmd{18, 16};
 /// err_log_mask.pref_ring_id: M2S bit 17 (secondary group A), S2M bit 11 (group B).

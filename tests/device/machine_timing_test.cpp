@@ -75,43 +75,101 @@ TEST(MachineTiming, CrossChipTransferAddsItsRoutesLatencies) {
                             transfer_time(base::Bytes{kLen}, p.dma_engine_rate) + route);
 }
 
-/// Lands a 64 KiB copy to chip 1, then a 4 KiB copy on the issuing core (its M2S descriptor
-/// with `flags`); returns whether the second has landed one tick before `expected`, and at
-/// `expected`.
-std::pair<bool, bool> probe_second(soc::CopyFlags flags, Tick expected) {
-  Rig rig("trn2.48xlarge");
+/// The second of two copies on one queue of core 0: a 64 KiB copy to core `far` (on another
+/// chip) lands late; a 4 KiB copy on core 0 follows, its M2S descriptor made with `flags` and
+/// `s2m_word0` ORed into its S2M word0.
+struct Second {
+  soc::CopyFlags flags = {};
+  std::uint32_t s2m_word0 = 0;
+  bool dmb_masked = false;  ///< rate_limit_mask back at its reset value (DMB pause masked)
+};
+
+/// The second copy's landing: `plain` as it streams once the engine is free, `behind` when it
+/// waits for the first to land before it starts, `first` the first's landing.
+struct SecondTimes {
+  Tick plain;
+  Tick behind;
+  Tick first;
+};
+
+SecondTimes second_times(const Rig& rig, CoreId far) {
+  const TimingParams& p = rig.m->params();
+  const Tick engine_free = p.mmio_write_latency + p.dma_fixed_cost + p.dma_desc_cost +
+                           transfer_time(base::Bytes{65536}, p.dma_engine_rate);
+  const Tick first = engine_free + route_latency(rig.m->topology(), 0, far);
+  const Tick local = p.dma_desc_cost + transfer_time(base::Bytes{4096}, p.dma_engine_rate) +
+                     route_latency(rig.m->topology(), 0, 0);
+  return {engine_free + local, first + local, first};
+}
+
+/// Whether the second copy has landed one tick before `expected`, and at `expected`.
+std::pair<bool, bool> probe_second(std::string_view topology, CoreId far, Second s, Tick expected) {
+  Rig rig(topology);
   const auto data = pattern(4096);
   rig.seed(0, 1, 0, data);
   Channel ch = rig.open(0, 0, 0, 8);
-  rig.copy(ch, rig.sbuf(0, 0, 0), rig.routed(0, rig.sbuf(8, 0, 0), 8), 65536);
-  ch.m2s.push(rig.bus(0), soc::make_copy_descriptor(rig.sbuf(0, 1, 0), 4096, 0, flags).value());
-  ch.s2m.push(rig.bus(0), soc::make_copy_descriptor(rig.sbuf(0, 2, 0), 4096, 0).value());
+  if (s.dmb_masked) {
+    rig.bus(0).write32(
+        rig.map().queue_reg_addr(0, 0, Direction::kM2S, 0, soc::m2s_q::kRateLimitMask).value(),
+        0x7);
+  }
+  rig.copy(ch, rig.sbuf(0, 0, 0), rig.routed(0, rig.sbuf(far, 0, 0), far), 65536);
+  ch.m2s.push(rig.bus(0), soc::make_copy_descriptor(rig.sbuf(0, 1, 0), 4096, 0, s.flags).value());
+  auto s2m = soc::make_copy_descriptor(rig.sbuf(0, 2, 0), 4096, 0).value();
+  s2m.word0 |= s.s2m_word0;
+  ch.s2m.push(rig.bus(0), s2m);
   rig.start(ch, 2);
   rig.kernel.run_until(expected - Tick{1});
   const bool before = rig.read(0, 2, 0, 4096) == data;
   rig.kernel.run_until(expected);
+  EXPECT_TRUE(rig.m->errors().empty()) << rig.m->error_report();
   return {before, rig.read(0, 2, 0, 4096) == data};
 }
 
+constexpr std::pair<bool, bool> kLandsAtIt{false, true};
+
 TEST(MachineTiming, ADmbDescriptorWaitsForTheQueuesEarlierData) {
-  Rig rig("trn2.48xlarge");
-  const TimingParams& p = rig.m->params();
-  const Tick start = p.mmio_write_latency + p.dma_fixed_cost;
-  const Tick engine_free =
-      start + p.dma_desc_cost + transfer_time(base::Bytes{65536}, p.dma_engine_rate);
-  const Tick first_lands = engine_free + route_latency(rig.m->topology(), 0, 8);
-  const Tick local = p.dma_desc_cost + transfer_time(base::Bytes{4096}, p.dma_engine_rate) +
-                     route_latency(rig.m->topology(), 0, 0);
+  const Rig rig("trn2.48xlarge");
+  const CoreId far = 8;  // chip 1
+  const SecondTimes t = second_times(rig, far);
   // Without DMB the local copy streams as soon as the engine is free, and overtakes the first.
-  const Tick plain = engine_free + local;
-  EXPECT_LT(plain, first_lands);
-  EXPECT_EQ(probe_second({}, plain), std::make_pair(false, true));
+  EXPECT_LT(t.plain, t.first);
+  EXPECT_EQ(probe_second("trn2.48xlarge", far, {}, t.plain), kLandsAtIt);
   // With DMB (word0 bit 30) it starts when the first has landed ...
-  EXPECT_EQ(probe_second({.dmb = true}, first_lands + local), std::make_pair(false, true));
+  EXPECT_EQ(probe_second("trn2.48xlarge", far, {.flags = {.dmb = true}}, t.behind), kLandsAtIt);
   // ... and so with word1's write_barrier (bit 26), the barrier v2/v3 drivers set
   // (udma-facts 1.1, 3.4).
-  EXPECT_EQ(probe_second({.write_barrier = true}, first_lands + local),
-            std::make_pair(false, true));
+  EXPECT_EQ(probe_second("trn2.48xlarge", far, {.flags = {.write_barrier = true}}, t.behind),
+            kLandsAtIt);
+}
+
+TEST(MachineTiming, BarriersNeedTheDmbPauseUnmasked) {
+  // rate_limit_mask.internal_pause_dmb resets to 1 (masked); the driver clears it on TX
+  // queues "to enable DMB" (udma-facts 2.1, 3.3), as the rig's init_queue does. Set again,
+  // both barriers are ignored. [CHOICE D25g]
+  const Rig rig("trn2.48xlarge");
+  const SecondTimes t = second_times(rig, 8);
+  for (const soc::CopyFlags f :
+       {soc::CopyFlags{.dmb = true}, soc::CopyFlags{.write_barrier = true}}) {
+    EXPECT_EQ(probe_second("trn2.48xlarge", 8, {.flags = f, .dmb_masked = true}, t.plain),
+              kLandsAtIt);
+  }
+}
+
+TEST(MachineTiming, AStronglyOrderedS2mWriteLandsBehindTheQueuesEarlierData) {
+  // S2M bit 29, STRONG_ORDER_WR on v3 and later (udma-facts 1.1): the copy streams at once
+  // but its bytes land no earlier than the queue's earlier data. On v2 the bit is
+  // NO_SNOOP_H and changes nothing. [CHOICE D25g]
+  const auto sow = static_cast<std::uint32_t>(soc::desc_word0::kS2mStrongOrderWr.mask());
+  const Rig cayman("trn2.48xlarge");
+  const SecondTimes t = second_times(cayman, 8);
+  EXPECT_EQ(probe_second("trn2.48xlarge", 8, {.flags = {}, .s2m_word0 = sow}, t.first), kLandsAtIt);
+  const Rig sunda("trn1.32xlarge");
+  const CoreId far = 10;  // chip 5, two hops away (two cores a chip)
+  const SecondTimes v2 = second_times(sunda, far);
+  ASSERT_LT(v2.plain, v2.first);
+  EXPECT_EQ(probe_second("trn1.32xlarge", far, {.flags = {}, .s2m_word0 = sow}, v2.plain),
+            kLandsAtIt);
 }
 
 TEST(MachineTiming, OneEngineMoves32KibAndASemaphoreInAboutTheProfiledTime) {
