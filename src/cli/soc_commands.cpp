@@ -55,10 +55,10 @@ int run_decode_addr(const AddrArgs& a) {
   return 0;
 }
 
-int run_decode_desc(const std::string& hex) {
+int run_decode_desc(const std::string& hex, soc::Direction dir) {
   auto d = soc::parse_descriptor_hex(hex);
   if (!d) return fail(d.error());
-  std::string out = soc::format_descriptor(*d);
+  std::string out = soc::format_descriptor(*d, dir);
   const soc::ChipDie issuer{0, 0};
   auto map = soc::AddressMap::build(soc::cayman_profile());
   if (map) {
@@ -121,10 +121,14 @@ void add_decode_soc(CLI::App& decode, Context& ctx) {
                    "(little-endian words; no 0x; blanks between digits allowed, quoted or "
                    "as separate arguments)")
       ->required();
-  desc->callback([hex, &ctx] {
+  auto s2m = std::make_shared<bool>(false);
+  desc->add_flag("--s2m", *s2m,
+                 "read it as an S2M (receive) descriptor: its word0 has no FIRST/LAST/DMB and "
+                 "bit 29 is STRONG_ORDER_WR (v3+); word1 is unused");
+  desc->callback([hex, s2m, &ctx] {
     std::string joined;  // the groups of digits in the order given
     for (const std::string& s : *hex) joined += (joined.empty() ? "" : " ") + s;
-    ctx.status = run_decode_desc(joined);
+    ctx.status = run_decode_desc(joined, *s2m ? soc::Direction::kS2M : soc::Direction::kM2S);
   });
 }
 

@@ -19,6 +19,19 @@ constexpr std::array kWord0Fields{
     DescField{"CONCAT", desc_word0::kConcat},
 };
 
+/// An S2M descriptor's word0 as the v2/v3 driver uses it (single buffer): the LEN2 and ERR
+/// of the HAL's dual-buffer and rev-4 layouts are left as reserved. [DRV] udma-facts §1.1
+constexpr std::array kS2mWord0Fields{
+    DescField{"LEN", desc_word0::kLen},
+    DescField{"reserved", base::BitField{23, 16}},
+    DescField{"RING_ID", desc_word0::kRingId},
+    DescField{"reserved", base::BitField{27, 26}},
+    DescField{"INT_EN", desc_word0::kIntEn},
+    DescField{"STRONG_ORDER_WR", desc_word0::kS2mStrongOrderWr},
+    DescField{"reserved", base::bit(30)},
+    DescField{"DUAL_BUF", base::bit(31)},
+};
+
 constexpr std::array kWord1Fields{
     DescField{"block_attr", desc_word1::kBlockAttr},
     DescField{"cached_crc_iv_index", desc_word1::kCachedCrcIvIndex},
@@ -45,6 +58,7 @@ constexpr bool covers_word(std::span<const DescField> fields) {
   return seen == 0xFFFFFFFFu;
 }
 static_assert(covers_word(kWord0Fields));
+static_assert(covers_word(kS2mWord0Fields));
 static_assert(covers_word(kWord1Fields));
 
 // The driver's plain-copy word is first|last block, copy_src_data, op CME. [HIGH]
@@ -74,6 +88,7 @@ std::string field_note(std::string_view name, std::uint64_t v, const UdmaDescrip
     if (last) return "last";
     return "";
   }
+  if (name == "STRONG_ORDER_WR") return "v3 and later; NO_SNOOP_H on v2";
   if (name == "reserved" && v != 0) return "reserved bits set";
   return "";
 }
@@ -200,9 +215,16 @@ std::string descriptor_hex(const UdmaDescriptor& d) {
   return s;
 }
 
-std::string format_descriptor(const UdmaDescriptor& d) {
+std::string format_descriptor(const UdmaDescriptor& d, Direction dir) {
   std::string out;
   out += fmt::format("descriptor {}  (16 bytes as in memory, little-endian)\n", descriptor_hex(d));
+  if (dir == Direction::kS2M) {
+    out += fmt::format("word0 {:#010x}  len_ctrl (S2M)\n", d.word0);
+    append_fields(out, kS2mWord0Fields, d.word0, d);
+    out += fmt::format("word1 {:#010x}  buf2_ptr_lo (unused)\n", d.word1);
+    out += fmt::format("buf_ptr {:#018x}  (destination)\n", d.buf_ptr);
+    return out;
+  }
   out += fmt::format("word0 {:#010x}  len_ctrl\n", d.word0);
   append_fields(out, kWord0Fields, d.word0, d);
   out += fmt::format("word1 {:#010x}  CME command{}\n", d.word1,

@@ -37,6 +37,7 @@
 #include "base/result.h"
 #include "base/units.h"
 #include "soc/named_field.h"
+#include "soc/udma_regs.h"
 
 namespace sbrdma::soc {
 
@@ -180,7 +181,9 @@ std::span<const DescField> word1_fields();
 base::Result<UdmaDescriptor> parse_descriptor_hex(std::string_view hex);
 /// The 32 hex digits of `d` as it lies in memory (inverse of parse_descriptor_hex).
 std::string descriptor_hex(const UdmaDescriptor& d);
-/// A multi-line listing of every field by name (the `sbrdma decode desc` output).
-std::string format_descriptor(const UdmaDescriptor& d);
+/// A multi-line listing of every field by name (the `sbrdma decode desc` output), read as an
+/// M2S descriptor or, with kS2M, as an S2M one (the two word0 layouts differ; an S2M word1
+/// is unused). udma-facts §1.1
+std::string format_descriptor(const UdmaDescriptor& d, Direction dir = Direction::kM2S);
 
 }  // namespace sbrdma::soc

@@ -65,7 +65,16 @@ expect_out "buf_ptr 0x0000002000000000"
 # Groups of digits as separate arguments, in the order given (as decode word takes them).
 check desc_split_args 0 - -- decode desc 04000001 03000801 04187002 28000000
 expect_out_file "$DIR/../data/soc/sema_inc_desc.txt"
+# --s2m: the receive layout (no FIRST/LAST/DMB; bit 29 is STRONG_ORDER_WR on v3+).
+check desc_s2m 0 - -- decode desc --s2m 00100021000000000000000000000000
+expect_out "word0 0x21001000  len_ctrl (S2M)"
+expect_out "STRONG_ORDER_WR      [29]     0x1  (v3 and later; NO_SNOOP_H on v2)"
+expect_out "word1 0x00000000  buf2_ptr_lo (unused)"
+expect_out "buf_ptr 0x0000000000000000  (destination)"
+check desc_m2s_bit29 0 - -- decode desc 00100021000000000000000000000000
+expect_out "NO_SNOOP             [29]     0x1"
 check desc_help 0 - -- decode desc --help
+expect_out "--s2m" 
 expect_out "as they lie in memory"
 check desc_short 1 - -- decode desc 0000000c
 expect_err "error: descriptor hex must be exactly 32 hex digits (16 bytes), got 8"

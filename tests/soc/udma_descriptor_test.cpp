@@ -130,6 +130,15 @@ TEST(DescriptorPrint, NamesEveryField) {
   EXPECT_NE(s.find("(CME)"), std::string::npos);
   EXPECT_NE(s.find("buf_ptr 0x0000000000000010"), std::string::npos);
   EXPECT_EQ(sdma_op_name(3), "");
+  // As S2M: its own word0 layout, FIRST and LAST reserved there, word1 unused.
+  const std::string r =
+      format_descriptor(*make_copy_descriptor(base::SocAddr{0x10}, 64, 1), Direction::kS2M);
+  EXPECT_NE(r.find("len_ctrl (S2M)"), std::string::npos) << r;
+  EXPECT_NE(r.find("reserved             [27:26]  0x3  (reserved bits set)"), std::string::npos)
+      << r;
+  EXPECT_NE(r.find("STRONG_ORDER_WR      [29]     0x0"), std::string::npos) << r;
+  EXPECT_EQ(r.find("FIRST"), std::string::npos) << r;
+  EXPECT_EQ(r.find("CME"), std::string::npos) << r;
   EXPECT_EQ(cme_type_name(SdmaCmeType::kCksum32Adler), "CKSUM32_ADLER");
 }
 
