@@ -140,14 +140,18 @@ base::Error json_error(const std::string& file, const std::string& path, std::st
                           fmt::format("{}: {}", path.empty() ? "/" : path, what));
 }
 
+std::string json_brief(const nlohmann::json& v) {
+  if (v.is_object()) return "an object";
+  if (v.is_array()) return "an array";
+  std::string s = v.dump(-1, ' ', true);
+  return s.size() > 40 ? s.substr(0, 37) + "..." : s;
+}
+
 base::Result<unsigned> json_unsigned(const nlohmann::json& v, const std::string& file,
                                      const std::string& path, std::string_view expected,
                                      std::string_view noun) {
   if (!v.is_number_unsigned()) {
-    // What was there, short and ASCII: 1.0, -2, "1", [0]...
-    std::string got = v.dump(-1, ' ', true);
-    if (got.size() > 32) got = got.substr(0, 29) + "...";
-    return json_error(file, path, fmt::format("expected {}, not {}", expected, got));
+    return json_error(file, path, fmt::format("expected {}, got {}", expected, json_brief(v)));
   }
   const auto n = v.get<std::uint64_t>();
   if (n > std::numeric_limits<unsigned>::max()) {

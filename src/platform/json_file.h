@@ -34,8 +34,13 @@ base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::s
 ///   groups.json: error: /1/0: expected a rank
 base::Error json_error(const std::string& file, const std::string& path, std::string_view what);
 
+/// A short, ASCII description of a value for "expected X, got Y": "an object", "an array", or
+/// the value as JSON text (cut at 40 characters).
+std::string json_brief(const nlohmann::json& v);
+
 /// The whole number of 0 or more at JSON path `path` of `file`, as an `unsigned`. Errors:
-/// anything else ("expected `expected`"), or more than 2^32 - 1 ("`noun` N is too large").
+/// anything else ("expected `expected`, got ..."), or more than 2^32 - 1 ("`noun` N is too
+/// large").
 base::Result<unsigned> json_unsigned(const nlohmann::json& v, const std::string& file,
                                      const std::string& path, std::string_view expected,
                                      std::string_view noun);

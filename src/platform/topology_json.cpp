@@ -34,17 +34,9 @@ std::string child(const std::string& path, std::size_t index) {
   return path + "/" + std::to_string(index);
 }
 
-/// A short description of a value for "expected X, got Y".
-std::string describe(const json& j) {
-  if (j.is_object()) return "an object";
-  if (j.is_array()) return "an array";
-  std::string s = j.dump();
-  return s.size() > 40 ? s.substr(0, 37) + "..." : s;
-}
-
 Result<unsigned> as_uint(const json& j, const std::string& path, unsigned min = 0) {
   if (!j.is_number_unsigned()) {
-    return at(path, "expected a non-negative integer, got " + describe(j));
+    return at(path, "expected a non-negative integer, got " + json_brief(j));
   }
   const auto v = j.get<std::uint64_t>();
   if (v > kMaxUint) return at(path, std::to_string(v) + " is too large");
@@ -53,17 +45,17 @@ Result<unsigned> as_uint(const json& j, const std::string& path, unsigned min = 
 }
 
 Result<double> as_number(const json& j, const std::string& path) {
-  if (!j.is_number()) return at(path, "expected a number, got " + describe(j));
+  if (!j.is_number()) return at(path, "expected a number, got " + json_brief(j));
   return j.get<double>();
 }
 
 Result<std::string> as_string(const json& j, const std::string& path) {
-  if (!j.is_string()) return at(path, "expected a string, got " + describe(j));
+  if (!j.is_string()) return at(path, "expected a string, got " + json_brief(j));
   return j.get<std::string>();
 }
 
 Result<std::vector<unsigned>> as_uint_list(const json& j, const std::string& path) {
-  if (!j.is_array()) return at(path, "expected an array of integers, got " + describe(j));
+  if (!j.is_array()) return at(path, "expected an array of integers, got " + json_brief(j));
   std::vector<unsigned> out;
   for (std::size_t i = 0; i < j.size(); ++i) {
     auto v = as_uint(j[i], child(path, i));
@@ -76,7 +68,7 @@ Result<std::vector<unsigned>> as_uint_list(const json& j, const std::string& pat
 /// `j` must be an object with only `known` members.
 base::Status check_object(const json& j, const std::string& path,
                           std::initializer_list<std::string_view> known) {
-  if (!j.is_object()) return at(path, "expected an object, got " + describe(j));
+  if (!j.is_object()) return at(path, "expected an object, got " + json_brief(j));
   for (const auto& [key, value] : j.items()) {
     if (std::find(known.begin(), known.end(), key) == known.end()) {
       return at(child(path, key), "unknown field");
@@ -117,7 +109,7 @@ Result<LinkEndSpec> as_end(const json& j, const std::string& path) {
     return e;
   }
   if (!j.is_object()) {
-    return at(path, "expected a chip number or {\"chip\": N, \"die\": D}, got " + describe(j));
+    return at(path, "expected a chip number or {\"chip\": N, \"die\": D}, got " + json_brief(j));
   }
   SBRDMA_TRY(check_object(j, path, {"chip", "die"}));
   SBRDMA_TRY(require(j, path, "chip"));
@@ -134,7 +126,7 @@ Result<C2cLinkSpec> as_link(const json& j, const std::string& path) {
   SBRDMA_TRY(optional(j, path, "from", l.from, as_end));
   SBRDMA_TRY(optional(j, path, "to", l.to, as_end));
   SBRDMA_TRY(optional(j, path, "z", l.z, [](const json& v, const std::string& p) -> Result<bool> {
-    if (!v.is_boolean()) return at(p, "expected true or false, got " + describe(v));
+    if (!v.is_boolean()) return at(p, "expected true or false, got " + json_brief(v));
     return v.get<bool>();
   }));
   SBRDMA_TRY(optional(j, path, "bandwidth_gbps", l.bandwidth_gbps, kNumber));
@@ -165,7 +157,7 @@ base::Status read_array(const json& root, std::string_view key, std::vector<T>& 
   if (!root.contains(key)) return base::ok_status();
   const json& a = root.at(std::string(key));
   const std::string path = child("", key);
-  if (!a.is_array()) return at(path, "expected an array, got " + describe(a));
+  if (!a.is_array()) return at(path, "expected an array, got " + json_brief(a));
   for (std::size_t i = 0; i < a.size(); ++i) {
     auto v = read(a[i], child(path, i));
     if (!v.ok()) return v.error();
@@ -195,7 +187,7 @@ base::Status read_shape(const json& root, TopologySpec& s) {
 base::Status read_params(const json& root, TopologySpec& s) {
   if (!root.contains("params")) return base::ok_status();
   const json& p = root.at("params");
-  if (!p.is_object()) return at("/params", "expected an object, got " + describe(p));
+  if (!p.is_object()) return at("/params", "expected an object, got " + json_brief(p));
   for (const auto& [name, value] : p.items()) {
     auto v = as_number(value, child("/params", name));
     if (!v.ok()) return v.error();

@@ -148,7 +148,7 @@ check bench_groups_malformed 1 - -- bench allr --custom-replica-groups "$BENCH_D
 expect_err "groups_malformed.json:2: error: malformed JSON:"
 expect_err_lines 1
 check bench_groups_bad_rank 1 - -- bench allr --custom-replica-groups "$BENCH_DATA/groups_bad_rank.json"
-expect_err "groups_bad_rank.json: error: /1/1: expected a rank (a core id, 0 or more), not \"three\""
+expect_err "groups_bad_rank.json: error: /1/1: expected a rank (a core id, 0 or more), got \"three\""
 check bench_groups_overlap 1 - -- bench allr --custom-replica-groups "$BENCH_DATA/groups_overlap.json"
 expect_err "groups_overlap.json: error: /replica_groups/1/0: replica groups 0 and 1 overlap at rank 2"
 expect_err_lines 1

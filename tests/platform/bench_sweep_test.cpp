@@ -476,7 +476,7 @@ TEST(ReplicaGroups, CheckErrorsNameTheGroupOrRankByItsPath) {
             "groups must be the same size)");
   // Syntax-level errors come first, as without a topology.
   EXPECT_EQ(groups_error("[[0, 1], [1, -2]]"),
-            "g.json: error: /1/1: expected a rank (a core id, 0 or more), not -2");
+            "g.json: error: /1/1: expected a rank (a core id, 0 or more), got -2");
 }
 
 }  // namespace

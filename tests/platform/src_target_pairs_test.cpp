@@ -75,13 +75,15 @@ TEST(SrcTargetPairsFile, TheShapeIsCheckedFirstAndNamedByItsPath) {
   EXPECT_EQ(pairs_error("[[0, 1]]"),
             "p.json: error: /0/0: expected a pair [source, target] of positions in the group");
   EXPECT_EQ(pairs_error("[[[0, -1]]]"),
-            "p.json: error: /0/0/1: expected a position in the group (0 or more), not -1");
+            "p.json: error: /0/0/1: expected a position in the group (0 or more), got -1");
   // What stands there is quoted, cut short when long.
   EXPECT_EQ(pairs_error("[[[0, 1.0]]]"),
-            "p.json: error: /0/0/1: expected a position in the group (0 or more), not 1.0");
-  EXPECT_EQ(pairs_error(R"([[[0, {"name": "a very long value indeed"}]]])"),
-            "p.json: error: /0/0/1: expected a position in the group (0 or more), not "
-            "{\"name\":\"a very long value in...");
+            "p.json: error: /0/0/1: expected a position in the group (0 or more), got 1.0");
+  EXPECT_EQ(pairs_error(R"([[[0, "a string much longer than forty characters"]]])"),
+            "p.json: error: /0/0/1: expected a position in the group (0 or more), got "
+            "\"a string much longer than forty char...");
+  EXPECT_EQ(pairs_error(R"([[[0, {"name": 1}]]])"),
+            "p.json: error: /0/0/1: expected a position in the group (0 or more), got an object");
   EXPECT_EQ(pairs_error("[[[0, 4294967297]]]"),
             "p.json: error: /0/0/1: position 4294967297 is too large");
   EXPECT_EQ(pairs_error(R"({"src_target_pairs": [7]})"),
@@ -94,7 +96,7 @@ TEST(SrcTargetPairsFile, TheShapeIsCheckedFirstAndNamedByItsPath) {
             "p.json: error: /ranks: unknown field");
   // A later list's shape comes before an earlier list's positions.
   EXPECT_EQ(pairs_error(R"([[[0, 9]], [[0, "1"]]])", 2, 2),
-            "p.json: error: /1/0/1: expected a position in the group (0 or more), not \"1\"");
+            "p.json: error: /1/0/1: expected a position in the group (0 or more), got \"1\"");
 }
 
 TEST(SrcTargetPairsFile, ARepeatedKeyAndMalformedJsonAreRefused) {
