@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/printable.h"
 #include "cli/commands.h"
 #include "cli/file_io.h"
 #include "cli/numbers.h"
@@ -336,7 +337,8 @@ base::Status check_distinct_outputs(const BenchArgs& a) {
     if (id->empty()) continue;  // a device: nothing is overwritten
     for (const auto& [other, other_path, known] : seen) {
       if (same_output(*path, *id, other_path, known)) {
-        return base::make_error(fmt::format("{} {}: the same path as {}", flag, *path, other));
+        return base::make_error(
+            fmt::format("{} {}: the same path as {}", flag, base::printable(*path), other));
       }
     }
     if (path == &a.dump) {  // an input named like a program in the folder would be replaced
@@ -348,14 +350,14 @@ base::Status check_distinct_outputs(const BenchArgs& a) {
           return base::make_error(
               fmt::format("--dump-programs {}: it may write a program over {} ({}), an input "
                           "of this run",
-                          a.dump, in_flag, in_path));
+                          base::printable(a.dump), in_flag, base::printable(in_path)));
         }
       }
     } else {
       SBRDMA_TRY(check_not_an_input(flag, *path, inputs));
       if (may_hold_program(*id)) {
         return base::make_error(fmt::format("{} {}: --dump-programs {} may write a program there",
-                                            flag, *path, a.dump));
+                                            flag, base::printable(*path), base::printable(a.dump)));
       }
     }
     seen.emplace_back(flag, *path, std::move(*id));

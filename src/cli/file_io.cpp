@@ -39,6 +39,14 @@ base::Status file_name(const std::string& path) {
                                         path.ends_with('/') ? "/" : last));
 }
 
+/// file_name(path), unless `path` is an existing folder: the writer then says "it is a
+/// directory", whatever the name ends with.
+base::Status file_name_unless_folder(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return base::ok_status();
+  return file_name(path);
+}
+
 /// Whether `p` exists; an error (a loop of links, a component that is a file) is not "no".
 base::Result<bool> exists(const std::string& path, const fs::path& p) {
   std::error_code ec;
@@ -165,7 +173,7 @@ base::Status write_outputs(std::span<const OutputText> files) {
       in_place.push_back(&f);
       continue;
     }
-    if (auto st = file_name(f.path); !st) {
+    if (auto st = file_name_unless_folder(f.path); !st) {
       discard(0);
       return st;
     }
@@ -266,8 +274,7 @@ base::Status check_not_an_input(const std::string& out_flag, const std::string& 
 
 base::Status check_writable(const std::string& path) {
   if (path.empty() || path == "-") return base::ok_status();
-  std::error_code dir_ec;
-  if (!fs::is_directory(path, dir_ec)) SBRDMA_TRY(file_name(path));  // a folder: said below
+  SBRDMA_TRY(file_name_unless_folder(path));
   auto p = followed(path, path);
   if (!p) return p.error();
   auto there = exists(path, *p);

@@ -65,7 +65,7 @@ std::uint32_t UdmaEngine::state_register(soc::Direction d) const {
   if (s == EngineState::kNormal) {
     for (unsigned q = 0; q < queues_ && !moving; ++q) {
       const UdmaQueue* uq = find_queue(d, q);
-      moving = uq != nullptr && can_run(d, q) && uq->completion() != uq->tail();
+      moving = uq != nullptr && can_run(d, q, *uq) && uq->completion() != uq->tail();
     }
   }
   const unsigned sub = s == EngineState::kAbort ? 2 : moving ? 1 : 0;

@@ -105,7 +105,8 @@ constexpr std::array kM2sQStatusFields{RegField{"q_used", reg_field::kQStatusUse
 // rate limiter mask: [DRV] udma-facts §2.1 (reset 0b111)
 constexpr std::array kM2sRateLimitMaskFields{
     RegField{"external_rate_limiter", bit(0), 1}, RegField{"internal_rate_limiter", bit(1), 1},
-    RegField{"internal_pause_dmb", bit(2), 1}, RegField{"external_pause", bit(3)}};
+    RegField{"internal_pause_dmb", reg_field::kRateLimitMaskInternalPauseDmb, 1},
+    RegField{"external_pause", bit(3)}};
 constexpr std::array kM2sDwrrCfg1Fields{RegField{"strict", bit(24)}};
 constexpr std::array kM2sDwrrCfg3Fields{RegField{"weight", BitField{7, 0}}};
 constexpr std::array kM2sCompCfgFields{

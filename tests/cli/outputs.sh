@@ -188,6 +188,14 @@ check run_trace_trailing_slash 1 - -- run "$EX/ping_pong.s" --trace d1/t.json/
 expect_err "d1/t.json/: error: cannot write: a name ending in '/' is a folder's, not a file's"
 check bench_plot_trailing_slash 1 - -- bench allr -r 2 -b 1K --plot d1/p.svg/
 expect_err "d1/p.svg/: error: cannot write: a name ending in '/' is a folder's, not a file's"
+# An existing folder, with or without the slash, is one: every writer says so the same way.
+check asm_output_existing_folder_slash 1 - -- asm one.s -o d1/
+expect_err "d1/: error: cannot write: Is a directory"
+check run_trace_existing_folder_slash 1 - -- run "$EX/ping_pong.s" --trace d1/
+expect_err "d1/: error: cannot write: it is a directory"
+# Output names in bench's clash messages are escaped like every file name.
+check bench_clash_escaped 1 - -- bench allr -r 2 -b 1K --plot $'p\x1b.svg' --trace $'p\x1b.svg'
+expect_err "error: --trace p\\x1b.svg: the same path as --plot"
 if [[ -e "$(work)/newfile.bin" || -e "$(work)/d1/x" || -e "$(work)/d1/t.json" || -e "$(work)/d1/p.svg" ]]; then
   _fail "an output named like a folder was written as a file"
 else pass=$((pass + 1)); fi
