@@ -69,6 +69,14 @@ constexpr std::array kM2sPrefCfg3Fields{RegField{"min_burst_below_thr", BitField
                                         RegField{"pref_thr", BitField{15, 8}}};
 constexpr std::array kM2sDataCfgFields{RegField{"data_fifo_depth", BitField{11, 0}},
                                        RegField{"max_pkt_limit", BitField{23, 16}}};
+// M2S_comp (+0x400): cfg_1c, cfg_coal, cfg_application_ack in the HAL's order; the field
+// positions are the HAL's (al_hal_udma_regs_m2s.h), the reset values Cayman's CSR JSON
+// (wiki-facts §3.2). cfg_coal has no public reset value and is not modelled.
+constexpr std::array kM2sCompCfg1cFields{RegField{"comp_fifo_depth", BitField{7, 0}, 0x40},
+                                         RegField{"unack_fifo_depth", BitField{16, 8}, 0x100},
+                                         RegField{"q_promotion", bit(24), 1},
+                                         RegField{"force_rr", bit(25)}};
+constexpr std::array kM2sCompAppAckFields{RegField{"tout", BitField{23, 0}, 0x186A0}};
 
 constexpr std::array kM2sEngineRegs{
     RegDesc{"state", 0x200, RO, 0, kM2sStateFields},
@@ -82,6 +90,8 @@ constexpr std::array kM2sEngineRegs{
     RegDesc{"desc_pref_cfg_2", 0x304, RW, 0x10040, kM2sPrefCfg2Fields},
     RegDesc{"desc_pref_cfg_3", 0x308, RW, 0, kM2sPrefCfg3Fields},
     RegDesc{"data_cfg", 0x310, RW, 0, kM2sDataCfgFields},
+    RegDesc{"cfg_1c", 0x400, RW, 0x01010040, kM2sCompCfg1cFields},
+    RegDesc{"cfg_application_ack", 0x408, RW, 0x186A0, kM2sCompAppAckFields},
 };
 
 // ---- M2S_Q[q] (offsets in the queue bank) -------------------------------------------------

@@ -232,6 +232,22 @@ TEST(MachineErrors, CfgLenOtherThanSixtyFourKibEncodingIsFlagged) {
   EXPECT_EQ(rig.bus(0).read32(cfg_len), 0x01008000U);  // stored all the same
 }
 
+// M2S_comp's cfg_1c and cfg_application_ack read their Cayman reset values and keep what is
+// written (they steer completion writes, which the model does not make); cfg_coal between
+// them has no public reset value and is still "no register".
+TEST(MachineErrors, M2sCompRegistersResetAndStore) {
+  Rig rig;
+  const auto base = rig.map().engine_base(0, 2).value();
+  EXPECT_EQ(rig.bus(0).read32(base + 0x400), 0x01010040U);  // depths 0x40 / 0x100, promotion
+  EXPECT_EQ(rig.bus(0).read32(base + 0x408), 0x186A0U);     // application ack timeout
+  rig.bus(0).write32(base + 0x400, 0x02010020);
+  rig.run();
+  EXPECT_EQ(rig.bus(0).read32(base + 0x400), 0x02010020U);
+  EXPECT_TRUE(rig.m->errors().empty()) << rig.m->error_report();
+  EXPECT_EQ(rig.bus(0).read32(base + 0x404), 0U);
+  EXPECT_NE(find_error(rig, "no register"), nullptr) << rig.m->error_report();
+}
+
 TEST(MachineErrors, DoorbellsOnDisabledQueuesAndBeyondTheRing) {
   Rig rig;
   // Never enabled, no ring length.

@@ -186,6 +186,8 @@ TEST(RegTables, QueueAndEngineRegistersMatchTheRecord) {
       {me, 0x300, "desc_pref_cfg_1", ""},
       {me, 0x304, "desc_pref_cfg_2", ""},
       {me, 0x308, "desc_pref_cfg_3", ""},
+      {me, 0x400, "cfg_1c", "RW"},  // M2S_comp, HAL order
+      {me, 0x408, "cfg_application_ack", "RW"},
       {se, 0x204, "change_state", ""},
       {se, 0x250, "stream_cfg", ""},
       {se, 0x254, "pref_queue_en", ""},
@@ -281,6 +283,11 @@ TEST(RegTables, QueueAndEngineRegistersMatchTheRecord) {
       {me, "cfg_len", "encode_64k", 24, 24, 1},
       {me, "desc_pref_cfg_2", "max_desc_per_pkt", 11, 0, 0x40},
       {me, "desc_pref_cfg_2", "pref_force_rr", 16, 16, 1},
+      {me, "cfg_1c", "comp_fifo_depth", 7, 0, 0x40},  // positions: the HAL's
+      {me, "cfg_1c", "unack_fifo_depth", 16, 8, 0x100},
+      {me, "cfg_1c", "q_promotion", 24, 24, 1},
+      {me, "cfg_1c", "force_rr", 25, 25, 0},
+      {me, "cfg_application_ack", "tout", 23, 0, 0x186A0},
       {se, "change_state", "normal", 0, 0, 0},
       {se, "pref_queue_en", "en", 15, 0, 0xFFFF},
       {se, "stream_cfg", "disable_stream", 0, 0, 0},
