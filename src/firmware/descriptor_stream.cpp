@@ -27,30 +27,13 @@ void DescriptorStream::reset(const std::array<base::SocAddr, kRdmaEngines>& base
 }
 
 void DescriptorStream::push(unsigned engine, soc::UdmaDescriptor d) {
-  SBRDMA_CHECK(engine < kRdmaEngines && depth_ > 0);
-  Ring& r = rings_[engine];
-  if (r.stopped || r.pending + 1 > depth_ - 1) {  // one slot stays free [CHOICE D20c]
-    r.stopped = true;
-    return;
-  }
-  if (r.staged.empty()) r.staged_start = r.tail;
-  d.word0 = static_cast<std::uint32_t>(soc::desc_word0::kRingId.set(d.word0, r.ring_id));
-  const auto bytes = soc::encode_descriptor(d);
-  const std::size_t at = r.staged.size();
-  r.staged.resize(at + soc::kDescBytes);
-  std::memcpy(r.staged.data() + at, bytes.data(), soc::kDescBytes);
-  ++r.pending;
-  if (++r.tail == depth_) {  // [CHOICE D2] wrap: next ring id
-    r.tail = 0;
-    r.ring_id = (r.ring_id + 1) % 4;
-  }
+  push_stepped(engine, d, 0, 1);  // one ring-full and wrap rule for both
 }
 
 void DescriptorStream::push_stepped(unsigned engine, soc::UdmaDescriptor d, std::uint64_t step,
                                     unsigned n) {
   SBRDMA_CHECK(engine < kRdmaEngines && depth_ > 0);
   Ring& r = rings_[engine];
-  r.staged.reserve(r.staged.size() + std::size_t{n} * soc::kDescBytes);
   // What the n push calls do, a run at a time: a run ends where the ring id changes (the
   // tail wraps) or the ring is full; the pushes beyond a full ring are dropped, as push does.
   while (n > 0 && !r.stopped && r.pending + 1 <= depth_ - 1) {  // [CHOICE D20c]

@@ -57,7 +57,8 @@ class DescriptorStream {
   void push(unsigned engine, soc::UdmaDescriptor d);
 
   /// `n` pushes of `d` to `engine`, the i-th with buf_ptr d.buf_ptr + i * step: the same as
-  /// the n push calls, with the staging space taken once.
+  /// the n push calls, with the staging space taken once per run up to a wrap or a full ring
+  /// (push is the case n = 1).
   void push_stepped(unsigned engine, soc::UdmaDescriptor d, std::uint64_t step, unsigned n);
 
   /// Writes every staged descriptor to its ring slot (one write_block per contiguous run,
