@@ -485,7 +485,7 @@ int bench(const BenchArgs& a) {
   if (!opts) return fail(errors);
   platform::BenchOptions& o = *opts;
   auto topology = platform::load_topology(a.topology);
-  if (!topology) return fail(topology.error());
+  if (!topology) return fail(flag_error("--topology", topology.error()));
   o.topology_name = topology->name();
   const collectives::Geometry geom = platform::geometry_of(*topology);
   if (!a.groups.empty()) {
@@ -586,7 +586,8 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--seed", a->seed, "Seed of the random data")
       ->type_name("UINT")
       ->capture_default_str();
-  cmd->add_flag("--show-algorithm", a->show_algorithm, "Add the algorithm column");
+  cmd->add_flag("--show-algorithm", a->show_algorithm,
+                "Add the algorithm column (always there when --algorithm lists several)");
   cmd->add_flag("--show-input-output-size", a->show_io_sizes,
                 "Add a rank's input and output bytes (rank 0's if blocks differ)");
   cmd->add_option("-t,--stats,--time-stats", a->time_stats,

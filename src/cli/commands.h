@@ -6,6 +6,10 @@
 /// `file:line: error: message` on stderr, one line each.
 
 #include <CLI/CLI.hpp>
+#include <string_view>
+#include <utility>
+
+#include "base/result.h"
 
 namespace sbrdma::cli {
 
@@ -13,6 +17,14 @@ namespace sbrdma::cli {
 inline const CLI::Validator kNonEmpty(
     [](std::string& v) { return v.empty() ? std::string("must not be empty") : ""; }, "",
     "NON_EMPTY");
+
+/// The error of a flag's value, named by the flag as every bad flag value is ("--topology:
+/// unknown topology 'x' ..."). An error located in a file (a topology file's) keeps its
+/// location instead: the file name says where it comes from.
+inline base::Error flag_error(std::string_view flag, base::Error e) {
+  if (e.loc.file.empty()) e.message = std::string(flag) + ": " + std::move(e.message);
+  return e;
+}
 
 /// Shared state of one invocation.
 struct Context {

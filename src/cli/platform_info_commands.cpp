@@ -100,7 +100,7 @@ int run_info_topology(const std::string& name) {
 int run_info_params(const std::string& profile) {
   auto rows = device::timing_param_table(profile);
   if (!rows.ok()) {
-    std::fprintf(stderr, "%s\n", rows.error().format().c_str());
+    std::fprintf(stderr, "%s\n", flag_error("--profile", rows.error()).format().c_str());
     return 1;
   }
   std::size_t wn = 4;

@@ -37,7 +37,7 @@ int run(const RunArgs& a) {
   auto text = read_input(a.program);
   if (!text) return fail(text.error());
   auto topology = platform::load_topology(a.topology);
-  if (!topology) return fail(topology.error());
+  if (!topology) return fail(flag_error("--topology", topology.error()));
   auto profile = soc::find_profile(topology->profile());
   if (!profile) return fail(profile.error());
   const platform::ProgramParse parsed =

@@ -34,7 +34,7 @@ int run_decode_addr(const AddrArgs& a) {
   auto v = parse_u64(a.addr);
   if (!v) return fail(v.error());
   auto profile = soc::find_profile(a.profile);
-  if (!profile) return fail(profile.error());
+  if (!profile) return fail(flag_error("--profile", profile.error()));
   if ((*profile)->dies_per_chip != 0 && *die >= (*profile)->dies_per_chip) {
     return fail(base::make_error(fmt::format("--die {}: profile {} has {} die{} per chip", *die,
                                              (*profile)->name, (*profile)->dies_per_chip,

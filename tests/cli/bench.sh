@@ -98,6 +98,9 @@ if grep -q '"name":"steps"' "$(work)/trace.json"; then pass=$((pass + 1)); else 
 check bench_bad_collective 1 - -- bench allreduce -r 2
 expect_err "error: unknown collective 'allreduce' (one of: allr, allg, redsct, alltoall, sendrecv, permute)"
 expect_err_lines 1
+check bench_bad_topology 1 - -- bench allr -r 2 -b 1K --topology trn9
+expect_err "error: --topology: unknown topology 'trn9' (built-in: trn2,"
+expect_err_lines 1
 check bench_bad_flag 1 - -- bench allr -r 2 --bogus
 expect_err "--bogus"
 # An output that cannot be written is refused before the run: no table, exit 1.

@@ -126,7 +126,8 @@ if [[ -s "$(work)/out" ]]; then _fail "a bad program printed a report"; fi
 check run_missing_file 1 - -- run no_such_program.s
 expect_err "no_such_program.s: error: cannot open: No such file or directory"
 check run_bad_topology 1 - -- run "$EXAMPLES/same_die_copy.s" --topology trn9
-expect_err "trn9"
+expect_err "error: --topology: unknown topology 'trn9' (built-in: trn2,"
+expect_err_lines 1
 mkdir -p "$(work)/progdir"
 check run_program_is_dir 1 - -- run progdir
 expect_err "progdir: error: cannot read: Is a directory"

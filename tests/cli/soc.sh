@@ -49,7 +49,7 @@ check addr_too_big 1 - -- decode addr 0x1ffffffffffffffff
 expect_err "does not fit in 64 bits"
 expect_err_lines 1
 check addr_unknown_profile 1 - -- decode addr 0 --profile trn9
-expect_err "error: unknown profile 'trn9' (known: cayman, sunda, mariana, maverick)"
+expect_err "error: --profile: unknown profile 'trn9' (known: cayman, sunda, mariana, maverick)"
 expect_err_lines 1
 check addr_missing 1 - -- decode addr
 expect_err "error"

@@ -60,7 +60,7 @@ expect_out "c2c_bandwidth               96  B/ns"
 check params_mariana 0 - -- info params --profile mariana
 expect_out "dma_engine_rate             33  B/ns"
 check params_unknown 1 - -- info params --profile maverick
-expect_err "error: unknown profile 'maverick' (known: cayman, sunda, mariana)"
+expect_err "error: --profile: unknown profile 'maverick' (known: cayman, sunda, mariana)"
 expect_err_lines 1
 
 # Columns stay apart whatever the width of their values.
