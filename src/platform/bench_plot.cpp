@@ -20,6 +20,12 @@ constexpr double kRight = 160;
 constexpr double kTop = 40;
 constexpr double kBottom = 60;
 constexpr std::string_view kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"};
+/// Per line, with its color: a dash pattern (SVG stroke-dasharray, "" solid), so that lines
+/// which coincide (two algorithms with the same times) both show, the later one's gaps
+/// letting the earlier one through.
+constexpr std::string_view kDashes[] = {"", "9 6", "3 4", "12 4 3 4", "1 5"};
+/// The marker radius per line: a later line's smaller points sit inside an earlier one's.
+constexpr double kMarkerRadius[] = {4.5, 3.5, 2.5, 1.8, 1.2};
 
 std::string size_label(std::uint64_t b) {
   if (b >= (1ULL << 30)) return fmt::format("{}G", b >> 30);
@@ -132,18 +138,21 @@ std::string format_plot(const BenchOptions& o, const BenchResult& r) {
   // One line per requested algorithm, with its legend entry.
   for (std::size_t a = 0; a < o.algorithms.size(); ++a) {
     const std::string_view color = kColors[a % std::size(kColors)];
+    const std::string_view dashes = kDashes[a % std::size(kDashes)];
+    const std::string stroke =
+        fmt::format("stroke=\"{}\" stroke-width=\"2\"{}", color,
+                    dashes.empty() ? "" : fmt::format(" stroke-dasharray=\"{}\"", dashes));
+    const double radius = kMarkerRadius[a % std::size(kMarkerRadius)];
     std::string pts;
     for (const BenchRow& row : r.rows) {
       if (row.requested != o.algorithms[a]) continue;
       pts += fmt::format("{}{:.1f},{:.1f}", pts.empty() ? "" : " ", X(row.size), Y(row.busbw));
-      svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>\n", X(row.size),
-                         Y(row.busbw), color);
+      svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\" fill=\"{}\"/>\n",
+                         X(row.size), Y(row.busbw), radius, color);
     }
-    svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n",
-                       pts, color);
+    svg += fmt::format("<polyline points=\"{}\" fill=\"none\" {}/>\n", pts, stroke);
     const double ly = kTop + 10 + 20 * static_cast<double>(a);
-    svg += fmt::format("<path d=\"M{:.1f} {:.1f} h24\" stroke=\"{}\" stroke-width=\"2\"/>",
-                       kLeft + pw + 16, ly, color) +
+    svg += fmt::format("<path d=\"M{:.1f} {:.1f} h24\" {}/>", kLeft + pw + 16, ly, stroke) +
            text(fmt::format("x=\"{:.1f}\" y=\"{:.1f}\"", kLeft + pw + 46, ly + 4),
                 collectives::algorithm_name(o.algorithms[a]));
   }

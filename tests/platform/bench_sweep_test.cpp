@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -322,6 +324,49 @@ BenchResult rows_of(const std::vector<std::pair<collectives::Algorithm, std::vec
     }
   }
   return r;
+}
+
+TEST(BenchSweep, CoincidingLinesBothShowInThePlot) {
+  // Two algorithms with the same busbw at every size: the second line is dashed over the first,
+  // and its points are smaller, so both lines and both point sets stay visible.
+  BenchOptions o = ring_allreduce({4096, 8192});
+  o.algorithms = {collectives::Algorithm::kRing, collectives::Algorithm::kMesh};
+  const std::string svg = format_plot(o, rows_of({{collectives::Algorithm::kRing, {1, 2}},
+                                                  {collectives::Algorithm::kMesh, {1, 2}}}));
+  std::vector<std::string> lines;
+  for (std::size_t at = svg.find("<polyline "); at != std::string::npos;
+       at = svg.find("<polyline ", at + 1)) {
+    lines.push_back(svg.substr(at, svg.find('>', at) - at));
+  }
+  ASSERT_EQ(lines.size(), 2u) << svg;
+  EXPECT_EQ(lines[0].find("stroke-dasharray"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[1].find("stroke-dasharray=\"9 6\""), std::string::npos) << lines[1];
+  EXPECT_EQ(lines[0].substr(0, lines[0].find(" fill")), lines[1].substr(0, lines[1].find(" fill")))
+      << "the rows coincide, so must the points";
+  const auto radii = [&](std::string_view color) {
+    std::set<std::string> out;
+    const std::string tail = std::string("fill=\"") + std::string(color) + "\"/>";
+    for (std::size_t at = svg.find("<circle "); at != std::string::npos;
+         at = svg.find("<circle ", at + 1)) {
+      const std::string c = svg.substr(at, svg.find('\n', at) - at);
+      if (c.find(tail) == std::string::npos) continue;
+      const std::size_t r = c.find(" r=\"") + 4;
+      out.insert(c.substr(r, c.find('"', r) - r));
+    }
+    return out;
+  };
+  const std::set<std::string> first = radii("#1f77b4");
+  const std::set<std::string> second = radii("#d62728");
+  ASSERT_EQ(first.size(), 1u);
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_GT(std::stod(*first.begin()), std::stod(*second.begin()));
+  // The legend draws each line's dash pattern too.
+  EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
+                          [](const std::string& l) { return l.find("dasharray") != l.npos; }),
+            1);
+  EXPECT_NE(svg.find("h24\" stroke=\"#d62728\" stroke-width=\"2\" stroke-dasharray=\"9 6\"/>"),
+            std::string::npos)
+      << svg;
 }
 
 TEST(BenchSweep, ThePlotEscapesItsText) {
