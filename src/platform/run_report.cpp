@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "base/bits.h"
+#include "sim/kernel.h"
 
 namespace sbrdma::platform {
 
@@ -58,6 +59,12 @@ std::vector<base::Error> report_failures(const RunReport& r) {
   for (const DeadlockWaiter& w : r.deadlock) {
     out.push_back(base::make_error(
         w.loc, fmt::format("deadlock: core {} word {} waits for {}", w.core, w.pc, w.description)));
+  }
+  if (r.past_time_limit) {
+    out.push_back(base::make_error(fmt::format(
+        "the run reached the simulated-time limit, {} (2^62 ps, about 53 days), with work "
+        "left: it was stopped there",
+        format_ns(sim::kTimeLimit))));
   }
   return out;
 }

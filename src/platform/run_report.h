@@ -70,14 +70,17 @@ struct RunReport {
   std::vector<FirmwareFailure> firmware_errors;
   std::vector<device::ModelledError> device_errors;
   std::vector<DeadlockWaiter> deadlock;
+  /// True if the run was cut at the kernel's time limit (sim::kTimeLimit) with work left.
+  bool past_time_limit = false;
   /// Queues still holding posted descriptors at the end (why each is stuck); informational.
   std::vector<std::string> pending_work;
   std::vector<DebugLine> debug;
   RunStats stats;
 
-  /// True if nothing failed: no firmware or device error and no deadlock.
+  /// True if nothing failed: no firmware or device error, no deadlock, and the run finished
+  /// inside the time limit.
   [[nodiscard]] bool ok() const {
-    return firmware_errors.empty() && device_errors.empty() && deadlock.empty();
+    return firmware_errors.empty() && device_errors.empty() && deadlock.empty() && !past_time_limit;
   }
   /// The final value of a changed semaphore, if it changed.
   [[nodiscard]] std::optional<std::uint32_t> changed(device::CoreId core, unsigned idx) const;

@@ -226,6 +226,7 @@ base::Result<RunReport> Simulation::run(sim::TraceSink* observer) {
 
 void Simulation::build_report(const sim::RunResult& rr, RunReport& r) const {
   r.end_time = rr.end_time;
+  r.past_time_limit = rr.past_time_limit;
   const unsigned nsem = profile().semaphores;
   for (device::CoreId c = 0; c < topology().num_cores(); ++c) {
     CoreSemaphores cs{c, {}};

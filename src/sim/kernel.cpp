@@ -82,7 +82,9 @@ void Kernel::begin_event(base::Tick at, std::uint64_t seq, std::string_view labe
 }
 
 RunResult Kernel::run() {
-  return drain(base::Tick{std::numeric_limits<std::uint64_t>::max()});
+  RunResult r = drain(kTimeLimit);
+  r.past_time_limit = !r.stopped && !queue_.empty();
+  return r;
 }
 
 RunResult Kernel::run_until(base::Tick limit) {

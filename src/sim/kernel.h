@@ -57,6 +57,12 @@ struct BlockedProcess {
   std::string waiting_for;
 };
 
+/// The latest time run() reaches: 2^62 ps, about 53 simulated days. Events later than that do
+/// not run; a run that has some is cut short (RunResult::past_time_limit). The limit keeps
+/// now() + any delay the device computes (each far below 2^62 ps) inside 64 bits, where an
+/// unlimited run would overflow Tick. [CHOICE D40]
+inline constexpr base::Tick kTimeLimit{std::uint64_t{1} << 62};
+
 /// What run()/run_until() report. Counters are totals since the kernel was built.
 struct RunResult {
   base::Tick end_time;
@@ -66,6 +72,8 @@ struct RunResult {
   std::vector<BlockedProcess> blocked;
   /// True if request_stop() ended the run early.
   bool stopped = false;
+  /// True if run() ended at kTimeLimit with later events still queued.
+  bool past_time_limit = false;
 
   [[nodiscard]] bool deadlocked() const noexcept { return !blocked.empty(); }
   /// Multi-line text: a header line, then one `  #id name: waiting for ...` per process.
@@ -127,7 +135,8 @@ class Kernel {
   /// Contract: body.valid() and not started.
   ProcessId spawn(std::string name, base::Task<void> body);
 
-  /// Runs events until none remain (or request_stop()). now() ends at the last event's time.
+  /// Runs events until none remain (or request_stop(), or the next is past kTimeLimit). now()
+  /// ends at the last event's time.
   RunResult run();
   /// Runs every event with time <= limit (unless stopped); then now() = max(now(), limit).
   RunResult run_until(base::Tick limit);

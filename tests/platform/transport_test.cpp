@@ -248,6 +248,24 @@ TEST(Transport, DebugLinesAreTheFirmwareFormats) {
   EXPECT_TRUE(outcome_lines(o, false).front().starts_with("simulated time: "));
 }
 
+TEST(Transport, ARunCutAtTheTimeLimitFails) {
+  // The kernel's cut (sim::kTimeLimit, tested there) reaches the user as a failure: the
+  // outcome is not ok, the summary says why, and one error line names the limit.
+  ProgramOutcome o = run_text(copy_program(0, 1, 0, 1, 0xffff, 4096));
+  ASSERT_TRUE(o.ok());
+  EXPECT_TRUE(report_failures(o.report).empty());
+  o.report.past_time_limit = true;
+  EXPECT_FALSE(o.ok());
+  EXPECT_EQ(outcome_lines(o, false).back(),
+            "result: FAILED (0 firmware errors, 0 device errors, 0 deadlocked cores, 0 failed "
+            "expects; stopped at the time limit)");
+  const std::vector<base::Error> failures = report_failures(o.report);
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_EQ(failures[0].format(),
+            "error: the run reached the simulated-time limit, 4611686018427387.904 ns (2^62 ps, "
+            "about 53 days), with work left: it was stopped there");
+}
+
 TEST(Transport, TimingOnlySkipsDataExpectsAndKeepsTime) {
   SimOptions opt;
   opt.timing_only = true;

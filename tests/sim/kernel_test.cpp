@@ -135,6 +135,33 @@ TEST(Kernel, RunUntilLeavesLaterEventsPending) {
   EXPECT_EQ(r.end_time, Tick{10});
 }
 
+TEST(Kernel, RunStopsAtTheTimeLimitInsteadOfOverflowingTick) {
+  // A process that sleeps a quarter of the limit at a time: the fourth wake-up is exactly at
+  // the limit and runs; the fifth would be past it (and 2^64 ps is only 4 quarters further).
+  Kernel k;
+  const Tick quarter{kTimeLimit.ps / 4};
+  std::vector<std::uint64_t> woke;
+  auto body = [](Kernel& kk, Tick d, std::vector<std::uint64_t>& out) -> Task<void> {
+    for (;;) {
+      co_await kk.delay(d);
+      out.push_back(kk.now().ps);
+    }
+  };
+  k.spawn("sleeper", body(k, quarter, woke));
+  const RunResult r = k.run();
+  EXPECT_TRUE(r.past_time_limit);
+  EXPECT_FALSE(r.stopped);
+  EXPECT_TRUE(r.blocked.empty());
+  EXPECT_EQ(r.end_time, kTimeLimit);
+  EXPECT_EQ(woke, (std::vector<std::uint64_t>{quarter.ps, 2 * quarter.ps, 3 * quarter.ps,
+                                              kTimeLimit.ps}));
+  // A run that ends on its own is not past the limit.
+  Kernel quiet;
+  quiet.schedule(
+      kTimeLimit, [] {}, "at the limit");
+  EXPECT_FALSE(quiet.run().past_time_limit);
+}
+
 TEST(Kernel, RequestStopEndsTheRunAfterTheCurrentEvent) {
   Kernel k;
   int ran = 0;
