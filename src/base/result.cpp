@@ -14,7 +14,10 @@ std::string Error::format() const {
     out += ": ";
   }
   out += "error: ";
-  out += message;
+  // Messages quote user text (a flag's value, a JSON string, a word of a file): every byte of
+  // it that is not printable ASCII is escaped here, once for all of them, so that none reaches
+  // the terminal and a NUL cannot cut the line short. Text already escaped stays as it is.
+  out += printable(message);
   return out;
 }
 }  // namespace sbrdma::base

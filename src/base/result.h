@@ -24,7 +24,8 @@ struct Error {
   std::string message;
 
   /// `file:line: error: message` (or `file: error: ...` without a line, or
-  /// `error: ...` without a file). This is the CLI's output format.
+  /// `error: ...` without a file). This is the CLI's output format. File name and message are
+  /// written as base::printable() gives them: bytes outside printable ASCII as \xNN.
   [[nodiscard]] std::string format() const;
 };
 

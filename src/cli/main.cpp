@@ -189,7 +189,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "sbrdma: error: '%s' needs a command (one of: %s)\n", scope.path.c_str(),
                    scope.choices.c_str());
     } else {
-      std::fprintf(stderr, "sbrdma: error: %s\n", e.what());
+      // CLI11's own text quotes the value it refused ("--log: ... not in {...}").
+      std::fprintf(stderr, "sbrdma: error: %s\n", sbrdma::base::printable(e.what()).c_str());
     }
     std::fprintf(stderr, "run '%s --help' for usage\n", scope.path.c_str());
     return 1;

@@ -37,6 +37,11 @@ TEST(Error, FormatsWithoutLineOrFile) {
   EXPECT_EQ(make_error("bad flag").format(), "error: bad flag");
   // A file name is user text: its control bytes are echoed as \xNN, never sent to a terminal.
   EXPECT_EQ(make_error(SourceLoc{"a\x1b[31m.s", 2}, "bad").format(), "a\\x1b[31m.s:2: error: bad");
+  // The message quotes user text too: escaped the same way, a NUL included (it would cut the
+  // printed line short), and text escaped before stays as it was.
+  EXPECT_EQ(make_error(std::string("unknown profile '") + '\0' + "tail\x1b[31m'").format(),
+            "error: unknown profile '\\x00tail\\x1b[31m'");
+  EXPECT_EQ(make_error("bad hex digit '\\xf0'").format(), "error: bad hex digit '\\xf0'");
 }
 
 TEST(Bits, FieldGetSet) {

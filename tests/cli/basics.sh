@@ -83,6 +83,15 @@ expect_err "error: --die: '2' is not a die (a whole number, 0 to 1)"
 
 # File names are user text: a control byte in one is echoed as \xNN, in errors and in the
 # run's header, never sent to the terminal.
+# So is every flag value and word a message quotes, whoever wrote the message (CLI11 too).
+check flag_value_escaped 1 - -- bench allr -r 2 -b $'1\x1b[31mK'
+expect_err "error: -b: bad size '1\x1b[31mK' ("
+expect_err_lines 1
+check cli11_value_escaped 1 - -- run x.s --log $'de\x1b[31mbug'
+expect_err 'sbrdma: error: --log: de\x1b[31mbug not in {info,debug}'
+printf '{"chips":1,"profile":"\\u0000tail"}' >"$(work)/nulprofile.json"
+check json_nul_value_escaped 1 - -- info topology nulprofile.json
+expect_err "nulprofile.json: error: /profile: unknown profile '\x00tail' (known: cayman, sunda, mariana)"
 check asm_missing_file_escaped 1 - -- asm $'no\x1b[31mred'
 expect_err 'no\x1b[31mred: error: cannot open: No such file or directory'
 printf 'frob\n' >"$(work)/f"$'\x1b'"x.s"
