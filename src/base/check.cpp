@@ -10,4 +10,13 @@ void check_failed(const char* file, int line, const char* cond, const char* msg)
   std::fflush(stderr);
   std::abort();
 }
+
+void out_of_memory(const char* what) noexcept {
+  std::fprintf(stderr,
+               "sbrdma: error: out of memory: %s (a smaller run needs less: fewer ranks, "
+               "iterations or bytes, or --timing-only)\n",
+               what);
+  std::fflush(stderr);
+  std::_Exit(1);  // not exit(): other threads may still run, and static destructors with them
+}
 }  // namespace sbrdma::base

@@ -6,14 +6,21 @@
 
 namespace sbrdma::base {
 [[noreturn]] void check_failed(const char* file, int line, const char* cond, const char* msg);
+
+/// The process could not get memory (neither a bug nor bad input: the run is larger than this
+/// machine or its limits allow). Prints `sbrdma: error: out of memory: <what> (...)` with what
+/// may help, and exits 1 at once, from wherever the allocation failed (an event, a coroutine,
+/// a noexcept function), without unwinding. Outputs are written only after a run, so none is
+/// left half-written. main() makes every failed operator new end here too.
+[[noreturn]] void out_of_memory(const char* what) noexcept;
 }  // namespace sbrdma::base
 
-#define SBRDMA_CHECK(cond)                                                 \
-  do {                                                                     \
+#define SBRDMA_CHECK(cond)                                                    \
+  do {                                                                        \
     if (!(cond)) ::sbrdma::base::check_failed(__FILE__, __LINE__, #cond, ""); \
   } while (0)
 
-#define SBRDMA_CHECK_MSG(cond, msg)                                           \
-  do {                                                                        \
+#define SBRDMA_CHECK_MSG(cond, msg)                                            \
+  do {                                                                         \
     if (!(cond)) ::sbrdma::base::check_failed(__FILE__, __LINE__, #cond, msg); \
   } while (0)

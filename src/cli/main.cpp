@@ -5,10 +5,12 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "base/check.h"
 #include "base/printable.h"
 #include "cli/commands.h"
 
@@ -91,6 +93,9 @@ void refuse_repeated_flags(CLI::App& cmd) {
 
 int main(int argc, char** argv) {
   using namespace sbrdma::cli;
+  // A run too large for this machine ends with one clear line (exit 1) wherever memory ran
+  // out, a coroutine or an event included, rather than with std::bad_alloc's abort.
+  std::set_new_handler([] { sbrdma::base::out_of_memory("an allocation failed"); });
   CLI::App app{
       "sbrdma: the Trainium GPSIMD peer-to-peer transport (rdma_desc_gen, rdma_desc_start,\n"
       "SB2SB) on a deterministic model of the device.",

@@ -47,7 +47,7 @@ Arena map_arena(std::uint64_t bytes, PageBacking backing) {
   const std::uint64_t mapped = bytes + kHugePage;
   void* raw = mmap(nullptr, mapped, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  SBRDMA_CHECK_MSG(raw != MAP_FAILED, "out of memory for simulated memory pages");
+  if (raw == MAP_FAILED) base::out_of_memory("cannot map the simulated memories' pages");
   const auto at = reinterpret_cast<std::uintptr_t>(raw);
   auto* p = reinterpret_cast<std::uint8_t*>((at + kHugePage - 1) & ~(kHugePage - 1));
   if (backing == PageBacking::kDense) {
@@ -57,7 +57,7 @@ Arena map_arena(std::uint64_t bytes, PageBacking backing) {
 #else
   (void)backing;
   auto* p = static_cast<std::uint8_t*>(std::calloc(1, std::max<std::uint64_t>(bytes, 1)));
-  SBRDMA_CHECK_MSG(p != nullptr, "out of memory for simulated memory pages");
+  if (p == nullptr) base::out_of_memory("cannot map the simulated memories' pages");
   return Arena{p, bytes, p};
 #endif
 }

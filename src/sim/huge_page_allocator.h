@@ -16,6 +16,8 @@
 #include <sys/mman.h>
 #endif
 
+#include "base/check.h"
+
 namespace sbrdma::sim {
 
 /// Bytes from which a block is mapped with huge pages (one huge page).
@@ -85,7 +87,7 @@ class HugePageAllocator {
       return static_cast<T*>(small);
     }
     void* p = map_huge(bytes);
-    if (p == nullptr) throw std::bad_alloc();
+    if (p == nullptr) base::out_of_memory("cannot map the simulator's event arrays");
     return static_cast<T*>(p);
   }
 

@@ -4,6 +4,7 @@
 #include <new>
 #include <vector>
 
+#include "base/check.h"
 #include "sim/huge_page_allocator.h"
 
 namespace sbrdma::sim {
@@ -28,7 +29,7 @@ class Pool {
     const std::size_t bytes = cls * HugePagePool::kAlign;
     if (next_ == nullptr || bytes > left_) {
       void* chunk = map_huge(kChunkBytes);
-      if (chunk == nullptr) throw std::bad_alloc();
+      if (chunk == nullptr) base::out_of_memory("cannot map the simulated engines' state");
       next_ = static_cast<std::byte*>(chunk);
       left_ = kChunkBytes;  // the old chunk's rest is left uncarved
     }
@@ -63,7 +64,7 @@ std::size_t size_class(std::size_t bytes) {
 
 void* HugePagePool::allocate(std::size_t bytes) {
   if (!HugePagePool::kPooled || bytes > kMaxBlock || bytes == 0) {
-    return ::operator new(bytes == 0 ? 1 : bytes, std::align_val_t{kAlign});
+    return ::operator new (bytes == 0 ? 1 : bytes, std::align_val_t{kAlign});
   }
   return pool().allocate(size_class(bytes));
 }
@@ -71,7 +72,7 @@ void* HugePagePool::allocate(std::size_t bytes) {
 void HugePagePool::deallocate(void* p, std::size_t bytes) noexcept {
   if (p == nullptr) return;
   if (!HugePagePool::kPooled || bytes > kMaxBlock || bytes == 0) {
-    ::operator delete(p, std::align_val_t{kAlign});
+    ::operator delete (p, std::align_val_t{kAlign});
     return;
   }
   pool().deallocate(p, size_class(bytes));

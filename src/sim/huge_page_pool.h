@@ -43,7 +43,7 @@ class HugePagePool {
   /// Largest block served from the pool; larger ones come from operator new.
   static constexpr std::size_t kMaxBlock = std::size_t{1} << 20;
 
-  /// A block of at least `bytes`, kAlign-aligned. Throws std::bad_alloc when out of memory.
+  /// A block of at least `bytes`, kAlign-aligned. Out of memory: base::out_of_memory().
   [[nodiscard]] static void* allocate(std::size_t bytes);
   /// Returns a block from allocate(bytes) (same `bytes`).
   static void deallocate(void* p, std::size_t bytes) noexcept;

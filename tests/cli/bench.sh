@@ -417,3 +417,12 @@ expect_err "needs 412316860416 MiB per SBUF partition for buffers and scratch; 2
 expect_out_file /dev/null
 check bench_sendrecv_near_2_64 1 - -- bench sendrecv -r 2 -b 18446744073709551615 -d uint8 --timing-only -n 1 -w 0
 expect_err "needs 274877906944 MiB per SBUF partition"
+
+# Memory that runs out in an ordinary allocation (here the programs of 300000 iterations, under
+# 500 MB) ends the same way: one line, exit 1, no table.
+if ! sanitized; then
+  CHECK_VMEM_KB=500000 check bench_out_of_memory 1 - -- bench allr -r 2 -b 1K -n 300000 -w 0 --timing-only
+  expect_err "sbrdma: error: out of memory: an allocation failed (a smaller run needs less"
+  expect_err_lines 1
+  expect_out_file /dev/null
+fi

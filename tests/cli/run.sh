@@ -133,3 +133,14 @@ check run_program_is_dir 1 - -- run progdir
 expect_err "progdir: error: cannot read: Is a directory"
 expect_err_lines 1
 if [[ -s "$(work)/out" ]]; then _fail "a directory printed a report"; else pass=$((pass + 1)); fi
+
+# A run larger than the memory the process may have ends with one line and exit 1, not an
+# abort: here .init fills a partition of every core of trn2u (about 15 GB) under 400 MB.
+if ! sanitized; then
+  for c in $(seq 0 511); do echo ".init core=$c addr=0 bytes=229376 pattern=const:1"; done \
+    >"$(work)/init_all.s"
+  CHECK_VMEM_KB=400000 check run_out_of_memory 1 - -- run init_all.s --topology trn2u
+  expect_err "sbrdma: error: out of memory: cannot map the simulated memories' pages (a smaller run needs less: fewer ranks, iterations or bytes, or --timing-only)"
+  expect_err_lines 1
+  expect_out_file /dev/null
+fi

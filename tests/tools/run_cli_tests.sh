@@ -5,6 +5,9 @@
 # on the last command's output.
 # CHECK_SECONDS=N before `check` stops the command after N seconds (exit 124: a failure unless
 # expected), for a case whose bug would be a run that does not end soon.
+# CHECK_VMEM_KB=N before `check` runs the command with its address space limited to N KiB
+# (ulimit -v), for a case about running out of memory; `sanitized` is true for a binary built
+# with AddressSanitizer, which cannot start under such a limit (its shadow memory is huge).
 set -u
 SBRDMA=$1
 DIR=$2
@@ -16,6 +19,7 @@ trap 'rm -rf "$WORK"' EXIT
 cur=""
 
 _fail() { echo "FAIL [$cur] $*"; fail=$((fail + 1)); }
+sanitized() { ldd "$SBRDMA" 2>/dev/null | grep -q libasan; }
 
 # check NAME EXIT STDIN -- args...
 check() {
@@ -25,6 +29,9 @@ check() {
   if [[ $in == "-" ]]; then in=/dev/null; fi
   local limit=()
   if [[ -n ${CHECK_SECONDS:-} ]]; then limit=(timeout "$CHECK_SECONDS"); fi
+  if [[ -n ${CHECK_VMEM_KB:-} ]]; then
+    limit=("${limit[@]}" bash -c 'ulimit -v "$0" && exec "$@"' "$CHECK_VMEM_KB")
+  fi
   (cd "$WORK" && "${limit[@]}" "$SBRDMA" "$@" <"$in" >"$WORK/out" 2>"$WORK/err")
   local rc=$?
   if [[ $rc -ne $want ]]; then
