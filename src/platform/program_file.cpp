@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <optional>
 
@@ -76,11 +77,7 @@ class Parser {
 
   /// The core of the `.core` section a line belongs to (kBadSection: a bad one), if any.
   [[nodiscard]] std::optional<device::CoreId> core_at(int line) const {
-    std::optional<device::CoreId> c;
-    for (const auto& [l, core] : sections_) {
-      if (l < line) c = core;
-    }
-    return c;
+    return platform::core_at(sections_, line);
   }
 
   ProgramFile program;
@@ -100,15 +97,15 @@ class Parser {
     // A bad .core still opens a section: its words are skipped, not each reported as outside
     // any section (the .core line's own error says what is wrong).
     if (args.size() != 1) {
-      sections_.emplace_back(loc.line, kBadSection);
+      sections_.push_back(CoreSection{loc.line, kBadSection});
       return base::make_error(".core takes one core id: .core N");
     }
     auto c = core_id(args[0]);
     if (!c) {
-      sections_.emplace_back(loc.line, kBadSection);
+      sections_.push_back(CoreSection{loc.line, kBadSection});
       return c.error();
     }
-    sections_.emplace_back(loc.line, *c);
+    sections_.push_back(CoreSection{loc.line, *c});
     auto it = std::find_if(program.cores.begin(), program.cores.end(),
                            [&](const CoreProgram& p) { return p.core == *c; });
     if (it == program.cores.end()) program.cores.push_back(CoreProgram{*c, {}, {}});
@@ -244,10 +241,17 @@ class Parser {
 
   const device::Topology& topo_;
   const soc::Profile& profile_;
-  std::vector<std::pair<int, device::CoreId>> sections_;  // (.core line, core), in line order
+  std::vector<CoreSection> sections_;  // in line order
 };
 
 }  // namespace
+
+std::optional<device::CoreId> core_at(std::span<const CoreSection> sections, int line) {
+  const auto after = std::partition_point(sections.begin(), sections.end(),
+                                          [line](const CoreSection& s) { return s.line < line; });
+  if (after == sections.begin()) return std::nullopt;
+  return std::prev(after)->core;
+}
 
 ProgramParse parse_program(std::string_view text, std::string_view file,
                            const device::Topology& topology, const soc::Profile& profile) {

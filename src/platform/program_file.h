@@ -12,6 +12,8 @@
 /// Every error — assembly or directive — is reported as `file:line: error: ...`, all of them,
 /// and a file with any error does not run.
 
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,6 +71,18 @@ struct ProgramParse {
   base::Errors errors;
   [[nodiscard]] bool ok() const { return errors.empty(); }
 };
+
+/// A `.core` line and the core it names.
+struct CoreSection {
+  int line = 0;
+  device::CoreId core = 0;
+};
+
+/// The core of the section a word on `line` belongs to: that of the last `.core` line before
+/// it, or none if it comes before every `.core` line. `sections` is in line order; the lookup is
+/// a binary search because a file may alternate a `.core` line with every word.
+[[nodiscard]] std::optional<device::CoreId> core_at(std::span<const CoreSection> sections,
+                                                    int line);
 
 /// Parses `text` (named `file` in errors) for `topology`, whose profile is `profile`.
 ProgramParse parse_program(std::string_view text, std::string_view file,

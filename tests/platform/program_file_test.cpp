@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "platform/topology_json.h"
 
@@ -46,6 +47,21 @@ TEST(ProgramFile, WordsGoToTheirCoreSection) {
   EXPECT_EQ(p.program.cores[1].words[1][4], 0x05) << "the second word carries the wait";
   EXPECT_EQ(p.program.cores[2].core, 6U);
   EXPECT_TRUE(p.program.cores[2].words.empty());
+}
+
+TEST(ProgramFile, AWordBelongsToTheLastCoreLineBeforeIt) {
+  const std::vector<CoreSection> sections = {{3, 5}, {7, 1}, {8, 4}, {20, 5}};
+  EXPECT_EQ(core_at(sections, 1), std::nullopt) << "before every section";
+  EXPECT_EQ(core_at(sections, 3), std::nullopt) << "a .core line is not in its own section";
+  EXPECT_EQ(core_at(sections, 4), 5U);
+  EXPECT_EQ(core_at(sections, 6), 5U);
+  EXPECT_EQ(core_at(sections, 7), 5U);
+  EXPECT_EQ(core_at(sections, 8), 1U) << "between two adjacent .core lines";
+  EXPECT_EQ(core_at(sections, 9), 4U);
+  EXPECT_EQ(core_at(sections, 20), 4U);
+  EXPECT_EQ(core_at(sections, 21), 5U) << "after the last section";
+  EXPECT_EQ(core_at(sections, 1'000'000), 5U);
+  EXPECT_EQ(core_at({}, 5), std::nullopt) << "no section at all";
 }
 
 TEST(ProgramFile, DirectivesAndTheirDefaults) {
