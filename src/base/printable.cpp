@@ -25,6 +25,21 @@ std::string printable(std::string_view s) {
   return out;
 }
 
+std::string printable_brief(std::string_view s) {
+  constexpr std::size_t kMax = 40;
+  constexpr std::string_view kCut = "...";
+  // Each byte prints as one character or more, so the first kMax + 1 bytes decide.
+  std::string head = printable(s.substr(0, kMax + 1));
+  if (head.size() <= kMax) return head;
+  std::string out;
+  for (std::size_t i = 0;; ++i) {
+    const std::string one = printable(s.substr(i, 1));
+    if (out.size() + one.size() > kMax - kCut.size()) break;
+    out += one;
+  }
+  return out += kCut;
+}
+
 std::size_t first_control_byte(std::string_view s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);

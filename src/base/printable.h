@@ -11,6 +11,10 @@ namespace sbrdma::base {
 /// `s` with every byte outside 0x20..0x7e written as \xNN (a backslash stays a backslash).
 std::string printable(std::string_view s);
 
+/// printable(s), or if that is over 40 characters its first 37 (never half a \xNN) and "...":
+/// a 20 MB token echoed in a message leaves it one readable line.
+std::string printable_brief(std::string_view s);
+
 /// The offset of the first control byte of `s` (below 0x20 but tab, CR and LF, or 0x7f), or
 /// npos. Text has none (UTF-8 has none either); binary data almost always does.
 std::size_t first_control_byte(std::string_view s);

@@ -56,7 +56,7 @@ void directive(std::string_view body, const base::SourceLoc& loc, const Directiv
   }
   if (!handler) {
     out.errors.push_back(
-        base::make_error(loc, fmt::format("unknown directive '{}'", base::printable(name))));
+        base::make_error(loc, fmt::format("unknown directive '{}'", base::printable_brief(name))));
     return;
   }
   base::Status s = handler(body, loc);
@@ -82,8 +82,8 @@ std::optional<Word> parse_instruction(std::string_view line, const base::SourceL
   if (toks.empty()) return std::nullopt;
   const OpDesc* op = find_mnemonic(toks[0]);
   if (op == nullptr) {
-    errors.push_back(
-        base::make_error(loc, fmt::format("unknown mnemonic '{}'", base::printable(toks[0]))));
+    errors.push_back(base::make_error(
+        loc, fmt::format("unknown mnemonic '{}'", base::printable_brief(toks[0]))));
     return std::nullopt;
   }
   Word word = blank_word(*op);
@@ -94,19 +94,19 @@ std::optional<Word> parse_instruction(std::string_view line, const base::SourceL
     const std::size_t eq = tok.find('=');
     if (eq == std::string_view::npos) {
       errors.push_back(
-          base::make_error(loc, fmt::format("missing '=' in '{}'", base::printable(tok))));
+          base::make_error(loc, fmt::format("missing '=' in '{}'", base::printable_brief(tok))));
       continue;
     }
     const std::string_view key = tok.substr(0, eq);
     const KeyRef ref = find_key(*op, key);
     if (ref.field == nullptr) {
       errors.push_back(base::make_error(
-          loc, fmt::format("unknown field '{}' for {}", base::printable(key), op->mnemonic)));
+          loc, fmt::format("unknown field '{}' for {}", base::printable_brief(key), op->mnemonic)));
       continue;
     }
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
       errors.push_back(
-          base::make_error(loc, fmt::format("duplicate field '{}'", base::printable(key))));
+          base::make_error(loc, fmt::format("duplicate field '{}'", base::printable_brief(key))));
       continue;
     }
     seen.push_back(key);

@@ -41,10 +41,10 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 std::optional<std::string> number_in(std::string_view text, const std::string& key, std::int64_t lo,
                                      std::int64_t hi, Radix radix, std::int64_t& out) {
   const auto v = parse_number(text);
-  if (!v) return fmt::format("bad number '{}' for {}", base::printable(text), key);
+  if (!v) return fmt::format("bad number '{}' for {}", base::printable_brief(text), key);
   if (*v < lo || *v > hi) {
-    return fmt::format("value {} out of range for {} ({}..{})", text, key, format_number(lo, radix),
-                       format_number(hi, radix));
+    return fmt::format("value {} out of range for {} ({}..{})", base::printable_brief(text), key,
+                       format_number(lo, radix), format_number(hi, radix));
   }
   out = *v;
   return std::nullopt;
@@ -53,11 +53,11 @@ std::optional<std::string> number_in(std::string_view text, const std::string& k
 std::optional<std::string> parse_bytes(std::string_view text, const Field& field,
                                        const std::string& key, Word& w) {
   if (text.size() % 2 != 0)
-    return fmt::format("bad hex bytes '{}' for {}", base::printable(text), key);
+    return fmt::format("bad hex bytes '{}' for {}", base::printable_brief(text), key);
   const std::size_t n = text.size() / 2;
   for (char c : text) {
     if (hex_digit_value(c) < 0)
-      return fmt::format("bad hex bytes '{}' for {}", base::printable(text), key);
+      return fmt::format("bad hex bytes '{}' for {}", base::printable_brief(text), key);
   }
   if (n > field.size) return fmt::format("{} takes at most {} bytes, got {}", key, field.size, n);
   auto bytes = field_bytes(w, field);
@@ -81,7 +81,7 @@ std::optional<std::string> parse_addr4(std::string_view text, const std::string&
   const auto m = enum_value(kAddr4MarkerEnum, marker);
   if (!m) {
     return fmt::format("unknown ADDR4 marker '{}' for {} ({}, or an address alone)",
-                       base::printable(marker), key, enum_names(kAddr4MarkerEnum));
+                       base::printable_brief(marker), key, enum_names(kAddr4MarkerEnum));
   }
   const std::string index_key = fmt::format("the {} index of {}", marker, key);
   // The index is a byte; an address register's is one of the kNumAddrRegisters.
@@ -181,7 +181,7 @@ std::optional<std::string> parse_part(std::string_view text, const Field& field,
         // A short enum's names fit the message; ALU_OP's sixty do not.
         constexpr std::size_t kNamesListed = 16;
         return fmt::format(
-            "unknown {} '{}' for {} ({})", e.type_name, base::printable(text), key,
+            "unknown {} '{}' for {} ({})", e.type_name, base::printable_brief(text), key,
             e.values.size() <= kNamesListed
                 ? enum_names(e)
                 : fmt::format("one of {} names: 'sbrdma info ops' lists them", e.values.size()));
@@ -200,7 +200,7 @@ std::optional<std::string> parse_part(std::string_view text, const Field& field,
       const std::vector<std::string_view> items = split(text, ',');
       if (items.size() != part.count) {
         return part.count == 1
-                   ? fmt::format("bad number '{}' for {}", base::printable(text), key)
+                   ? fmt::format("bad number '{}' for {}", base::printable_brief(text), key)
                    : fmt::format("{} takes {} values, got {}", key, part.count, items.size());
       }
       const ValueRange r = value_range(part);

@@ -143,8 +143,7 @@ base::Error json_error(const std::string& file, const std::string& path, std::st
 std::string json_brief(const nlohmann::json& v) {
   if (v.is_object()) return "an object";
   if (v.is_array()) return "an array";
-  std::string s = v.dump(-1, ' ', true);
-  return s.size() > 40 ? s.substr(0, 37) + "..." : s;
+  return base::printable_brief(v.dump(-1, ' ', true));  // ASCII already: only the cut applies
 }
 
 base::Result<unsigned> json_unsigned(const nlohmann::json& v, const std::string& file,

@@ -28,15 +28,17 @@ base::Status parse_keys(std::span<const std::string_view> tokens,
   for (const std::string_view tok : tokens) {
     const auto eq = tok.find('=');
     if (eq == std::string_view::npos) {
-      return base::make_error(fmt::format("missing '=' in '{}' ({})", base::printable(tok), what));
+      return base::make_error(
+          fmt::format("missing '=' in '{}' ({})", base::printable_brief(tok), what));
     }
     const std::string_view key = tok.substr(0, eq);
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      return base::make_error(
-          fmt::format("unknown key '{}' for {} ({})", base::printable(key), what, join(allowed)));
+      return base::make_error(fmt::format("unknown key '{}' for {} ({})",
+                                          base::printable_brief(key), what, join(allowed)));
     }
     if (!keys.emplace(key, tok.substr(eq + 1)).second) {
-      return base::make_error(fmt::format("duplicate key '{}' for {}", base::printable(key), what));
+      return base::make_error(
+          fmt::format("duplicate key '{}' for {}", base::printable_brief(key), what));
     }
   }
   return base::ok_status();
@@ -66,10 +68,10 @@ class Parser {
       if (args[0] == "sem") return expect_sem(args.subspan(1), line, loc);
       if (args[0] == "sbuf") return expect_sbuf(args.subspan(1), line, loc);
       return base::make_error(
-          fmt::format("unknown .expect kind '{}' (sem or sbuf)", base::printable(args[0])));
+          fmt::format("unknown .expect kind '{}' (sem or sbuf)", base::printable_brief(args[0])));
     }
-    return base::make_error(
-        fmt::format("unknown directive '{}' (.core, .init, .expect, .raw)", base::printable(name)));
+    return base::make_error(fmt::format("unknown directive '{}' (.core, .init, .expect, .raw)",
+                                        base::printable_brief(name)));
   }
 
   /// The section of a `.core` line that named no core.
@@ -144,7 +146,7 @@ class Parser {
     const auto colon = text.find(':');
     if (colon == std::string_view::npos) {
       return base::make_error(
-          fmt::format("bad partitions '{}' (expected P0:P1)", base::printable(text)));
+          fmt::format("bad partitions '{}' (expected P0:P1)", base::printable_brief(text)));
     }
     auto p0 = parse_number(text.substr(0, colon), "partitions");
     if (!p0) return p0.error();

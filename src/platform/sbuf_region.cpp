@@ -52,10 +52,11 @@ std::pair<std::uint64_t, std::errc> read_unsigned(std::string_view text) {
 base::Result<std::uint64_t> parse_number(std::string_view text, std::string_view what) {
   const auto [v, ec] = read_unsigned(text);
   if (ec == std::errc::result_out_of_range) {
-    return base::make_error(fmt::format("{} '{}' is too large", what, base::printable(text)));
+    return base::make_error(fmt::format("{} '{}' is too large", what, base::printable_brief(text)));
   }
   if (ec != std::errc{})
-    return base::make_error(fmt::format("bad number '{}' for {}", base::printable(text), what));
+    return base::make_error(
+        fmt::format("bad number '{}' for {}", base::printable_brief(text), what));
   return v;
 }
 
@@ -63,11 +64,12 @@ base::Result<std::uint32_t> parse_semaphore_value(std::string_view text, std::st
   const bool negative = text.starts_with('-');
   const auto [v, ec] = read_unsigned(negative ? text.substr(1) : text);
   if (ec == std::errc::invalid_argument) {
-    return base::make_error(fmt::format("bad number '{}' for {}", base::printable(text), what));
+    return base::make_error(
+        fmt::format("bad number '{}' for {}", base::printable_brief(text), what));
   }
   if (ec != std::errc{} || (negative ? v > std::uint64_t{1} << 31 : v > UINT32_MAX)) {
-    return base::make_error(
-        fmt::format("{} {} out of range (-2147483648..{})", what, text, UINT32_MAX));
+    return base::make_error(fmt::format("{} {} out of range (-2147483648..{})", what,
+                                        base::printable_brief(text), UINT32_MAX));
   }
   return static_cast<std::uint32_t>(negative ? (std::uint64_t{1} << 32) - v : v);
 }
@@ -97,8 +99,8 @@ base::Result<FillPattern> parse_fill_pattern(std::string_view text) {
   const auto colon = text.find(':');
   const std::string_view kind = text.substr(0, colon);
   if (colon == std::string_view::npos || (kind != "const" && kind != "random")) {
-    return base::make_error(
-        fmt::format("unknown pattern '{}' (iota, const:V or random:SEED)", base::printable(text)));
+    return base::make_error(fmt::format("unknown pattern '{}' (iota, const:V or random:SEED)",
+                                        base::printable_brief(text)));
   }
   auto v = parse_number(text.substr(colon + 1), fmt::format("pattern {}", kind));
   if (!v) return v.error();

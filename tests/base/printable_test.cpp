@@ -17,6 +17,18 @@ TEST(Printable, EscapesEveryByteOutsidePrintableAscii) {
   EXPECT_EQ(printable(" ~"), " ~");
 }
 
+TEST(Printable, BriefCutsAtFortyCharactersAndSaysSo) {
+  const std::string forty(40, 'x');
+  EXPECT_EQ(printable_brief(forty), forty) << "40 characters fit";
+  EXPECT_EQ(printable_brief(forty + "y"), std::string(37, 'x') + "...");
+  EXPECT_EQ(printable_brief(std::string(20'000'000, 'x')), std::string(37, 'x') + "...");
+  EXPECT_EQ(printable_brief("a\0b"s), "a\\x00b");
+  // Ten escapes are 40 characters and fit; of eleven, nine (36) and the marker are kept: a
+  // tenth would pass 37 characters, and half an escape would misread as other bytes.
+  EXPECT_EQ(printable_brief(std::string(10, '\x01')), printable(std::string(10, '\x01')));
+  EXPECT_EQ(printable_brief(std::string(11, '\x01')), printable(std::string(9, '\x01')) + "...");
+}
+
 TEST(Printable, FindsTheFirstControlByte) {
   EXPECT_EQ(first_control_byte("nop\r\n\tx = 1\n"), std::string_view::npos);
   EXPECT_EQ(first_control_byte("# 5 \xc2\xb5s\n"s), std::string_view::npos);  // UTF-8 is text

@@ -27,6 +27,16 @@ printf '.core 0\nrdma_desc_start\033[0m\n' >"$(work)/esc.s"
 check run_control_byte_in_code 1 - -- run "$(work)/esc.s"
 expect_err "esc.s:2: error: byte 0x1b at column 16 is not text (binary input?"
 expect_err_lines 1
+# A 20 MB token is echoed cut to 40 characters, in an instruction and in a directive alike.
+long=$(head -c 20000000 /dev/zero | tr '\0' x)
+printf '.core 0\nrdma_desc_start %s\n.init core=%s\n' "$long" "$long" >"$(work)/long.s"
+unset long
+check run_long_token 1 - -- run "$(work)/long.s"
+expect_err "long.s:2: error: missing '=' in 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'"
+expect_err "long.s:3: error: bad number 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' for core"
+expect_err_lines 2
+if [[ $(wc -c <"$(work)/err") -lt 200 ]]; then pass=$((pass + 1)); else
+  _fail "run_long_token: stderr has $(wc -c <"$(work)/err") bytes"; fi
 check run_report 0 - -- run "$EXAMPLES/same_die_copy.s"
 expect_out "run $EXAMPLES/same_die_copy.s on trn2; programmed cores: 0"
 expect_out "simulated time: "

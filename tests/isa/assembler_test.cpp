@@ -115,6 +115,27 @@ TEST(Assembler, HandlerErrorWithItsOwnLocationKeepsIt) {
   EXPECT_EQ(r.errors[0].format(), "other.json:7: error: bad topology");
 }
 
+// A token is echoed cut to 40 characters, the last three "...", however long it is.
+TEST(Assembler, LongTokensAreEchoedCut) {
+  const std::string x(1'000'000, 'x');
+  const std::string cut = std::string(37, 'x') + "...";
+  const std::string zeros = "0x" + std::string(1'000'000, '0') + "1ff";
+  const AsmResult r =
+      assemble(x + "\nrdma_desc_start " + x + " " + x + "=1 wait_idx=" + x + " wait_mode=" + x +
+                   "\nrdma_desc_start wait_idx=" + zeros + "\n." + x + "\n",
+               "a.s");
+  EXPECT_EQ(formatted(r.errors),
+            "a.s:1: error: unknown mnemonic '" + cut + "'\n" +    //
+                "a.s:2: error: missing '=' in '" + cut + "'\n" +  //
+                "a.s:2: error: unknown field '" + cut + "' for rdma_desc_start\n" +
+                "a.s:2: error: bad number '" + cut + "' for wait_idx\n" +  //
+                "a.s:2: error: unknown WAIT_MODE '" + cut + "' for wait_mode (" +
+                enum_names(kWaitModeEnum) + ")\n" +  //
+                "a.s:3: error: value 0x" + std::string(35, '0') +
+                "... out of range for wait_idx (0..255)\n" +  //
+                "a.s:4: error: unknown directive '." + std::string(36, 'x') + "...'\n");
+}
+
 TEST(Assembler, ParseInstructionValidates) {
   base::Errors errors;
   EXPECT_FALSE(parse_instruction("rdma_desc_gen dma_engine_mask=0x3 is_bidirectional=2",

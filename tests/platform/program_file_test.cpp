@@ -165,6 +165,29 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
   for (const auto& [line, want] : cases) EXPECT_EQ(error_of(line), want) << line;
 }
 
+// A directive's tokens are echoed cut to 40 characters, as the assembler's are.
+TEST(ProgramFile, LongTokensAreEchoedCut) {
+  const std::string x(1'000'000, 'x');
+  const std::string cut = std::string(37, 'x') + "...";
+  const std::pair<std::string, std::string> cases[] = {
+      {".core " + x, "p.s:1: error: bad number '" + cut + "' for core"},
+      {".init " + x, "p.s:1: error: missing '=' in '" + cut + "' (.init)"},
+      {".init " + x + "=1", "p.s:1: error: unknown key '" + cut +
+                                "' for .init (core, addr, bytes, pattern, partitions)"},
+      {".init core=0 addr=0 bytes=4 pattern=" + x,
+       "p.s:1: error: unknown pattern '" + cut + "' (iota, const:V or random:SEED)"},
+      {".init core=0 addr=0 bytes=4 pattern=iota partitions=" + x,
+       "p.s:1: error: bad partitions '" + cut + "' (expected P0:P1)"},
+      {".expect " + x, "p.s:1: error: unknown .expect kind '" + cut + "' (sem or sbuf)"},
+      {".expect sem core=0 idx=0 value=1" + std::string(1'000'000, '0'),
+       "p.s:1: error: value 1" + std::string(36, '0') +
+           "... out of range (-2147483648..4294967295)"},
+      {"." + x, "p.s:1: error: unknown directive '." + std::string(36, 'x') +
+                    "...' (.core, .init, .expect, .raw)"},
+  };
+  for (const auto& [line, want] : cases) EXPECT_EQ(error_of(line), want) << line.substr(0, 60);
+}
+
 TEST(ProgramFile, AllErrorsInLineOrderAndAssemblyErrorsToo) {
   const ProgramParse p = parse(
       ".core 0\n"
