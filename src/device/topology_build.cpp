@@ -198,13 +198,14 @@ class TopologyBuilder {
     const std::string key = torus ? "/torus" : "/mesh";
     if (!spec_.links.empty()) return at("/links", "not allowed together with " + key);
     if (spec_.dims.empty()) return at(key, "needs at least one dimension");
+    // The product stops growing once past kMaxChips (at most 64 x (2^32 - 1): no overflow),
+    // but the formula lists every size, so the message shows the list as the user wrote it.
     std::uint64_t product = 1;
     std::string formula;
     for (std::size_t k = 0; k < spec_.dims.size(); ++k) {
       if (spec_.dims[k] == 0) return at(key + "/" + std::to_string(k), "a size must be >= 1");
-      product *= spec_.dims[k];
+      if (product <= kMaxChips) product *= spec_.dims[k];
       formula += (k == 0 ? "" : " x ") + std::to_string(spec_.dims[k]);
-      if (product > kMaxChips) break;
     }
     if (product != t_.chips_) {
       return at(key, formula + " is not " + std::to_string(t_.chips_) + " chips (/chips)");

@@ -63,6 +63,12 @@ check params_unknown 1 - -- info params --profile maverick
 expect_err "error: --profile: unknown profile 'maverick' (known: cayman, sunda, mariana)"
 expect_err_lines 1
 
+# A torus far past 64 chips is shown as written, every size of it.
+printf '%s\n' '{"chips":4,"torus":[65536,65536,65536,65536]}' >"$(work)/huge_torus.json"
+check topo_torus_past_64_chips 1 - -- info topology huge_torus.json
+expect_err "huge_torus.json: error: /torus: 65536 x 65536 x 65536 x 65536 is not 4 chips (/chips)"
+expect_err_lines 1
+
 # Columns stay apart whatever the width of their values.
 printf '%s\n' '{"chips":2,"links":[{"from":0,"to":1,"bandwidth_gbps":123456789.0125,"latency_ns":999999999.9999}]}' >"$(work)/wide.json"
 check topo_wide_values 0 - -- info topology wide.json

@@ -274,6 +274,13 @@ TEST(Topology, BuilderRefusesInconsistentSpecs) {
   s = builtin_topology_spec("trn2.48xlarge").value();
   s.chips = 8;
   EXPECT_EQ(msg(s), "/torus: 4 x 4 is not 8 chips (/chips)");
+  // Every size is listed, those after the product passes 64 chips too; 65536^4 is 2^64, which
+  // a plain 64-bit product would wrap to 0.
+  s.chips = 4;
+  s.dims = {65536, 65536, 65536, 65536};
+  EXPECT_EQ(msg(s), "/torus: 65536 x 65536 x 65536 x 65536 is not 4 chips (/chips)");
+  s.dims = {4, 65536, 0};
+  EXPECT_EQ(msg(s), "/torus/2: a size must be >= 1");
   s.profile = "nope";
   EXPECT_EQ(msg(s), "/profile: unknown profile 'nope' (known: cayman, sunda, mariana)");
   // The profile's address map places the dies and cores: a chip laid out otherwise could be
