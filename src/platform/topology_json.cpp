@@ -207,7 +207,14 @@ Result<TopologySpec> read_spec(const json& root, const std::string& default_name
   std::string description;
   SBRDMA_TRY(optional(root, "", "description", description, kString));
   SBRDMA_TRY(optional(root, "", "name", s.name, kString));
-  // The name goes into one-line headers, plots and traces: no control characters.
+  // The name goes into one-line headers, plots and traces: not empty ("run x.s on ;"), and no
+  // control characters.
+  if (s.name.empty()) {
+    return root.contains("name") ? at("/name", "expected a non-empty string, got \"\"")
+                                 : at("/",
+                                      "the file name, the topology's name when it gives "
+                                      "none, is empty: give a \"name\"");
+  }
   for (const char c : s.name) {
     const auto u = static_cast<unsigned char>(c);
     if (u < 0x20 || u == 0x7f) {

@@ -63,6 +63,15 @@ check params_unknown 1 - -- info params --profile maverick
 expect_err "error: --profile: unknown profile 'maverick' (known: cayman, sunda, mariana)"
 expect_err_lines 1
 
+# The name heads run and bench output: an empty one is refused, not printed as 'on ;'.
+printf '%s\n' '{"chips":1,"name":""}' >"$(work)/empty_name.json"
+check topo_empty_name 1 - -- info topology empty_name.json
+expect_err 'empty_name.json: error: /name: expected a non-empty string, got ""'
+expect_err_lines 1
+check run_topology_empty_name 1 - -- run "$DIR/../../examples/semaphore_only.s" --topology empty_name.json
+expect_err 'empty_name.json: error: /name: expected a non-empty string, got ""'
+expect_err_lines 1
+
 # A torus far past 64 chips is shown as written, every size of it.
 printf '%s\n' '{"chips":4,"torus":[65536,65536,65536,65536]}' >"$(work)/huge_torus.json"
 check topo_torus_past_64_chips 1 - -- info topology huge_torus.json

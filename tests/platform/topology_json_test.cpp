@@ -146,6 +146,12 @@ TEST(TopologyJson, TypesAndShapesAreChecked) {
   EXPECT_EQ(parse_error(R"({"chips": 1, "name": "a\nb"})"),
             "t.json: error: /name: control character 0x0a in the name");
   EXPECT_EQ(parse_error(R"({"chips": 1, "name": "R&D <x> \"q\""})"), "ok");
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": ""})"),
+            "t.json: error: /name: expected a non-empty string, got \"\"");
+  EXPECT_EQ(parse_topology_json(R"({"chips": 1})", "").error().format(),
+            "error: /: the file name, the topology's name when it gives none, is empty: give a "
+            "\"name\"");
+  EXPECT_TRUE(parse_topology_json(R"({"chips": 1, "name": "x"})", "").ok());
   // Without a "name" the file's stem is the name: its control character is the file's.
   EXPECT_EQ(parse_topology_json(R"({"chips": 1})", "x\ty.json").error().format(),
             "x\\x09y.json: error: /: the file name, the topology's name when it gives none, has "
