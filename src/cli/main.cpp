@@ -76,6 +76,46 @@ UsageScope usage_scope(const CLI::App& app, int argc, char** argv) {
   return s;
 }
 
+/// The usage error (without "sbrdma: error: ") of a line that gives "--version" with another
+/// word, or nothing for "sbrdma --version" alone. CLI11 prints the version as soon as it reads
+/// the flag, whatever comes before or after it; here a word with it is refused as any word too
+/// many is, and named as it would be without the flag.
+std::optional<std::string> version_usage_error(const CLI::App& app, int argc, char** argv) {
+  if (argc <= 2) return std::nullopt;
+  const UsageScope scope = usage_scope(app, argc, argv);
+  if (!scope.unknown.empty()) {
+    return "unknown command '" + sbrdma::base::printable(scope.unknown) + "' for '" + scope.path +
+           "' (one of: " + scope.choices + ")";
+  }
+  if (!scope.unknown_option.empty()) {
+    return "unknown option '" + sbrdma::base::printable(scope.unknown_option) + "' for '" +
+           scope.path + "'";
+  }
+  // The first word but the (first) --version: a second one, an option, or an argument (any
+  // word after a "--").
+  bool skipped = false;
+  bool after_dashes = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    if (!after_dashes && word == "--version" && !skipped) {
+      skipped = true;
+      continue;
+    }
+    if (!after_dashes && word == "--" && i + 1 < argc) {
+      after_dashes = true;
+      continue;
+    }
+    const std::string w = sbrdma::base::printable(word);
+    if (!after_dashes && word == "--version") return std::string("--version given more than once");
+    if (!after_dashes && word.size() > 1 && word.front() == '-' && word != "--" &&
+        !has_option(app, word)) {
+      return "unknown option '" + w + "' for '" + scope.path + "'";
+    }
+    return "unexpected argument '" + w + "' for '" + scope.path + " --version'";
+  }
+  return std::nullopt;  // "--version=..." and nothing else: CLI11's to judge
+}
+
 /// Makes a flag given twice a usage error in `cmd` and every command under it, as an option
 /// given twice is (CLI11 would let the last of a flag's repeats count, silently).
 void refuse_repeated_flags(CLI::App& cmd) {
@@ -121,6 +161,18 @@ int main(int argc, char** argv) {
   refuse_repeated_flags(app);
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForVersion& e) {
+    // Help wins over every other word ("sbrdma --help x" is help too), --version included.
+    for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i) {
+      if (std::string_view(argv[i]) == "--help" || std::string_view(argv[i]) == "-h") {
+        return app.exit(CLI::CallForHelp());
+      }
+    }
+    if (const auto error = version_usage_error(app, argc, argv)) {
+      std::fprintf(stderr, "sbrdma: error: %s\nrun 'sbrdma --help' for usage\n", error->c_str());
+      return 1;
+    }
+    return app.exit(e);
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {

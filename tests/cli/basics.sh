@@ -1,6 +1,30 @@
 # Top-level behaviour of the sbrdma binary.
 check version 0 - -- --version
 expect_out "sbrdma 0.1.0"
+# --version stands alone: a word with it is a usage error, named as it would be without it
+# (CLI11 printed the version and exited 0 whatever came before or after the flag).
+check version_then_word 1 - -- --version x
+expect_err "sbrdma: error: unexpected argument 'x' for 'sbrdma --version'"
+expect_err "run 'sbrdma --help' for usage"
+expect_err_lines 2
+check version_then_command 1 - -- --version info ops
+expect_err "sbrdma: error: unexpected argument 'info' for 'sbrdma --version'"
+check version_after_dashes 1 - -- --version -- x
+expect_err "sbrdma: error: unexpected argument 'x' for 'sbrdma --version'"
+check word_then_version 1 - -- x --version
+expect_err "sbrdma: error: unknown command 'x' for 'sbrdma' (one of: asm, disasm, decode, info, demo, run, bench)"
+expect_err_lines 2
+check version_then_unknown_option 1 - -- --version --bogus
+expect_err "sbrdma: error: unknown option '--bogus' for 'sbrdma'"
+check version_twice 1 - -- --version --version
+expect_err "sbrdma: error: --version given more than once"
+check command_then_version 1 - -- info ops --version
+expect_err "sbrdma: error: unknown option '--version' for 'sbrdma info ops'"
+# Help wins over every other word, --version too, as "sbrdma --help x" prints help.
+check version_and_help 0 - -- --version --help
+expect_out "Usage: sbrdma [OPTIONS] SUBCOMMAND"
+check help_and_version 0 - -- --help --version
+expect_out "Usage: sbrdma [OPTIONS] SUBCOMMAND"
 check help 0 - -- --help
 expect_out "asm"
 expect_out "disasm"
