@@ -76,6 +76,19 @@ UsageScope usage_scope(const CLI::App& app, int argc, char** argv) {
   return s;
 }
 
+/// The usage errors (without "sbrdma: error: ") of a word the command has no place for, one
+/// wording for the parse errors and for the words given with --version.
+std::string unknown_option(std::string_view word, const std::string& path) {
+  return "unknown option '" + sbrdma::base::printable(word) + "' for '" + path + "'";
+}
+std::string unexpected_argument(std::string_view word, const std::string& path) {
+  return "unexpected argument '" + sbrdma::base::printable(word) + "' for '" + path + "'";
+}
+std::string unknown_command(const UsageScope& scope) {
+  return "unknown command '" + sbrdma::base::printable(scope.unknown) + "' for '" + scope.path +
+         "' (one of: " + scope.choices + ")";
+}
+
 /// The usage error (without "sbrdma: error: ") of a line that gives "--version" with another
 /// word, or nothing for "sbrdma --version" alone. CLI11 prints the version as soon as it reads
 /// the flag, whatever comes before or after it; here a word with it is refused as any word too
@@ -83,14 +96,8 @@ UsageScope usage_scope(const CLI::App& app, int argc, char** argv) {
 std::optional<std::string> version_usage_error(const CLI::App& app, int argc, char** argv) {
   if (argc <= 2) return std::nullopt;
   const UsageScope scope = usage_scope(app, argc, argv);
-  if (!scope.unknown.empty()) {
-    return "unknown command '" + sbrdma::base::printable(scope.unknown) + "' for '" + scope.path +
-           "' (one of: " + scope.choices + ")";
-  }
-  if (!scope.unknown_option.empty()) {
-    return "unknown option '" + sbrdma::base::printable(scope.unknown_option) + "' for '" +
-           scope.path + "'";
-  }
+  if (!scope.unknown.empty()) return unknown_command(scope);
+  if (!scope.unknown_option.empty()) return unknown_option(scope.unknown_option, scope.path);
   // The first word but the (first) --version: a second one, an option, or an argument (any
   // word after a "--").
   bool skipped = false;
@@ -105,13 +112,12 @@ std::optional<std::string> version_usage_error(const CLI::App& app, int argc, ch
       after_dashes = true;
       continue;
     }
-    const std::string w = sbrdma::base::printable(word);
     if (!after_dashes && word == "--version") return std::string("--version given more than once");
     if (!after_dashes && word.size() > 1 && word.front() == '-' && word != "--" &&
         !has_option(app, word)) {
-      return "unknown option '" + w + "' for '" + scope.path + "'";
+      return unknown_option(word, scope.path);
     }
-    return "unexpected argument '" + w + "' for '" + scope.path + " --version'";
+    return unexpected_argument(word, scope.path + " --version");
   }
   return std::nullopt;  // "--version=..." and nothing else: CLI11's to judge
 }
@@ -223,11 +229,9 @@ int main(int argc, char** argv) {
       const std::string& word = stray_number                    ? number_word
                                 : !scope.unknown_option.empty() ? scope.unknown_option
                                                                 : *extra;
-      std::fprintf(stderr, "sbrdma: error: unknown option '%s' for '%s'\n",
-                   sbrdma::base::printable(word).c_str(), scope.path.c_str());
+      std::fprintf(stderr, "sbrdma: error: %s\n", unknown_option(word, scope.path).c_str());
     } else if (extra) {
-      std::fprintf(stderr, "sbrdma: error: unexpected argument '%s' for '%s'\n",
-                   sbrdma::base::printable(*extra).c_str(), scope.path.c_str());
+      std::fprintf(stderr, "sbrdma: error: %s\n", unexpected_argument(*extra, scope.path).c_str());
     } else if (const auto at = what.find(": At Most 1 required but received ");
                at != std::string_view::npos) {
       // Named as the help names it: "-b,--minbytes" -> "-b/--minbytes".
@@ -239,9 +243,7 @@ int main(int argc, char** argv) {
       }
       std::fprintf(stderr, "sbrdma: error: %s given more than once\n", name.c_str());
     } else if (!scope.unknown.empty()) {
-      std::fprintf(stderr, "sbrdma: error: unknown command '%s' for '%s' (one of: %s)\n",
-                   sbrdma::base::printable(scope.unknown).c_str(), scope.path.c_str(),
-                   scope.choices.c_str());
+      std::fprintf(stderr, "sbrdma: error: %s\n", unknown_command(scope).c_str());
     } else if (!scope.choices.empty() && what == "A subcommand is required") {
       std::fprintf(stderr, "sbrdma: error: '%s' needs a command (one of: %s)\n", scope.path.c_str(),
                    scope.choices.c_str());
