@@ -226,6 +226,36 @@ TEST(AddressMap, EngineGlobalRegisters) {
   EXPECT_FALSE(gen->udma.has_value());
 }
 
+// [HIGH] wiki-facts §3.1: a channel's blocks, each at its offset and no larger than its size
+// (S2M 0x18000, GEN and GEN_EX 0x4000 each), and the BCAST_UDMA GEN/GEN_EX mirror on SDMA_0.
+TEST(AddressMap, ChannelBlocksSitAtTheirOffsets) {
+  const AddressMap& m = cayman();
+  struct Case {
+    std::uint64_t addr;
+    std::string_view region;
+    std::uint64_t offset;
+  };
+  constexpr std::uint64_t kSdma5 = 0x1002500000;
+  constexpr std::uint64_t kSdma0 = 0x1002000000;
+  const Case cases[] = {
+      {kSdma5 + 0x1FFFC, "SE_0.SDMA_5.UDMA_M2S", 0x1FFFC},
+      {kSdma5 + 0x20000, "SE_0.SDMA_5.UDMA_S2M", 0},
+      {kSdma5 + 0x37FFC, "SE_0.SDMA_5.UDMA_S2M", 0x17FFC},
+      {kSdma5 + 0x38000, "SE_0.SDMA_5.UDMA_GEN", 0},
+      {kSdma5 + 0x3BFFC, "SE_0.SDMA_5.UDMA_GEN", 0x3FFC},
+      {kSdma5 + 0x3C000, "SE_0.SDMA_5.UDMA_GEN_EX", 0},
+      {kSdma5 + 0x3FFFC, "SE_0.SDMA_5.UDMA_GEN_EX", 0x3FFC},
+      {kSdma0 + 0xB8000, "SE_0.SDMA_0.BCAST_UDMA_GEN", 0},
+      {kSdma0 + 0xBC000, "SE_0.SDMA_0.BCAST_UDMA_GEN_EX", 0},
+  };
+  for (const Case& c : cases) {
+    auto h = m.lookup(SocAddr{c.addr});
+    ASSERT_TRUE(h.has_value()) << std::hex << c.addr;
+    EXPECT_EQ(h->region->name, c.region) << std::hex << c.addr;
+    EXPECT_EQ(c.addr - h->region->base.v, c.offset) << std::hex << c.addr;
+  }
+}
+
 TEST(AddressMap, EngineGlobalAndMiscRegisterAddresses) {
   const AddressMap& m = cayman();
   // SE_0 SDMA_5: the channel base, +0x20000 for S2M, +0x40000 for MISC. [HIGH] wiki-facts §3.1
@@ -288,6 +318,8 @@ TEST(AddressMap, TopSpWindows) {
   EXPECT_EQ(top_sp_local_reg(0x615a0), "host_trigger START");
   EXPECT_EQ(top_sp_local_reg(0x615e0), "basic_block_switch");
   EXPECT_EQ(top_sp_local_reg(0x61540), "INIT");
+  EXPECT_EQ(top_sp_local_reg(0x61560), "TSYNC");
+  EXPECT_EQ(top_sp_local_reg(0x615c0), "STOP");
   EXPECT_TRUE(top_sp_local_reg(0x61544).empty());
 }
 
