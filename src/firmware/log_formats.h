@@ -1,7 +1,9 @@
 #pragma once
 /// The firmware's own log format strings, in one table with their provenance. The Q7 strings
 /// are those of the CAYMAN_Q7_POOL_DEBUG DRAM image at the offsets the spec reads them from
-/// (000_638bd1510d076b88 §3; device VA = offset + 0x80000). The spec abbreviates repeated
+/// (000_638bd1510d076b88 §3; device VA = offset + 0x80000); the SB2SB leg's strings and the
+/// trigger helper's (0x0a20..0x0e71, 0x47f4) at the offsets the wiki's remote_copy page lists
+/// for the same image. The spec abbreviates repeated
 /// prefixes with "…"; the full forms follow wiki-facts §2.1, and every one is pinned by the
 /// offset arithmetic: each string is followed by "\n" and its NUL, so the next string starts
 /// at offset + strlen + 1 (tests/firmware/log_formats_test.cpp checks this for the whole run).
@@ -25,6 +27,23 @@ namespace sbrdma::firmware {
 
 /// The format strings, byte for byte. [HIGH] spec §3 (offsets), wiki-facts §2.1 (full forms)
 namespace log_fmt {
+// --- SB2SB leg (remote_copy.cpp) [HIGH] wiki-facts §6.1, §6.3; the prefix, the newline and the
+// offsets: the wiki's remote_copy page, table of CAYMAN_Q7_POOL_DEBUG_DRAM strings
+inline constexpr char kSb2sbTotals[] =
+    "P%i: SB2SB_Collective : total_src_nelem = %zu, total_dst_nelem = %zu, dtype=%d, "
+    "dst_nc=%zu, src_nc=%zu, mask=0x%x\n";
+inline constexpr char kSb2sbDecode[] = "P%i: Decode : SB2SB_Collective\n";
+inline constexpr char kSb2sbPreSync[] =
+    "P%i: SB2SB Pre-sync: This TPB (NC %u) is letting NC %u know that we are ready to receive "
+    "data.\n";
+inline constexpr char kSb2sbPreSyncRemote[] =
+    "P%i: SB2SB Pre-sync: remote_pool_xt_addr=0x%x, remote_q7_xt_addr=0x%x, "
+    "sb2sb_ready_to_receive_remote=0x%x\n";
+inline constexpr char kSb2sbChans[] = "P%i: SB2SB_Collective: num_chans=%0d, tpb_idx=%u\n";
+// --- the broadcast trigger helper [HIGH] wiki-facts §2.1 (DRAM 0x47f4)
+inline constexpr char kTriggerDma[] =
+    "P%i: Trigger DMA; sdma_bcast_base = 0x%08x, trigger addr = 0x%08x, mask = 0x%08x "
+    "n_desc=%d\n";
 // --- rdma_desc_gen ---
 inline constexpr char kGenStart[] = "P%i: Q7: rdma_desc_gen [%s] Start, cpu_id=%d\n";
 inline constexpr char kRoleTx[] = "TX";
@@ -86,21 +105,12 @@ inline constexpr char kStreamError[] =
 // --- sequencer (NX POOL image; offsets not given) [HIGH] wiki-facts §1.2, §6.5
 inline constexpr char kUnknownOpcode[] = "UNKNOWN OPCODE=0x%x";
 inline constexpr char kUnknownExtendedOpcode[] = "UNKNOWN EXTENDED OPCODE=%d";
-// --- SB2SB leg (remote_copy.cpp; offsets not given) [HIGH] wiki-facts §6.1, §6.3
-inline constexpr char kSb2sbDecode[] = "Decode : SB2SB_Collective";
-inline constexpr char kSb2sbTotals[] =
-    "SB2SB_Collective : total_src_nelem = %zu, total_dst_nelem = %zu, dtype=%d, dst_nc=%zu, "
-    "src_nc=%zu, mask=0x%x";
-inline constexpr char kSb2sbChans[] = "SB2SB_Collective: num_chans=%0d, tpb_idx=%u";
-inline constexpr char kSb2sbPreSync[] =
-    "SB2SB Pre-sync: This TPB (NC %u) is letting NC %u know that we are ready to receive data.";
 }  // namespace log_fmt
 
 /// Where a string comes from.
 enum class LogSource : std::uint8_t {
   kQ7Dram,  ///< CAYMAN_Q7_POOL_DEBUG DRAM at dram_offset [HIGH] spec §3
   kNxDram,  ///< the NX POOL image; offset not public [HIGH] wiki-facts §6.5
-  kQ7Wiki,  ///< a Q7 remote_copy.cpp string quoted by the wiki; offset not public
 };
 
 /// One row of the table.
@@ -113,6 +123,12 @@ struct LogFormat {
 
 /// Every string, Q7 DRAM rows first in offset order.
 inline constexpr std::array kLogFormats{
+    LogFormat{"sb2sb_totals", LogSource::kQ7Dram, 0x0a20, log_fmt::kSb2sbTotals},
+    LogFormat{"sb2sb_decode", LogSource::kQ7Dram, 0x0afe, log_fmt::kSb2sbDecode},
+    LogFormat{"sb2sb_pre_sync", LogSource::kQ7Dram, 0x0bde, log_fmt::kSb2sbPreSync},
+    LogFormat{"sb2sb_pre_sync_remote", LogSource::kQ7Dram, 0x0c3e, log_fmt::kSb2sbPreSyncRemote},
+    LogFormat{"sb2sb_chans", LogSource::kQ7Dram, 0x0e71, log_fmt::kSb2sbChans},
+    LogFormat{"trigger_dma", LogSource::kQ7Dram, 0x47f4, log_fmt::kTriggerDma},
     LogFormat{"gen_start", LogSource::kQ7Dram, 0x4851, log_fmt::kGenStart},
     LogFormat{"role_tx", LogSource::kQ7Dram, 0x487f, log_fmt::kRoleTx},
     LogFormat{"role_rx", LogSource::kQ7Dram, 0x4882, log_fmt::kRoleRx},
@@ -145,15 +161,20 @@ inline constexpr std::array kLogFormats{
     LogFormat{"stream_error", LogSource::kQ7Dram, 0x5040, log_fmt::kStreamError},
     LogFormat{"unknown_opcode", LogSource::kNxDram, 0, log_fmt::kUnknownOpcode},
     LogFormat{"unknown_extended_opcode", LogSource::kNxDram, 0, log_fmt::kUnknownExtendedOpcode},
-    LogFormat{"sb2sb_decode", LogSource::kQ7Wiki, 0, log_fmt::kSb2sbDecode},
-    LogFormat{"sb2sb_totals", LogSource::kQ7Wiki, 0, log_fmt::kSb2sbTotals},
-    LogFormat{"sb2sb_chans", LogSource::kQ7Wiki, 0, log_fmt::kSb2sbChans},
-    LogFormat{"sb2sb_pre_sync", LogSource::kQ7Wiki, 0, log_fmt::kSb2sbPreSync},
 };
 
 /// The `[%s]` role token: "TX" or "RX" (DRAM 0x487f / 0x4882).
 constexpr const char* role_token(Role r) {
   return r == Role::kTx ? log_fmt::kRoleTx : log_fmt::kRoleRx;
+}
+
+/// A SoC address as the firmware's %08x fields print it: its low 32 bits, and the high 32 bits
+/// for the two-%08x form of xt_addrs. [CHOICE D22c]
+constexpr std::uint32_t lo32(base::SocAddr a) {
+  return static_cast<std::uint32_t>(a.v);
+}
+constexpr std::uint32_t hi32(base::SocAddr a) {
+  return static_cast<std::uint32_t>(a.v >> 32);
 }
 
 /// printf-formats one line and drops the firmware's trailing newline.

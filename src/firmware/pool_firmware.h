@@ -75,7 +75,7 @@ class PoolFirmware {
   void log_gen_header(Role role, const GenPlan& plan);
   // rdma_desc_start.cpp
   base::Task<base::Status> start_role(Role role);
-  base::Status write_triggers(const std::vector<Trigger>& triggers, soc::Direction dir,
+  base::Status write_triggers(const std::vector<Trigger>& triggers, Role role,
                               std::uint32_t inc_reg);
   // sequencer.cpp
   base::Task<base::Status> execute(isa::Word word);

@@ -9,13 +9,6 @@ namespace {
 
 using ull = unsigned long long;  // NOLINT(google-runtime-int): the firmware prints %llx
 
-std::uint32_t hi32(base::SocAddr a) {
-  return static_cast<std::uint32_t>(a.v >> 32);
-}
-std::uint32_t lo32(base::SocAddr a) {
-  return static_cast<std::uint32_t>(a.v);
-}
-
 }  // namespace
 
 base::Task<base::Status> PoolFirmware::rdma_desc_gen(isa::RdmaDescGen g) {

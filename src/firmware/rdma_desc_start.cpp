@@ -7,13 +7,6 @@
 #include "firmware/triggers.h"
 
 namespace sbrdma::firmware {
-namespace {
-
-std::uint32_t lo32(base::SocAddr a) {
-  return static_cast<std::uint32_t>(a.v);
-}
-
-}  // namespace
 
 base::Task<base::Status> PoolFirmware::rdma_desc_start() {
   if (!layout_) {
@@ -76,7 +69,7 @@ base::Task<base::Status> PoolFirmware::start_role(Role role) {
   if (role == Role::kRx) {
     // 5. RX: arm the S2M rings (RDRTP_inc), then let TX proceed (right_push).
     if (dbg) debug(render(log_fmt::kRxWriting, p));
-    if (auto w = write_triggers(triggers, dir, inc_reg); !w) co_return w;
+    if (auto w = write_triggers(triggers, role, inc_reg); !w) co_return w;
     if (dbg) debug(render(log_fmt::kRxSignaling, p));
     env_.right_push(prid, stream.written_total());
     if (dbg) debug(render(log_fmt::kRxSignaled, p));
@@ -85,7 +78,7 @@ base::Task<base::Status> PoolFirmware::start_role(Role role) {
     if (dbg) debug(render(log_fmt::kTxWaiting, p));
     (void)co_await env_.left_pop(prid);
     if (dbg) debug(render(log_fmt::kTxWriting, p));
-    if (auto w = write_triggers(triggers, dir, inc_reg); !w) co_return w;
+    if (auto w = write_triggers(triggers, role, inc_reg); !w) co_return w;
     if (dbg) debug(render(log_fmt::kTxWritten, p));
   }
   stream.publish();
@@ -93,13 +86,21 @@ base::Task<base::Status> PoolFirmware::start_role(Role role) {
   co_return base::ok_status();
 }
 
-base::Status PoolFirmware::write_triggers(const std::vector<Trigger>& triggers, soc::Direction dir,
+base::Status PoolFirmware::write_triggers(const std::vector<Trigger>& triggers, Role role,
                                           std::uint32_t inc_reg) {
+  const soc::Direction dir = direction_of(role);
   auto group = bcast_group_cfg_addr(map_, id_.tpb);
   if (!group) return group.error();
   auto doorbell = map_.bcast_addr(id_.tpb, dir, cfg_.ring_num, inc_reg);
   if (!doorbell) return doorbell.error();
+  const bool dbg = env_.debug_enabled();
   for (const Trigger& t : triggers) {
+    if (dbg) {  // the trigger helper's own line, as each trigger is written [CHOICE D22c]
+      const base::SocAddr bcast_base =
+          map_.engine_base(id_.tpb, 0).value() + soc::cayman_map::kBcastOffset;
+      debug(render(log_fmt::kTriggerDma, static_cast<int>(prid_of(role)), lo32(bcast_base),
+                   lo32(*doorbell), t.mask, static_cast<int>(t.n_desc)));
+    }
     env_.bus().write32(*group, t.mask);       // who takes the broadcast  [CHOICE D22b]
     env_.bus().write32(*doorbell, t.n_desc);  // tail += n_desc [23:0]    [CHOICE D8]
   }

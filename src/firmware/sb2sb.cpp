@@ -140,23 +140,34 @@ base::Task<base::Status> PoolFirmware::sb2sb(isa::Sb2sbCollective s) {
     co_return base::make_error(pr.message);
   }
   const bool dbg = env_.debug_enabled();
-  if (dbg) debug(render(log_fmt::kSb2sbDecode));
+  const int p = static_cast<int>(kRxPrid);  // the Q7 that runs the leg [CHOICE D24c]
+  if (dbg) debug(render(log_fmt::kSb2sbDecode, p));
   auto low = lower_sb2sb(s, map_.profile(), id_, cfg_.sb2sb_sems);
   if (!low) co_return low.error();
   const Sb2sbSemaphores& sems = cfg_.sb2sb_sems;
   if (dbg) {
     // Totals over the active channels (partitions); the mask is the engines gen will use.
     const std::size_t total = std::size_t{low->elements} * s.num_active_channels;
-    debug(render(log_fmt::kSb2sbTotals, total, total, static_cast<int>(s.in_dtype),
+    debug(render(log_fmt::kSb2sbTotals, p, total, total, static_cast<int>(s.in_dtype),
                  std::size_t{low->peer}, std::size_t{id_.tpb}, low->gen.dma_engine_mask.imm));
-    debug(render(log_fmt::kSb2sbChans, int{s.num_active_channels}, id_.tpb));
+    debug(render(log_fmt::kSb2sbChans, p, int{s.num_active_channels}, id_.tpb));
   }
 
   // 1. Pre-sync: tell the peer we are ready to receive (INC its ready semaphore), then wait
   //    until it has told us the same, and consume that. [CHOICE D24]
-  if (dbg) debug(render(log_fmt::kSb2sbPreSync, id_.tpb, low->peer));
+  if (dbg) debug(render(log_fmt::kSb2sbPreSync, p, id_.tpb, low->peer));
   if (auto st = sem_write(low->peer, soc::SemWindow::kInc, sems.ready, 1); !st) co_return st;
   co_await env_.wait_semaphore(sems.ready, SemCompare::kGe, 1);
+  if (dbg) {
+    // Where this leg writes in the peer (its destination start) and the peer's ready
+    // semaphore, as 32-bit views, and the ready count the peer sent. [CHOICE D24c]
+    const base::SocAddr own_ready =
+        map_.sem_window_addr(id_.tpb, soc::SemWindow::kRead, sems.ready).value();
+    debug(render(log_fmt::kSb2sbPreSyncRemote, p,
+                 lo32(map_.sbuf_addr(low->peer, 0, low->gen.dst_addr.value).value()),
+                 lo32(map_.sem_window_addr(low->peer, soc::SemWindow::kInc, sems.ready).value()),
+                 env_.bus().read32(own_ready)));
+  }
   if (auto st = sem_write(id_.tpb, soc::SemWindow::kDec, sems.ready, 1); !st) co_return st;
 
   // 2. gen, 3. start: our source to the peer's destination.

@@ -52,6 +52,9 @@ class RecordingBus : public soc::MmioBus {
   }
   std::uint32_t read32(base::SocAddr a) override {
     log_.push_back({Action::Kind::kRead32, a.v});
+    if (on_read32) {
+      if (auto v = on_read32(a)) return *v;
+    }
     return load32(a.v);
   }
   void write_block(base::SocAddr a, std::span<const std::uint8_t> bytes) override {
@@ -80,6 +83,8 @@ class RecordingBus : public soc::MmioBus {
 
   /// Hook after each write32 (the env's semaphore model).
   std::function<void(base::SocAddr, std::uint32_t)> on_write32;
+  /// Hook before each read32: a value, or nothing to read the bytes (the semaphore model).
+  std::function<std::optional<std::uint32_t>(base::SocAddr)> on_read32;
 
  private:
   std::vector<Action>& log_;
@@ -92,6 +97,7 @@ class ScriptedEnv : public Q7Env {
   ScriptedEnv(const soc::AddressMap& map, unsigned tpb, std::uint32_t chip)
       : bus_(actions), map_(map), tpb_(tpb), chip_(chip) {
     bus_.on_write32 = [this](base::SocAddr a, std::uint32_t v) { on_sem_write(a, v); };
+    bus_.on_read32 = [this](base::SocAddr a) { return on_sem_read(a); };
   }
 
   std::vector<Action> actions;     ///< every action, in order
@@ -185,13 +191,27 @@ class ScriptedEnv : public Q7Env {
   };
 
   /// Writes into this core's EVT_SEM INC/DEC/SET windows change `sems`.
-  void on_sem_write(base::SocAddr a, std::uint32_t v) {
+  /// The index and window of this core's semaphore at `a`, if it is one.
+  [[nodiscard]] std::optional<soc::SemHit> own_sem(base::SocAddr a) const {
     const soc::ChipDie here{chip_, map_.die_of(tpb_).value()};
     auto d = map_.decode(a, here);
-    if (!d || !d->hit || !d->hit->sem || d->target.chip != chip_) return;
-    if (d->hit->region->core != static_cast<int>(tpb_)) return;
-    const unsigned idx = d->hit->sem->index;
-    switch (d->hit->sem->window) {
+    if (!d || !d->hit || !d->hit->sem || d->target.chip != chip_) return std::nullopt;
+    if (d->hit->region->core != static_cast<int>(tpb_)) return std::nullopt;
+    return d->hit->sem;
+  }
+
+  /// A read of this core's READ window gives the semaphore's value.
+  std::optional<std::uint32_t> on_sem_read(base::SocAddr a) {
+    auto s = own_sem(a);
+    if (!s || s->window != soc::SemWindow::kRead) return std::nullopt;
+    return sems[s->index];
+  }
+
+  void on_sem_write(base::SocAddr a, std::uint32_t v) {
+    auto s = own_sem(a);
+    if (!s) return;
+    const unsigned idx = s->index;
+    switch (s->window) {
       case soc::SemWindow::kInc:
         sems[idx] += v;
         break;

@@ -20,8 +20,12 @@ using testing::make_gen;
 
 TEST(LogFormats, DramOffsetsFollowFromTheStringLengths) {
   // In the DRAM image each string is followed by its NUL, so a string that follows another
-  // directly starts at offset + strlen + 1. Two places hold strings the spec does not list.
-  const std::map<std::uint32_t, std::uint32_t> gaps{{0x4e07, 16}, {0x4f8e, 143}};
+  // directly starts at offset + strlen + 1. The gaps hold strings the table does not carry
+  // (the SB2SB region's iDMA guard, alias and function names, the window remapper's strings;
+  // one byte after the trigger helper's line).
+  const std::map<std::uint32_t, std::uint32_t> gaps{{0x0a20, 107},   {0x0afe, 192}, {0x0c3e, 456},
+                                                    {0x0e71, 14673}, {0x47f4, 1},   {0x4e07, 16},
+                                                    {0x4f8e, 143}};
   int checked = 0;
   for (std::size_t i = 0; i + 1 < kLogFormats.size(); ++i) {
     const LogFormat& a = kLogFormats[i];
@@ -32,7 +36,7 @@ TEST(LogFormats, DramOffsetsFollowFromTheStringLengths) {
         << a.name << " -> " << b.name;
     ++checked;
   }
-  EXPECT_EQ(checked, 29);
+  EXPECT_EQ(checked, 35);
 }
 
 TEST(LogFormats, LogStringsEndInNewlineTokensDoNot) {
@@ -74,6 +78,21 @@ TEST(LogFormats, MatchTheSpecTexts) {
       {"rx_signaled", "[RX] TX signaled"},
       {"start_end", "End"},
       {"stream_error", "P%i: ERROR: DescriptorStream wrote %d descriptors, expected %d"},
+      // wiki-facts §2.1 (0x47f4) and the wiki's remote_copy table (the SB2SB strings)
+      {"trigger_dma",
+       "P%i: Trigger DMA; sdma_bcast_base = 0x%08x, trigger addr = 0x%08x, mask = 0x%08x "
+       "n_desc=%d"},
+      {"sb2sb_totals",
+       "P%i: SB2SB_Collective : total_src_nelem = %zu, total_dst_nelem = %zu, dtype=%d, "
+       "dst_nc=%zu, src_nc=%zu, mask=0x%x"},
+      {"sb2sb_decode", "P%i: Decode : SB2SB_Collective"},
+      {"sb2sb_pre_sync",
+       "P%i: SB2SB Pre-sync: This TPB (NC %u) is letting NC %u know that we are ready to "
+       "receive data."},
+      {"sb2sb_pre_sync_remote",
+       "P%i: SB2SB Pre-sync: remote_pool_xt_addr=0x%x, remote_q7_xt_addr=0x%x, "
+       "sb2sb_ready_to_receive_remote=0x%x"},
+      {"sb2sb_chans", "P%i: SB2SB_Collective: num_chans=%0d, tpb_idx=%u"},
   };
   for (const auto& [name, text] : spec) {
     const auto it = std::find_if(kLogFormats.begin(), kLogFormats.end(),
@@ -138,10 +157,10 @@ TEST(DebugLog, EveryLineIsAnInstanceOfAFirmwareFormat) {
   std::vector<std::string_view> want;
   for (int role = 0; role < 2; ++role) want.insert(want.end(), gen_role.begin(), gen_role.end());
   want.insert(want.end(),
-              {"start_start", "start_ring", "start_trigger", "start_draining", "start_drained",
-               "rx_writing", "rx_signaling", "rx_signaled", "start_end", "start_start",
-               "start_ring", "start_trigger", "start_draining", "start_drained", "tx_waiting",
-               "tx_writing", "tx_written", "start_end"});
+              {"start_start", "start_ring",  "start_trigger", "start_draining", "start_drained",
+               "rx_writing",  "trigger_dma", "rx_signaling",  "rx_signaled",    "start_end",
+               "start_start", "start_ring",  "start_trigger", "start_draining", "start_drained",
+               "tx_waiting",  "tx_writing",  "trigger_dma",   "tx_written",     "start_end"});
   EXPECT_EQ(names, want);
 }
 
@@ -196,6 +215,14 @@ TEST(DebugLog, LinesByteForByte) {
   EXPECT_TRUE(
       has("P1: Q7: rdma_desc_start [TX] Trigger M2S DMA; addr=0x02081038, mask=0xfffc, "
           "n_desc=1"));
+  // The trigger helper's line, as each trigger is written (after the handshake). [HIGH]
+  // wiki-facts §2.1 (DRAM 0x47f4); the values [CHOICE D22c]
+  EXPECT_TRUE(
+      has("P0: Trigger DMA; sdma_bcast_base = 0x02080000, trigger addr = 0x020a1038, "
+          "mask = 0x00000003 n_desc=66"));
+  EXPECT_TRUE(
+      has("P1: Trigger DMA; sdma_bcast_base = 0x02080000, trigger addr = 0x02081038, "
+          "mask = 0x0000fffc n_desc=1"));
   EXPECT_TRUE(has("P1: Q7: rdma_desc_start [TX] Waiting for RX sync (left_pop)"));
   EXPECT_TRUE(has("P0: Q7: rdma_desc_start [RX] Signaling TX to proceed (right_push)"));
   EXPECT_EQ(lines.back(), "P1: Q7: rdma_desc_start [TX] End");

@@ -139,14 +139,24 @@ TEST(Sb2sbLeg, DebugLinesOpenTheLegInTheFirmwaresFormats) {
   auto t = c.fw.sb2sb(fp32_leg(LncSizeFmt::kLnc2));
   EXPECT_FALSE(testing::drive(t));  // waits in the pre-sync
   ASSERT_GE(c.env.lines.size(), 4U);
-  EXPECT_EQ(c.env.lines[0], "Decode : SB2SB_Collective");
+  EXPECT_EQ(c.env.lines[0], "P0: Decode : SB2SB_Collective");
   EXPECT_EQ(c.env.lines[1],
-            "SB2SB_Collective : total_src_nelem = 8192, total_dst_nelem = 8192, dtype=10, "
+            "P0: SB2SB_Collective : total_src_nelem = 8192, total_dst_nelem = 8192, dtype=10, "
             "dst_nc=4, src_nc=5, mask=0xffff");
-  EXPECT_EQ(c.env.lines[2], "SB2SB_Collective: num_chans=128, tpb_idx=5");
+  EXPECT_EQ(c.env.lines[2], "P0: SB2SB_Collective: num_chans=128, tpb_idx=5");
   EXPECT_EQ(c.env.lines[3],
-            "SB2SB Pre-sync: This TPB (NC 5) is letting NC 4 know that we are ready to receive "
-            "data.");
+            "P0: SB2SB Pre-sync: This TPB (NC 5) is letting NC 4 know that we are ready to "
+            "receive data.");
+  ASSERT_EQ(c.env.lines.size(), 4U);  // the sender's line waits for the peer's ready
+  // Core 4's pre-sync arrives: the sender's line gives where the leg writes in core 4 (its
+  // destination start, partition 0 byte 0x800) and core 4's ready semaphore (the INC window,
+  // slot 253) as their low 32 bits, and the ready count seen. [CHOICE D24c]
+  c.env.sems[253] = 1;
+  c.env.pump();
+  ASSERT_GE(c.env.lines.size(), 5U);
+  EXPECT_EQ(c.env.lines[4],
+            "P0: SB2SB Pre-sync: remote_pool_xt_addr=0x800, remote_q7_xt_addr=0x2701bf4, "
+            "sb2sb_ready_to_receive_remote=0x1");
 }
 
 TEST(Sb2sbLeg, Lnc2WaitsInPreSyncUntilThePeerIsReady) {
