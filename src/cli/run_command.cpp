@@ -106,7 +106,7 @@ void add_run_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--seed", args->seed, "Shuffle same-time events reproducibly (0: no shuffle)")
       ->type_name("UINT");
   cmd->add_flag("--no-ring-id-abort", args->no_ring_id_abort,
-                "Latch ring-id mismatches without stopping the queue (D2)");
+                "Latch ring-id mismatches without aborting the engine (D2)");
   cmd->callback([args, &ctx] { ctx.status = run(*args); });
 }
 

@@ -146,9 +146,12 @@ std::optional<soc::UdmaDescriptor> Machine::prefetch_failed(UdmaEngine& eng, Dir
     eng.latch_error(dir, soc::err_pref_ring_id(dir));
     const std::string msg = fmt::format(
         "pref_ring_id: descriptor at slot {} ({:#x}) has ring id {}, expected {}{}", head.offset,
-        at.v, d.ring_id(), head.ring_id, options_.ring_id_abort ? "; queue stopped" : "");
+        at.v, d.ring_id(), head.ring_id,
+        options_.ring_id_abort ? fmt::format("; {} engine aborted", soc::direction_name(dir))
+                               : std::string());
     record(site, msg);
-    if (options_.ring_id_abort) {
+    if (options_.ring_id_abort) {  // the abort mask's default: the block aborts
+      eng.abort(dir);
       q.stop(msg);
       return std::nullopt;
     }

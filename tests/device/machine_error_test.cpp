@@ -2,6 +2,8 @@
 // hardware would, and the run goes on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "machine_rig.h"
 #include "soc/udma_regs.h"
 
@@ -19,6 +21,42 @@ const ModelledError* find_error(const Rig& rig, std::string_view text) {
     if (e.message.find(text) != std::string::npos) return &e;
   }
   return nullptr;
+}
+
+// With the default abort mask a ring-id error aborts the block: the M2S side of engine 4,
+// every queue of it, reads ABORT; its S2M side and the other engines go on. [DRV]
+// udma-facts §1.4, §3.6
+TEST(MachineErrors, StaleRingIdAbortsTheEnginesM2sSide) {
+  Rig rig;
+  rig.seed(0, 0, 0, pattern(256));
+  Channel bad = rig.open(0, 4, 2, 8);
+  Channel other = rig.open(0, 4, 3, 8);  // another queue of the same engine
+  Channel next = rig.open(0, 5, 2, 8);   // the same queue of another engine
+  auto stale = soc::make_copy_descriptor(rig.sbuf(0, 0, 0), 256, 2).value();
+  rig.bus(0).write_block(bad.m2s.base(), soc::encode_descriptor(stale));
+  bad.s2m.push(rig.bus(0), soc::make_copy_descriptor(rig.sbuf(0, 1, 0), 256, 0).value());
+  rig.copy(other, rig.sbuf(0, 0, 0), rig.sbuf(0, 2, 0), 256);
+  rig.copy(next, rig.sbuf(0, 0, 0), rig.sbuf(0, 3, 0), 256);
+  rig.start(bad, 1);  // queue 2 is served first (round robin from queue 0)
+  rig.start(other, 1);
+  rig.start(next, 1);
+  rig.run();
+  ASSERT_NE(find_error(rig, "; M2S engine aborted"), nullptr) << rig.m->error_report();
+  // The state registers: every sub-state field 2 (ABORT) on M2S; S2M still NORMAL and
+  // moving (its armed descriptors wait) (udma-facts 3.5).
+  const auto m2s =
+      rig.m->peek_reg(0, 4, Direction::kM2S, std::nullopt, soc::m2s_engine::kState).value();
+  const auto s2m =
+      rig.m->peek_reg(0, 4, Direction::kS2M, std::nullopt, soc::s2m_engine::kState).value();
+  EXPECT_EQ(m2s & 0x3333U, 0x2222U);
+  EXPECT_EQ(s2m & 0x3333U, 0x1111U);
+  // The other queue of the aborted engine moved nothing; engine 5 moved its bytes.
+  EXPECT_EQ(rig.read(0, 2, 0, 256), std::vector<std::uint8_t>(256, 0));
+  EXPECT_EQ(rig.read(0, 3, 0, 256), pattern(256));
+  const std::vector<std::string> pending = rig.m->pending_work();
+  EXPECT_TRUE(std::any_of(pending.begin(), pending.end(), [](const std::string& l) {
+    return l.find("M2S engine aborted") != std::string::npos;
+  })) << rig.m->error_report();
 }
 
 TEST(MachineErrors, StaleRingIdStopsTheQueueAndLatchesPrefRingId) {
