@@ -248,7 +248,7 @@ base::Status set_timing_param(TimingParams& params, std::string_view name, doubl
     }
     return base::ok_status();
   }
-  return base::make_error("unknown parameter '" + base::printable(name) +
+  return base::make_error("unknown parameter '" + base::printable_brief(name) +
                           "' (see `sbrdma info params`)");
 }
 

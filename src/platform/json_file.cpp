@@ -129,8 +129,9 @@ base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::s
     return base::make_error(
         base::SourceLoc{file},
         fmt::format("{}: duplicate key {}", dup.repeated_path,
-                    nlohmann::json(dup.repeated_key)
-                        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+                    base::printable_brief(
+                        nlohmann::json(dup.repeated_key)
+                            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))));
   }
   return doc;
 }
@@ -227,9 +228,11 @@ std::string json_index_path(const std::string& path, std::span<const std::size_t
 }
 
 std::string json_child(const std::string& path, std::string_view key) {
-  std::string escaped;
-  for (char c : key) escaped += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
-  return path + "/" + base::printable(escaped);  // one line, whatever the key holds
+  // Cut, then escape: '~' and '/' are printable, and no "~0" or "~1" is cut in half.
+  std::string out = path + "/";
+  for (char c : base::printable_brief(key))
+    out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+  return out;
 }
 
 }  // namespace sbrdma::platform

@@ -5,7 +5,7 @@
 /// stopped on, its message without nlohmann's prefix:
 ///   groups.json:3: error: malformed JSON: syntax error while parsing value - ...
 /// A well-formed document with a key twice in one object is refused at the JSON path of the
-/// repeat (nlohmann would keep the last):
+/// repeat (nlohmann would keep the last), the key cut as json_brief cuts a value:
 ///   topo.json: error: /links/0/to: duplicate key "to"
 /// The structure checks that follow (JSON paths like `/links/3/to`) stay with each reader.
 
@@ -20,7 +20,8 @@
 namespace sbrdma::platform {
 
 /// The RFC 6901 path of member `key` of the value at `path` ("" is the root), for errors;
-/// bytes outside printable ASCII are written \xNN (base::printable), so it is one line.
+/// the key as base::printable_brief gives it (\xNN, cut at 40 characters), then with '~' and
+/// '/' escaped, so a 10 MB key leaves the message one short line.
 std::string json_child(const std::string& path, std::string_view key);
 
 /// The path of the value at `indices` under `path`, one array index after another

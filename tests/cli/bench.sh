@@ -173,6 +173,12 @@ expect_err "groups_sizes.json: error: /1: replica group 1 has 1 ranks, group 0 h
 echo '{"replica_groups":[[0,1]],"replica_groups":[[0,1]]}' >"$(work)/groups_dup_key.json"
 check bench_groups_duplicate_key 1 - -- bench allr -b 1K --custom-replica-groups groups_dup_key.json
 expect_err 'groups_dup_key.json: error: /replica_groups: duplicate key "replica_groups"'
+# A 10 MB key is echoed in the JSON path cut to 40 characters.
+printf '{"replica_groups":[[0,1]],"%s":1}\n' "$(head -c 10000000 /dev/zero | tr '\0' k)" \
+  >"$(work)/groups_long_key.json"
+check bench_groups_long_key 1 - -- bench allr -b 1K --custom-replica-groups groups_long_key.json
+expect_err "groups_long_key.json: error: /kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...: unknown field"
+expect_err_bytes_below 200
 expect_err_lines 1
 check bench_too_large 1 - -- bench allr -r 8 -b 32M --algorithm ring
 expect_err "all-reduce of 33554432 B (fp32, 8 ranks, ring) needs"

@@ -58,6 +58,11 @@ expect_err "pairs_2x3.json: error: /: 2 pair lists for 1 replica group: give one
 echo '{"src_target_pairs": [[[0, 0]]], "src_target_pairs": [[[0, 0]]]}' >"$(work)/pairs_dup_key.json"
 check pairs_duplicate_key 1 - -- bench permute -r 1 -b 1K --custom-src-target-pairs pairs_dup_key.json
 expect_err 'pairs_dup_key.json: error: /src_target_pairs: duplicate key "src_target_pairs"'
+printf '{"src_target_pairs":[[[0,0]]],"%s":1}\n' "$(head -c 10000000 /dev/zero | tr '\0' k)" \
+  >"$(work)/pairs_long_key.json"
+check pairs_long_key 1 - -- bench permute -r 1 -b 1K --custom-src-target-pairs pairs_long_key.json
+expect_err "pairs_long_key.json: error: /kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...: unknown field"
+expect_err_bytes_below 200
 check pairs_malformed 1 - -- bench permute -r 2 -b 1K --custom-src-target-pairs "$PAIRS_DATA/pairs_malformed.json"
 expect_err "pairs_malformed.json:2: error: malformed JSON:"
 expect_err_lines 1

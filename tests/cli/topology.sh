@@ -72,6 +72,24 @@ check run_topology_empty_name 1 - -- run "$DIR/../../examples/semaphore_only.s" 
 expect_err 'empty_name.json: error: /name: expected a non-empty string, got ""'
 expect_err_lines 1
 
+# A 10 MB key is echoed in the JSON path (and the message) cut to 40 characters, as a value is.
+key=$(head -c 10000000 /dev/zero | tr '\0' k)
+cut=kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...
+printf '{"chips":1,"params":{"%s":1}}\n' "$key" >"$(work)/long_param.json"
+printf '{"chips":1,"links":[{"from":0,"%s":1}]}\n' "$key" >"$(work)/long_field.json"
+printf '{"chips":1,"%s":1,"%s":2}\n' "${key:0:5000000}" "${key:0:5000000}" >"$(work)/long_dup.json"
+unset key
+check topo_long_param_key 1 - -- info topology long_param.json
+expect_err "long_param.json: error: /params/$cut: unknown parameter '$cut' (see \`sbrdma info params\`)"
+expect_err_lines 1
+expect_err_bytes_below 200
+check topo_long_unknown_key 1 - -- info topology long_field.json
+expect_err "long_field.json: error: /links/0/$cut: unknown field"
+expect_err_bytes_below 200
+check topo_long_duplicate_key 1 - -- info topology long_dup.json
+expect_err "long_dup.json: error: /$cut: duplicate key \"${cut:1}"
+expect_err_bytes_below 200
+
 # A torus far past 64 chips is shown as written, every size of it.
 printf '%s\n' '{"chips":4,"torus":[65536,65536,65536,65536]}' >"$(work)/huge_torus.json"
 check topo_torus_past_64_chips 1 - -- info topology huge_torus.json

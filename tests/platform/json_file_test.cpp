@@ -38,6 +38,19 @@ TEST(JsonFile, ARepeatedKeyIsRefusedAtItsPath) {
             R"(in.json: error: /a/x: duplicate key "x")");
 }
 
+TEST(JsonFile, ALongKeyIsCutInPathsAndMessages) {
+  // A 1 MB key is echoed as its first 37 characters and "...", in the path and the message.
+  const std::string key(1 << 20, 'k');
+  const std::string cut = std::string(37, 'k') + "...";
+  EXPECT_EQ(parse_error("{\"" + key + "\": 1, \"" + key + "\": 2}"),
+            "in.json: error: /" + cut + ": duplicate key \"" + std::string(36, 'k') + "...");
+  EXPECT_EQ(json_child("/params", key), "/params/" + cut);
+  EXPECT_EQ(json_child("", std::string(40, 'k')), "/" + std::string(40, 'k'));
+  // The key is cut as printable_brief cuts it (never half a \xNN), then '~' and '/' escaped.
+  EXPECT_EQ(json_child("", std::string(36, 'k') + "\n" + key), "/" + std::string(36, 'k') + "...");
+  EXPECT_EQ(json_child("", "/~" + key), "/~1~0" + std::string(35, 'k') + "...");
+}
+
 TEST(JsonFile, EqualKeysInDifferentObjectsAreFine) {
   EXPECT_EQ(parse_error(R"([{"a": 1}, {"a": 2}])"), "ok");
   EXPECT_EQ(parse_error(R"({"a": {"a": {"a": 1}}, "b": [{"a": 1, "b": 2}]})"), "ok");
@@ -84,6 +97,8 @@ TEST(JsonFile, AListIsTheDocumentOrAnObjectsOnlyField) {
             "in.json: error: /groups: expected a non-empty list of groups");
   EXPECT_EQ(list_of(R"({"groups": [], "groups": [[0]]})"),
             R"(in.json: error: /groups: duplicate key "groups")");
+  EXPECT_EQ(list_of("{\"groups\": [[0]], \"" + std::string(1 << 20, 'x') + "\": 1}"),
+            "in.json: error: /" + std::string(37, 'x') + "...: unknown field");
 }
 
 }  // namespace

@@ -171,6 +171,8 @@ TEST(TopologyJson, TypesAndShapesAreChecked) {
   EXPECT_EQ(parse_error(R"({"chips": 2, "link_overrides": [{"chips": [0]}]})"),
             "t.json: error: /link_overrides/0/chips: expected two chip numbers");
   EXPECT_EQ(parse_error(R"({"chips": 2, "a/b": 1})"), "t.json: error: /a~1b: unknown field");
+  EXPECT_EQ(parse_error("{\"chips\": 2, \"links\": [{\"" + std::string(1 << 20, 'k') + "\": 1}]}"),
+            "t.json: error: /links/0/" + std::string(37, 'k') + "...: unknown field");
   // A key twice is refused wherever it is, not read as its last value.
   EXPECT_EQ(parse_error(R"({"chips": 1, "chips": 4})"),
             R"(t.json: error: /chips: duplicate key "chips")");
@@ -200,6 +202,13 @@ TEST(TopologyJson, BuilderErrorsThroughAFile) {
   ASSERT_TRUE(ctl.ok());
   EXPECT_EQ(device::build_topology(*ctl).error().message,
             "/params/w\\x0a: unknown parameter 'w\\x0a' (see `sbrdma info params`)");
+  // A long one is cut to 40 characters in both, as an echoed token is.
+  const std::string cut = std::string(37, 'w') + "...";
+  auto long_name = parse_topology_json(
+      "{\"chips\": 2, \"params\": {\"" + std::string(1 << 20, 'w') + "\": 9}}", "t.json");
+  ASSERT_TRUE(long_name.ok());
+  EXPECT_EQ(device::build_topology(*long_name).error().message,
+            "/params/" + cut + ": unknown parameter '" + cut + "' (see `sbrdma info params`)");
 }
 
 TEST(TopologyJson, NamesAndPaths) {

@@ -49,6 +49,12 @@ expect_err() {
   if grep -qF -- "$1" "$WORK/err"; then pass=$((pass + 1)); else
     _fail "stderr lacks: $1"; sed 's/^/  stderr: /' "$WORK/err" | head -10; fi
 }
+# expect_err_bytes_below N: stderr is shorter than N bytes (a long token echoed cut, not whole).
+expect_err_bytes_below() {
+  local n
+  n=$(wc -c <"$WORK/err")
+  if [[ $n -lt $1 ]]; then pass=$((pass + 1)); else _fail "stderr has $n bytes, expected < $1"; fi
+}
 expect_err_lines() {
   local n
   n=$(wc -l <"$WORK/err")
