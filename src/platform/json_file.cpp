@@ -18,15 +18,34 @@ namespace {
 /// Larger inputs are refused rather than read: no topology or group file comes near it.
 constexpr std::size_t kMaxFileBytes = 16U << 20;
 
+/// `msg` with the token nlohmann quotes after "last read: '" (a whole 10 MB key, unclosed or
+/// followed by a bad value) as base::printable_brief gives it. Its quote ends the message or
+/// comes before "; expected " and a token name (at most 22 characters: "'[', '{', or a
+/// literal"), so a quote in the token cannot leave more than that uncut.
+std::string cut_last_read(const std::string& msg) {
+  constexpr std::string_view kRead = "; last read: '";
+  constexpr std::string_view kExpected = "'; expected ";
+  constexpr std::size_t kLongestName = 22;
+  const std::size_t read = msg.find(kRead);
+  if (read == std::string::npos) return msg;
+  const std::size_t from = read + kRead.size();
+  std::size_t to = msg.rfind(kExpected);
+  if (to == std::string::npos || to < from || msg.size() - to > kExpected.size() + kLongestName) {
+    to = std::max(from, msg.size() - 1);  // the closing quote
+  }
+  return msg.substr(0, from) +
+         base::printable_brief(std::string_view(msg).substr(from, to - from)) + msg.substr(to);
+}
+
 /// nlohmann's message without its "[json.exception...] parse error at line L, column C: "
-/// prefix (the line goes into the location instead), on one line.
+/// prefix (the line goes into the location instead), on one line, the token it quotes cut.
 std::string parse_error_text(const std::string& what) {
   std::string msg = what;
   const std::size_t col = msg.find(", column ");
   const std::size_t colon = col == std::string::npos ? msg.find("] ") : msg.find(": ", col);
   if (colon != std::string::npos) msg = msg.substr(colon + 2);
   std::replace(msg.begin(), msg.end(), '\n', ' ');
-  return msg;
+  return cut_last_read(msg);
 }
 
 /// A SAX pass over a well-formed document that stops at the first key an object already has,

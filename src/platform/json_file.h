@@ -2,7 +2,8 @@
 /// Input files: reading one with a size bound (programs, JSON), and for JSON inputs (topology
 /// files, replica groups, permute pairs) parsing its text into a nlohmann::json with errors in
 /// the project's form. A malformed document gives one error located at the line nlohmann
-/// stopped on, its message without nlohmann's prefix:
+/// stopped on, its message without nlohmann's prefix and the token it quotes cut as
+/// base::printable_brief cuts one:
 ///   groups.json:3: error: malformed JSON: syntax error while parsing value - ...
 /// A well-formed document with a key twice in one object is refused at the JSON path of the
 /// repeat (nlohmann would keep the last), the key cut as json_brief cuts a value:

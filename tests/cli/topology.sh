@@ -78,6 +78,7 @@ cut=kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...
 printf '{"chips":1,"params":{"%s":1}}\n' "$key" >"$(work)/long_param.json"
 printf '{"chips":1,"links":[{"from":0,"%s":1}]}\n' "$key" >"$(work)/long_field.json"
 printf '{"chips":1,"%s":1,"%s":2}\n' "${key:0:5000000}" "${key:0:5000000}" >"$(work)/long_dup.json"
+printf '{"chips":1,"%s\n' "$key" >"$(work)/long_unclosed.json"
 unset key
 check topo_long_param_key 1 - -- info topology long_param.json
 expect_err "long_param.json: error: /params/$cut: unknown parameter '$cut' (see \`sbrdma info params\`)"
@@ -89,6 +90,10 @@ expect_err_bytes_below 200
 check topo_long_duplicate_key 1 - -- info topology long_dup.json
 expect_err "long_dup.json: error: /$cut: duplicate key \"${cut:1}"
 expect_err_bytes_below 200
+# Malformed JSON quotes the token it stopped in: cut the same way.
+check topo_long_unclosed_key 1 - -- info topology long_unclosed.json
+expect_err "long_unclosed.json:1: error: malformed JSON: syntax error while parsing object key - invalid string: control character U+000A (LF) must be escaped to \\u000A or \\n; last read: '\"${cut:1}'; expected string literal"
+expect_err_bytes_below 300
 
 # A torus far past 64 chips is shown as written, every size of it.
 printf '%s\n' '{"chips":4,"torus":[65536,65536,65536,65536]}' >"$(work)/huge_torus.json"

@@ -73,6 +73,27 @@ TEST(JsonFile, MalformedJsonKeepsItsLineAndMessage) {
   EXPECT_EQ(parse_error("{} {}"),
             "in.json:1: error: malformed JSON: syntax error while parsing value - unexpected '{'; "
             "expected end of input");
+  // The token nlohmann quotes is cut as an echoed token is: it may be a whole 1 MB key.
+  const std::string key(1 << 20, 'k');
+  const std::string cut = "\"" + std::string(36, 'k') + "...";
+  EXPECT_EQ(parse_error("{\"" + key),
+            "in.json:1: error: malformed JSON: syntax error while parsing object key - invalid "
+            "string: missing closing quote; last read: '" +
+                cut + "'; expected string literal");
+  EXPECT_EQ(parse_error("{\"" + key + "\": tru}"),
+            "in.json:1: error: malformed JSON: syntax error while parsing value - invalid "
+            "literal; last read: '" +
+                cut + "'");
+  EXPECT_EQ(parse_error("[\"'; expected " + key),
+            "in.json:1: error: malformed JSON: syntax error while parsing value - invalid "
+            "string: missing closing quote; last read: '\"'; expected " +
+                std::string(24, 'k') + "...'");
+  EXPECT_EQ(parse_error("[-x]"),
+            "in.json:1: error: malformed JSON: syntax error while parsing value - invalid "
+            "number; expected digit after '-'; last read: '-x'");
+  EXPECT_EQ(parse_error("[1x]"),
+            "in.json:1: error: malformed JSON: syntax error while parsing array - invalid "
+            "literal; last read: '1x'; expected ']'");
   // A NUL byte would end the text for nlohmann; what follows it must not pass unread.
   EXPECT_EQ(parse_error(std::string("[[0, 1]]\n\0[[2, 3]]", 18)),
             "in.json:2: error: malformed JSON: a NUL byte (JSON text has none)");
