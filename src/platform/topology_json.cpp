@@ -207,13 +207,16 @@ Result<TopologySpec> read_spec(const json& root, const std::string& default_name
   std::string description;
   SBRDMA_TRY(optional(root, "", "description", description, kString));
   SBRDMA_TRY(optional(root, "", "name", s.name, kString));
-  // The name goes into one-line headers, plots and traces: not empty ("run x.s on ;"), and no
-  // control characters.
-  if (s.name.empty()) {
-    return root.contains("name") ? at("/name", "expected a non-empty string, got \"\"")
-                                 : at("/",
-                                      "the file name, the topology's name when it gives "
-                                      "none, is empty: give a \"name\"");
+  // The name goes into one-line headers, plots and traces: not empty or only spaces ("run x.s
+  // on ;"), and no control characters (so no tab or newline either).
+  if (s.name.find_first_not_of(' ') == std::string::npos) {
+    const char* what = s.name.empty() ? "empty" : "blank";
+    return root.contains("name")
+               ? at("/name", fmt::format("expected a non-{} string, got {}", what,
+                                         json_brief(root.at("name"))))
+               : at("/", fmt::format("the file name, the topology's name when it gives none, "
+                                     "is {}: give a \"name\"",
+                                     what));
   }
   for (const char c : s.name) {
     const auto u = static_cast<unsigned char>(c);

@@ -71,6 +71,18 @@ expect_err_lines 1
 check run_topology_empty_name 1 - -- run "$DIR/../../examples/semaphore_only.s" --topology empty_name.json
 expect_err 'empty_name.json: error: /name: expected a non-empty string, got ""'
 expect_err_lines 1
+# A name of spaces only is as empty ('on    ;'), and so is a file stem that gives it.
+printf '%s\n' '{"chips":1,"name":"   "}' >"$(work)/blank_name.json"
+check topo_blank_name 1 - -- info topology blank_name.json
+expect_err 'blank_name.json: error: /name: expected a non-blank string, got "   "'
+expect_err_lines 1
+check bench_topology_blank_name 1 - -- bench allr -r 2 -b 1K --topology blank_name.json
+expect_err 'blank_name.json: error: /name: expected a non-blank string, got "   "'
+expect_err_lines 1
+printf '%s\n' '{"chips":1}' >"$(work)/  .json"
+check topo_blank_stem 1 - -- info topology "./  .json"
+expect_err "./  .json: error: /: the file name, the topology's name when it gives none, is blank: give a \"name\""
+expect_err_lines 1
 
 # A 10 MB key is echoed in the JSON path (and the message) cut to 40 characters, as a value is.
 key=$(head -c 10000000 /dev/zero | tr '\0' k)

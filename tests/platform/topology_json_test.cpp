@@ -152,6 +152,21 @@ TEST(TopologyJson, TypesAndShapesAreChecked) {
             "error: /: the file name, the topology's name when it gives none, is empty: give a "
             "\"name\"");
   EXPECT_TRUE(parse_topology_json(R"({"chips": 1, "name": "x"})", "").ok());
+  // Only spaces is no name either: refused as the empty name is, the long one cut.
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "   "})"),
+            "t.json: error: /name: expected a non-blank string, got \"   \"");
+  EXPECT_EQ(
+      parse_error(R"({"chips": 1, "name": ")" + std::string(1 << 20, ' ') + "\"}"),
+      "t.json: error: /name: expected a non-blank string, got \"" + std::string(36, ' ') + "...");
+  EXPECT_EQ(parse_topology_json(R"({"chips": 1})", "dir/  .json").error().format(),
+            "dir/  .json: error: /: the file name, the topology's name when it gives none, is "
+            "blank: give a \"name\"");
+  EXPECT_TRUE(parse_topology_json(R"({"chips": 1, "name": "x"})", "dir/  .json").ok());
+  EXPECT_TRUE(parse_topology_json(R"({"chips": 1})", "dir/ x .json").ok());
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": " x "})"), "ok");
+  // A tab is a control character, refused as such wherever it is.
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": " \t "})"),
+            "t.json: error: /name: control character 0x09 in the name");
   // Without a "name" the file's stem is the name: its control character is the file's.
   EXPECT_EQ(parse_topology_json(R"({"chips": 1})", "x\ty.json").error().format(),
             "x\\x09y.json: error: /: the file name, the topology's name when it gives none, has "
