@@ -130,7 +130,9 @@ std::vector<base::Error> outcome_failures(const ProgramOutcome& o) {
   std::vector<base::Error> out = report_failures(o.report);
   for (const ExpectResult& e : o.expects) {
     if (e.passed || e.skipped) continue;
-    out.push_back(base::make_error(e.loc, fmt::format("{} failed: {}", e.text, e.detail)));
+    // Cut as an echoed token is: its line number says which; stdout's line has it whole.
+    out.push_back(base::make_error(
+        e.loc, fmt::format("{} failed: {}", base::printable_brief(e.text), e.detail)));
   }
   return out;
 }

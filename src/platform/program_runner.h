@@ -7,7 +7,8 @@
 ///                                the counters, each expect with ok / FAILED / skipped, and
 ///                                `result: ok` or `result: FAILED (...)`
 ///   stderr (outcome_failures)    one `error:` line per failure: firmware and device errors,
-///                                deadlocked cores, failed expects (what differed)
+///                                deadlocked cores, failed expects (what differed; the
+///                                directive cut as base::printable_brief cuts a token)
 ///
 /// In timing-only mode no data moves, so `.expect sbuf` lines are skipped (not failed).
 

@@ -89,10 +89,21 @@ expect_out "result: ok"
 
 # Failures: one clear message each, exit 1.
 check run_failed_expect 1 - -- run "$RUN_DATA/failed_expect.s"
-expect_err "failed_expect.s:9: error: .expect sbuf core=1 addr=0x2000 bytes=64 equals core=0 addr=0x40 failed: core 1 partition 0 byte 0x2001 is 0x00, but core 0 partition 0 byte 0x41 is 0x01 (8191 of 8192 bytes differ)"
+expect_err "failed_expect.s:9: error: .expect sbuf core=1 addr=0x2000 bytes... failed: core 1 partition 0 byte 0x2001 is 0x00, but core 0 partition 0 byte 0x41 is 0x01 (8191 of 8192 bytes differ)"
 expect_err "failed_expect.s:8: error: .expect sem core=1 idx=4 value=15 failed: core 1 sem[4] is 16, expected 15"
+expect_out "failed_expect.s:9: .expect sbuf core=1 addr=0x2000 bytes=64 equals core=0 addr=0x40: FAILED"
 expect_out "result: FAILED (0 firmware errors, 0 device errors, 0 deadlocked cores, 2 failed expects)"
 expect_err_lines 2
+# A 20 MB directive (its number written with 20 MB of zeros) is echoed in its error cut to 40
+# characters, at its line.
+zeros=$(head -c 20000000 /dev/zero | tr '\0' 0)
+{ grep -v '^\.expect' "$EXAMPLES/semaphore_only.s"; echo ".expect sem core=2 idx=20 value=${zeros}15"; } \
+  >"$(work)/long_expect.s"
+unset zeros
+check run_long_expect 1 - -- run "$(work)/long_expect.s"
+expect_err "long_expect.s:$(wc -l <"$(work)/long_expect.s"): error: .expect sem core=2 idx=20 value=00000... failed: core 2 sem[20] is 16, expected 15"
+expect_err_lines 1
+expect_err_bytes_below 200
 
 check run_deadlock 1 - -- run "$RUN_DATA/deadlock.s"
 expect_err "deadlock.s:5: error: deadlock: core 2 word 1 waits for sem[7] >= 1, current 0"
