@@ -171,7 +171,8 @@ const ProfileTable* find_profile(std::string_view name) {
 base::Error unknown_profile(std::string_view name) {
   std::string known;
   for (std::string_view n : kProfileNames) known += (known.empty() ? "" : ", ") + std::string(n);
-  return base::make_error("unknown profile '" + std::string(name) + "' (known: " + known + ")");
+  return base::make_error("unknown profile '" + base::printable_brief(name) + "' (known: " + known +
+                          ")");
 }
 
 }  // namespace

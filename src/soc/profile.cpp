@@ -3,6 +3,8 @@
 #include <array>
 #include <string>
 
+#include "base/printable.h"
+
 namespace sbrdma::soc {
 namespace {
 
@@ -119,7 +121,8 @@ base::Result<const Profile*> find_profile(std::string_view name) {
     if (!known.empty()) known += ", ";
     known += p.name;
   }
-  return base::make_error("unknown profile '" + std::string(name) + "' (known: " + known + ")");
+  return base::make_error("unknown profile '" + base::printable_brief(name) + "' (known: " + known +
+                          ")");
 }
 
 }  // namespace sbrdma::soc

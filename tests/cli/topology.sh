@@ -102,6 +102,16 @@ expect_err_bytes_below 200
 check topo_long_duplicate_key 1 - -- info topology long_dup.json
 expect_err "long_dup.json: error: /$cut: duplicate key \"${cut:1}"
 expect_err_bytes_below 200
+# So is a value refused by name: a 10 MB profile, in a file or given to --profile (as long as
+# an argument may be).
+printf '{"chips":1,"profile":"%s"}\n' "$(head -c 10000000 /dev/zero | tr '\0' p)" \
+  >"$(work)/long_profile.json"
+check topo_long_profile 1 - -- info topology long_profile.json
+expect_err "long_profile.json: error: /profile: unknown profile 'ppppppppppppppppppppppppppppppppppppp...' (known: cayman, sunda, mariana)"
+expect_err_bytes_below 200
+check params_long_profile 1 - -- info params --profile "$(head -c 100000 /dev/zero | tr '\0' p)"
+expect_err "error: --profile: unknown profile 'ppppppppppppppppppppppppppppppppppppp...' (known: cayman, sunda, mariana)"
+expect_err_bytes_below 200
 # Malformed JSON quotes the token it stopped in: cut the same way.
 check topo_long_unclosed_key 1 - -- info topology long_unclosed.json
 expect_err "long_unclosed.json:1: error: malformed JSON: syntax error while parsing object key - invalid string: control character U+000A (LF) must be escaped to \\u000A or \\n; last read: '\"${cut:1}'; expected string literal"

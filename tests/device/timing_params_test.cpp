@@ -119,6 +119,8 @@ TEST(TimingParams, UnknownProfileNamesTheKnownOnes) {
   auto t = timing_param_table("");
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.error().message, "unknown profile '' (known: cayman, sunda, mariana)");
+  EXPECT_EQ(timing_params(std::string(1 << 20, 'p')).error().message,
+            "unknown profile '" + std::string(37, 'p') + "...' (known: cayman, sunda, mariana)");
 }
 
 TEST(TimingParams, SetByName) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace sbrdma::soc {
 namespace {
 
@@ -16,6 +18,10 @@ TEST(Profile, LookupByName) {
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message,
             "unknown profile 'trn9' (known: cayman, sunda, mariana, maverick)");
+  // A long name is echoed cut, as every echoed token is.
+  EXPECT_EQ(find_profile(std::string(1 << 20, 'p')).error().message,
+            "unknown profile '" + std::string(37, 'p') +
+                "...' (known: cayman, sunda, mariana, maverick)");
 }
 
 TEST(Profile, GenerationParameters) {  // [HIGH] wiki-facts §8
