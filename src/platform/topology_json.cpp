@@ -20,6 +20,7 @@ using device::TopologySpec;
 using nlohmann::json;
 
 constexpr std::uint64_t kMaxUint = 1'000'000;  // no count in a topology file gets near this
+constexpr std::size_t kMaxTopologyName = 100;  // bytes [CHOICE D42]
 
 /// Field errors carry their JSON path ("" is the root, printed "/") in the message; the
 /// caller adds the file name.
@@ -217,6 +218,15 @@ Result<TopologySpec> read_spec(const json& root, const std::string& default_name
                : at("/", fmt::format("the file name, the topology's name when it gives none, "
                                      "is {}: give a \"name\"",
                                      what));
+  }
+  // [CHOICE D42] a name fits a header line.
+  if (s.name.size() > kMaxTopologyName) {
+    return root.contains("name")
+               ? at("/name", fmt::format("{} bytes long; a name has at most {}", s.name.size(),
+                                         kMaxTopologyName))
+               : at("/", fmt::format("the file name, the topology's name when it gives none, "
+                                     "is {} bytes long (at most {}): give a \"name\"",
+                                     s.name.size(), kMaxTopologyName));
   }
   for (const char c : s.name) {
     const auto u = static_cast<unsigned char>(c);

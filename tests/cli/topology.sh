@@ -83,6 +83,19 @@ printf '%s\n' '{"chips":1}' >"$(work)/  .json"
 check topo_blank_stem 1 - -- info topology "./  .json"
 expect_err "./  .json: error: /: the file name, the topology's name when it gives none, is blank: give a \"name\""
 expect_err_lines 1
+# A name heads one-line outputs: at most 100 bytes, from the file or its stem. [D42]
+n100=$(printf 'n%.0s' {1..100})
+printf '{"chips":1,"name":"%s"}\n' "$n100" >"$(work)/name_100.json"
+check topo_name_100 0 - -- info topology name_100.json
+expect_out "$n100"
+printf '{"chips":1,"name":"%sx"}\n' "$n100" >"$(work)/name_101.json"
+check topo_name_101 1 - -- info topology name_101.json
+expect_err 'name_101.json: error: /name: 101 bytes long; a name has at most 100'
+expect_err_lines 1
+printf '%s\n' '{"chips":1}' >"$(work)/${n100}x.json"
+check topo_long_stem 1 - -- info topology "${n100}x.json"
+expect_err "${n100}x.json: error: /: the file name, the topology's name when it gives none, is 101 bytes long (at most 100): give a \"name\""
+expect_err_lines 1
 
 # A 10 MB key is echoed in the JSON path (and the message) cut to 40 characters, as a value is.
 key=$(head -c 10000000 /dev/zero | tr '\0' k)
