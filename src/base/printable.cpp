@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <string>
+
 namespace sbrdma::base {
 namespace {
 
@@ -46,6 +48,13 @@ std::size_t first_control_byte(std::string_view s) {
     if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7f) return i;
   }
   return std::string_view::npos;
+}
+
+std::string json_child(const std::string& path, std::string_view key) {
+  // Cut, then escape: '~' and '/' are printable, and no "~0" or "~1" is cut in half.
+  std::string out = path + "/";
+  for (char c : printable_brief(key)) out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+  return out;
 }
 
 }  // namespace sbrdma::base

@@ -15,6 +15,11 @@ std::string printable(std::string_view s);
 /// a 20 MB token echoed in a message leaves it one readable line.
 std::string printable_brief(std::string_view s);
 
+/// The RFC 6901 path of member `key` of the value at `path` ("" is the root), for errors: the
+/// key as printable_brief gives it, then with '~' and '/' escaped ("~0", "~1"), so a 10 MB key
+/// leaves the message one short line and a key holding '/' is not read as two.
+std::string json_child(const std::string& path, std::string_view key);
+
 /// The offset of the first control byte of `s` (below 0x20 but tab, CR and LF, or 0x7f), or
 /// npos. Text has none (UTF-8 has none either); binary data almost always does.
 std::size_t first_control_byte(std::string_view s);

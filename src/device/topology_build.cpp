@@ -120,7 +120,7 @@ class TopologyBuilder {
   base::Status params() {
     for (const ParamOverrideSpec& o : spec_.params) {
       const base::Status st = set_timing_param(t_.params_, o.name, o.value);
-      if (!st.ok()) return at("/params/" + base::printable_brief(o.name), st.error().message);
+      if (!st.ok()) return at(base::json_child("/params", o.name), st.error().message);
     }
     return base::ok_status();
   }

@@ -246,12 +246,4 @@ std::string json_index_path(const std::string& path, std::span<const std::size_t
   return out;
 }
 
-std::string json_child(const std::string& path, std::string_view key) {
-  // Cut, then escape: '~' and '/' are printable, and no "~0" or "~1" is cut in half.
-  std::string out = path + "/";
-  for (char c : base::printable_brief(key))
-    out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
-  return out;
-}
-
 }  // namespace sbrdma::platform

@@ -16,14 +16,13 @@
 #include <string>
 #include <string_view>
 
+#include "base/printable.h"
 #include "base/result.h"
 
 namespace sbrdma::platform {
 
-/// The RFC 6901 path of member `key` of the value at `path` ("" is the root), for errors;
-/// the key as base::printable_brief gives it (\xNN, cut at 40 characters), then with '~' and
-/// '/' escaped, so a 10 MB key leaves the message one short line.
-std::string json_child(const std::string& path, std::string_view key);
+/// The RFC 6901 path of member `key` of the value at `path`, for errors (base/printable.h).
+using base::json_child;
 
 /// The path of the value at `indices` under `path`, one array index after another
 /// (`/replica_groups` and {1, 0}: `/replica_groups/1/0`).

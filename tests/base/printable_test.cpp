@@ -29,6 +29,17 @@ TEST(Printable, BriefCutsAtFortyCharactersAndSaysSo) {
   EXPECT_EQ(printable_brief(std::string(11, '\x01')), printable(std::string(9, '\x01')) + "...");
 }
 
+// RFC 6901: '~' is "~0" and '/' is "~1" in a path segment; the key is cut before it is
+// escaped, so no escape is split.
+TEST(Printable, JsonChildEscapesTheKeyAfterCuttingIt) {
+  EXPECT_EQ(json_child("", "chips"), "/chips");
+  EXPECT_EQ(json_child("/params", "a/b~c"), "/params/a~1b~0c");
+  EXPECT_EQ(json_child("/x", "\n"), "/x/\\x0a");
+  EXPECT_EQ(json_child("/x", std::string(39, 'k') + "/k"), "/x/" + std::string(37, 'k') + "...");
+  EXPECT_EQ(json_child("/x", std::string(36, 'k') + "/kkkk"),
+            "/x/" + std::string(36, 'k') + "~1...");
+}
+
 TEST(Printable, FindsTheFirstControlByte) {
   EXPECT_EQ(first_control_byte("nop\r\n\tx = 1\n"), std::string_view::npos);
   EXPECT_EQ(first_control_byte("# 5 \xc2\xb5s\n"s), std::string_view::npos);  // UTF-8 is text

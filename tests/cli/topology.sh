@@ -83,6 +83,13 @@ printf '%s\n' '{"chips":1}' >"$(work)/  .json"
 check topo_blank_stem 1 - -- info topology "./  .json"
 expect_err "./  .json: error: /: the file name, the topology's name when it gives none, is blank: give a \"name\""
 expect_err_lines 1
+# A parameter's key is a JSON path segment: '/' and '~' are escaped (RFC 6901), as in every
+# other path.
+printf '%s\n' '{"chips":1,"params":{"a/b~c":1}}' >"$(work)/slash_param.json"
+check topo_slash_param 1 - -- info topology slash_param.json
+expect_err "slash_param.json: error: /params/a~1b~0c: unknown parameter 'a/b~c'"
+expect_err_lines 1
+
 # A name heads one-line outputs: at most 100 bytes, from the file or its stem. [D42]
 n100=$(printf 'n%.0s' {1..100})
 printf '{"chips":1,"name":"%s"}\n' "$n100" >"$(work)/name_100.json"
