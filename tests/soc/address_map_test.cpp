@@ -140,6 +140,9 @@ TEST(AddressMap, RegionsPerCore) {
 TEST(AddressMap, SemaphoreWindows) {
   const AddressMap& m = cayman();
   EXPECT_EQ(m.sem_window_addr(0, SemWindow::kInc, 0)->v, 0x2802701800U);  // [HIGH] §5
+  // Events at EVT_SEM + 0x0, 4 bytes each (wiki-facts §5, udma-facts §4.4): TPB_0's EVT_SEM
+  // 0x2802700000 (wiki-facts §4.2) + 5 * 4.
+  EXPECT_EQ(m.sem_window_addr(0, SemWindow::kEvents, 5)->v, 0x2802700014U);
   EXPECT_EQ(m.sem_window_addr(4, SemWindow::kRead, 3)->v, 0x802802701000U + 12);
   EXPECT_FALSE(m.sem_window_addr(0, SemWindow::kInc, 256).ok());
   for (SemWindow w :

@@ -80,6 +80,27 @@ TEST(Descriptor, WordFieldsReadHandWrittenWords) {
   EXPECT_EQ(decode_descriptor(bytes), d);
 }
 
+// [HAL] udma-facts §1.1: META_DATA is word0 bit 23 and DUMMY bit 22. The word above sets both,
+// so only a word with one of them set tells them apart.
+TEST(Descriptor, MetaAndDummyAreTheirOwnBits) {
+  const std::uint32_t meta_only = 0x00800000;
+  EXPECT_EQ(desc_word0::kMeta.get(meta_only), 1U);
+  EXPECT_EQ(desc_word0::kDummy.get(meta_only), 0U);
+  const std::uint32_t dummy_only = 0x00400000;
+  EXPECT_EQ(desc_word0::kMeta.get(dummy_only), 0U);
+  EXPECT_EQ(desc_word0::kDummy.get(dummy_only), 1U);
+}
+
+// [DRV] udma-facts §1.1: word1 send_crc is bit 16, between the CRC bits the word above also
+// sets; its neighbours' positions are wiki-facts §2.3's (use_stored_crc_iv 15,
+// store_crc_result 17, store_source_crc 18).
+TEST(Descriptor, Word1CrcBits) {
+  EXPECT_EQ(desc_word1::kSendCrc.mask(), 0x00010000U);
+  EXPECT_EQ(desc_word1::kUseStoredCrcIv.mask(), 0x00008000U);
+  EXPECT_EQ(desc_word1::kStoreCrcResult.mask(), 0x00020000U);
+  EXPECT_EQ(desc_word1::kStoreSourceCrc.mask(), 0x00040000U);
+}
+
 TEST(Descriptor, SemaphoreIncrementIsFourByteCopy) {
   auto d = make_sema_inc_descriptor(base::SocAddr{0x2802701800 + 4 * 7}, 1);
   ASSERT_TRUE(d.ok());

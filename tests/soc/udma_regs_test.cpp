@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <span>
 #include <string>
 
 namespace sbrdma::soc {
@@ -113,6 +114,31 @@ struct RecordField {
   std::uint32_t reset;
 };
 
+void expect_regs_match(std::span<const RecordReg> regs) {
+  for (const RecordReg& want : regs) {
+    const RegDesc* got = find_reg(want.bank->regs, want.offset);
+    ASSERT_NE(got, nullptr) << want.bank->name << " +" << std::hex << want.offset;
+    if (!want.name.empty()) {
+      EXPECT_EQ(got->name, want.name) << want.bank->name;
+    }
+    if (!want.access.empty()) {
+      EXPECT_EQ(access_name(got->access), want.access) << want.bank->name << "." << got->name;
+    }
+  }
+}
+
+void expect_fields_match(std::span<const RecordField> fields) {
+  for (const RecordField& want : fields) {
+    const RegDesc* reg = find_reg(want.bank->regs, want.reg);
+    ASSERT_NE(reg, nullptr) << want.bank->name << "." << want.reg;
+    const RegField* f = find_field(*reg, want.field);
+    ASSERT_NE(f, nullptr) << want.bank->name << "." << want.reg << "." << want.field;
+    EXPECT_EQ(f->bits.msb, want.msb) << want.reg << "." << want.field;
+    EXPECT_EQ(f->bits.lsb, want.lsb) << want.reg << "." << want.field;
+    EXPECT_EQ(f->reset, want.reset) << want.reg << "." << want.field;
+  }
+}
+
 TEST(RegTables, QueueAndEngineRegistersMatchTheRecord) {
   const RegBank* mq = &m2s_queue_bank();
   const RegBank* sq = &s2m_queue_bank();
@@ -186,22 +212,14 @@ TEST(RegTables, QueueAndEngineRegistersMatchTheRecord) {
       {me, 0x300, "desc_pref_cfg_1", ""},
       {me, 0x304, "desc_pref_cfg_2", ""},
       {me, 0x308, "desc_pref_cfg_3", ""},
+      {me, 0x310, "data_cfg", ""},
       {me, 0x400, "cfg_1c", "RW"},  // M2S_comp, HAL order
       {me, 0x408, "cfg_application_ack", "RW"},
       {se, 0x204, "change_state", ""},
       {se, 0x250, "stream_cfg", ""},
       {se, 0x254, "pref_queue_en", ""},
   };
-  for (const RecordReg& want : regs) {
-    const RegDesc* got = find_reg(want.bank->regs, want.offset);
-    ASSERT_NE(got, nullptr) << want.bank->name << " +" << std::hex << want.offset;
-    if (!want.name.empty()) {
-      EXPECT_EQ(got->name, want.name) << want.bank->name;
-    }
-    if (!want.access.empty()) {
-      EXPECT_EQ(access_name(got->access), want.access) << want.bank->name << "." << got->name;
-    }
-  }
+  expect_regs_match(regs);
 
   const RecordField fields[] = {
       {mq, "desc_pref_cfg", "fifo_depth", 11, 0, 0x080},
@@ -223,7 +241,11 @@ TEST(RegTables, QueueAndEngineRegistersMatchTheRecord) {
       {mq, "TDRHP", "ring_id", 31, 30, 1},
       {mq, "TDRHP", "descriptor_offset", 23, 0, 0},
       {mq, "TDRTP_inc", "val", 23, 0, 0},
+      // rlimit.mask, reset 0b111 (udma-facts §2.1)
+      {mq, "rate_limit_mask", "external_rate_limiter", 0, 0, 1},
+      {mq, "rate_limit_mask", "internal_rate_limiter", 1, 1, 1},
       {mq, "rate_limit_mask", "internal_pause_dmb", 2, 2, 1},
+      {mq, "rate_limit_mask", "external_pause", 3, 3, 0},
       {mq, "dwrr_cfg_1", "strict", 24, 24, 0},
       {mq, "dwrr_cfg_2", "q_qos", 7, 0, 0},
       {mq, "dwrr_cfg_3", "weight", 7, 0, 0},
@@ -277,12 +299,34 @@ TEST(RegTables, QueueAndEngineRegistersMatchTheRecord) {
       {me, "change_state", "normal", 0, 0, 0},
       {me, "change_state", "dis", 1, 1, 0},
       {me, "change_state", "abort", 2, 2, 0},
+      // err_log_mask numbers its bits as M2S secondary group A (udma-facts §3.6).
+      {me, "err_log_mask", "stream_comp_mismatch", 0, 0, 0},
+      {me, "err_log_mask", "stream_parity", 1, 1, 0},
+      {me, "err_log_mask", "stream_response", 2, 2, 0},
+      {me, "err_log_mask", "stream_timeout", 3, 3, 0},
+      {me, "err_log_mask", "comp_axi", 6, 4, 0},
+      {me, "err_log_mask", "data_axi", 9, 7, 0},
+      {me, "err_log_mask", "pref_axi", 12, 10, 0},
+      {me, "err_log_mask", "pref_pkt_len", 13, 13, 0},
+      {me, "err_log_mask", "pref_max_desc", 14, 14, 0},
+      {me, "err_log_mask", "pref_first", 15, 15, 0},
+      {me, "err_log_mask", "pref_last", 16, 16, 0},
       {me, "err_log_mask", "pref_ring_id", 17, 17, 0},
       {me, "pref_queue_en", "en", 15, 0, 0xFFFF},
       {me, "cfg_len", "max_pkt_size", 19, 0, 0x10000},  // width: udma-facts (HAL)
       {me, "cfg_len", "encode_64k", 24, 24, 1},
+      // Fields of udma-facts §2.1; it gives these registers no reset: 0.
+      {me, "stream_cfg", "disable", 0, 0, 0},
+      {me, "stream_cfg", "rd_mode", 1, 1, 0},
+      {me, "stream_cfg", "rd_th", 18, 8, 0},
+      {me, "desc_pref_cfg_1", "fifo_depth", 7, 0, 0},
       {me, "desc_pref_cfg_2", "max_desc_per_pkt", 11, 0, 0x40},
       {me, "desc_pref_cfg_2", "pref_force_rr", 16, 16, 1},
+      {me, "desc_pref_cfg_3", "min_burst_below_thr", 3, 0, 0},
+      {me, "desc_pref_cfg_3", "min_burst_above_thr", 7, 4, 0},
+      {me, "desc_pref_cfg_3", "pref_thr", 15, 8, 0},
+      {me, "data_cfg", "data_fifo_depth", 11, 0, 0},
+      {me, "data_cfg", "max_pkt_limit", 23, 16, 0},
       {me, "cfg_1c", "comp_fifo_depth", 7, 0, 0x40},  // positions: the HAL's
       {me, "cfg_1c", "unack_fifo_depth", 16, 8, 0x100},
       {me, "cfg_1c", "q_promotion", 24, 24, 1},
@@ -294,15 +338,7 @@ TEST(RegTables, QueueAndEngineRegistersMatchTheRecord) {
       {se, "stream_cfg", "flush", 4, 4, 0},
       {se, "stream_cfg", "stop_prefetch", 8, 8, 0},
   };
-  for (const RecordField& want : fields) {
-    const RegDesc* reg = find_reg(want.bank->regs, want.reg);
-    ASSERT_NE(reg, nullptr) << want.bank->name << "." << want.reg;
-    const RegField* f = find_field(*reg, want.field);
-    ASSERT_NE(f, nullptr) << want.bank->name << "." << want.reg << "." << want.field;
-    EXPECT_EQ(f->bits.msb, want.msb) << want.reg << "." << want.field;
-    EXPECT_EQ(f->bits.lsb, want.lsb) << want.reg << "." << want.field;
-    EXPECT_EQ(f->reset, want.reset) << want.reg << "." << want.field;
-  }
+  expect_fields_match(fields);
 }
 
 TEST(RegTables, MiscBroadcastGroup) {
@@ -314,6 +350,33 @@ TEST(RegTables, MiscBroadcastGroup) {
   EXPECT_EQ(find_field(*g, "mask")->bits.mask(), 0xFFFFU);
   EXPECT_EQ(find_reg(misc_bank().regs, 0x104U)->name, "BROADCAST_CFG_LAST_NODE");
   EXPECT_EQ(misc_bank().name, "MISC");
+}
+
+// [DRV] udma-facts §2.4: the SDMA wrapper registers besides the broadcast pair, with their
+// fields. The record gives no resets: 0.
+TEST(RegTables, MiscRegistersMatchTheRecord) {
+  const RegBank* mi = &misc_bank();
+  const RecordReg regs[] = {
+      {mi, 0x000, "event_accel", ""},
+      {mi, 0x01C, "rob_cfg", ""},
+      {mi, 0x020, "wob_cfg", ""},
+      {mi, 0x800, "model_robert_txdf", ""},
+  };
+  expect_regs_match(regs);
+  const RecordField fields[] = {
+      {mi, "event_accel", "enable", 0, 0, 0},
+      {mi, "model_robert_txdf", "overhead_beats", 9, 0, 0},
+  };
+  expect_fields_match(fields);
+  // WOB cfg has "the same layout" as ROB cfg.
+  for (std::string_view reg : {"rob_cfg", "wob_cfg"}) {
+    const RecordField rob_wob[] = {
+        {mi, reg, "en", 0, 0, 0},        {mi, reg, "force_in_order", 1, 1, 0},
+        {mi, reg, "clear", 2, 2, 0},     {mi, reg, "use_rid_base", 3, 3, 0},
+        {mi, reg, "rid_base", 10, 4, 0}, {mi, reg, "powerdown", 31, 31, 0},
+    };
+    expect_fields_match(rob_wob);
+  }
 }
 
 TEST(RegTables, LookupMisses) {
