@@ -72,6 +72,8 @@ TEST(TimingParams, PublishedNumbersAppearExactly) {
   EXPECT_EQ(table_value("cayman", "c2c_bandwidth"), 256.0);
   EXPECT_EQ(table_value("cayman", "c2c_z_bandwidth"), 128.0);
   EXPECT_EQ(table_value("sunda", "c2c_bandwidth"), 96.0);
+  // hw-params 1c: CHIP trn3 2.56 TB/s per device / 4 NeuronLink-v4 = 640 GB/s per link (D16h).
+  EXPECT_EQ(table_value("mariana", "c2c_bandwidth"), 640.0);
   // 16 engines x rate: 272 / 368 / 528 GB/s per NC (hw-params 1b).
   EXPECT_EQ(table_value("sunda", "sbuf_port_bandwidth"), 272.0);
   EXPECT_EQ(table_value("cayman", "sbuf_port_bandwidth"), 368.0);
@@ -80,6 +82,25 @@ TEST(TimingParams, PublishedNumbersAppearExactly) {
   EXPECT_EQ(table_value("sunda", "gpsimd_clock"), 1400.0);
   EXPECT_EQ(table_value("cayman", "gpsimd_clock"), 1200.0);
   EXPECT_EQ(table_value("mariana", "gpsimd_clock"), 1200.0);
+}
+
+// Cycle counts turned into ns at the profile's GpSimd clock (hw-params 1a engine clocks), to the
+// nearest ns. [CHOICE D16b, D16d]
+TEST(TimingParams, CycleCountsAtTheGpSimdClock) {
+  // hw-params 1a (NKI-v2): ~60-cycle fixed SBUF access overhead. 60 / 1.4 GHz = 42.86 ns -> 43;
+  // 60 / 1.2 GHz = 50 ns.
+  EXPECT_EQ(table_value("sunda", "sbuf_port_latency"), 43.0);
+  EXPECT_EQ(table_value("cayman", "sbuf_port_latency"), 50.0);
+  EXPECT_EQ(table_value("mariana", "sbuf_port_latency"), 50.0);
+  // D16b: 30 GpSimd cycles per descriptor rdma_desc_gen builds. 30 / 1.4 GHz = 21.43 ns -> 21;
+  // 30 / 1.2 GHz = 25 ns.
+  EXPECT_EQ(table_value("sunda", "q7_desc_gen_cost"), 21.0);
+  EXPECT_EQ(table_value("cayman", "q7_desc_gen_cost"), 25.0);
+  EXPECT_EQ(table_value("mariana", "q7_desc_gen_cost"), 25.0);
+  // What the model runs with: the typed view, in ps.
+  const TimingParams sunda = timing_params("sunda").value();
+  EXPECT_EQ(sunda.sbuf_port_latency, base::nanoseconds(43));
+  EXPECT_EQ(sunda.q7_desc_gen_cost, base::nanoseconds(21));
 }
 
 TEST(TimingParams, TypedViewMatchesTheTable) {
