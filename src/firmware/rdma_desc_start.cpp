@@ -7,6 +7,14 @@
 #include "firmware/triggers.h"
 
 namespace sbrdma::firmware {
+namespace {
+
+/// The group's BCAST_UDMA base: what `sdma_bcast_base` prints. [CHOICE D22c]
+base::SocAddr bcast_base(const soc::AddressMap& map, unsigned tpb) {
+  return map.engine_base(tpb, 0).value() + soc::cayman_map::kBcastOffset;
+}
+
+}  // namespace
 
 base::Task<base::Status> PoolFirmware::rdma_desc_start() {
   if (!layout_) {
@@ -39,11 +47,13 @@ base::Task<base::Status> PoolFirmware::start_role(Role role) {
 
   // 1. Start; what is about to be published; the planned broadcast triggers.
   if (dbg) {
-    const base::SocAddr bcast_base =
-        map_.engine_base(id_.tpb, 0).value() + soc::cayman_map::kBcastOffset;
+    // num_descriptors: the tail increment, the count the first (largest) trigger writes to
+    // every ring it selects, i.e. the active engines' ring length. [HIGH] spec §4.6
+    // (`*m2s_inc_reg = num_descriptors`); with several triggers [CHOICE D22c]
+    const int num_descriptors = triggers.empty() ? 0 : static_cast<int>(triggers.front().n_desc);
     debug(render(log_fmt::kStartStart, p, tok, p));
-    debug(render(log_fmt::kStartRing, p, tok, static_cast<int>(cfg_.ring_num),
-                 static_cast<int>(stream.written_total()), lo32(bcast_base)));
+    debug(render(log_fmt::kStartRing, p, tok, static_cast<int>(cfg_.ring_num), num_descriptors,
+                 lo32(bcast_base(map_, id_.tpb))));
     for (const Trigger& t : triggers) {
       debug(render(log_fmt::kStartTrigger, p, tok,
                    role == Role::kTx ? log_fmt::kQueueM2s : log_fmt::kQueueS2m, lo32(doorbell),
@@ -96,10 +106,9 @@ base::Status PoolFirmware::write_triggers(const std::vector<Trigger>& triggers, 
   const bool dbg = env_.debug_enabled();
   for (const Trigger& t : triggers) {
     if (dbg) {  // the trigger helper's own line, as each trigger is written [CHOICE D22c]
-      const base::SocAddr bcast_base =
-          map_.engine_base(id_.tpb, 0).value() + soc::cayman_map::kBcastOffset;
-      debug(render(log_fmt::kTriggerDma, static_cast<int>(prid_of(role)), lo32(bcast_base),
-                   lo32(*doorbell), t.mask, static_cast<int>(t.n_desc)));
+      debug(render(log_fmt::kTriggerDma, static_cast<int>(prid_of(role)),
+                   lo32(bcast_base(map_, id_.tpb)), lo32(*doorbell), t.mask,
+                   static_cast<int>(t.n_desc)));
     }
     env_.bus().write32(*group, t.mask);       // who takes the broadcast  [CHOICE D22b]
     env_.bus().write32(*doorbell, t.n_desc);  // tail += n_desc [23:0]    [CHOICE D8]

@@ -206,8 +206,10 @@ TEST(DebugLog, LinesByteForByte) {
           "sem=3"));
   EXPECT_TRUE(has("P1: Q7: rdma_desc_gen [TX] End"));
   EXPECT_TRUE(has("P0: Q7: rdma_desc_start [RX] Start, cpu_id=0"));
+  // num_descriptors is the tail increment (spec §4.6), the active engines' 66 per ring, not
+  // the 146 written over all 16 rings.
   EXPECT_TRUE(
-      has("P0: Q7: rdma_desc_start [RX] ring_num=0, num_descriptors=146, "
+      has("P0: Q7: rdma_desc_start [RX] ring_num=0, num_descriptors=66, "
           "sdma_bcast_base=0x02080000"));
   EXPECT_TRUE(
       has("P0: Q7: rdma_desc_start [RX] Trigger S2M DMA; addr=0x020a1038, mask=0x0003, "
