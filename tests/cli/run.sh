@@ -11,6 +11,13 @@ done
 check run_example_cross_chip_copy 0 - -- run "$EXAMPLES/cross_chip_copy.s" --topology trn2.48xlarge
 expect_out "core 42: sem[11]=8"
 expect_out "result: ok"
+# rdma_desc_gen/start run on NC-v2 (trn1) as on NC-v3 (spec §8, D14): the copy lands and
+# both semaphores reach 16.
+check run_copy_on_trn1 0 - -- run "$EXAMPLES/same_die_copy.s" --topology trn1
+expect_out "same_die_copy.s on trn1; programmed cores: 0"
+expect_out "core 0: sem[3]=16"
+expect_out "core 1: sem[4]=16"
+expect_out "result: ok"
 # NC-v2 (trn1) firmware has no SB2SB handler: the leg's word is an unknown opcode there.
 check run_sb2sb_on_trn1 1 - -- run "$EXAMPLES/sb2sb_leg.s" --topology trn1
 expect_err "sb2sb_leg.s:18: error: core 0 word 0: UNKNOWN OPCODE=0xbf"
