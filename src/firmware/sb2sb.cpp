@@ -160,11 +160,14 @@ base::Task<base::Status> PoolFirmware::sb2sb(isa::Sb2sbCollective s) {
   co_await env_.wait_semaphore(sems.ready, SemCompare::kGe, 1);
   if (dbg) {
     // Where this leg writes in the peer (its destination start) and the peer's ready
-    // semaphore, as 32-bit views, and the ready count the peer sent. [CHOICE D24c]
+    // semaphore, as 32-bit views, and the ready count the peer sent. [CHOICE D24c] The
+    // destination is not checked here: gen refuses one beyond the active bytes, after this
+    // line, as it does without --log debug. (The pre-sync's INC just reached the peer's ready
+    // semaphore, so its address resolves.)
     const base::SocAddr own_ready =
         map_.sem_window_addr(id_.tpb, soc::SemWindow::kRead, sems.ready).value();
-    debug(render(log_fmt::kSb2sbPreSyncRemote, p,
-                 lo32(map_.sbuf_addr(low->peer, 0, low->gen.dst_addr.value).value()),
+    const base::SocAddr peer_sbuf = map_.sbuf_addr(low->peer, 0, 0).value();
+    debug(render(log_fmt::kSb2sbPreSyncRemote, p, lo32(peer_sbuf + low->gen.dst_addr.value),
                  lo32(map_.sem_window_addr(low->peer, soc::SemWindow::kInc, sems.ready).value()),
                  env_.bus().read32(own_ready)));
   }

@@ -11,13 +11,22 @@ done
 check run_example_cross_chip_copy 0 - -- run "$EXAMPLES/cross_chip_copy.s" --topology trn2.48xlarge
 expect_out "core 42: sem[11]=8"
 expect_out "result: ok"
-# rdma_desc_gen/start run on NC-v2 (trn1) as on NC-v3 (spec §8, D14): the copy lands and
-# both semaphores reach 16.
+# rdma_desc_gen/start run on NC-v2 (trn1) as on NC-v3 (D14): the copy lands and both
+# semaphores reach 16.
 check run_copy_on_trn1 0 - -- run "$EXAMPLES/same_die_copy.s" --topology trn1
 expect_out "same_die_copy.s on trn1; programmed cores: 0"
 expect_out "core 0: sem[3]=16"
 expect_out "core 1: sem[4]=16"
 expect_out "result: ok"
+# An SB2SB destination beyond the active bytes is gen's firmware error, with --log debug too
+# (whose pre-sync line prints the destination before gen checks it).
+sed -e 's/dst_mem_pattern.start_addr=0x8000/dst_mem_pattern.start_addr=0x38000/' \
+  -e '/^.expect sbuf/d' "$EXAMPLES/sb2sb_leg.s" >"$(work)/sb2sb_far.s"
+for log in info debug; do
+  check "run_sb2sb_far_dst_$log" 1 - -- run "$(work)/sb2sb_far.s" --log $log
+  expect_err "sb2sb_far.s:18: error: core 0 word 0: rdma_desc_gen: dst_addr range [0x38000, 0x38400) is beyond the 229376 active bytes of an SBUF partition"
+  expect_out "result: FAILED (2 firmware errors"
+done
 # NC-v2 (trn1) firmware has no SB2SB handler: the leg's word is an unknown opcode there.
 check run_sb2sb_on_trn1 1 - -- run "$EXAMPLES/sb2sb_leg.s" --topology trn1
 expect_err "sb2sb_leg.s:18: error: core 0 word 0: UNKNOWN OPCODE=0xbf"
