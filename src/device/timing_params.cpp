@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "base/printable.h"
+#include "soc/profile.h"
 
 namespace sbrdma::device {
 namespace {
@@ -169,10 +170,7 @@ const ProfileTable* find_profile(std::string_view name) {
 }
 
 base::Error unknown_profile(std::string_view name) {
-  std::string known;
-  for (std::string_view n : kProfileNames) known += (known.empty() ? "" : ", ") + std::string(n);
-  return base::make_error("unknown profile '" + base::printable_brief(name) + "' (known: " + known +
-                          ")");
+  return soc::unknown_profile(name, kProfileNames);
 }
 
 }  // namespace

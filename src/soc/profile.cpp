@@ -115,13 +115,18 @@ const Profile& cayman_profile() {
 }
 
 base::Result<const Profile*> find_profile(std::string_view name) {
-  std::string known;
-  for (const Profile& p : kProfiles) {
-    if (p.name == name) return &p;
-    if (!known.empty()) known += ", ";
-    known += p.name;
+  std::array<std::string_view, kProfiles.size()> known{};
+  for (std::size_t i = 0; i < kProfiles.size(); ++i) {
+    if (kProfiles[i].name == name) return &kProfiles[i];
+    known[i] = kProfiles[i].name;
   }
-  return base::make_error("unknown profile '" + base::printable_brief(name) + "' (known: " + known +
+  return unknown_profile(name, known);
+}
+
+base::Error unknown_profile(std::string_view name, std::span<const std::string_view> known) {
+  std::string list;
+  for (std::string_view n : known) list += (list.empty() ? "" : ", ") + std::string(n);
+  return base::make_error("unknown profile '" + base::printable_brief(name) + "' (known: " + list +
                           ")");
 }
 

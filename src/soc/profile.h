@@ -47,4 +47,8 @@ const Profile& cayman_profile();
 /// The profile called `name`; an unknown name is an error listing the known ones.
 base::Result<const Profile*> find_profile(std::string_view name);
 
+/// "unknown profile '<name>' (known: a, b, c)", the name cut and escaped (base::printable_brief):
+/// the one wording for every profile lookup, each with its own list of known names.
+base::Error unknown_profile(std::string_view name, std::span<const std::string_view> known);
+
 }  // namespace sbrdma::soc
