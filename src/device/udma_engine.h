@@ -87,9 +87,9 @@ class UdmaEngine {
   /// A change_state command (abort wins over dis, dis over normal); stores it in the RO state
   /// register's last_change_state_cmd (M2S).
   void change_state(soc::Direction d, std::uint32_t cmd);
-  /// An error whose abort mask is clear puts the M2S or S2M block into ABORT, as a
+  /// An error whose abort mask is clear puts the engine into ABORT ([DRV] udma-facts §1.4,
+  /// §3.6); here the side, M2S or S2M, whose error group raised it [CHOICE D2], as a
   /// change_state.abort would (last_change_state_cmd is left as software wrote it).
-  /// [DRV] udma-facts §1.4, §3.6
   void abort(soc::Direction d) { state_[slot(d)] = EngineState::kAbort; }
   /// The RO `state` register as software reads it: every sub-state field 2 when aborted, 1
   /// when normal and moving data (a queue that can run has posted descriptors not yet

@@ -1,12 +1,14 @@
 #pragma once
 /// The firmware's own log format strings, in one table with their provenance. The Q7 strings
 /// are those of the CAYMAN_Q7_POOL_DEBUG DRAM image at the offsets the spec reads them from
-/// (000_638bd1510d076b88 §3; device VA = offset + 0x80000); the SB2SB leg's strings and the
-/// trigger helper's (0x0a20..0x0e71, 0x47f4) at the offsets the wiki's remote_copy page lists
-/// for the same image. The spec abbreviates repeated
-/// prefixes with "…"; the full forms follow wiki-facts §2.1, and every one is pinned by the
-/// offset arithmetic: each string is followed by "\n" and its NUL, so the next string starts
-/// at offset + strlen + 1 (tests/firmware/log_formats_test.cpp checks this for the whole run).
+/// (000_638bd1510d076b88 §3; device VA = offset + 0x80000); the SB2SB leg's strings
+/// (0x0a20..0x0e71) at the offsets the wiki's page firmware/kernels/sb2sb-remote-copy.md §3
+/// lists for the same image, and the trigger helper's (0x47f4) from wiki-facts §2.1. The spec
+/// abbreviates repeated prefixes with "…"; the full forms follow wiki-facts §2.1. Each string
+/// is followed by "\n" and its NUL, so a string that follows another directly starts at
+/// offset + strlen + 1: that pins every string with a listed neighbour
+/// (tests/firmware/log_formats_test.cpp checks it; the gaps it allows hold strings the table
+/// does not carry).
 ///
 ///  DRAM 0x4851  "P%i: Q7: rdma_desc_gen [%s] Start, cpu_id=%d\n\0"   46 bytes
 ///  DRAM 0x487f  "TX\0" "RX\0"                                         role tokens
@@ -28,7 +30,7 @@ namespace sbrdma::firmware {
 /// The format strings, byte for byte. [HIGH] spec §3 (offsets), wiki-facts §2.1 (full forms)
 namespace log_fmt {
 // --- SB2SB leg (remote_copy.cpp) [HIGH] wiki-facts §6.1, §6.3; the prefix, the newline and the
-// offsets: the wiki's remote_copy page, table of CAYMAN_Q7_POOL_DEBUG_DRAM strings
+// offsets: the wiki's firmware/kernels/sb2sb-remote-copy.md §3 (CAYMAN_Q7_POOL_DEBUG_DRAM)
 inline constexpr char kSb2sbTotals[] =
     "P%i: SB2SB_Collective : total_src_nelem = %zu, total_dst_nelem = %zu, dtype=%d, "
     "dst_nc=%zu, src_nc=%zu, mask=0x%x\n";

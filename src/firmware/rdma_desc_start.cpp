@@ -48,7 +48,8 @@ base::Task<base::Status> PoolFirmware::start_role(Role role) {
   // 1. Start; what is about to be published; the planned broadcast triggers.
   if (dbg) {
     // num_descriptors: the tail increment, the count the first (largest) trigger writes to
-    // every ring it selects, i.e. the active engines' ring length. [HIGH] spec §4.6
+    // every ring it selects, i.e. the descriptors posted on each active engine's ring.
+    // [HIGH] spec §4.6
     // (`*m2s_inc_reg = num_descriptors`); with several triggers [CHOICE D22c]
     const int num_descriptors = triggers.empty() ? 0 : static_cast<int>(triggers.front().n_desc);
     debug(render(log_fmt::kStartStart, p, tok, p));

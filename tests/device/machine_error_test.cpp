@@ -15,6 +15,14 @@ using testing::Channel;
 using testing::pattern;
 using testing::Rig;
 
+/// The sub-state fields of an engine side's state register (udma-facts 3.5): 0x2222 when
+/// aborted, 0x1111 when moving data, 0 when idle.
+std::uint32_t sub_states(const Rig& rig, CoreId core, unsigned engine, Direction d) {
+  const std::uint32_t reg =
+      d == Direction::kM2S ? soc::m2s_engine::kState : soc::s2m_engine::kState;
+  return rig.m->peek_reg(core, engine, d, std::nullopt, reg).value() & 0x3333U;
+}
+
 /// The error whose message contains `text`, or nullptr.
 const ModelledError* find_error(const Rig& rig, std::string_view text) {
   for (const ModelledError& e : rig.m->errors()) {
@@ -43,19 +51,17 @@ TEST(MachineErrors, StaleRingIdAbortsTheEnginesM2sSide) {
   rig.run();
   ASSERT_NE(find_error(rig, "; M2S engine aborted"), nullptr) << rig.m->error_report();
   // The state registers: every sub-state field 2 (ABORT) on M2S; S2M still NORMAL and
-  // moving (its armed descriptors wait) (udma-facts 3.5).
-  const auto m2s =
-      rig.m->peek_reg(0, 4, Direction::kM2S, std::nullopt, soc::m2s_engine::kState).value();
-  const auto s2m =
-      rig.m->peek_reg(0, 4, Direction::kS2M, std::nullopt, soc::s2m_engine::kState).value();
-  EXPECT_EQ(m2s & 0x3333U, 0x2222U);
-  EXPECT_EQ(s2m & 0x3333U, 0x1111U);
+  // moving (its armed descriptors wait).
+  EXPECT_EQ(sub_states(rig, 0, 4, Direction::kM2S), 0x2222U);
+  EXPECT_EQ(sub_states(rig, 0, 4, Direction::kS2M), 0x1111U);
   // The other queue of the aborted engine moved nothing; engine 5 moved its bytes.
   EXPECT_EQ(rig.read(0, 2, 0, 256), std::vector<std::uint8_t>(256, 0));
   EXPECT_EQ(rig.read(0, 3, 0, 256), pattern(256));
+  // Queue 3 is reported as held by the abort (queue 2's own line names its ring-id stop).
   const std::vector<std::string> pending = rig.m->pending_work();
   EXPECT_TRUE(std::any_of(pending.begin(), pending.end(), [](const std::string& l) {
-    return l.find("M2S engine aborted") != std::string::npos;
+    return l.find("engine 4 M2S queue 3:") != std::string::npos &&
+           l.ends_with(": M2S engine aborted");
   })) << rig.m->error_report();
 }
 
@@ -118,6 +124,9 @@ TEST(MachineErrors, StaleS2mRingIdLatchesBit11) {
       1U << 11);
   EXPECT_TRUE(rig.queue(ch, Direction::kS2M).stopped);
   EXPECT_TRUE(rig.queue(ch, Direction::kM2S).stopped);
+  // The S2M side aborted, the M2S side did not (its queue stopped with its S2M half).
+  EXPECT_EQ(sub_states(rig, 0, 0, Direction::kS2M), 0x2222U);
+  EXPECT_NE(sub_states(rig, 0, 0, Direction::kM2S), 0x2222U);
 }
 
 TEST(MachineErrors, M2sDataWithNoArmedS2mDescriptor) {
