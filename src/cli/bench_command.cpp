@@ -26,6 +26,7 @@
 #include "platform/bench.h"
 #include "platform/collective_groups.h"
 #include "platform/collective_runner.h"
+#include "platform/host_memory.h"
 #include "platform/src_target_pairs.h"
 #include "platform/topology_json.h"
 
@@ -269,6 +270,11 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   o.show_algorithm = a.show_algorithm || o.algorithms.size() > 1;
   o.show_io_sizes = a.show_io_sizes;
   o.timing_only = a.timing_only;
+  if (auto mem = platform::host_memory_available(); !mem) {
+    bad(mem.error());
+  } else if (!o.timing_only) {  // a timing-only run backs no data pages [CHOICE D43]
+    o.host_memory = *mem;
+  }
   o.trace = !a.trace.empty();
   o.keep_programs = !a.dump.empty();
   if (!a.ranks.empty()) {
@@ -554,6 +560,10 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   auto a = std::make_shared<BenchArgs>();
   auto* cmd = app.add_subcommand(
       "bench", "Benchmark a collective in the nccom-test dialect on a simulated topology");
+  cmd->footer(
+      "Environment: SBRDMA_MEMORY_LIMIT=BYTES (K/M/G) is the host memory a data run plans with, "
+      "instead of what the OS reports available: a run whose buffers need more is refused "
+      "before it starts.");
   cmd->add_option("COLLECTIVE", a->collective, collectives::op_name_list() + " (required)");
   cmd->add_option("-r,--nworkers", a->ranks,
                   "Ranks (NeuronCores); with --custom-replica-groups, all groups' ranks together")

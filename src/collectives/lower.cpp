@@ -415,12 +415,15 @@ bool fits_emitted(const Geometry& g, const Communicator& c, const LowerRequest& 
 
 }  // namespace
 
-base::Status check_request(const Geometry& g, const Communicator& c, const LowerRequest& req) {
+base::Result<Footprint> check_request(const Geometry& g, const Communicator& c,
+                                      const LowerRequest& req) {
   LowerRequest quiet = req;
   quiet.notes = false;  // the words emitted here are thrown away
   auto checked = check_and_plan(g, c, quiet);
   if (!checked) return checked.error();
-  return emit_iteration(g, c, quiet, checked->algorithm, checked->plan, 0);
+  Plan& p = checked->plan;
+  SBRDMA_TRY(emit_iteration(g, c, quiet, checked->algorithm, p, 0));
+  return Footprint{std::move(p.buffers), p.em->sbuf_used()};
 }
 
 base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const LowerRequest& req) {

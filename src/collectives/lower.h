@@ -52,6 +52,12 @@ struct RankBuffers {
   Tiled out;
 };
 
+/// What a plan occupies in the SBUF of every core that takes part.
+struct Footprint {
+  std::vector<std::vector<RankBuffers>> buffers;  ///< [group][rank]
+  std::uint64_t sbuf_bytes = 0;                   ///< bytes of each partition used
+};
+
 /// The lowered collective.
 struct Lowered {
   Algorithm algorithm = Algorithm::kRing;  ///< the one used (auto resolved)
@@ -85,7 +91,9 @@ base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const Lowe
 /// partition, and, from one emitted iteration (thrown away), semaphores exhausted, relay slots
 /// that do not fit and iterations whose programs would pass the word limit. Later iterations
 /// repeat the first's words and semaphores; lower() checks relay slots again at the end.
-base::Status check_request(const Geometry& g, const Communicator& c, const LowerRequest& req);
+/// Returns the first iteration's footprint (later ones may use a few more scratch slots).
+base::Result<Footprint> check_request(const Geometry& g, const Communicator& c,
+                                      const LowerRequest& req);
 
 /// The largest size of `req` (same op, dtype, algorithm) that fits, in bytes, relay slots
 /// around unroutable addresses included (those of one iteration: a ring's scratch slots

@@ -202,6 +202,7 @@ CollectiveJob job_of(const BenchOptions& o, const device::Topology& topology,
   job.timing_only = o.timing_only;
   job.check = o.check;
   job.seed = o.seed;
+  job.host_memory = o.host_memory;
   return job;
 }
 
@@ -253,6 +254,12 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
       const std::uint64_t shown = o.sizes[si] / element * element;  // as the row will say
       auto last_line = p0;
       job.progress_beat_events = o.progress_beat_events;
+      if (progress) {
+        job.on_warning = [&](const std::string& w) {
+          progress(fmt::format("bench: {} {} ({} B): warning: {}", collectives::op_name(o.op),
+                               size_name(shown), shown, w));
+        };
+      }
       if (progress) {
         job.on_iteration = [&](RunPart part, collectives::Algorithm alg, std::size_t done,
                                std::size_t total) {

@@ -60,6 +60,8 @@ struct BenchOptions {
   double progress_every_s = 10;
   /// Events between two looks at the wall clock while an iteration runs (CollectiveJob's).
   std::uint64_t progress_beat_events = kProgressBeatEvents;
+  /// Host memory the runs may take (CollectiveJob's); nullopt: not checked. [CHOICE D43]
+  std::optional<std::uint64_t> host_memory;
 };
 
 /// One measured point.

@@ -159,7 +159,7 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   o.timing_only = job.timing_only;
   o.trace = trace;
   o.elide_data_landings = job.elide_data_landings;
-  o.dense_sbuf = backs_sbufs_whole(job, low.sbuf_bytes, buffer_span(low));
+  o.dense_sbuf = backs_sbufs_whole(job, low.sbuf_bytes, buffer_span(low.buffers));
   if (o.dense_sbuf) {
     for (const auto& g : job.comm.groups) o.prefault_sbufs += static_cast<std::uint32_t>(g.size());
   }
@@ -241,9 +241,9 @@ bool backs_sbufs_whole(const CollectiveJob& job, std::uint64_t sbuf_bytes,
   return cores * g.partitions * extra <= kMaxWholeBackingExtra;
 }
 
-std::uint64_t buffer_span(const collectives::Lowered& low) {
+std::uint64_t buffer_span(const std::vector<std::vector<collectives::RankBuffers>>& buffers) {
   std::uint64_t span = 0;
-  for (const auto& group : low.buffers) {
+  for (const auto& group : buffers) {
     for (const collectives::RankBuffers& b : group) {
       const std::uint64_t lo = std::min(b.in.base, b.out.base);
       const std::uint64_t hi =
@@ -254,9 +254,49 @@ std::uint64_t buffer_span(const collectives::Lowered& low) {
   return span;
 }
 
-base::Status check_collective(const CollectiveJob& job) {
+MemoryNeed memory_need(const CollectiveJob& job,
+                       const std::vector<std::vector<collectives::RankBuffers>>& buffers,
+                       std::uint64_t sbuf_bytes) {
+  if (job.timing_only) return {};
+  const collectives::Geometry g = geometry_of(*job.topology);
+  std::uint64_t cores = 0;
+  for (const auto& group : job.comm.groups) cores += group.size();
+  if (backs_sbufs_whole(job, sbuf_bytes, buffer_span(buffers))) {
+    const std::uint64_t whole = cores * g.partitions * g.partition_bytes;
+    return MemoryNeed{whole, whole + cores * kSimulatorBytesPerCore};
+  }
+  // A sparse SBUF is backed by the OS 4 KiB at a time where written (D33).
+  constexpr std::uint64_t kPage = 4096;
+  MemoryNeed need;
+  for (const auto& group : buffers) {
+    for (const collectives::RankBuffers& b : group) {
+      // In every partition, the input's and the output's byte ranges, as OS page ranges.
+      const std::uint64_t in_end = b.in.byte_of(b.in.end_col());
+      const std::uint64_t out_end = b.out.byte_of(b.out.end_col());
+      std::uint64_t pages = 0;
+      if (in_end > b.in.base) pages += (in_end - 1) / kPage - b.in.base / kPage + 1;
+      if (out_end > b.out.base) pages += (out_end - 1) / kPage - b.out.base / kPage + 1;
+      if (in_end > b.in.base && out_end > b.out.base) {  // less the pages both ranges hold
+        const std::uint64_t first = std::max(b.in.base, b.out.base) / kPage;
+        const std::uint64_t last = (std::min(in_end, out_end) - 1) / kPage;
+        if (first <= last) pages -= last - first + 1;
+      }
+      need.at_least += pages * kPage * std::min(b.in.partitions, b.out.partitions);
+    }
+  }
+  const std::uint64_t scratch_pages = base::ceil_div(sbuf_bytes, kPage);
+  need.at_most = std::max(need.at_least, cores * g.partitions * scratch_pages * kPage) +
+                 cores * kSimulatorBytesPerCore;
+  return need;
+}
+
+base::Result<MemoryNeed> check_collective(const CollectiveJob& job) {
   SBRDMA_TRY(check_modes(job));
-  return collectives::check_request(geometry_of(*job.topology), job.comm, timed_request(job));
+  auto fp = collectives::check_request(geometry_of(*job.topology), job.comm, timed_request(job));
+  if (!fp) return fp.error();
+  const MemoryNeed need = memory_need(job, fp->buffers, fp->sbuf_bytes);
+  if (auto verdict = judge_memory(need, job.host_memory); !verdict) return verdict.error();
+  return need;
 }
 
 base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
@@ -265,6 +305,11 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
   const collectives::LowerRequest req = timed_request(job);
   auto low = collectives::lower(geom, job.comm, req);
   if (!low) return low.error();
+  {
+    auto verdict = judge_memory(memory_need(job, low->buffers, low->sbuf_bytes), job.host_memory);
+    if (!verdict) return verdict.error();
+    if (*verdict && job.on_warning) job.on_warning(**verdict);
+  }
 
   CollectiveResult res;
   res.algorithm = low->algorithm;

@@ -26,6 +26,7 @@
 #include "collectives/lower.h"
 #include "collectives/reference.h"
 #include "device/topology.h"
+#include "platform/host_memory.h"
 #include "platform/run_report.h"
 
 namespace sbrdma::platform {
@@ -60,6 +61,11 @@ struct CollectiveJob {
   std::function<void(RunPart, collectives::Algorithm, std::size_t done, std::size_t total)>
       on_iteration;
   std::uint64_t progress_beat_events = kProgressBeatEvents;
+  /// Host memory the run may take (host_memory_available()); nullopt: not checked. A data run
+  /// whose buffers need more is refused before it starts. [CHOICE D43]
+  std::optional<std::uint64_t> host_memory;
+  /// Called with a warning before a run that may need more than host_memory.
+  std::function<void(const std::string&)> on_warning;
 };
 
 /// What a run gave.
@@ -80,10 +86,26 @@ struct CollectiveResult {
   std::vector<collectives::CoreProgram> programs;  ///< of the timed run (notes if asked)
 };
 
-/// The checks run_collective() makes before it runs anything (a check with timing_only, and
-/// collectives::check_request on the request it lowers), with the same errors: for a caller
-/// that refuses a whole sweep before running any of it.
-base::Status check_collective(const CollectiveJob& job);
+/// The checks run_collective() makes before it runs anything (a check with timing_only,
+/// collectives::check_request on the request it lowers, and the host memory its buffers need),
+/// with the same errors: for a caller that refuses a whole sweep before running any of it.
+/// Returns the memory need of the first iteration's plan.
+base::Result<MemoryNeed> check_collective(const CollectiveJob& job);
+
+/// What the simulator itself takes per participating core beyond its SBUF pages (rings,
+/// queues, events, programs), as memory_need() counts it: a 4 MiB all-reduce on 512 ranks of
+/// trn2u peaked at 4.25 GiB resident for 4.00 GiB of SBUF pages. [CHOICE D43]
+inline constexpr std::uint64_t kSimulatorBytesPerCore = 512 << 10;
+
+/// The host memory `job`'s simulated SBUFs take with a plan's `buffers` ([group][rank]) and
+/// `sbuf_bytes` (buffers and scratch, of each partition): whole partitions of every participating
+/// core when they are backed whole (D33); else at least the 4 KiB pages of each rank's input and
+/// output buffers in every partition they use, at most those of the first sbuf_bytes of every
+/// partition, plus kSimulatorBytesPerCore a core. Nothing for a timing-only run (no data pages,
+/// D27). [CHOICE D43]
+MemoryNeed memory_need(const CollectiveJob& job,
+                       const std::vector<std::vector<collectives::RankBuffers>>& buffers,
+                       std::uint64_t sbuf_bytes);
 
 /// Whether `job`'s simulations back each SBUF whole with huge pages (device::PageBacking
 /// kDense) rather than 4 KiB at a time where written: when the lowering uses `sbuf_bytes` >=
@@ -98,9 +120,10 @@ bool backs_sbufs_whole(const CollectiveJob& job, std::uint64_t sbuf_bytes,
 /// 4.3 s sparse), and a 64K all-to-all on 512 ranks 15.4 GB and 104 s (1.1 GB and 65 s).
 inline constexpr std::uint64_t kMaxWholeBackingExtra = std::uint64_t{1} << 30;
 
-/// The bytes of each partition that `low`'s input and output buffers span, the largest of any
-/// rank (from the lowest offset to the end of the last block).
-std::uint64_t buffer_span(const collectives::Lowered& low);
+/// The bytes of each partition that the ranks' input and output `buffers` ([group][rank], as
+/// Lowered's) span, the largest of any rank (from the lowest offset to the end of the last
+/// block).
+std::uint64_t buffer_span(const std::vector<std::vector<collectives::RankBuffers>>& buffers);
 
 /// Lowers and runs `job`. Errors: lowering errors (bad size, algorithm, SBUF), a check with
 /// timing_only, and a run that failed (firmware or device error, deadlock: the report's lines).

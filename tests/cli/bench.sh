@@ -432,3 +432,22 @@ if ! sanitized; then
   expect_err_lines 1
   expect_out_file /dev/null
 fi
+
+# [CHOICE D43] A data run whose buffers cannot fit the host memory is refused before anything
+# runs (here the last size of a sweep: no row is printed); one whose scratch may not fit is
+# warned about and runs. SBRDMA_MEMORY_LIMIT stands for what the OS would report.
+SBRDMA_MEMORY_LIMIT=10M check bench_memory_refused 1 - -- bench allr -r 8 -b 1K -e 4M -f 4 -c random -n 1 -w 0
+expect_err "error: 4194304 B (auto): the simulated SBUFs need at least 32.0 MiB of host memory for the ranks' buffers, and 10.0 MiB is available (SBRDMA_MEMORY_LIMIT sets the figure to plan with); use fewer ranks, a smaller size or --timing-only"
+expect_err_lines 1
+expect_out_file /dev/null
+SBRDMA_MEMORY_LIMIT=10M check bench_memory_one_size_refused 1 - -- bench allr -r 8 -b 4M -c random -n 1 -w 0
+expect_err "need at least 32.0 MiB of host memory"
+expect_out_file /dev/null
+SBRDMA_MEMORY_LIMIT=10M check bench_memory_timing_only 0 - -- bench allr -r 8 -b 4M --timing-only -n 1 -w 0
+expect_out "     4194304         1048576     fp32"
+SBRDMA_MEMORY_LIMIT=8M check bench_memory_warned 0 - -- bench allr -r 8 -b 1M -c random -n 1 -w 0
+expect_err "bench: allr 1M (1048576 B): warning: the simulation may need up to"
+expect_row 1048576 262144 fp32
+SBRDMA_MEMORY_LIMIT=lots check bench_memory_limit_malformed 1 - -- bench allr -r 8 -b 1M -n 1 -w 0
+expect_err "SBRDMA_MEMORY_LIMIT"
+expect_out_file /dev/null

@@ -158,11 +158,36 @@ TEST(Lower, CheckRequestRefusesTheWordLimitWithoutLowering) {
   LowerRequest big = req(Op::kAllReduce, 64 << 10, Algorithm::kMesh);
   small.iterations = big.iterations = 120'000;  // 80 words each fit, 296 do not
   EXPECT_TRUE(check_request(g, first(8, g), small).ok());
-  const base::Status st = check_request(g, first(8, g), big);
+  const auto st = check_request(g, first(8, g), big);
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.error().message,
             "120000 iterations (-n plus -w) of 296 program words each: more than 33554432 words "
             "in all");
+}
+
+TEST(Lower, CheckRequestGivesTheFootprintLowerUses) {
+  // The footprint of the one iteration check_request emits is the lowering's: the same
+  // buffers for every rank and the same bytes of each partition.
+  const Geometry g = Geometry::of(soc::cayman_profile(), 1);
+  for (const Op op : {Op::kAllReduce, Op::kAllGather, Op::kAllToAll}) {
+    const LowerRequest r =
+        req(op, 96 << 10, op == Op::kAllToAll ? Algorithm::kMesh : Algorithm::kRing);
+    auto fp = check_request(g, first(8, g), r);
+    auto low = lower(g, first(8, g), r);
+    ASSERT_TRUE(fp.ok() && low.ok());
+    EXPECT_EQ(fp->sbuf_bytes, low->sbuf_bytes);
+    EXPECT_GT(fp->sbuf_bytes, 0U);
+    ASSERT_EQ(fp->buffers.size(), low->buffers.size());
+    for (std::size_t k = 0; k < low->buffers.size(); ++k) {
+      ASSERT_EQ(fp->buffers[k].size(), low->buffers[k].size());
+      for (std::size_t i = 0; i < low->buffers[k].size(); ++i) {
+        EXPECT_EQ(fp->buffers[k][i].in.base, low->buffers[k][i].in.base);
+        EXPECT_EQ(fp->buffers[k][i].out.base, low->buffers[k][i].out.base);
+        EXPECT_EQ(fp->buffers[k][i].in.counts, low->buffers[k][i].in.counts);
+        EXPECT_EQ(fp->buffers[k][i].out.counts, low->buffers[k][i].out.counts);
+      }
+    }
+  }
 }
 
 TEST(Lower, ARingOfSixtyFourWithTightScratchLowers) {

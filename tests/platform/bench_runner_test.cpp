@@ -76,16 +76,16 @@ TEST(BenchRunner, SbufsAreBackedWholeOnlyWhenThatAddsLittleBeyondTheBuffers) {
   // partition, an 8 MiB all-gather 64 KiB, a 64K all-to-all 1 KiB (its input and output).
   auto low = collectives::lower(geometry_of(m.topo), m.comm, j.request);
   ASSERT_TRUE(low.ok()) << low.error().message;
-  EXPECT_EQ(buffer_span(*low), 128U << 10);
-  EXPECT_TRUE(backs_sbufs_whole(j, low->sbuf_bytes, buffer_span(*low)));
+  EXPECT_EQ(buffer_span(low->buffers), 128U << 10);
+  EXPECT_TRUE(backs_sbufs_whole(j, low->sbuf_bytes, buffer_span(low->buffers)));
   const CollectiveJob allg = job(m, Op::kAllGather, Algorithm::kRing, DataType::kFp32, 8 << 20);
   auto low_allg = collectives::lower(geometry_of(m.topo), m.comm, allg.request);
   ASSERT_TRUE(low_allg.ok()) << low_allg.error().message;
-  EXPECT_EQ(buffer_span(*low_allg), 64U << 10);
+  EXPECT_EQ(buffer_span(low_allg->buffers), 64U << 10);
   const CollectiveJob a2a = job(m, Op::kAllToAll, Algorithm::kAuto, DataType::kFp32, 64 << 10);
   auto low_a2a = collectives::lower(geometry_of(m.topo), m.comm, a2a.request);
   ASSERT_TRUE(low_a2a.ok()) << low_a2a.error().message;
-  EXPECT_EQ(buffer_span(*low_a2a), 1U << 10);
+  EXPECT_EQ(buffer_span(low_a2a->buffers), 1U << 10);
   // Below 64 KiB used: 4 KiB pages. On 8 cores whole partitions add at most 224 MiB: whole.
   EXPECT_FALSE(backs_sbufs_whole(j, (64 << 10) - 1, 64 << 10));
   EXPECT_TRUE(backs_sbufs_whole(j, 64 << 10, 0));
@@ -163,6 +163,76 @@ TEST(BenchRunner, TimingOnlyMovesNoBytesAndRefusesACheck) {
   auto g = run_collective(f);
   ASSERT_TRUE(g.ok());
   EXPECT_EQ(g->iterations, r->iterations) << "timing-only changes no tick";
+}
+
+TEST(BenchRunner, TheMemoryNeedCountsTheBuffersPagesAndAtMostTheScratch) {
+  // [CHOICE D43] 1 MiB on 8 ranks in place: 8 KiB of each of 128 partitions, two 4 KiB pages
+  // each, on every rank; at most the pages of all the bytes the lowering uses, and the
+  // simulator's own.
+  const Machine m = on("trn2", 8);
+  CollectiveJob j = job(m, Op::kAllReduce, Algorithm::kRing, DataType::kFp32, 1 << 20);
+  auto low = collectives::lower(geometry_of(m.topo), m.comm, j.request);
+  ASSERT_TRUE(low.ok()) << low.error().message;
+  ASSERT_FALSE(backs_sbufs_whole(j, low->sbuf_bytes, buffer_span(low->buffers)));
+  const MemoryNeed need = memory_need(j, low->buffers, low->sbuf_bytes);
+  EXPECT_EQ(need.at_least, 8U << 20);
+  EXPECT_EQ(need.at_most,
+            8U * 128 * ((low->sbuf_bytes + 4095) / 4096 * 4096) + 8 * kSimulatorBytesPerCore);
+  EXPECT_GT(need.at_most, need.at_least);  // the ring's scratch
+  // An all-to-all's input and output are apart: both count. 64 KiB on 8 ranks: 8 KiB in,
+  // 8 KiB out on every rank, 64 B of each partition each, one page each.
+  const CollectiveJob a2a = job(m, Op::kAllToAll, Algorithm::kMesh, DataType::kFp32, 64 << 10);
+  auto low_a2a = collectives::lower(geometry_of(m.topo), m.comm, a2a.request);
+  ASSERT_TRUE(low_a2a.ok()) << low_a2a.error().message;
+  const MemoryNeed a2a_need = memory_need(a2a, low_a2a->buffers, low_a2a->sbuf_bytes);
+  const auto& b = low_a2a->buffers[0][0];
+  const bool same_page = b.in.base / 4096 == b.out.base / 4096;
+  EXPECT_EQ(a2a_need.at_least, 8U * 128 * 4096 * (same_page ? 1 : 2));
+  // Backed whole: every participating partition, whole.
+  const CollectiveJob big = job(m, Op::kAllReduce, Algorithm::kRing, DataType::kFp32, 16 << 20);
+  auto low_big = collectives::lower(geometry_of(m.topo), m.comm, big.request);
+  ASSERT_TRUE(low_big.ok()) << low_big.error().message;
+  ASSERT_TRUE(backs_sbufs_whole(big, low_big->sbuf_bytes, buffer_span(low_big->buffers)));
+  const MemoryNeed whole = memory_need(big, low_big->buffers, low_big->sbuf_bytes);
+  const std::uint64_t partitions = 8U * geometry_of(m.topo).partitions;
+  EXPECT_EQ(whole.at_least, partitions * geometry_of(m.topo).partition_bytes);
+  EXPECT_EQ(whole.at_most, whole.at_least + 8 * kSimulatorBytesPerCore);
+  // Timing only: no data pages.
+  CollectiveJob t = j;
+  t.timing_only = true;
+  t.check.reset();
+  const MemoryNeed none = memory_need(t, low->buffers, low->sbuf_bytes);
+  EXPECT_EQ(none.at_least, 0U);
+  EXPECT_EQ(none.at_most, 0U);
+}
+
+TEST(BenchRunner, ARunWhoseBuffersDoNotFitTheHostMemoryIsRefusedBeforeItStarts) {
+  const Machine m = on("trn2", 8);
+  CollectiveJob j = job(m, Op::kAllReduce, Algorithm::kRing, DataType::kFp32, 1 << 20);
+  j.host_memory = (8U << 20) - 1;
+  const std::string want =
+      "the simulated SBUFs need at least 8.00 MiB of host memory for the ranks' buffers, and "
+      "8.00 MiB is available (SBRDMA_MEMORY_LIMIT sets the figure to plan with); use fewer "
+      "ranks, a smaller size or --timing-only";
+  EXPECT_EQ(check_collective(j).error().message, want);
+  EXPECT_EQ(run_collective(j).error().message, want);
+  // With just the buffers' pages it runs, after a warning that the scratch may not fit.
+  j.host_memory = 8U << 20;
+  std::vector<std::string> warnings;
+  j.on_warning = [&](const std::string& w) { warnings.push_back(w); };
+  auto need = check_collective(j);
+  ASSERT_TRUE(need.ok()) << need.error().message;
+  EXPECT_EQ(need->at_least, 8U << 20);
+  auto r = run_collective(j);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->wrong, std::optional<std::uint64_t>(0));
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_NE(warnings[0].find("may need up to"), std::string::npos) << warnings[0];
+  // Timing only: nothing to back, nothing refused.
+  j.timing_only = true;
+  j.check.reset();
+  j.host_memory = 0;
+  EXPECT_TRUE(run_collective(j).ok());
 }
 
 TEST(BenchRunner, WarmupsPlusIterationsThatOverflowAreRefused) {

@@ -1,0 +1,52 @@
+#pragma once
+/// The host memory a data run needs, and whether this machine has it. [CHOICE D43]
+///
+/// A functional run backs every participating core's SBUF with host pages (device/paged_memory.h,
+/// D33): a large group with large buffers needs gigabytes. Such a run is refused before it
+/// starts when even the pages its input and output buffers certainly take do not fit the memory
+/// available, and warned about when everything its lowering may touch does not: the OS would
+/// otherwise kill the process part way through, with nothing said.
+///
+///   available: SBRDMA_MEMORY_LIMIT (bytes, K/M/G suffixes) if set, else the smaller of
+///              /proc/meminfo's MemAvailable and the room left under a cgroup v2 limit
+///              (memory.max - memory.current); unknown when none of these can be read
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+
+namespace sbrdma::platform {
+
+/// Host bytes a run's simulated memory takes.
+struct MemoryNeed {
+  std::uint64_t at_least = 0;  ///< pages certainly written (the buffers)
+  std::uint64_t at_most = 0;   ///< all the lowering may touch, and the simulator's own
+};
+
+/// The environment variable that sets the memory sbrdma plans with.
+inline constexpr std::string_view kMemoryLimitVar = "SBRDMA_MEMORY_LIMIT";
+
+/// MemAvailable of a /proc/meminfo text, in bytes; nullopt if absent or malformed.
+std::optional<std::uint64_t> parse_mem_available(std::string_view meminfo);
+
+/// The room under a cgroup v2 limit: memory.max's text minus memory.current's ("max": no
+/// limit, nullopt; a usage past the limit: 0). nullopt if either is malformed.
+std::optional<std::uint64_t> cgroup_room(std::string_view max, std::string_view current);
+
+/// The memory this process may still take, as the file comment says. Errors: a malformed
+/// SBRDMA_MEMORY_LIMIT.
+base::Result<std::optional<std::uint64_t>> host_memory_available();
+
+/// What a run of `need` may do with `available` bytes (nullopt: unknown, anything goes): an
+/// error when need.at_least does not fit, a warning (returned) when need.at_most does not,
+/// nothing otherwise. The messages name both figures.
+base::Result<std::optional<std::string>> judge_memory(const MemoryNeed& need,
+                                                      std::optional<std::uint64_t> available);
+
+/// `bytes` for a person: "512 B", "3.0 MiB", "1.50 GiB" (binary units, 3 significant digits).
+std::string human_bytes(std::uint64_t bytes);
+
+}  // namespace sbrdma::platform

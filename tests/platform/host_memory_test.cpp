@@ -1,0 +1,92 @@
+// The host memory check of data runs [CHOICE D43]: reading what the OS has, and the verdict.
+#include "platform/host_memory.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace sbrdma::platform {
+namespace {
+
+TEST(HostMemory, MemAvailableIsReadInKibibytes) {
+  const std::string info =
+      "MemTotal:       24589464 kB\n"
+      "MemFree:        20905172 kB\n"
+      "MemAvailable:   21337944 kB\n"
+      "Buffers:          123456 kB\n";
+  EXPECT_EQ(parse_mem_available(info), std::uint64_t{21337944} * 1024);
+  EXPECT_EQ(parse_mem_available("MemAvailable: 7 kB"), 7U * 1024);  // last line, no newline
+  EXPECT_FALSE(parse_mem_available("MemTotal: 5 kB\nMemFree: 4 kB\n").has_value());
+  EXPECT_FALSE(parse_mem_available("MemAvailable: x kB\n").has_value());
+  EXPECT_FALSE(parse_mem_available("MemAvailable: 12\n").has_value());     // no unit
+  EXPECT_FALSE(parse_mem_available("MemAvailable: 12 MB\n").has_value());  // not the kernel's
+  EXPECT_FALSE(parse_mem_available("MemAvailable: -3 kB\n").has_value());
+  EXPECT_FALSE(parse_mem_available("MemAvailable: 99999999999999999999 kB\n").has_value());
+  EXPECT_FALSE(parse_mem_available("").has_value());
+}
+
+TEST(HostMemory, CgroupRoomIsTheLimitLessTheUsage) {
+  EXPECT_EQ(cgroup_room("8589934592\n", "1073741824\n"), std::uint64_t{7} << 30);
+  EXPECT_EQ(cgroup_room("100\n", "250\n"), 0U);           // past the limit: no room
+  EXPECT_FALSE(cgroup_room("max\n", "5\n").has_value());  // no limit
+  EXPECT_FALSE(cgroup_room("12x\n", "5\n").has_value());
+  EXPECT_FALSE(cgroup_room("100\n", "\n").has_value());
+}
+
+TEST(HostMemory, TheVerdictRefusesBuffersThatDoNotFitAndWarnsOfScratchThatMayNot) {
+  const MemoryNeed need{8U << 20, 24U << 20};
+  auto unknown = judge_memory(need, std::nullopt);
+  ASSERT_TRUE(unknown.ok());
+  EXPECT_FALSE(unknown->has_value());
+  auto fits = judge_memory(need, 24U << 20);
+  ASSERT_TRUE(fits.ok());
+  EXPECT_FALSE(fits->has_value());
+  auto tight = judge_memory(need, 8U << 20);
+  ASSERT_TRUE(tight.ok());
+  ASSERT_TRUE(tight->has_value());
+  EXPECT_EQ(**tight,
+            "the simulation may need up to 24.0 MiB of host memory (SBUF scratch and the "
+            "simulator's own included), and 8.00 MiB is available: the run may run out of memory");
+  auto refused = judge_memory(need, (8U << 20) - 1);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message,
+            "the simulated SBUFs need at least 8.00 MiB of host memory for the ranks' buffers, "
+            "and 8.00 MiB is available (SBRDMA_MEMORY_LIMIT sets the figure to plan with); use "
+            "fewer ranks, a smaller size or --timing-only");
+  EXPECT_TRUE(judge_memory(MemoryNeed{}, 0).ok());  // a timing-only run needs nothing
+}
+
+TEST(HostMemory, BytesReadForAPerson) {
+  EXPECT_EQ(human_bytes(0), "0 B");
+  EXPECT_EQ(human_bytes(1023), "1023 B");
+  EXPECT_EQ(human_bytes(1024), "1.00 KiB");
+  EXPECT_EQ(human_bytes(3U << 20), "3.00 MiB");
+  EXPECT_EQ(human_bytes(15U << 20), "15.0 MiB");
+  EXPECT_EQ(human_bytes(100U << 20), "100 MiB");
+  EXPECT_EQ(human_bytes(std::uint64_t{3} << 29), "1.50 GiB");
+  EXPECT_EQ(human_bytes(~std::uint64_t{0}), "16.0 EiB");
+}
+
+TEST(HostMemory, TheEnvironmentVariableSetsTheFigure) {
+  const char* before = std::getenv("SBRDMA_MEMORY_LIMIT");
+  const std::string saved = before != nullptr ? before : "";
+  ASSERT_EQ(setenv("SBRDMA_MEMORY_LIMIT", "3M", 1), 0);
+  auto set = host_memory_available();
+  ASSERT_TRUE(set.ok());
+  EXPECT_EQ(*set, std::optional<std::uint64_t>(3U << 20));
+  ASSERT_EQ(setenv("SBRDMA_MEMORY_LIMIT", "lots", 1), 0);
+  auto bad = host_memory_available();
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("SBRDMA_MEMORY_LIMIT"), std::string::npos)
+      << bad.error().message;
+  ASSERT_EQ(unsetenv("SBRDMA_MEMORY_LIMIT"), 0);
+  auto os = host_memory_available();  // Linux has MemAvailable
+  ASSERT_TRUE(os.ok());
+  ASSERT_TRUE(os->has_value());
+  EXPECT_GT(**os, 0U);
+  if (before != nullptr) setenv("SBRDMA_MEMORY_LIMIT", saved.c_str(), 1);
+}
+
+}  // namespace
+}  // namespace sbrdma::platform
