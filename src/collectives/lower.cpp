@@ -423,7 +423,7 @@ base::Result<Footprint> check_request(const Geometry& g, const Communicator& c,
   if (!checked) return checked.error();
   Plan& p = checked->plan;
   SBRDMA_TRY(emit_iteration(g, c, quiet, checked->algorithm, p, 0));
-  return Footprint{std::move(p.buffers), p.em->sbuf_used()};
+  return Footprint{std::move(p.buffers), p.em->sbuf_used(), p.em->words()};
 }
 
 base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const LowerRequest& req) {

@@ -56,6 +56,7 @@ struct RankBuffers {
 struct Footprint {
   std::vector<std::vector<RankBuffers>> buffers;  ///< [group][rank]
   std::uint64_t sbuf_bytes = 0;                   ///< bytes of each partition used
+  std::uint64_t words = 0;                        ///< program words of all cores, one iteration
 };
 
 /// The lowered collective.

@@ -256,37 +256,41 @@ std::uint64_t buffer_span(const std::vector<std::vector<collectives::RankBuffers
 
 MemoryNeed memory_need(const CollectiveJob& job,
                        const std::vector<std::vector<collectives::RankBuffers>>& buffers,
-                       std::uint64_t sbuf_bytes) {
+                       std::uint64_t sbuf_bytes, std::uint64_t words) {
   if (job.timing_only) return {};
   const collectives::Geometry g = geometry_of(*job.topology);
   std::uint64_t cores = 0;
   for (const auto& group : job.comm.groups) cores += group.size();
-  if (backs_sbufs_whole(job, sbuf_bytes, buffer_span(buffers))) {
+  const std::uint64_t own = cores * kSimulatorBytesPerCore + words * kSimulatorBytesPerWord;
+  if (backs_sbufs_whole(job, sbuf_bytes, buffer_span(buffers))) {  // prefaulted whole
     const std::uint64_t whole = cores * g.partitions * g.partition_bytes;
-    return MemoryNeed{whole, whole + cores * kSimulatorBytesPerCore};
+    return MemoryNeed{whole, whole + own};
   }
-  // A sparse SBUF is backed by the OS 4 KiB at a time where written (D33).
+  // A sparse SBUF is backed by the OS 4 KiB at a time where written (D33). Only a data check
+  // writes every input and makes sure of every output (without one, inputs stay unwritten
+  // pages that read as zeros, and a rank that receives nothing writes nothing).
   constexpr std::uint64_t kPage = 4096;
   MemoryNeed need;
-  for (const auto& group : buffers) {
-    for (const collectives::RankBuffers& b : group) {
-      // In every partition, the input's and the output's byte ranges, as OS page ranges.
-      const std::uint64_t in_end = b.in.byte_of(b.in.end_col());
-      const std::uint64_t out_end = b.out.byte_of(b.out.end_col());
-      std::uint64_t pages = 0;
-      if (in_end > b.in.base) pages += (in_end - 1) / kPage - b.in.base / kPage + 1;
-      if (out_end > b.out.base) pages += (out_end - 1) / kPage - b.out.base / kPage + 1;
-      if (in_end > b.in.base && out_end > b.out.base) {  // less the pages both ranges hold
-        const std::uint64_t first = std::max(b.in.base, b.out.base) / kPage;
-        const std::uint64_t last = (std::min(in_end, out_end) - 1) / kPage;
-        if (first <= last) pages -= last - first + 1;
+  if (job.check) {
+    for (const auto& group : buffers) {
+      for (const collectives::RankBuffers& b : group) {
+        // In every partition, the input's and the output's byte ranges, as OS page ranges.
+        const std::uint64_t in_end = b.in.byte_of(b.in.end_col());
+        const std::uint64_t out_end = b.out.byte_of(b.out.end_col());
+        std::uint64_t pages = 0;
+        if (in_end > b.in.base) pages += (in_end - 1) / kPage - b.in.base / kPage + 1;
+        if (out_end > b.out.base) pages += (out_end - 1) / kPage - b.out.base / kPage + 1;
+        if (in_end > b.in.base && out_end > b.out.base) {  // less the pages both ranges hold
+          const std::uint64_t first = std::max(b.in.base, b.out.base) / kPage;
+          const std::uint64_t last = (std::min(in_end, out_end) - 1) / kPage;
+          if (first <= last) pages -= last - first + 1;
+        }
+        need.at_least += pages * kPage * std::min(b.in.partitions, b.out.partitions);
       }
-      need.at_least += pages * kPage * std::min(b.in.partitions, b.out.partitions);
     }
   }
   const std::uint64_t scratch_pages = base::ceil_div(sbuf_bytes, kPage);
-  need.at_most = std::max(need.at_least, cores * g.partitions * scratch_pages * kPage) +
-                 cores * kSimulatorBytesPerCore;
+  need.at_most = std::max(need.at_least, cores * g.partitions * scratch_pages * kPage) + own;
   return need;
 }
 
@@ -294,7 +298,8 @@ base::Result<MemoryNeed> check_collective(const CollectiveJob& job) {
   SBRDMA_TRY(check_modes(job));
   auto fp = collectives::check_request(geometry_of(*job.topology), job.comm, timed_request(job));
   if (!fp) return fp.error();
-  const MemoryNeed need = memory_need(job, fp->buffers, fp->sbuf_bytes);
+  const std::uint64_t iterations = std::uint64_t{job.warmups} + job.request.iterations;
+  const MemoryNeed need = memory_need(job, fp->buffers, fp->sbuf_bytes, fp->words * iterations);
   if (auto verdict = judge_memory(need, job.host_memory); !verdict) return verdict.error();
   return need;
 }
@@ -306,7 +311,10 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
   auto low = collectives::lower(geom, job.comm, req);
   if (!low) return low.error();
   {
-    auto verdict = judge_memory(memory_need(job, low->buffers, low->sbuf_bytes), job.host_memory);
+    std::uint64_t words = 0;
+    for (const CoreProgram& p : low->programs) words += p.words.size();
+    auto verdict =
+        judge_memory(memory_need(job, low->buffers, low->sbuf_bytes, words), job.host_memory);
     if (!verdict) return verdict.error();
     if (*verdict && job.on_warning) job.on_warning(**verdict);
   }

@@ -92,20 +92,25 @@ struct CollectiveResult {
 /// Returns the memory need of the first iteration's plan.
 base::Result<MemoryNeed> check_collective(const CollectiveJob& job);
 
-/// What the simulator itself takes per participating core beyond its SBUF pages (rings,
-/// queues, events, programs), as memory_need() counts it: a 4 MiB all-reduce on 512 ranks of
-/// trn2u peaked at 4.25 GiB resident for 4.00 GiB of SBUF pages. [CHOICE D43]
+/// What the simulator itself takes beyond the SBUF pages, as memory_need() estimates it: per
+/// participating core (rings, queues, engines) and per program word (the word and what its
+/// run schedules: 330 bytes a word measured on `bench allr -r 8 -b 1K -n 16000 --timing-only`,
+/// 429 MB peak RSS for 1.28 M words). A 4 MiB all-reduce on 512 ranks of trn2u peaked at
+/// 4.25 GiB resident for 4.00 GiB of SBUF pages. [CHOICE D43]
 inline constexpr std::uint64_t kSimulatorBytesPerCore = 512 << 10;
+inline constexpr std::uint64_t kSimulatorBytesPerWord = 384;
 
-/// The host memory `job`'s simulated SBUFs take with a plan's `buffers` ([group][rank]) and
-/// `sbuf_bytes` (buffers and scratch, of each partition): whole partitions of every participating
-/// core when they are backed whole (D33); else at least the 4 KiB pages of each rank's input and
-/// output buffers in every partition they use, at most those of the first sbuf_bytes of every
-/// partition, plus kSimulatorBytesPerCore a core. Nothing for a timing-only run (no data pages,
-/// D27). [CHOICE D43]
+/// The host memory `job` takes with a plan's `buffers` ([group][rank]), `sbuf_bytes` (buffers
+/// and scratch, of each partition) and `words` (program words of all cores and iterations):
+/// whole partitions of every participating core when they are backed whole (D33); else, with
+/// a data check, at least the 4 KiB pages of each rank's input and output buffers in every
+/// partition they use (without one nothing is certain: 0), at most those of the first
+/// sbuf_bytes of every partition; the simulator's own share is added to the most. Nothing for a
+/// timing-only run (no data pages, D27). An estimate: the bench's in-run memcpy buffers and
+/// pages kept from an earlier size are not counted. [CHOICE D43]
 MemoryNeed memory_need(const CollectiveJob& job,
                        const std::vector<std::vector<collectives::RankBuffers>>& buffers,
-                       std::uint64_t sbuf_bytes);
+                       std::uint64_t sbuf_bytes, std::uint64_t words);
 
 /// Whether `job`'s simulations back each SBUF whole with huge pages (device::PageBacking
 /// kDense) rather than 4 KiB at a time where written: when the lowering uses `sbuf_bytes` >=

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 #include "platform/bench.h"
 
@@ -58,50 +59,123 @@ std::optional<std::uint64_t> parse_mem_available(std::string_view meminfo) {
   return std::nullopt;
 }
 
-std::optional<std::uint64_t> cgroup_room(std::string_view max, std::string_view current) {
+std::optional<std::uint64_t> stat_value(std::string_view stat, std::string_view key) {
+  std::size_t at = 0;
+  while (at < stat.size()) {
+    const std::size_t eol = std::min(stat.find('\n', at), stat.size());
+    const std::string_view line = stat.substr(at, eol - at);
+    at = eol + 1;
+    if (line.size() > key.size() && line.starts_with(key) && line[key.size()] == ' ') {
+      return whole_number(line.substr(key.size() + 1));
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::uint64_t> cgroup_room(std::string_view max, std::string_view current,
+                                         std::uint64_t reclaimable) {
   const auto used = whole_number(current);
   if (!used) return std::nullopt;
-  if (auto limit = whole_number(max)) return *limit > *used ? *limit - *used : 0;
+  const std::uint64_t working = *used - std::min(*used, reclaimable);
+  if (auto limit = whole_number(max)) return *limit > working ? *limit - working : 0;
   return std::nullopt;  // "max" (no limit) or not a number
 }
 
+namespace {
+
+/// The least room under the memory limits of `dir` and its ancestors up to `root`, with the
+/// file names of one cgroup version; nullopt if none has a limit.
+std::optional<std::uint64_t> least_room(std::string dir, const std::string& root,
+                                        const char* max_file, const char* current_file,
+                                        std::string_view inactive_key) {
+  std::optional<std::uint64_t> room;
+  for (;;) {
+    auto max = slurp((dir + "/" + max_file).c_str());
+    auto current = slurp((dir + "/" + current_file).c_str());
+    if (max && current) {
+      const auto stat = slurp((dir + "/memory.stat").c_str());
+      const std::uint64_t inactive =
+          stat ? stat_value(*stat, inactive_key).value_or(0) : std::uint64_t{0};
+      if (auto r = cgroup_room(*max, *current, inactive)) room = std::min(room.value_or(*r), *r);
+    }
+    if (dir.size() <= root.size()) return room;
+    dir.erase(std::max(dir.rfind('/'), root.size()));
+  }
+}
+
+}  // namespace
+
 base::Result<std::optional<std::uint64_t>> host_memory_available() {
-  if (const char* set = std::getenv(std::string(kMemoryLimitVar).c_str())) {
+  const char* set = std::getenv(std::string(kMemoryLimitVar).c_str());
+  if (set != nullptr && *set != '\0') {  // empty: as unset
     auto v = parse_size(set, kMemoryLimitVar);
     if (!v) return v.error();
     return std::optional<std::uint64_t>(*v);
   }
   std::optional<std::uint64_t> room;
   if (auto info = slurp("/proc/meminfo")) room = parse_mem_available(*info);
-  // The cgroup this process runs in: "0::/path" on cgroup v2.
-  if (auto self = slurp("/proc/self/cgroup"); self && self->starts_with("0::")) {
-    std::string dir = self->substr(3);
-    while (!dir.empty() && (dir.back() == '\n' || dir.back() == '/')) dir.pop_back();
-    const std::string base = "/sys/fs/cgroup" + dir;
-    auto max = slurp((base + "/memory.max").c_str());
-    auto current = slurp((base + "/memory.current").c_str());
-    if (max && current) {
-      if (auto c = cgroup_room(*max, *current)) room = std::min(room.value_or(*c), *c);
+  auto keep_least = [&](std::optional<std::uint64_t> r) {
+    if (r) room = std::min(room.value_or(*r), *r);
+  };
+  // The cgroups this process runs in, one line each: "0::/path" (v2) or "N:a,memory,b:/path"
+  // (v1's memory controller).
+  const std::string self = slurp("/proc/self/cgroup").value_or("");
+  std::size_t at = 0;
+  while (at < self.size()) {
+    const std::size_t eol = std::min(self.find('\n', at), self.size());
+    const std::string_view line = std::string_view(self).substr(at, eol - at);
+    at = eol + 1;
+    const std::size_t c1 = line.find(':');
+    const std::size_t c2 = c1 == std::string_view::npos ? c1 : line.find(':', c1 + 1);
+    if (c2 == std::string_view::npos) continue;
+    std::string path(line.substr(c2 + 1));
+    while (!path.empty() && path.back() == '/') path.pop_back();
+    const std::string_view controllers = line.substr(c1 + 1, c2 - c1 - 1);
+    if (line.starts_with("0::")) {
+      const std::string root = "/sys/fs/cgroup";
+      keep_least(least_room(root + path, root, "memory.max", "memory.current", "inactive_file"));
+    } else if (("," + std::string(controllers) + ",").find(",memory,") != std::string::npos) {
+      const std::string root = "/sys/fs/cgroup/memory";
+      keep_least(least_room(root + path, root, "memory.limit_in_bytes", "memory.usage_in_bytes",
+                            "total_inactive_file"));
     }
   }
   return room;
 }
 
+namespace {
+
+/// human_bytes of `need` and of `available`, with the exact bytes when the two read alike.
+std::pair<std::string, std::string> two_figures(std::uint64_t need, std::uint64_t available) {
+  std::string a = human_bytes(need);
+  std::string b = human_bytes(available);
+  if (a == b) {
+    a += fmt::format(" ({} B)", need);
+    b += fmt::format(" ({} B)", available);
+  }
+  return {a, b};
+}
+
+}  // namespace
+
 base::Result<std::optional<std::string>> judge_memory(const MemoryNeed& need,
                                                       std::optional<std::uint64_t> available) {
   if (!available) return std::optional<std::string>();
   if (need.at_least > *available) {
+    const auto [n, a] = two_figures(need.at_least, *available);
     return base::make_error(fmt::format(
         "the simulated SBUFs need at least {} of host memory for the ranks' buffers, and {} is "
         "available ({} sets the figure to plan with); use fewer ranks, a smaller size or "
         "--timing-only",
-        human_bytes(need.at_least), human_bytes(*available), kMemoryLimitVar));
+        n, a, kMemoryLimitVar));
   }
   if (need.at_most > *available) {
-    return std::optional<std::string>(fmt::format(
-        "the simulation may need up to {} of host memory (SBUF scratch and the simulator's "
-        "own included), and {} is available: the run may run out of memory",
-        human_bytes(need.at_most), human_bytes(*available)));
+    const auto [n, a] = two_figures(need.at_most, *available);
+    return std::optional<std::string>(
+        fmt::format("the simulation may need up to {} of host memory (SBUF scratch and the "
+                    "simulator's own included), and {} is available: the run may run out of "
+                    "memory",
+                    n, a));
   }
   return std::optional<std::string>();
 }
@@ -111,11 +185,12 @@ std::string human_bytes(std::uint64_t bytes) {
   if (bytes < 1024) return fmt::format("{} B", bytes);
   double v = static_cast<double>(bytes) / 1024;
   std::size_t u = 0;
-  while (v >= 1024 && u + 1 < std::size(kUnits)) {
+  // 1023.5 and up would print as 1024: the next unit's 1.00 then.
+  while (v >= 1023.5 && u + 1 < std::size(kUnits)) {
     v /= 1024;
     ++u;
   }
-  return fmt::format("{:.{}f} {}", v, v < 10 ? 2 : v < 100 ? 1 : 0, kUnits[u]);
+  return fmt::format("{:.{}f} {}", v, v < 9.995 ? 2 : v < 99.95 ? 1 : 0, kUnits[u]);
 }
 
 }  // namespace sbrdma::platform

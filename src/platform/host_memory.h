@@ -7,9 +7,11 @@
 /// available, and warned about when everything its lowering may touch does not: the OS would
 /// otherwise kill the process part way through, with nothing said.
 ///
-///   available: SBRDMA_MEMORY_LIMIT (bytes, K/M/G suffixes) if set, else the smaller of
-///              /proc/meminfo's MemAvailable and the room left under a cgroup v2 limit
-///              (memory.max - memory.current); unknown when none of these can be read
+///   available: SBRDMA_MEMORY_LIMIT (bytes, K/M/G suffixes) if set and not empty, else the
+///              smallest of /proc/meminfo's MemAvailable and the room left under the memory
+///              limits of this process's cgroup and its ancestors (v2 memory.max or v1
+///              memory.limit_in_bytes, less the usage without its inactive page cache);
+///              unknown when none of these can be read
 
 #include <cstdint>
 #include <optional>
@@ -32,9 +34,15 @@ inline constexpr std::string_view kMemoryLimitVar = "SBRDMA_MEMORY_LIMIT";
 /// MemAvailable of a /proc/meminfo text, in bytes; nullopt if absent or malformed.
 std::optional<std::uint64_t> parse_mem_available(std::string_view meminfo);
 
-/// The room under a cgroup v2 limit: memory.max's text minus memory.current's ("max": no
-/// limit, nullopt; a usage past the limit: 0). nullopt if either is malformed.
-std::optional<std::uint64_t> cgroup_room(std::string_view max, std::string_view current);
+/// The value of `key` in a memory.stat text ("key N" lines); nullopt if absent or malformed.
+std::optional<std::uint64_t> stat_value(std::string_view stat, std::string_view key);
+
+/// The room under a cgroup limit: the limit's text (v2 memory.max, v1 memory.limit_in_bytes)
+/// less the usage's (memory.current, memory.usage_in_bytes) without its `reclaimable` bytes
+/// (the inactive page cache, which the kernel takes back before it kills): "max" is no limit,
+/// nullopt; a usage past the limit gives 0. nullopt if either text is malformed.
+std::optional<std::uint64_t> cgroup_room(std::string_view max, std::string_view current,
+                                         std::uint64_t reclaimable = 0);
 
 /// The memory this process may still take, as the file comment says. Errors: a malformed
 /// SBRDMA_MEMORY_LIMIT.
@@ -42,11 +50,12 @@ base::Result<std::optional<std::uint64_t>> host_memory_available();
 
 /// What a run of `need` may do with `available` bytes (nullopt: unknown, anything goes): an
 /// error when need.at_least does not fit, a warning (returned) when need.at_most does not,
-/// nothing otherwise. The messages name both figures.
+/// nothing otherwise. The messages name both figures (with their bytes when they read alike).
 base::Result<std::optional<std::string>> judge_memory(const MemoryNeed& need,
                                                       std::optional<std::uint64_t> available);
 
-/// `bytes` for a person: "512 B", "3.0 MiB", "1.50 GiB" (binary units, 3 significant digits).
+/// `bytes` for a person: "512 B", "3.00 MiB", "15.0 MiB", "1.50 GiB" (binary units, 3
+/// significant digits).
 std::string human_bytes(std::uint64_t bytes);
 
 }  // namespace sbrdma::platform

@@ -448,6 +448,11 @@ expect_out "     4194304         1048576     fp32"
 SBRDMA_MEMORY_LIMIT=8M check bench_memory_warned 0 - -- bench allr -r 8 -b 1M -c random -n 1 -w 0
 expect_err "bench: allr 1M (1048576 B): warning: the simulation may need up to"
 expect_row 1048576 262144 fp32
+SBRDMA_MEMORY_LIMIT=10M check bench_memory_unchecked_warned 0 - -- bench allr -r 8 -b 4M -n 1 -w 0
+expect_err "bench: allr 4M (4194304 B): warning: the simulation may need up to"
+expect_out "     4194304         1048576     fp32"
+SBRDMA_MEMORY_LIMIT= check bench_memory_limit_empty 0 - -- bench allr -r 8 -b 1M -c random -n 1 -w 0
+expect_row 1048576 262144 fp32
 SBRDMA_MEMORY_LIMIT=lots check bench_memory_limit_malformed 1 - -- bench allr -r 8 -b 1M -n 1 -w 0
 expect_err "SBRDMA_MEMORY_LIMIT"
 expect_out_file /dev/null

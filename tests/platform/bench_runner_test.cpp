@@ -165,35 +165,61 @@ TEST(BenchRunner, TimingOnlyMovesNoBytesAndRefusesACheck) {
   EXPECT_EQ(g->iterations, r->iterations) << "timing-only changes no tick";
 }
 
+/// Program words of all cores of `low`.
+std::uint64_t words_of(const collectives::Lowered& low) {
+  std::uint64_t n = 0;
+  for (const auto& p : low.programs) n += p.words.size();
+  return n;
+}
+
 TEST(BenchRunner, TheMemoryNeedCountsTheBuffersPagesAndAtMostTheScratch) {
-  // [CHOICE D43] 1 MiB on 8 ranks in place: 8 KiB of each of 128 partitions, two 4 KiB pages
-  // each, on every rank; at most the pages of all the bytes the lowering uses, and the
-  // simulator's own.
+  // [CHOICE D43] 1 MiB on 8 ranks in place, checked: 8 KiB of each of 128 partitions, two
+  // 4 KiB pages each, on every rank; at most the pages of all the bytes the lowering uses, and
+  // the simulator's own share.
   const Machine m = on("trn2", 8);
   CollectiveJob j = job(m, Op::kAllReduce, Algorithm::kRing, DataType::kFp32, 1 << 20);
   auto low = collectives::lower(geometry_of(m.topo), m.comm, j.request);
   ASSERT_TRUE(low.ok()) << low.error().message;
   ASSERT_FALSE(backs_sbufs_whole(j, low->sbuf_bytes, buffer_span(low->buffers)));
-  const MemoryNeed need = memory_need(j, low->buffers, low->sbuf_bytes);
+  const std::uint64_t words = words_of(*low);
+  const std::uint64_t own = 8 * kSimulatorBytesPerCore + words * kSimulatorBytesPerWord;
+  const MemoryNeed need = memory_need(j, low->buffers, low->sbuf_bytes, words);
   EXPECT_EQ(need.at_least, 8U << 20);
-  EXPECT_EQ(need.at_most,
-            8U * 128 * ((low->sbuf_bytes + 4095) / 4096 * 4096) + 8 * kSimulatorBytesPerCore);
-  EXPECT_GT(need.at_most, need.at_least);  // the ring's scratch
-  // An all-to-all's input and output are apart: both count. 64 KiB on 8 ranks: 8 KiB in,
-  // 8 KiB out on every rank, 64 B of each partition each, one page each.
-  const CollectiveJob a2a = job(m, Op::kAllToAll, Algorithm::kMesh, DataType::kFp32, 64 << 10);
+  EXPECT_EQ(need.at_most, 8U * 128 * ((low->sbuf_bytes + 4095) / 4096 * 4096) + own);
+  EXPECT_GT(need.at_most, need.at_least + own);  // the ring's scratch
+  // More iterations: more words.
+  EXPECT_EQ(memory_need(j, low->buffers, low->sbuf_bytes, 10 * words).at_most,
+            need.at_most + 9 * words * kSimulatorBytesPerWord);
+  // Without a data check no input is written and no output is sure: nothing is certain.
+  CollectiveJob unchecked = j;
+  unchecked.check.reset();
+  const MemoryNeed loose = memory_need(unchecked, low->buffers, low->sbuf_bytes, words);
+  EXPECT_EQ(loose.at_least, 0U);
+  EXPECT_EQ(loose.at_most, need.at_most);
+  // An all-to-all's input and output are apart: both count. 2 MiB on 8 ranks: 2 MiB in and
+  // 2 MiB out on every rank, 16 KiB of each partition each, on whole pages.
+  const CollectiveJob a2a = job(m, Op::kAllToAll, Algorithm::kMesh, DataType::kFp32, 2 << 20);
   auto low_a2a = collectives::lower(geometry_of(m.topo), m.comm, a2a.request);
   ASSERT_TRUE(low_a2a.ok()) << low_a2a.error().message;
-  const MemoryNeed a2a_need = memory_need(a2a, low_a2a->buffers, low_a2a->sbuf_bytes);
   const auto& b = low_a2a->buffers[0][0];
-  const bool same_page = b.in.base / 4096 == b.out.base / 4096;
-  EXPECT_EQ(a2a_need.at_least, 8U * 128 * 4096 * (same_page ? 1 : 2));
-  // Backed whole: every participating partition, whole.
-  const CollectiveJob big = job(m, Op::kAllReduce, Algorithm::kRing, DataType::kFp32, 16 << 20);
+  const std::uint64_t in_len = b.in.byte_of(b.in.end_col()) - b.in.base;
+  const std::uint64_t out_len = b.out.byte_of(b.out.end_col()) - b.out.base;
+  ASSERT_EQ(in_len, 16U << 10);
+  ASSERT_EQ(out_len, 16U << 10);
+  ASSERT_FALSE(backs_sbufs_whole(a2a, low_a2a->sbuf_bytes, buffer_span(low_a2a->buffers)));
+  ASSERT_GE(b.out.base, b.in.base + in_len) << "apart";
+  ASSERT_EQ(b.in.base % 4096, 0U);
+  ASSERT_EQ(b.out.base % 4096, 0U);
+  const MemoryNeed a2a_need =
+      memory_need(a2a, low_a2a->buffers, low_a2a->sbuf_bytes, words_of(*low_a2a));
+  EXPECT_EQ(a2a_need.at_least, 8U * 128 * (in_len + out_len));
+  // Backed whole: every participating partition, whole, checked or not.
+  CollectiveJob big = job(m, Op::kAllReduce, Algorithm::kRing, DataType::kFp32, 16 << 20);
   auto low_big = collectives::lower(geometry_of(m.topo), m.comm, big.request);
   ASSERT_TRUE(low_big.ok()) << low_big.error().message;
   ASSERT_TRUE(backs_sbufs_whole(big, low_big->sbuf_bytes, buffer_span(low_big->buffers)));
-  const MemoryNeed whole = memory_need(big, low_big->buffers, low_big->sbuf_bytes);
+  big.check.reset();
+  const MemoryNeed whole = memory_need(big, low_big->buffers, low_big->sbuf_bytes, 0);
   const std::uint64_t partitions = 8U * geometry_of(m.topo).partitions;
   EXPECT_EQ(whole.at_least, partitions * geometry_of(m.topo).partition_bytes);
   EXPECT_EQ(whole.at_most, whole.at_least + 8 * kSimulatorBytesPerCore);
@@ -201,7 +227,7 @@ TEST(BenchRunner, TheMemoryNeedCountsTheBuffersPagesAndAtMostTheScratch) {
   CollectiveJob t = j;
   t.timing_only = true;
   t.check.reset();
-  const MemoryNeed none = memory_need(t, low->buffers, low->sbuf_bytes);
+  const MemoryNeed none = memory_need(t, low->buffers, low->sbuf_bytes, words);
   EXPECT_EQ(none.at_least, 0U);
   EXPECT_EQ(none.at_most, 0U);
 }
@@ -209,10 +235,10 @@ TEST(BenchRunner, TheMemoryNeedCountsTheBuffersPagesAndAtMostTheScratch) {
 TEST(BenchRunner, ARunWhoseBuffersDoNotFitTheHostMemoryIsRefusedBeforeItStarts) {
   const Machine m = on("trn2", 8);
   CollectiveJob j = job(m, Op::kAllReduce, Algorithm::kRing, DataType::kFp32, 1 << 20);
-  j.host_memory = (8U << 20) - 1;
+  j.host_memory = 6U << 20;
   const std::string want =
       "the simulated SBUFs need at least 8.00 MiB of host memory for the ranks' buffers, and "
-      "8.00 MiB is available (SBRDMA_MEMORY_LIMIT sets the figure to plan with); use fewer "
+      "6.00 MiB is available (SBRDMA_MEMORY_LIMIT sets the figure to plan with); use fewer "
       "ranks, a smaller size or --timing-only";
   EXPECT_EQ(check_collective(j).error().message, want);
   EXPECT_EQ(run_collective(j).error().message, want);
@@ -228,11 +254,15 @@ TEST(BenchRunner, ARunWhoseBuffersDoNotFitTheHostMemoryIsRefusedBeforeItStarts) 
   EXPECT_EQ(r->wrong, std::optional<std::uint64_t>(0));
   ASSERT_EQ(warnings.size(), 1U);
   EXPECT_NE(warnings[0].find("may need up to"), std::string::npos) << warnings[0];
-  // Timing only: nothing to back, nothing refused.
-  j.timing_only = true;
+  // Unchecked, the same memory only warns; timing only, nothing is refused or warned of.
   j.check.reset();
+  j.host_memory = 6U << 20;
+  EXPECT_TRUE(run_collective(j).ok());
+  EXPECT_EQ(warnings.size(), 2U);
+  j.timing_only = true;
   j.host_memory = 0;
   EXPECT_TRUE(run_collective(j).ok());
+  EXPECT_EQ(warnings.size(), 2U);
 }
 
 TEST(BenchRunner, WarmupsPlusIterationsThatOverflowAreRefused) {

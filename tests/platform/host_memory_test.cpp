@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 namespace sbrdma::platform {
@@ -26,12 +27,26 @@ TEST(HostMemory, MemAvailableIsReadInKibibytes) {
   EXPECT_FALSE(parse_mem_available("").has_value());
 }
 
-TEST(HostMemory, CgroupRoomIsTheLimitLessTheUsage) {
+TEST(HostMemory, CgroupRoomIsTheLimitLessTheUsageWithoutItsInactiveCache) {
   EXPECT_EQ(cgroup_room("8589934592\n", "1073741824\n"), std::uint64_t{7} << 30);
+  // 1 GiB used, 768 MiB of it inactive page cache: 256 MiB in the working set.
+  EXPECT_EQ(cgroup_room("8589934592\n", "1073741824\n", 768U << 20),
+            (std::uint64_t{8} << 30) - (256U << 20));
+  EXPECT_EQ(cgroup_room("100\n", "50\n", 80), 100U);      // more "inactive" than used: all room
   EXPECT_EQ(cgroup_room("100\n", "250\n"), 0U);           // past the limit: no room
   EXPECT_FALSE(cgroup_room("max\n", "5\n").has_value());  // no limit
   EXPECT_FALSE(cgroup_room("12x\n", "5\n").has_value());
   EXPECT_FALSE(cgroup_room("100\n", "\n").has_value());
+}
+
+TEST(HostMemory, MemoryStatValuesAreFoundByWholeKey) {
+  const std::string stat =
+      "anon 100\nfile 900\nactive_file 300\ninactive_file 600\ntotal_inactive_file 7\n";
+  EXPECT_EQ(stat_value(stat, "inactive_file"), 600U);  // not active_file's nor total_'s
+  EXPECT_EQ(stat_value(stat, "total_inactive_file"), 7U);
+  EXPECT_EQ(stat_value(stat, "file"), 900U);
+  EXPECT_FALSE(stat_value(stat, "inactive").has_value());
+  EXPECT_FALSE(stat_value("inactive_file x\n", "inactive_file").has_value());
 }
 
 TEST(HostMemory, TheVerdictRefusesBuffersThatDoNotFitAndWarnsOfScratchThatMayNot) {
@@ -48,12 +63,19 @@ TEST(HostMemory, TheVerdictRefusesBuffersThatDoNotFitAndWarnsOfScratchThatMayNot
   EXPECT_EQ(**tight,
             "the simulation may need up to 24.0 MiB of host memory (SBUF scratch and the "
             "simulator's own included), and 8.00 MiB is available: the run may run out of memory");
-  auto refused = judge_memory(need, (8U << 20) - 1);
+  auto refused = judge_memory(need, 5U << 20);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().message,
             "the simulated SBUFs need at least 8.00 MiB of host memory for the ranks' buffers, "
-            "and 8.00 MiB is available (SBRDMA_MEMORY_LIMIT sets the figure to plan with); use "
+            "and 5.00 MiB is available (SBRDMA_MEMORY_LIMIT sets the figure to plan with); use "
             "fewer ranks, a smaller size or --timing-only");
+  // Figures that read alike give their bytes.
+  auto just = judge_memory(need, (8U << 20) - 1);
+  ASSERT_FALSE(just.ok());
+  EXPECT_NE(just.error().message.find("8.00 MiB (8388608 B) of host memory for the ranks' "
+                                      "buffers, and 8.00 MiB (8388607 B) is available"),
+            std::string::npos)
+      << just.error().message;
   EXPECT_TRUE(judge_memory(MemoryNeed{}, 0).ok());  // a timing-only run needs nothing
 }
 
@@ -66,26 +88,48 @@ TEST(HostMemory, BytesReadForAPerson) {
   EXPECT_EQ(human_bytes(100U << 20), "100 MiB");
   EXPECT_EQ(human_bytes(std::uint64_t{3} << 29), "1.50 GiB");
   EXPECT_EQ(human_bytes(~std::uint64_t{0}), "16.0 EiB");
+  EXPECT_EQ(human_bytes((std::uint64_t{1} << 30) - 1), "1.00 GiB");  // not "1024 MiB"
+  EXPECT_EQ(human_bytes(10229), "9.99 KiB");
+  EXPECT_EQ(human_bytes(10235), "10.0 KiB");
 }
 
+/// Sets SBRDMA_MEMORY_LIMIT for a scope and puts back what was there.
+class LimitVar {
+ public:
+  LimitVar() {
+    if (const char* v = std::getenv("SBRDMA_MEMORY_LIMIT")) saved_ = v;
+  }
+  ~LimitVar() {
+    if (saved_) {
+      setenv("SBRDMA_MEMORY_LIMIT", saved_->c_str(), 1);
+    } else {
+      unsetenv("SBRDMA_MEMORY_LIMIT");
+    }
+  }
+  LimitVar(const LimitVar&) = delete;
+  LimitVar& operator=(const LimitVar&) = delete;
+  static void set(const char* v) { ASSERT_EQ(setenv("SBRDMA_MEMORY_LIMIT", v, 1), 0); }
+
+ private:
+  std::optional<std::string> saved_;
+};
+
 TEST(HostMemory, TheEnvironmentVariableSetsTheFigure) {
-  const char* before = std::getenv("SBRDMA_MEMORY_LIMIT");
-  const std::string saved = before != nullptr ? before : "";
-  ASSERT_EQ(setenv("SBRDMA_MEMORY_LIMIT", "3M", 1), 0);
+  const LimitVar restore;
+  LimitVar::set("3M");
   auto set = host_memory_available();
   ASSERT_TRUE(set.ok());
   EXPECT_EQ(*set, std::optional<std::uint64_t>(3U << 20));
-  ASSERT_EQ(setenv("SBRDMA_MEMORY_LIMIT", "lots", 1), 0);
+  LimitVar::set("lots");
   auto bad = host_memory_available();
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("SBRDMA_MEMORY_LIMIT"), std::string::npos)
       << bad.error().message;
-  ASSERT_EQ(unsetenv("SBRDMA_MEMORY_LIMIT"), 0);
-  auto os = host_memory_available();  // Linux has MemAvailable
-  ASSERT_TRUE(os.ok());
-  ASSERT_TRUE(os->has_value());
-  EXPECT_GT(**os, 0U);
-  if (before != nullptr) setenv("SBRDMA_MEMORY_LIMIT", saved.c_str(), 1);
+  // Empty is as unset: the OS's figure (MemAvailable is there on Linux).
+  LimitVar::set("");
+  auto os = host_memory_available();
+  ASSERT_TRUE(os.ok()) << os.error().message;
+  EXPECT_TRUE(os->has_value());
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 # (ulimit -v), for a case about running out of memory; `sanitized` is true for a binary built
 # with AddressSanitizer, which cannot start under such a limit (its shadow memory is huge).
 set -u
+# The memory figure a data run plans with is the OS's unless a case sets it (D43).
+unset SBRDMA_MEMORY_LIMIT
 SBRDMA=$1
 DIR=$2
 export SBRDMA DIR
