@@ -122,6 +122,38 @@ class DuplicateKeyFinder : public nlohmann::json::json_sax_t {
   std::vector<Frame> frames_;
 };
 
+/// A SAX pass that only finds where the parse fails (values and keys pass).
+class PositionOfError : public nlohmann::json::json_sax_t {
+ public:
+  std::size_t byte = 0;  ///< 1-based, as parse_error's; 0: no error
+
+  bool null() override { return true; }
+  bool boolean(bool /*val*/) override { return true; }
+  bool number_integer(number_integer_t /*val*/) override { return true; }
+  bool number_unsigned(number_unsigned_t /*val*/) override { return true; }
+  bool number_float(number_float_t /*val*/, const string_t& /*s*/) override { return true; }
+  bool string(string_t& /*val*/) override { return true; }
+  bool binary(binary_t& /*val*/) override { return true; }
+  bool start_object(std::size_t /*elements*/) override { return true; }
+  bool key(string_t& /*val*/) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t /*elements*/) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t position, const std::string& /*last_token*/,
+                   const nlohmann::json::exception& /*ex*/) override {
+    byte = position;
+    return false;
+  }
+};
+
+/// The 1-based line of 1-based byte `byte` of `text` (one past the end: the last line; 0: the
+/// first).
+int line_at(std::string_view text, std::size_t byte) {
+  const std::size_t end = std::min<std::size_t>(byte == 0 ? 0 : byte - 1, text.size());
+  return static_cast<int>(1 +
+                          std::count(text.begin(), text.begin() + static_cast<long>(end), '\n'));
+}
+
 }  // namespace
 
 base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::string& file) {
@@ -135,10 +167,14 @@ base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::s
   try {
     doc = nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
-    // e.byte is 1-based and may point one past the end.
-    const std::size_t end = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(end), '\n');
-    return base::make_error(base::SourceLoc{file, static_cast<int>(line)},
+    return base::make_error(base::SourceLoc{file, line_at(text, e.byte)},
+                            "malformed JSON: " + parse_error_text(e.what()));
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number past a double's range (1e400): the DOM parser throws without a position; a
+    // SAX pass stops at the same token and gives it.
+    PositionOfError where;
+    nlohmann::json::sax_parse(text.begin(), text.end(), &where);
+    return base::make_error(base::SourceLoc{file, line_at(text, where.byte)},
                             "malformed JSON: " + parse_error_text(e.what()));
   }
   // nlohmann keeps the last of two equal keys; a second pass over the (well-formed) text

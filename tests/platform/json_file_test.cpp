@@ -60,6 +60,15 @@ TEST(JsonFile, EqualKeysInDifferentObjectsAreFine) {
   EXPECT_EQ(j->dump(), R"({"x":[1,{"y":null}],"z":"s"})");
 }
 
+TEST(JsonFile, ANumberPastADoublesRangeIsMalformedJsonWithItsLine) {
+  // nlohmann throws out_of_range, not parse_error, for these: still one message, exit 1.
+  EXPECT_EQ(parse_error("[[0,\n 1e400]]"),
+            "in.json:2: error: malformed JSON: number overflow parsing '1e400'");
+  EXPECT_EQ(parse_error("{\"a\": {\"b\":\n\n-1e999}}"),
+            "in.json:3: error: malformed JSON: number overflow parsing '-1e999'");
+  EXPECT_TRUE(parse_json_text("[1e308, 18446744073709551616]", "in.json").ok());
+}
+
 TEST(JsonFile, MalformedJsonKeepsItsLineAndMessage) {
   // A syntax error is reported as before, even after a repeated key.
   auto j = parse_json_text("{\"a\": 1,\n\"a\": 2,\n\"b\" 3}", "in.json");
