@@ -50,6 +50,33 @@ std::size_t first_control_byte(std::string_view s) {
   return std::string_view::npos;
 }
 
+std::size_t first_non_xml_utf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto b0 = static_cast<unsigned char>(s[i]);
+    if (b0 < 0x80) {
+      ++i;
+      continue;
+    }
+    // The sequence's length and the smallest code point it may hold (longer is overlong).
+    const std::size_t n = b0 >= 0xf0 ? 4 : b0 >= 0xe0 ? 3 : b0 >= 0xc0 ? 2 : 0;
+    if (n == 0 || b0 >= 0xf8 || i + n > s.size()) return i;
+    char32_t cp = b0 & (0x7fU >> n);
+    for (std::size_t k = 1; k < n; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if ((b & 0xc0U) != 0x80U) return i;
+      cp = (cp << 6) | (b & 0x3fU);
+    }
+    constexpr char32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe ||
+        cp == 0xffff) {
+      return i;
+    }
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
 std::string json_child(const std::string& path, std::string_view key) {
   // Cut, then escape: '~' and '/' are printable, and no "~0" or "~1" is cut in half.
   std::string out = path + "/";

@@ -24,4 +24,10 @@ std::string json_child(const std::string& path, std::string_view key);
 /// npos. Text has none (UTF-8 has none either); binary data almost always does.
 std::size_t first_control_byte(std::string_view s);
 
+/// The offset of the first byte of `s` that does not start a well-formed UTF-8 sequence of a
+/// character XML 1.0 allows in text (no overlong forms, surrogates, code points past
+/// U+10FFFF, or U+FFFE and U+FFFF), or npos. Control characters are left to
+/// first_control_byte.
+std::size_t first_non_xml_utf8(std::string_view s);
+
 }  // namespace sbrdma::base

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 
+#include "base/printable.h"
 #include "platform/json_file.h"
 
 namespace sbrdma::platform {
@@ -237,6 +238,18 @@ Result<TopologySpec> read_spec(const json& root, const std::string& default_name
                                        "has control character 0x{:02x}: give a \"name\"",
                                        unsigned{u}));
     }
+  }
+  // Headers are UTF-8, plots XML: a file stem of other bytes, or a noncharacter, cannot go
+  // there.
+  if (const std::size_t bad = base::first_non_xml_utf8(s.name); bad != std::string::npos) {
+    const std::string what = fmt::format(
+        "not UTF-8 text that XML allows: {} at byte {}",
+        base::printable(s.name.substr(bad, std::min<std::size_t>(4, s.name.size() - bad))), bad);
+    return root.contains("name")
+               ? at("/name", "the name is " + what)
+               : at("/", fmt::format("the file name, the topology's name when it gives none, is "
+                                     "{}: give a \"name\"",
+                                     what));
   }
   SBRDMA_TRY(optional(root, "", "profile", s.profile, kString));
   SBRDMA_TRY(optional(root, "", "chips", s.chips, kUint));

@@ -49,5 +49,25 @@ TEST(Printable, FindsTheFirstControlByte) {
   EXPECT_EQ(first_control_byte(""), std::string_view::npos);
 }
 
+TEST(Printable, FindsTheFirstByteThatIsNotXmlText) {
+  constexpr auto npos = std::string_view::npos;
+  EXPECT_EQ(first_non_xml_utf8("trn2 & co"), npos);
+  EXPECT_EQ(first_non_xml_utf8("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"s), npos);
+  EXPECT_EQ(first_non_xml_utf8("\xef\xbf\xbd"s), npos);        // U+FFFD is a character
+  EXPECT_EQ(first_non_xml_utf8("\xf4\x8f\xbf\xbd"s), npos);    // U+10FFFD, the last allowed
+  EXPECT_EQ(first_non_xml_utf8("n\xe9"s), 1U);                 // Latin-1, not UTF-8
+  EXPECT_EQ(first_non_xml_utf8("\xc0\xaf"s), 0U);              // overlong '/'
+  EXPECT_EQ(first_non_xml_utf8("\xe0\x80\xaf"s), 0U);          // overlong, three bytes
+  EXPECT_EQ(first_non_xml_utf8("ab\xed\xa0\x80"s), 2U);        // a surrogate
+  EXPECT_EQ(first_non_xml_utf8("\xf4\x90\x80\x80"s), 0U);      // past U+10FFFF
+  EXPECT_EQ(first_non_xml_utf8("a\xef\xbf\xbf" "b"s), 1U);        // U+FFFF
+  EXPECT_EQ(first_non_xml_utf8("\xef\xbf\xbe"s), 0U);          // U+FFFE
+  EXPECT_EQ(first_non_xml_utf8("a\xe2\x82"s), 1U);             // cut short
+  EXPECT_EQ(first_non_xml_utf8("\xe2\x28\xa1"s), 0U);          // not a continuation
+  EXPECT_EQ(first_non_xml_utf8("\x80"s), 0U);                  // a lone continuation
+  EXPECT_EQ(first_non_xml_utf8("\xf8\x88\x80\x80\x80"s), 0U);  // five bytes
+  EXPECT_EQ(first_non_xml_utf8(""), npos);
+}
+
 }  // namespace
 }  // namespace sbrdma::base

@@ -90,6 +90,27 @@ check topo_slash_param 1 - -- info topology slash_param.json
 expect_err "slash_param.json: error: /params/a~1b~0c: unknown parameter 'a/b~c'"
 expect_err_lines 1
 
+# A number past a double's range is malformed JSON like any other (nlohmann throws another
+# exception for it), in every JSON input.
+printf '{"chips": 1,\n "params": {"c2c_latency": -1e999}}\n' >"$(work)/huge_number.json"
+check topo_huge_number 1 - -- info topology huge_number.json
+expect_err "huge_number.json:2: error: malformed JSON: number overflow parsing '-1e999'"
+expect_err_lines 1
+printf '[[0, 1e400]]\n' >"$(work)/huge_groups.json"
+check bench_groups_huge_number 1 - -- bench allr -b 1K --custom-replica-groups huge_groups.json
+expect_err "huge_groups.json:1: error: malformed JSON: number overflow parsing '1e400'"
+expect_out_file /dev/null
+# Names go into UTF-8 headers, JSON reports and XML plots: a stem that is not UTF-8, or a
+# noncharacter, is refused before the run.
+printf '{"chips":1}\n' >"$(work)/$(printf 'n\xe9').json"
+check bench_topology_latin1_stem 1 - -- bench allr -r 2 -b 1K -n 1 -w 0 --topology "$(printf 'n\xe9').json" --report-to-json-file rep.json
+expect_err "n\xe9.json: error: /: the file name, the topology's name when it gives none, is not UTF-8 text that XML allows: \xe9 at byte 1: give a \"name\""
+expect_err_lines 1
+expect_out_file /dev/null
+printf '{"chips":1,"name":"a\\uffffb"}\n' >"$(work)/nonchar.json"
+check bench_topology_nonchar_name 1 - -- bench allr -r 2 -b 1K -n 1 -w 0 --topology nonchar.json --plot p.svg
+expect_err "nonchar.json: error: /name: the name is not UTF-8 text that XML allows"
+
 # A name heads one-line outputs: at most 100 bytes, from the file or its stem. [D42]
 n100=$(printf 'n%.0s' {1..100})
 printf '{"chips":1,"name":"%s"}\n' "$n100" >"$(work)/name_100.json"

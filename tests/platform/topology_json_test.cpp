@@ -172,6 +172,15 @@ TEST(TopologyJson, TypesAndShapesAreChecked) {
             "x\\x09y.json: error: /: the file name, the topology's name when it gives none, has "
             "control character 0x09: give a \"name\"");
   EXPECT_TRUE(parse_topology_json(R"({"chips": 1, "name": "xy"})", "x\ty.json").ok());
+  // Headers are UTF-8 and plots XML: a stem of other bytes, or a noncharacter, is refused.
+  EXPECT_EQ(parse_topology_json(R"({"chips": 1})", "n\xe9.json").error().format(),
+            "n\\xe9.json: error: /: the file name, the topology's name when it gives none, is "
+            "not UTF-8 text that XML allows: \\xe9 at byte 1: give a \"name\"");
+  EXPECT_TRUE(parse_topology_json(R"({"chips": 1, "name": "ne"})", "n\xe9.json").ok());
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "a\uffffb"})"),
+            "t.json: error: /name: the name is not UTF-8 text that XML allows: "
+            "\\xef\\xbf\\xbfb at byte 1");
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "caf\u00e9 \ud83d\ude00"})"), "ok");
   EXPECT_EQ(parse_error(R"({"chips": 4, "torus": [4, "x"]})"),
             "t.json: error: /torus/1: expected a non-negative integer, got \"x\"");
   EXPECT_EQ(parse_error(R"({"chips": 2, "links": [{"from": 0}]})"),
