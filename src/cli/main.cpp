@@ -128,6 +128,7 @@ void refuse_repeated_flags(CLI::App& cmd) {
   for (CLI::Option* opt : cmd.get_options()) {
     if (opt->get_expected_max() == 0 && opt != cmd.get_help_ptr() && opt != cmd.get_version_ptr()) {
       opt->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+      opt->disable_flag_override();  // --timing-only=0 is not a quiet way to turn it off
     }
   }
   for (CLI::App* sub : cmd.get_subcommands([](CLI::App*) { return true; })) {
@@ -242,6 +243,18 @@ int main(int argc, char** argv) {
         std::replace(name.begin(), name.end(), ',', '/');
       }
       std::fprintf(stderr, "sbrdma: error: %s given more than once\n", name.c_str());
+    } else if (const auto flag_end = what.find(" was given a disallowed flag override");
+               flag_end != std::string_view::npos) {
+      // "--timing-only=0": a flag is on when given; CLI11 names it without its dashes.
+      std::string name(what.substr(0, flag_end));
+      const std::string dashed = (name.size() == 1 ? "-" : "--") + name;
+      if (const CLI::Option* opt =
+              scope.leaf != nullptr ? scope.leaf->get_option_no_throw(dashed) : nullptr) {
+        name = opt->get_name(false, true);
+        std::replace(name.begin(), name.end(), ',', '/');
+      }
+      std::fprintf(stderr, "sbrdma: error: %s takes no value (give it to turn it on)\n",
+                   sbrdma::base::printable(name).c_str());
     } else if (!scope.unknown.empty()) {
       std::fprintf(stderr, "sbrdma: error: %s\n", unknown_command(scope).c_str());
     } else if (!scope.choices.empty() && what == "A subcommand is required") {

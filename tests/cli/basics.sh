@@ -87,6 +87,14 @@ check run_flag_twice 1 - -- run "$DIR/../../examples/ping_pong.s" --timing-only 
 expect_err "sbrdma: error: --timing-only given more than once"
 check run_no_abort_twice 1 - -- run "$DIR/../../examples/ping_pong.s" --no-ring-id-abort --no-ring-id-abort
 expect_err "sbrdma: error: --no-ring-id-abort given more than once"
+# A flag takes no value: "--timing-only=0" would otherwise turn it off without a word.
+check bench_flag_value 1 - -- bench allr -r 2 -b 1K -n 1 -w 0 --timing-only=0
+expect_err "sbrdma: error: --timing-only takes no value (give it to turn it on)"
+expect_err "run 'sbrdma bench --help' for usage"
+expect_err_lines 2
+expect_out_file /dev/null
+check asm_flag_value 1 - -- asm twice.s --hex=1
+expect_err "sbrdma: error: --hex takes no value (give it to turn it on)"
 check bench_flag_twice 1 - -- bench allr -r 2 -b 1K --show-algorithm --show-algorithm
 expect_err "sbrdma: error: --show-algorithm given more than once"
 expect_err_lines 2
