@@ -51,6 +51,7 @@ struct BenchArgs {
   bool show_io_sizes = false;
   std::string dp_dimension;  ///< --data-parallel-dimension, empty: not given
   std::vector<std::string> time_stats;
+  unsigned time_stats_given = 0;  ///< -t occurrences
   std::string json;
   std::string groups;
   std::string pairs;  ///< --custom-src-target-pairs
@@ -600,9 +601,19 @@ void add_bench_command(CLI::App& app, Context& ctx) {
                 "Add the algorithm column (always there when --algorithm lists several)");
   cmd->add_flag("--show-input-output-size", a->show_io_sizes,
                 "Add a rank's input and output bytes (rank 0's if blocks differ)");
-  cmd->add_option("-t,--stats,--time-stats", a->time_stats,
-                  "Time columns: avg and/or percentiles pN (e.g. avg p50 p99)")
-      ->expected(1, kMaxStats);
+  // One -t takes every statistic; a second -t is refused as any option given twice is (CLI11
+  // would join the two lists), in the same words main() gives for those.
+  cmd->add_option_function<std::vector<std::string>>(
+         "-t,--stats,--time-stats",
+         [a](const std::vector<std::string>& words) {
+           if (++a->time_stats_given > 1) {
+             throw CLI::ArgumentMismatch("-t: At Most 1 required but received 2");
+           }
+           a->time_stats = words;
+         },
+         "Time columns: avg and/or percentiles pN (e.g. avg p50 p99)")
+      ->expected(1, kMaxStats)
+      ->trigger_on_parse();
   cmd->add_option("--report-to-json-file", a->json, "Also write the results as JSON")
       ->check(kNonEmpty);
   auto* dp = cmd->add_option("--data-parallel-dimension", a->dp_dimension,

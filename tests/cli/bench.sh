@@ -356,6 +356,13 @@ expect_err_lines 2
 check bench_option_twice 1 - -- bench allr -r 2 -b 1K -b 2K
 expect_err "sbrdma: error: -b/--minbytes given more than once"
 expect_err_lines 2
+# -t takes several words at once; a second -t is refused too, not joined to the first.
+check bench_stats_twice 1 - -- bench allr -r 2 -b 1K -n 1 -w 0 --stats avg --stats p50
+expect_err "sbrdma: error: -t/--stats/--time-stats given more than once"
+expect_err_lines 2
+expect_out_file /dev/null
+check bench_stats_once 0 - -- bench allr -r 2 -b 1K -n 1 -w 0 --timing-only -t avg p50
+expect_out "time:avg(us)  time:p50(us)"
 # -e alone below -b's default names the default, not a -b the user never gave.
 check bench_e_below_default_b 1 - -- bench allr -r 2 -e 64K
 expect_err "error: -e 65536 is below -b's default, 1M (1048576 B): give -b too"
