@@ -122,6 +122,16 @@ std::optional<std::string> version_usage_error(const CLI::App& app, int argc, ch
   return std::nullopt;  // "--version=..." and nothing else: CLI11's to judge
 }
 
+/// Option `name` ("-b", "--minbytes") of `cmd` as its help names it: "-b/--minbytes"; `name`
+/// itself if `cmd` has no such option.
+std::string help_name(const CLI::App* cmd, std::string name) {
+  if (const CLI::Option* opt = cmd != nullptr ? cmd->get_option_no_throw(name) : nullptr) {
+    name = opt->get_name(false, true);
+    std::replace(name.begin(), name.end(), ',', '/');
+  }
+  return name;
+}
+
 /// Makes a flag given twice a usage error in `cmd` and every command under it, as an option
 /// given twice is (CLI11 would let the last of a flag's repeats count, silently).
 void refuse_repeated_flags(CLI::App& cmd) {
@@ -235,24 +245,13 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "sbrdma: error: %s\n", unexpected_argument(*extra, scope.path).c_str());
     } else if (const auto at = what.find(": At Most 1 required but received ");
                at != std::string_view::npos) {
-      // Named as the help names it: "-b,--minbytes" -> "-b/--minbytes".
-      std::string name(what.substr(0, at));
-      if (const CLI::Option* opt =
-              scope.leaf != nullptr ? scope.leaf->get_option_no_throw(name) : nullptr) {
-        name = opt->get_name(false, true);
-        std::replace(name.begin(), name.end(), ',', '/');
-      }
-      std::fprintf(stderr, "sbrdma: error: %s given more than once\n", name.c_str());
+      std::fprintf(stderr, "sbrdma: error: %s given more than once\n",
+                   help_name(scope.leaf, std::string(what.substr(0, at))).c_str());
     } else if (const auto flag_end = what.find(" was given a disallowed flag override");
                flag_end != std::string_view::npos) {
       // "--timing-only=0": a flag is on when given; CLI11 names it without its dashes.
-      std::string name(what.substr(0, flag_end));
-      const std::string dashed = (name.size() == 1 ? "-" : "--") + name;
-      if (const CLI::Option* opt =
-              scope.leaf != nullptr ? scope.leaf->get_option_no_throw(dashed) : nullptr) {
-        name = opt->get_name(false, true);
-        std::replace(name.begin(), name.end(), ',', '/');
-      }
+      const std::string bare(what.substr(0, flag_end));
+      const std::string name = help_name(scope.leaf, (bare.size() == 1 ? "-" : "--") + bare);
       std::fprintf(stderr, "sbrdma: error: %s takes no value (give it to turn it on)\n",
                    sbrdma::base::printable(name).c_str());
     } else if (!scope.unknown.empty()) {
