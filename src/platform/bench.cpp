@@ -259,8 +259,6 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
           progress(fmt::format("bench: {} {} ({} B): warning: {}", collectives::op_name(o.op),
                                size_name(shown), shown, w));
         };
-      }
-      if (progress) {
         job.on_iteration = [&](RunPart part, collectives::Algorithm alg, std::size_t done,
                                std::size_t total) {
           // Also called while an iteration runs: a long single iteration reports too.

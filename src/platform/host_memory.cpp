@@ -10,6 +10,7 @@
 #include <limits>
 #include <sstream>
 #include <utility>
+#include <vector>
 
 #include "platform/bench.h"
 
@@ -37,22 +38,35 @@ std::optional<std::string> slurp(const char* path) {
   return std::move(s).str();
 }
 
+/// The lines of `text`, without their newlines (these files are a few hundred lines at most).
+std::vector<std::string_view> lines_of(std::string_view text) {
+  std::vector<std::string_view> out;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t eol = std::min(text.find('\n', at), text.size());
+    out.push_back(text.substr(at, eol - at));
+    at = eol + 1;
+  }
+  return out;
+}
+
+/// The smaller of `room` and `r`, either of which may be unknown.
+std::optional<std::uint64_t> least(std::optional<std::uint64_t> room,
+                                   std::optional<std::uint64_t> r) {
+  if (!r) return room;
+  return std::min(room.value_or(*r), *r);
+}
+
 }  // namespace
 
 std::optional<std::uint64_t> parse_mem_available(std::string_view meminfo) {
   constexpr std::string_view kKey = "MemAvailable:";
-  std::size_t at = 0;
-  while (at < meminfo.size()) {
-    const std::size_t eol = std::min(meminfo.find('\n', at), meminfo.size());
-    std::string_view line = meminfo.substr(at, eol - at);
-    at = eol + 1;
+  for (std::string_view line : lines_of(meminfo)) {
     if (!line.starts_with(kKey)) continue;
     line.remove_prefix(kKey.size());
     // "MemAvailable:   21337944 kB": the kernel always gives kB (1024 bytes).
     constexpr std::string_view kUnit = "kB";
-    const std::size_t unit = line.rfind(kUnit);
-    if (unit == std::string_view::npos || unit + kUnit.size() != line.size()) return std::nullopt;
-    const auto kib = whole_number(line.substr(0, unit));
+    if (!line.ends_with(kUnit)) return std::nullopt;
+    const auto kib = whole_number(line.substr(0, line.size() - kUnit.size()));
     if (!kib || *kib > std::numeric_limits<std::uint64_t>::max() / 1024) return std::nullopt;
     return *kib * 1024;
   }
@@ -60,11 +74,7 @@ std::optional<std::uint64_t> parse_mem_available(std::string_view meminfo) {
 }
 
 std::optional<std::uint64_t> stat_value(std::string_view stat, std::string_view key) {
-  std::size_t at = 0;
-  while (at < stat.size()) {
-    const std::size_t eol = std::min(stat.find('\n', at), stat.size());
-    const std::string_view line = stat.substr(at, eol - at);
-    at = eol + 1;
+  for (const std::string_view line : lines_of(stat)) {
     if (line.size() > key.size() && line.starts_with(key) && line[key.size()] == ' ') {
       return whole_number(line.substr(key.size() + 1));
     }
@@ -96,7 +106,7 @@ std::optional<std::uint64_t> least_room(std::string dir, const std::string& root
       const auto stat = slurp((dir + "/memory.stat").c_str());
       const std::uint64_t inactive =
           stat ? stat_value(*stat, inactive_key).value_or(0) : std::uint64_t{0};
-      if (auto r = cgroup_room(*max, *current, inactive)) room = std::min(room.value_or(*r), *r);
+      room = least(room, cgroup_room(*max, *current, inactive));
     }
     if (dir.size() <= root.size()) return room;
     dir.erase(std::max(dir.rfind('/'), root.size()));
@@ -114,17 +124,10 @@ base::Result<std::optional<std::uint64_t>> host_memory_available() {
   }
   std::optional<std::uint64_t> room;
   if (auto info = slurp("/proc/meminfo")) room = parse_mem_available(*info);
-  auto keep_least = [&](std::optional<std::uint64_t> r) {
-    if (r) room = std::min(room.value_or(*r), *r);
-  };
   // The cgroups this process runs in, one line each: "0::/path" (v2) or "N:a,memory,b:/path"
   // (v1's memory controller).
   const std::string self = slurp("/proc/self/cgroup").value_or("");
-  std::size_t at = 0;
-  while (at < self.size()) {
-    const std::size_t eol = std::min(self.find('\n', at), self.size());
-    const std::string_view line = std::string_view(self).substr(at, eol - at);
-    at = eol + 1;
+  for (const std::string_view line : lines_of(self)) {
     const std::size_t c1 = line.find(':');
     const std::size_t c2 = c1 == std::string_view::npos ? c1 : line.find(':', c1 + 1);
     if (c2 == std::string_view::npos) continue;
@@ -133,11 +136,12 @@ base::Result<std::optional<std::uint64_t>> host_memory_available() {
     const std::string_view controllers = line.substr(c1 + 1, c2 - c1 - 1);
     if (line.starts_with("0::")) {
       const std::string root = "/sys/fs/cgroup";
-      keep_least(least_room(root + path, root, "memory.max", "memory.current", "inactive_file"));
+      room = least(room,
+                   least_room(root + path, root, "memory.max", "memory.current", "inactive_file"));
     } else if (("," + std::string(controllers) + ",").find(",memory,") != std::string::npos) {
       const std::string root = "/sys/fs/cgroup/memory";
-      keep_least(least_room(root + path, root, "memory.limit_in_bytes", "memory.usage_in_bytes",
-                            "total_inactive_file"));
+      room = least(room, least_room(root + path, root, "memory.limit_in_bytes",
+                                    "memory.usage_in_bytes", "total_inactive_file"));
     }
   }
   return room;

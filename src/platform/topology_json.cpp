@@ -209,34 +209,34 @@ Result<TopologySpec> read_spec(const json& root, const std::string& default_name
   std::string description;
   SBRDMA_TRY(optional(root, "", "description", description, kString));
   SBRDMA_TRY(optional(root, "", "name", s.name, kString));
+  // A refused name: at /name when the file gives one, else the file's stem, at /.
+  const auto bad_name = [&](const std::string& of_name, const std::string& of_stem) {
+    return root.contains("name")
+               ? at("/name", of_name)
+               : at("/", fmt::format("the file name, the topology's name when it gives none, {}: "
+                                     "give a \"name\"",
+                                     of_stem));
+  };
   // The name goes into one-line headers, plots and traces: not empty or only spaces ("run x.s
   // on ;"), and no control characters (so no tab or newline either).
   if (s.name.find_first_not_of(' ') == std::string::npos) {
     const char* what = s.name.empty() ? "empty" : "blank";
-    return root.contains("name")
-               ? at("/name", fmt::format("expected a non-{} string, got {}", what,
-                                         json_brief(root.at("name"))))
-               : at("/", fmt::format("the file name, the topology's name when it gives none, "
-                                     "is {}: give a \"name\"",
-                                     what));
+    return bad_name(root.contains("name") ? fmt::format("expected a non-{} string, got {}", what,
+                                                        json_brief(root.at("name")))
+                                          : std::string(),
+                    fmt::format("is {}", what));
   }
   // [CHOICE D42] a name fits a header line.
   if (s.name.size() > kMaxTopologyName) {
-    return root.contains("name")
-               ? at("/name", fmt::format("{} bytes long; a name has at most {}", s.name.size(),
-                                         kMaxTopologyName))
-               : at("/", fmt::format("the file name, the topology's name when it gives none, "
-                                     "is {} bytes long (at most {}): give a \"name\"",
-                                     s.name.size(), kMaxTopologyName));
+    return bad_name(
+        fmt::format("{} bytes long; a name has at most {}", s.name.size(), kMaxTopologyName),
+        fmt::format("is {} bytes long (at most {})", s.name.size(), kMaxTopologyName));
   }
   for (const char c : s.name) {
     const auto u = static_cast<unsigned char>(c);
     if (u < 0x20 || u == 0x7f) {
-      return root.contains("name")
-                 ? at("/name", fmt::format("control character 0x{:02x} in the name", unsigned{u}))
-                 : at("/", fmt::format("the file name, the topology's name when it gives none, "
-                                       "has control character 0x{:02x}: give a \"name\"",
-                                       unsigned{u}));
+      return bad_name(fmt::format("control character 0x{:02x} in the name", unsigned{u}),
+                      fmt::format("has control character 0x{:02x}", unsigned{u}));
     }
   }
   // Headers are UTF-8, plots XML: a file stem of other bytes, or a noncharacter, cannot go
@@ -245,11 +245,7 @@ Result<TopologySpec> read_spec(const json& root, const std::string& default_name
     const std::string what = fmt::format(
         "not UTF-8 text that XML allows: {} at byte {}",
         base::printable(s.name.substr(bad, std::min<std::size_t>(4, s.name.size() - bad))), bad);
-    return root.contains("name")
-               ? at("/name", "the name is " + what)
-               : at("/", fmt::format("the file name, the topology's name when it gives none, is "
-                                     "{}: give a \"name\"",
-                                     what));
+    return bad_name("the name is " + what, "is " + what);
   }
   SBRDMA_TRY(optional(root, "", "profile", s.profile, kString));
   SBRDMA_TRY(optional(root, "", "chips", s.chips, kUint));
