@@ -563,8 +563,9 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       "bench", "Benchmark a collective in the nccom-test dialect on a simulated topology");
   cmd->footer(
       "Environment: SBRDMA_MEMORY_LIMIT=BYTES (K/M/G) is the host memory a data run plans with, "
-      "instead of what the OS reports available: a checked run (-c) whose buffers need more is "
-      "refused before it starts, and a run that may need more warns.");
+      "instead of what the OS reports available: a run whose SBUF pages certainly need more (the "
+      "buffers of a checked run, -c; whole SBUFs where they are backed whole) is refused before "
+      "it starts, and a run that may need more warns.");
   cmd->add_option("COLLECTIVE", a->collective, collectives::op_name_list() + " (required)");
   cmd->add_option("-r,--nworkers", a->ranks,
                   "Ranks (NeuronCores); with --custom-replica-groups, all groups' ranks together")
