@@ -132,6 +132,37 @@ std::string help_name(const CLI::App* cmd, std::string name) {
   return name;
 }
 
+/// The usage error (without "sbrdma: error: ") of an option given without its value: the line
+/// ends after it, or the next word is another of the command's options ("bench -b -r 2", which
+/// CLI11 reads as -b of "-r" and blames the "2"; "-t -n 1", which it reads as three
+/// statistics). Nothing for a line that asks for help, or has no such option.
+std::optional<std::string> missing_value_error(const CLI::App& app, int argc, char** argv) {
+  for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i) {
+    if (std::string_view(argv[i]) == "--help" || std::string_view(argv[i]) == "-h") {
+      return std::nullopt;
+    }
+  }
+  const UsageScope scope = usage_scope(app, argc, argv);
+  if (scope.leaf == nullptr || !scope.unknown.empty()) return std::nullopt;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    if (word == "--") break;
+    // "--name=value" and "-xVALUE" carry their value.
+    if (word.size() < 2 || word[0] != '-' || word.find('=') != std::string_view::npos) continue;
+    if (word[1] != '-' && word.size() > 2) continue;
+    const CLI::Option* opt = scope.leaf->get_option_no_throw(std::string(word));
+    if (opt == nullptr || opt->get_expected_min() < 1) continue;
+    const std::string name = help_name(scope.leaf, std::string(word));
+    if (i + 1 == argc) return name + " needs a value";
+    const std::string_view next = argv[i + 1];
+    if (next.size() > 1 && next[0] == '-' && next != "--" && has_option(*scope.leaf, next)) {
+      return name + " needs a value (the next word, '" + sbrdma::base::printable(next) +
+             "', is an option)";
+    }
+  }
+  return std::nullopt;
+}
+
 /// Makes a flag given twice a usage error in `cmd` and every command under it, as an option
 /// given twice is (CLI11 would let the last of a flag's repeats count, silently).
 void refuse_repeated_flags(CLI::App& cmd) {
@@ -176,6 +207,11 @@ int main(int argc, char** argv) {
   add_run_command(app, ctx);
   add_bench_command(app, ctx);
   refuse_repeated_flags(app);
+  if (const auto error = missing_value_error(app, argc, argv)) {
+    std::fprintf(stderr, "sbrdma: error: %s\nrun '%s --help' for usage\n", error->c_str(),
+                 usage_scope(app, argc, argv).path.c_str());
+    return 1;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForVersion& e) {

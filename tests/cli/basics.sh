@@ -147,3 +147,23 @@ check asm_empty_file 1 - -- asm ""
 expect_err "sbrdma: error: FILE: must not be empty"
 check info_topology_empty 1 - -- info topology ""
 expect_err "sbrdma: error: NAME|FILE: must not be empty"
+# An option without its value: the line's end, or another option where the value should be
+# (CLI11 alone took "-r" as -b's value and blamed the "2"; -t took "-n" and "1" as statistics).
+check bench_value_missing_before_option 1 - -- bench allr -b -r 2
+expect_err "sbrdma: error: -b/--minbytes needs a value (the next word, '-r', is an option)"
+expect_err "run 'sbrdma bench --help' for usage"
+expect_err_lines 2
+expect_out_file /dev/null
+check bench_stats_missing_before_option 1 - -- bench allr -r 2 -b 1K -t -n 1
+expect_err "sbrdma: error: -t/--stats/--time-stats needs a value (the next word, '-n', is an option)"
+check bench_value_missing_at_end 1 - -- bench allr -r 2 -b
+expect_err "sbrdma: error: -b/--minbytes needs a value"
+expect_err_lines 2
+check bench_long_value_missing 1 - -- bench allr -r 2 --maxbytes --seed 3
+expect_err "sbrdma: error: -e/--maxbytes needs a value (the next word, '--seed', is an option)"
+check asm_value_missing 1 - -- asm twice.s -o --hex
+expect_err "sbrdma: error: -o/--output needs a value (the next word, '--hex', is an option)"
+expect_err "run 'sbrdma asm --help' for usage"
+# A value that only looks like an option is still a value: the command judges it.
+check bench_negative_value_is_a_value 1 - -- bench allr -r -1
+expect_err "error: -r: '-1' is not a number of ranks"
