@@ -56,7 +56,14 @@ class Helper {
   }
 
   void run(std::uint32_t n, const std::function<void(std::size_t)>& piece) {
-    const std::lock_guard<std::mutex> lock(mu_);
+    post(n, piece);
+    finish();
+  }
+
+  /// Hands the job to the helper and returns; `piece` must live until finish(). Holds the
+  /// job lock until finish(), on this thread.
+  void post(std::uint32_t n, const std::function<void(std::size_t)>& piece) {
+    mu_.lock();
     const std::uint64_t ticket = (claim_.load(std::memory_order_relaxed) >> 32) + 1;
     n_.store(n, std::memory_order_relaxed);
     piece_.store(&piece, std::memory_order_relaxed);
@@ -64,6 +71,13 @@ class Helper {
     claim_.store(ticket << 32);  // seq_cst, as is the store the helper wakes on
     posted_.store(static_cast<std::uint32_t>(ticket));
     posted_.notify_one();
+  }
+
+  /// Runs the posted job's unclaimed pieces here, waits for the claimed ones, and lets the
+  /// next job in.
+  void finish() {
+    const std::uint32_t n = n_.load(std::memory_order_relaxed);
+    const auto& piece = *piece_.load(std::memory_order_relaxed);
     for (;;) {
       const std::uint64_t i = claim_.fetch_add(1, std::memory_order_acq_rel) & kIndex;
       if (i >= n) break;
@@ -73,6 +87,7 @@ class Helper {
     for (std::uint32_t f = finished_.load(std::memory_order_acquire); f != n;) {
       f = await_change(finished_, f);
     }
+    mu_.unlock();
   }
 
  private:
@@ -126,13 +141,52 @@ bool split_work_parallel() {
   return parallel;
 }
 
+namespace {
+
+/// This thread's background job that has not finished (at most one: a thread starts one only
+/// after finishing its last).
+thread_local BackgroundWork* unfinished = nullptr;
+
+/// Whether a job of `n` pieces can go to the helper: there is one, and below 2^31 pieces the
+/// claim index cannot carry into the ticket.
+bool helper_takes(std::size_t n) {
+  return split_work_parallel() && n < (std::size_t{1} << 31);
+}
+
+}  // namespace
+
 void split_work(std::size_t n, const std::function<void(std::size_t)>& piece) {
-  // Below 2^31 pieces the claim index cannot carry into the ticket.
-  if (n < 2 || !split_work_parallel() || n >= (std::size_t{1} << 31)) {
+  if (unfinished != nullptr) unfinished->finish();  // the helper takes one job at a time
+  if (n < 2 || !helper_takes(n)) {
     for (std::size_t i = 0; i < n; ++i) piece(i);
     return;
   }
   Helper::instance().run(static_cast<std::uint32_t>(n), piece);
+}
+
+BackgroundWork::~BackgroundWork() {
+  finish();
+}
+
+void BackgroundWork::start(std::size_t n, std::function<void(std::size_t)> piece) {
+  finish();
+  if (unfinished != nullptr) unfinished->finish();
+  if (n == 0) return;
+  if (!helper_takes(n)) {
+    for (std::size_t i = 0; i < n; ++i) piece(i);
+    return;
+  }
+  piece_ = std::move(piece);
+  Helper::instance().post(static_cast<std::uint32_t>(n), piece_);
+  running_ = true;
+  unfinished = this;
+}
+
+void BackgroundWork::finish() {
+  if (!running_) return;
+  Helper::instance().finish();
+  running_ = false;
+  if (unfinished == this) unfinished = nullptr;
 }
 
 }  // namespace sbrdma::base

@@ -26,6 +26,36 @@ namespace sbrdma::base {
 /// do not call split_work themselves; calls from several threads run one after another.
 void split_work(std::size_t n, const std::function<void(std::size_t)>& piece);
 
+/// A split_work job the caller does not wait for at once: start() hands its pieces to the
+/// helper and returns, so the caller goes on with other work; finish() runs here whatever the
+/// helper has not claimed yet and returns once every piece has run.
+///
+///   caller:  start --> (its own work) ................ finish: claim what is left, wait
+///   helper:           wakes --> claims pieces, runs them --^
+///
+/// One job at a time per thread, and the helper takes one job at a time: start() and
+/// split_work() on this thread finish the thread's unfinished job first. Without a second core,
+/// start() runs every piece before it returns. The destructor finishes.
+/// Contract: as split_work's, and the pieces must not touch what the caller works on until
+/// finish().
+class BackgroundWork {
+ public:
+  BackgroundWork() = default;
+  ~BackgroundWork();
+  BackgroundWork(const BackgroundWork&) = delete;
+  BackgroundWork& operator=(const BackgroundWork&) = delete;
+
+  /// Starts piece(i) for every i in [0, n), after finishing this thread's unfinished job.
+  void start(std::size_t n, std::function<void(std::size_t)> piece);
+  /// Returns once every piece of the job start() began has run (at once if none is running).
+  void finish();
+  [[nodiscard]] bool running() const noexcept { return running_; }
+
+ private:
+  std::function<void(std::size_t)> piece_;
+  bool running_ = false;
+};
+
 /// Whether split_work() uses a helper thread here (two or more cores this process may run on).
 bool split_work_parallel();
 

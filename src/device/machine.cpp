@@ -268,7 +268,7 @@ base::Result<std::span<std::uint8_t>> Machine::sbuf_span(CoreId core, unsigned p
     return base::make_error(fmt::format("partition {} does not exist ({} partitions)", partition,
                                         map_.profile().sbuf_partitions));
   }
-  PagedMemory& sbuf = core_state(core).sbuf;
+  PagedMemory& sbuf = memory(MemRef{core, true, 0});  // runs held copies first
   // One page per partition, keeping only its active bytes: the page's run is the partition.
   const std::uint64_t want = std::min(bytes, sbuf.valid_bytes());
   if (want == 0) return std::span<std::uint8_t>{};

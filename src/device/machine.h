@@ -41,6 +41,7 @@
 
 #include "base/result.h"
 #include "base/units.h"
+#include "device/deferred_copies.h"
 #include "device/fabric.h"
 #include "device/modelled_error.h"
 #include "device/ordered_arrivals.h"
@@ -197,6 +198,8 @@ class Machine {
   /// latest of their ticks, the run's end if it is later than the kernel's last event, and
   /// adds their number to elided_landings(). Nothing to do otherwise.
   std::optional<base::Tick> settle_landings();
+  /// SBUF-to-SBUF landing copies that were held back and run in batches so far (D44).
+  [[nodiscard]] std::uint64_t held_copies() const noexcept { return copies_.copies_run(); }
   /// Data landings applied without a kernel event so far (elide_data_landings).
   [[nodiscard]] std::uint64_t elided_landings() const noexcept { return elided_; }
 
@@ -346,6 +349,9 @@ class Machine {
   /// The route latency of an MMIO write from one core to another, by (issuer, target) ids,
   /// computed on first use (mmio_delay).
   mutable std::unordered_map<std::uint64_t, base::Tick> mmio_latencies_;
+  /// Data landings' SBUF-to-SBUF copies not run yet: memory() runs them before any other use
+  /// of an SBUF's bytes. Performance only. [CHOICE D44]
+  mutable DeferredCopies copies_;
   /// Byte buffers of delivered block writes, reused by the next ones.
   std::vector<std::vector<std::uint8_t>> spare_blocks_;
 };

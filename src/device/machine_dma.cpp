@@ -380,7 +380,14 @@ void Machine::land(const Landing& l) {
     ++stats_.semaphore_writes;
   } else {
     if (!options_.timing_only) {  // [CHOICE D27]
-      copy_bytes(memory(l.src), l.src.offset, memory(l.dst.mem), l.dst.mem.offset, l.len);
+      // SBUF to SBUF: held back and run with others (memory() runs them before any other
+      // use of an SBUF). [CHOICE D44]
+      const bool held = l.src.sbuf && l.dst.mem.sbuf &&
+                        copies_.add(core_state(l.src.core).sbuf, l.src.offset,
+                                    core_state(l.dst.mem.core).sbuf, l.dst.mem.offset, l.len);
+      if (!held) {
+        copy_bytes(memory(l.src), l.src.offset, memory(l.dst.mem), l.dst.mem.offset, l.len);
+      }
     }
     stats_.data_bytes += l.len;
   }

@@ -203,14 +203,19 @@ inline const Machine::CoreState& Machine::core_state(CoreId core) const {
   return *cores_[core];
 }
 
+// Held landing copies are SBUF to SBUF: any other use of an SBUF runs them first.
 inline PagedMemory& Machine::memory(const MemRef& m) {
   CoreState& cs = core_state(m.core);
-  return m.sbuf ? cs.sbuf : cs.mem;
+  if (!m.sbuf) return cs.mem;
+  if (!copies_.empty()) copies_.run();
+  return cs.sbuf;
 }
 
 inline const PagedMemory& Machine::memory(const MemRef& m) const {
   const CoreState& cs = core_state(m.core);
-  return m.sbuf ? cs.sbuf : cs.mem;
+  if (!m.sbuf) return cs.mem;
+  if (!copies_.empty()) copies_.run();
+  return cs.sbuf;
 }
 
 // Inline: every pair reads two ring slots and its source through these, nearly always a hit.

@@ -71,5 +71,75 @@ TEST(SplitWork, CallsFromTwoThreadsTakeTurns) {
   EXPECT_EQ(b, std::vector<std::uint64_t>(16, 500));
 }
 
+TEST(BackgroundWork, TheCallerGoesOnWhileTheHelperRunsThePieces) {
+  if (!split_work_parallel()) GTEST_SKIP() << "one core: start() runs every piece itself";
+  // The piece starts and then waits for the caller's signal; the caller, back from start(),
+  // sees it start and gives the signal. Only a helper can run the piece meanwhile: a start()
+  // that ran it itself would never return, and one that left it would never see it start.
+  std::atomic<bool> started{false};
+  std::atomic<bool> go{false};
+  std::atomic<bool> ran{false};
+  std::thread::id who;
+  const auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  BackgroundWork work;
+  work.start(1, [&](std::size_t) {
+    who = std::this_thread::get_id();
+    started = true;
+    while (!go.load() && std::chrono::steady_clock::now() < limit) std::this_thread::yield();
+    ran = go.load();
+  });
+  EXPECT_TRUE(work.running());
+  while (!started.load() && std::chrono::steady_clock::now() < limit) std::this_thread::yield();
+  EXPECT_TRUE(started.load());
+  go = true;
+  work.finish();
+  EXPECT_FALSE(work.running());
+  EXPECT_TRUE(ran.load());
+  EXPECT_NE(who, std::this_thread::get_id());
+}
+
+TEST(BackgroundWork, FinishRunsWhatTheHelperLeftAndEveryPieceRunsOnce) {
+  for (const std::size_t n : {1U, 2U, 7U, 300U}) {
+    std::vector<int> runs(n, 0);
+    BackgroundWork work;
+    work.start(n, [&](std::size_t i) { ++runs[i]; });
+    work.finish();
+    EXPECT_EQ(runs, std::vector<int>(n, 1)) << n << " pieces";
+    work.finish();  // nothing running: returns at once
+  }
+}
+
+TEST(BackgroundWork, SplitWorkAndANewStartFinishTheUnfinishedJobFirst) {
+  // The helper takes one job at a time: a split_work() on the same thread, or the next
+  // start(), must not wait for a helper lock the unfinished job holds (a hang), and the first
+  // job's pieces have all run by then.
+  std::vector<std::uint64_t> first(32, 0);
+  std::vector<std::uint64_t> second(32, 0);
+  BackgroundWork work;
+  work.start(first.size(), [&](std::size_t i) { first[i] += i + 1; });
+  split_work(second.size(), [&](std::size_t i) { second[i] = first[i]; });
+  EXPECT_FALSE(work.running());
+  for (std::size_t i = 0; i < first.size(); ++i) EXPECT_EQ(second[i], i + 1) << i;
+  work.start(first.size(), [&](std::size_t i) { first[i] += 100; });
+  BackgroundWork other;
+  other.start(second.size(), [&](std::size_t i) { second[i] = first[i]; });
+  other.finish();
+  for (std::size_t i = 0; i < first.size(); ++i) EXPECT_EQ(second[i], i + 101) << i;
+}
+
+TEST(BackgroundWork, DestroyingAJobFinishesIt) {
+  std::vector<int> runs(50, 0);
+  {
+    BackgroundWork work;
+    work.start(runs.size(), [&](std::size_t i) {
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+      ++runs[i];
+    });
+  }
+  EXPECT_EQ(runs, std::vector<int>(50, 1));
+  split_work(runs.size(), [&](std::size_t i) { ++runs[i]; });  // the helper is free again
+  EXPECT_EQ(runs, std::vector<int>(50, 2));
+}
+
 }  // namespace
 }  // namespace sbrdma::base

@@ -171,6 +171,35 @@ TEST(MachineCopy, SemaphoreDescriptorsCountCompletion) {
   EXPECT_TRUE(rig.m->errors().empty()) << rig.m->error_report();
 }
 
+TEST(MachineCopy, SbufToSbufCopiesAreHeldAndLandBeforeAnyoneReads) {
+  // 202 landings and nothing else touching an SBUF: the first 128 run as a batch in the
+  // background, the rest when the test reads (D44); every byte is there, as copied one by
+  // one: a copy reads what an earlier one wrote, and a source rewritten later was read first.
+  Rig rig;
+  Channel ch = rig.open(0, 0, 0, 256);
+  std::vector<std::vector<std::uint8_t>> want;
+  for (unsigned n = 0; n < 200; ++n) {
+    const unsigned part = n % 128;
+    const std::uint64_t at = 0x1000 + (n / 128) * 0x800;
+    want.push_back(pattern(0x800, n + 3, n));
+    rig.seed(0, part, at, want.back());
+    rig.copy(ch, rig.sbuf(0, part, at), rig.sbuf(1, part, at), 0x800);
+  }
+  // Then one that reads what the first wrote, and one that writes where the second read.
+  rig.copy(ch, rig.sbuf(1, 0, 0x1000), rig.sbuf(0, 5, 0x3000), 0x800);
+  rig.copy(ch, rig.sbuf(1, 2, 0x1000), rig.sbuf(0, 1, 0x1000), 0x800);
+  rig.start(ch, 202);
+  rig.run();
+  EXPECT_EQ(rig.m->held_copies(), 128U);  // the full batch; 74 still held
+  for (unsigned n = 0; n < 200; ++n) {
+    EXPECT_EQ(rig.read(1, n % 128, 0x1000 + (n / 128) * 0x800, 0x800), want[n]) << n;
+  }
+  EXPECT_EQ(rig.read(0, 5, 0x3000, 0x800), want[0]);
+  EXPECT_EQ(rig.read(0, 1, 0x1000, 0x800), want[2]);
+  EXPECT_EQ(rig.m->held_copies(), 202U);
+  EXPECT_TRUE(rig.m->errors().empty()) << rig.m->error_report();
+}
+
 TEST(MachineCopy, RingWrapsSeveralLapsWithRingIdAdvancing) {
   Rig rig;
   constexpr std::uint32_t kDepth = 4;
