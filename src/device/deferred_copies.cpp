@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <thread>
 
 #include "base/check.h"
 #include "base/split_work.h"
@@ -34,6 +35,7 @@ bool DeferredCopies::add(const PagedMemory& src, std::uint64_t src_off, PagedMem
   if (&src == &dst && overlap(src_off, len, dst_off, len)) return false;
   // One run of one page (a valid range inside one page lies in its valid part).
   if (dst_off / dst.page_bytes() != (dst_off + len - 1) / dst.page_bytes()) return false;
+  if (open_.empty() && !background_.running()) owner_ = std::this_thread::get_id();
   const Copy c{&src, src_off, &dst, dst_off, len};
   // The open batch starts only once the running one has finished, so a copy depends on the
   // open batch alone.
@@ -96,6 +98,10 @@ void DeferredCopies::run_one(const Copy& c) {
 }
 
 void DeferredCopies::run() {
+  if (empty()) return;
+  // Two threads must not run one batch (a split_work piece reading an SBUF with copies held).
+  SBRDMA_CHECK_MSG(std::this_thread::get_id() == owner_,
+                   "held SBUF copies run from a thread other than the one that held them");
   finish_background();
   if (open_.empty()) return;
   const std::vector<std::size_t> starts = start_batch();

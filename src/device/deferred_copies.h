@@ -18,6 +18,7 @@
 ///   SBUF read or write elsewhere: run() = wait for batch 1, run batch 2 here (split in two)
 
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 #include "base/split_work.h"
@@ -45,6 +46,7 @@ class DeferredCopies {
   bool add(const PagedMemory& src, std::uint64_t src_off, PagedMemory& dst, std::uint64_t dst_off,
            std::uint64_t len);
   /// Runs every held copy (waiting for a batch running in the background) and holds none.
+  /// Contract: called on the thread that added the copies.
   void run();
   [[nodiscard]] bool empty() const noexcept { return open_.empty() && !background_.running(); }
   /// Held copies started so far, and the batches they started in (for tests and tuning).
@@ -78,6 +80,7 @@ class DeferredCopies {
   std::uint64_t copies_run_ = 0;
   std::uint64_t batches_run_ = 0;
   std::uint64_t background_batches_ = 0;
+  std::thread::id owner_;            ///< the thread that holds the copies (and alone may run them)
   base::BackgroundWork background_;  ///< last: destroyed first, finishing the batch
 };
 

@@ -198,6 +198,9 @@ class Machine {
   /// latest of their ticks, the run's end if it is later than the kernel's last event, and
   /// adds their number to elided_landings(). Nothing to do otherwise.
   std::optional<base::Tick> settle_landings();
+  /// Runs the held SBUF-to-SBUF landing copies (D44). Any SBUF access does so first; a caller
+  /// that reads SBUFs from several threads (base::split_work) must call this before.
+  void settle_copies() { copies_.run(); }
   /// SBUF-to-SBUF landing copies that were held back and run in batches so far (D44).
   [[nodiscard]] std::uint64_t held_copies() const noexcept { return copies_.copies_run(); }
   /// Data landings applied without a kernel event so far (elide_data_landings).

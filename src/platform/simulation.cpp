@@ -218,6 +218,8 @@ base::Result<RunReport> Simulation::run(sim::TraceSink* observer) {
   machine_->watch_semaphores(nullptr);
   // Landings without events would have run last: the run ends with the latest. [D35]
   if (const auto last = machine_->settle_landings()) rr.end_time = std::max(rr.end_time, *last);
+  // Held copies land now, on this thread: a data check then reads the SBUFs from two. [D44]
+  machine_->settle_copies();
   if (trace_) trace_->end(rr.end_time);
   RunReport report;
   build_report(rr, report);

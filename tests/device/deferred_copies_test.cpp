@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <thread>
 #include <vector>
 
 namespace sbrdma::device {
@@ -183,6 +184,19 @@ TEST(DeferredCopies, FullBatchesRunInTheBackgroundAndGiveTheSameBytes) {
   }
   EXPECT_GT(d.background_batches(), 5U);
   EXPECT_EQ(d.copies_run(), 4000U);
+}
+
+TEST(DeferredCopiesDeathTest, RunningCopiesFromAnotherThreadIsABug) {
+  // Two threads running one set of held copies would race; the one that did not hold them
+  // stops the process instead.
+  EXPECT_DEATH(
+      {
+        Rig r;
+        DeferredCopies d;
+        ASSERT_TRUE(d.add(*r.held[0], 0, *r.held[1], 0, 64));
+        std::thread([&] { d.run(); }).join();
+      },
+      "held SBUF copies run from a thread other than the one that held them");
 }
 
 }  // namespace

@@ -115,6 +115,15 @@ TEST(BenchRunner, EveryOpAndAlgorithmOnTrn2) {
   }
 }
 
+TEST(BenchRunner, CopiesStillHeldWhenTheRunEndsLandBeforeTheCheckReads) {
+  // A permute's last events are landings: megabytes of copies are still held (D44) when the
+  // run ends, and the data check reads the SBUFs from two threads. They land at the run's end
+  // (before, the check's threads both ran them: a hang here, a race elsewhere).
+  Machine s = on("trn2", 8);
+  expect_right(job(s, Op::kPermute, Algorithm::kAuto, DataType::kFp32, 3 << 20));
+  expect_right(job(s, Op::kAllGather, Algorithm::kMesh, DataType::kBf16, 1 << 20));
+}
+
 TEST(BenchRunner, DtypesAndOddSizes) {
   const Machine s = on("trn2", 3);
   for (DataType dt : collectives::all_dtypes()) {
