@@ -5,12 +5,24 @@
 #include <mutex>
 #include <thread>
 
+#include "base/check.h"
+
 #if defined(__linux__)
 #include <sched.h>
 #endif
 
 namespace sbrdma::base {
 namespace {
+
+/// Set while this thread runs a piece (in_piece()).
+thread_local bool running_piece = false;
+
+/// Runs piece(i) with running_piece set.
+void run_piece(const std::function<void(std::size_t)>& piece, std::size_t i) {
+  running_piece = true;
+  piece(i);
+  running_piece = false;
+}
 
 /// Polls of a flag before sleeping on it: about 80-130 us on this project's VM. Bulk jobs come in
 /// bursts (the reduces of one simulated step), so a helper that has just finished one usually
@@ -81,7 +93,7 @@ class Helper {
     for (;;) {
       const std::uint64_t i = claim_.fetch_add(1, std::memory_order_acq_rel) & kIndex;
       if (i >= n) break;
-      piece(i);
+      run_piece(piece, i);
       finished_.fetch_add(1, std::memory_order_acq_rel);
     }
     for (std::uint32_t f = finished_.load(std::memory_order_acquire); f != n;) {
@@ -107,7 +119,7 @@ class Helper {
         if (!claim_.compare_exchange_weak(c, c + 1, std::memory_order_acq_rel)) continue;
         // Claimed for this ticket: the caller waits for the piece, so the job (its piece_ and
         // n_ included) stays as it was until the piece is finished.
-        (*piece_.load(std::memory_order_relaxed))(c & kIndex);
+        run_piece(*piece_.load(std::memory_order_relaxed), c & kIndex);
         const std::uint32_t n = n_.load(std::memory_order_relaxed);
         if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == n) finished_.notify_one();
         c = claim_.load(std::memory_order_acquire);
@@ -136,6 +148,10 @@ unsigned usable_cores() {
 
 }  // namespace
 
+bool in_piece() noexcept {
+  return running_piece;
+}
+
 bool split_work_parallel() {
   static const bool parallel = usable_cores() >= 2;
   return parallel;
@@ -158,7 +174,7 @@ bool helper_takes(std::size_t n) {
 void split_work(std::size_t n, const std::function<void(std::size_t)>& piece) {
   if (unfinished != nullptr) unfinished->finish();  // the helper takes one job at a time
   if (n < 2 || !helper_takes(n)) {
-    for (std::size_t i = 0; i < n; ++i) piece(i);
+    for (std::size_t i = 0; i < n; ++i) run_piece(piece, i);
     return;
   }
   Helper::instance().run(static_cast<std::uint32_t>(n), piece);
@@ -173,17 +189,21 @@ void BackgroundWork::start(std::size_t n, std::function<void(std::size_t)> piece
   if (unfinished != nullptr) unfinished->finish();
   if (n == 0) return;
   if (!helper_takes(n)) {
-    for (std::size_t i = 0; i < n; ++i) piece(i);
+    for (std::size_t i = 0; i < n; ++i) run_piece(piece, i);
     return;
   }
   piece_ = std::move(piece);
   Helper::instance().post(static_cast<std::uint32_t>(n), piece_);
   running_ = true;
+  starter_ = std::this_thread::get_id();
   unfinished = this;
 }
 
 void BackgroundWork::finish() {
   if (!running_) return;
+  // The job holds the helper's lock, which only the thread that took it may let go.
+  SBRDMA_CHECK_MSG(std::this_thread::get_id() == starter_,
+                   "a background job finished on a thread other than the one that started it");
   Helper::instance().finish();
   running_ = false;
   if (unfinished == this) unfinished = nullptr;

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <thread>
 
 namespace sbrdma::base {
 
@@ -34,10 +35,10 @@ void split_work(std::size_t n, const std::function<void(std::size_t)>& piece);
 ///   helper:           wakes --> claims pieces, runs them --^
 ///
 /// One job at a time per thread, and the helper takes one job at a time: start() and
-/// split_work() on this thread finish the thread's unfinished job first. Without a second core,
-/// start() runs every piece before it returns. The destructor finishes.
-/// Contract: as split_work's, and the pieces must not touch what the caller works on until
-/// finish().
+/// split_work() on this thread finish the thread's unfinished job first. finish() (and the
+/// destructor, while a job runs) must be called on the thread that started the job. Without a
+/// second core, start() runs every piece before it returns. The destructor finishes. Contract: as
+/// split_work's, and the pieces must not touch what the caller works on until finish().
 class BackgroundWork {
  public:
   BackgroundWork() = default;
@@ -54,7 +55,12 @@ class BackgroundWork {
  private:
   std::function<void(std::size_t)> piece_;
   bool running_ = false;
+  std::thread::id starter_;  ///< the thread that started the running job
 };
+
+/// Whether this thread is running a piece of a split_work() or BackgroundWork job now (for
+/// callers that must not be reached from a piece).
+bool in_piece() noexcept;
 
 /// Whether split_work() uses a helper thread here (two or more cores this process may run on).
 bool split_work_parallel();

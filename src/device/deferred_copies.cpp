@@ -99,9 +99,11 @@ void DeferredCopies::run_one(const Copy& c) {
 
 void DeferredCopies::run() {
   if (empty()) return;
-  // Two threads must not run one batch (a split_work piece reading an SBUF with copies held).
-  SBRDMA_CHECK_MSG(std::this_thread::get_id() == owner_,
-                   "held SBUF copies run from a thread other than the one that held them");
+  // Two threads must not run one batch: a split_work piece that reaches an SBUF with copies
+  // held (on the helper, or on this thread while the helper runs its sibling pieces).
+  SBRDMA_CHECK_MSG(std::this_thread::get_id() == owner_ && !base::in_piece(),
+                   "held SBUF copies run from a thread other than the one that held them, or "
+                   "from a piece of a job split across threads");
   finish_background();
   if (open_.empty()) return;
   const std::vector<std::size_t> starts = start_batch();

@@ -52,7 +52,8 @@ class DeferredCopies {
   /// Held copies started so far, and the batches they started in (for tests and tuning).
   [[nodiscard]] std::uint64_t copies_run() const noexcept { return copies_run_; }
   [[nodiscard]] std::uint64_t batches_run() const noexcept { return batches_run_; }
-  /// Of those, the batches started in the background (full ones).
+  /// Of those, the full batches handed to base::BackgroundWork (which runs them at once where
+  /// there is no second core).
   [[nodiscard]] std::uint64_t background_batches() const noexcept { return background_batches_; }
 
  private:

@@ -342,6 +342,7 @@ bool Machine::park_until_writes_landed(std::coroutine_handle<> h, CoreId issuer)
 }
 
 std::uint64_t Machine::allocated_bytes() const {
+  copies_.run();  // held copies take their pages when they run (D44)
   std::uint64_t n = 0;
   for (const auto& c : cores_) {
     n += c->sbuf.allocated_pages() * c->sbuf.valid_bytes();

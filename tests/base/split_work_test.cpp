@@ -141,5 +141,31 @@ TEST(BackgroundWork, DestroyingAJobFinishesIt) {
   EXPECT_EQ(runs, std::vector<int>(50, 2));
 }
 
+TEST(SplitWork, APieceKnowsItIsOneOnWhicheverThreadRunsIt) {
+  EXPECT_FALSE(in_piece());
+  std::vector<char> inside(64, 0);
+  split_work(inside.size(), [&](std::size_t i) { inside[i] = in_piece() ? 1 : 0; });
+  EXPECT_EQ(inside, std::vector<char>(64, 1));
+  split_work(1, [&](std::size_t i) { inside[i] = in_piece() ? 2 : 0; });  // run in place
+  EXPECT_EQ(inside[0], 2);
+  BackgroundWork work;
+  work.start(inside.size(), [&](std::size_t i) { inside[i] = in_piece() ? 3 : 0; });
+  work.finish();
+  EXPECT_EQ(inside, std::vector<char>(64, 3));
+  EXPECT_FALSE(in_piece());
+}
+
+TEST(BackgroundWorkDeathTest, FinishingOnAnotherThreadIsABug) {
+  if (!split_work_parallel()) GTEST_SKIP() << "one core: start() finishes the job itself";
+  // The job holds the helper's lock, which only the starting thread may let go.
+  EXPECT_DEATH(
+      {
+        BackgroundWork work;
+        work.start(4, [](std::size_t) {});
+        std::thread([&] { work.finish(); }).join();
+      },
+      "a background job finished on a thread other than the one that started it");
+}
+
 }  // namespace
 }  // namespace sbrdma::base

@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "base/split_work.h"
+
 namespace sbrdma::device {
 namespace {
 
@@ -197,6 +199,15 @@ TEST(DeferredCopiesDeathTest, RunningCopiesFromAnotherThreadIsABug) {
         std::thread([&] { d.run(); }).join();
       },
       "held SBUF copies run from a thread other than the one that held them");
+  // Nor from a piece of a split job on the same thread: its siblings may be running them.
+  EXPECT_DEATH(
+      {
+        Rig r;
+        DeferredCopies d;
+        ASSERT_TRUE(d.add(*r.held[0], 0, *r.held[1], 0, 64));
+        base::split_work(1, [&](std::size_t) { d.run(); });
+      },
+      "or from a piece of a job split across threads");
 }
 
 }  // namespace
