@@ -48,14 +48,10 @@ bool DeferredCopies::add(const PagedMemory& src, std::uint64_t src_off, PagedMem
     finish_background();
     running_starts_ = start_batch();
     ++background_batches_;
-    running_.swap(open_);
-    open_.clear();
+    running_.swap(open_);  // open_ gets the empty vector finish_background() left
     open_bytes_ = 0;
-    background_.start(running_starts_.size() - 1, [this](std::size_t k) {
-      for (std::size_t i = running_starts_[k]; i < running_starts_[k + 1]; ++i) {
-        run_one(running_[i]);
-      }
-    });
+    background_.start(running_starts_.size() - 1,
+                      [this](std::size_t k) { run_piece(running_, running_starts_, k); });
   }
   return true;
 }
@@ -97,6 +93,11 @@ void DeferredCopies::run_one(const Copy& c) {
   }
 }
 
+void DeferredCopies::run_piece(const std::vector<Copy>& batch,
+                               const std::vector<std::size_t>& starts, std::size_t k) {
+  for (std::size_t i = starts[k]; i < starts[k + 1]; ++i) run_one(batch[i]);
+}
+
 void DeferredCopies::run() {
   if (empty()) return;
   // Two threads must not run one batch: a split_work piece that reaches an SBUF with copies
@@ -110,9 +111,7 @@ void DeferredCopies::run() {
   if (open_bytes_ < kSplitBytes) {
     for (const Copy& c : open_) run_one(c);
   } else {
-    base::split_work(starts.size() - 1, [&](std::size_t k) {
-      for (std::size_t i = starts[k]; i < starts[k + 1]; ++i) run_one(open_[i]);
-    });
+    base::split_work(starts.size() - 1, [&](std::size_t k) { run_piece(open_, starts, k); });
   }
   open_.clear();
   open_bytes_ = 0;

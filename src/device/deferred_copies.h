@@ -73,6 +73,9 @@ class DeferredCopies {
   /// Waits for the background batch.
   void finish_background();
   static void run_one(const Copy& c);
+  /// Piece `k` of a batch cut at `starts` (start_batch()).
+  static void run_piece(const std::vector<Copy>& batch, const std::vector<std::size_t>& starts,
+                        std::size_t k);
 
   std::vector<Copy> open_;  ///< held, not started
   std::uint64_t open_bytes_ = 0;
