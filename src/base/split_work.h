@@ -39,6 +39,7 @@ void split_work(std::size_t n, const std::function<void(std::size_t)>& piece);
 /// destructor, while a job runs) must be called on the thread that started the job. Without a
 /// second core, start() runs every piece before it returns. The destructor finishes. Contract: as
 /// split_work's, and the pieces must not touch what the caller works on until finish().
+/// Its user is device::DeferredCopies. [CHOICE D44]
 class BackgroundWork {
  public:
   BackgroundWork() = default;

@@ -272,7 +272,8 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
   auto count = element_count(req);
   if (!count) return count.error();
   // [HIGH] hw-params §2 CC-INTRA thresholds; an algorithm whose scratch does not fit yields.
-  // Mesh only inside one node: a group spanning more chips skips it. [CHOICE D32]
+  // Mesh only inside one node: a group spanning more chips skips it. [CHOICE D32] The same
+  // thresholds for every operation, all-gather and reduce-scatter included. [CHOICE D41a]
   const bool one_node = std::all_of(c.groups.begin(), c.groups.end(), [&](const auto& group) {
     return chips_spanned(g, group) <= kNodeChips;
   });
@@ -282,7 +283,7 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
   if (std::has_single_bit(R) && req.bytes <= kRdhUpTo && fits(g, c, req, *count, Algorithm::kRdh)) {
     return Algorithm::kRdh;
   }
-  return Algorithm::kRing;
+  return Algorithm::kRing;  // also above 56 MB: KangaRing is not lowered [CHOICE D41b]
 }
 
 namespace {

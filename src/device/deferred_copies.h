@@ -16,6 +16,8 @@
 ///   add(a -> b) ... add(y -> z)   [full: starts in the background]   add ... add
 ///        \______ batch 1 ______/ --> helper copies                    \_ batch 2 _/
 ///   SBUF read or write elsewhere: run() = wait for batch 1, run batch 2 here (split in two)
+///
+/// [CHOICE D44]
 
 #include <cstdint>
 #include <thread>

@@ -212,6 +212,8 @@ void Machine::write_engine_reg(CoreId core, unsigned e, Direction dir,
     return record(site, fmt::format("write of {:#x} to {} block +{:#x}: no register there", v,
                                     soc::direction_name(dir), offset));
   }
+  // A register outside the tables (the bring-up ones that change nothing modelled included)
+  // is flagged as hitting none. [CHOICE D41h]
   auto w = eng.engine_regs(dir).write(offset, v);
   if (!w) return record(site, w.error().message);
   if (offset == soc::engine_offsets(dir).change_state) eng.change_state(dir, v);
