@@ -218,6 +218,11 @@ class TopologyBuilder {
                                                       " does not exist (" + std::to_string(nd) +
                                                       " dimensions)");
       }
+      // A dimension twice is a typo (the file meant another one), not a no-op.
+      if (z[spec_.z_dims[i]]) {
+        return at("/z_dims/" + std::to_string(i),
+                  "dimension " + std::to_string(spec_.z_dims[i]) + " is listed twice");
+      }
       z[spec_.z_dims[i]] = true;
     }
     t_.shape_ = spec_.shape;

@@ -247,6 +247,16 @@ Result<TopologySpec> read_spec(const json& root, const std::string& default_name
         base::printable(s.name.substr(bad, std::min<std::size_t>(4, s.name.size() - bad))), bad);
     return bad_name("the name is " + what, "is " + what);
   }
+  // The C1 controls (U+0080..U+009F, UTF-8 C2 80..C2 9F) are control characters too: U+009B
+  // starts a terminal escape. In valid UTF-8, C2 is always a lead byte.
+  for (std::size_t i = 0; i + 1 < s.name.size(); ++i) {
+    const auto lead = static_cast<unsigned char>(s.name[i]);
+    const auto next = static_cast<unsigned char>(s.name[i + 1]);
+    if (lead == 0xc2 && next >= 0x80 && next <= 0x9f) {
+      return bad_name(fmt::format("control character U+{:04X} in the name", unsigned{next}),
+                      fmt::format("has control character U+{:04X}", unsigned{next}));
+    }
+  }
   SBRDMA_TRY(optional(root, "", "profile", s.profile, kString));
   SBRDMA_TRY(optional(root, "", "chips", s.chips, kUint));
   SBRDMA_TRY(optional(root, "", "dies_per_chip", s.dies_per_chip, kUint1));

@@ -281,6 +281,11 @@ TEST(Topology, BuilderRefusesInconsistentSpecs) {
   EXPECT_EQ(msg(s), "/torus: 65536 x 65536 x 65536 x 65536 is not 4 chips (/chips)");
   s.dims = {4, 65536, 0};
   EXPECT_EQ(msg(s), "/torus/2: a size must be >= 1");
+  s = builtin_topology_spec("trn2.48xlarge").value();
+  s.z_dims = {1, 0, 1};
+  EXPECT_EQ(msg(s), "/z_dims/2: dimension 1 is listed twice");
+  s.z_dims = {1, 2};
+  EXPECT_EQ(msg(s), "/z_dims/1: dimension 2 does not exist (2 dimensions)");
   s.profile = "nope";
   EXPECT_EQ(msg(s), "/profile: unknown profile 'nope' (known: cayman, sunda, mariana)");
   // The profile's address map places the dies and cores: a chip laid out otherwise could be

@@ -181,6 +181,20 @@ TEST(TopologyJson, TypesAndShapesAreChecked) {
             "t.json: error: /name: the name is not UTF-8 text that XML allows: "
             "\\xef\\xbf\\xbfb at byte 1");
   EXPECT_EQ(parse_error(R"({"chips": 1, "name": "caf\u00e9 \ud83d\ude00"})"), "ok");
+  // C1 controls are control characters too (U+009B is a terminal's CSI); U+00A0 is not one.
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "c1\u009b31mred"})"),
+            "t.json: error: /name: control character U+009B in the name");
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "a\u0080"})"),
+            "t.json: error: /name: control character U+0080 in the name");
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "nl\u0085"})"),
+            "t.json: error: /name: control character U+0085 in the name");
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "\u00a0x\u00c2\u009fy"})"),
+            "t.json: error: /name: control character U+009F in the name");
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "nb\u00a0sp \u00c2"})"), "ok");
+  EXPECT_EQ(
+      parse_topology_json(R"({"chips": 1})", "x\xc2\x85.json").error().format(),
+      "x\\xc2\\x85.json: error: /: the file name, the topology's name when it gives none, has "
+      "control character U+0085: give a \"name\"");
   EXPECT_EQ(parse_error(R"({"chips": 4, "torus": [4, "x"]})"),
             "t.json: error: /torus/1: expected a non-negative integer, got \"x\"");
   EXPECT_EQ(parse_error(R"({"chips": 2, "links": [{"from": 0}]})"),
