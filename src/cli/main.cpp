@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <iostream>
 #include <new>
 #include <optional>
 #include <string>
@@ -177,6 +178,25 @@ void refuse_repeated_flags(CLI::App& cmd) {
   }
 }
 
+/// Output that never arrived (a full disk) is a failure, not a success: true (and said on
+/// stderr) if standard output, C or C++ side, could not be written.
+bool stdout_failed() {
+  std::cout.flush();
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0 || !std::cout) {
+    std::fprintf(stderr, "sbrdma: error: cannot write standard output: %s\n",
+                 std::strerror(errno != 0 ? errno : EIO));
+    return true;
+  }
+  return false;
+}
+
+/// CLI11's exit for --help and --version, which print to std::cout: a help that could not be
+/// written exits 1 as any other output does.
+int exit_printing(CLI::App& app, const CLI::Error& e) {
+  const int rc = app.exit(e);
+  return stdout_failed() ? 1 : rc;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -218,16 +238,16 @@ int main(int argc, char** argv) {
     // Help wins over every other word ("sbrdma --help x" is help too), --version included.
     for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i) {
       if (std::string_view(argv[i]) == "--help" || std::string_view(argv[i]) == "-h") {
-        return app.exit(CLI::CallForHelp());
+        return exit_printing(app, CLI::CallForHelp());
       }
     }
     if (const auto error = version_usage_error(app, argc, argv)) {
       std::fprintf(stderr, "sbrdma: error: %s\nrun 'sbrdma --help' for usage\n", error->c_str());
       return 1;
     }
-    return app.exit(e);
+    return exit_printing(app, e);
   } catch (const CLI::Success& e) {
-    return app.exit(e);
+    return exit_printing(app, e);
   } catch (const CLI::ParseError& e) {
     const UsageScope scope = usage_scope(app, argc, argv);
     // A "-digit" word the command took as an argument, where that left an argument over, was
@@ -305,11 +325,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "sbrdma: internal error: %s\n", e.what());
     return 2;
   }
-  // Output that never arrived (a full disk) is a failure, not a success.
-  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
-    std::fprintf(stderr, "sbrdma: error: cannot write standard output: %s\n",
-                 std::strerror(errno != 0 ? errno : EIO));
-    return 1;
-  }
-  return ctx.status;
+  return stdout_failed() ? 1 : ctx.status;
 }

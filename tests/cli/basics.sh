@@ -69,6 +69,16 @@ if [[ -w /dev/full ]]; then
   if [[ $rc -eq 1 ]]; then pass=$((pass + 1)); else _fail "exit $rc with stdout on /dev/full"; fi
   expect_err "sbrdma: error: cannot write standard output: No space left on device"
   expect_err_lines 1
+  # So does help or the version that cannot be written (CLI11 prints them).
+  for words in "--help" "--version" "run --help" "bench allr --help -r 2"; do
+    cur="stdout_full_${words// /_}"
+    # shellcheck disable=SC2086 # the words are split on purpose
+    "$SBRDMA" $words >/dev/full 2>"$(work)/err"
+    rc=$?
+    if [[ $rc -eq 1 ]]; then pass=$((pass + 1)); else _fail "exit $rc with stdout on /dev/full"; fi
+    expect_err "sbrdma: error: cannot write standard output: No space left on device"
+    expect_err_lines 1
+  done
 fi
 check run_argument_too_many 1 - -- run a.s b.s
 expect_err "sbrdma: error: unexpected argument 'b.s' for 'sbrdma run'"
