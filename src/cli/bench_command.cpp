@@ -203,13 +203,22 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   if (a.factor.empty() && a.step.empty() && b && e && *e > *b) {
     step = std::max<std::uint64_t>(1, (*e - *b) / 10);  // nccom-test's default -i
   }
-  if (a.minbytes.empty() && b && e && *e < *b) {
+  if (a.minbytes.empty() && b && e && *e != 0 && *e < *b) {
     // Not "-b 1048576 is larger than -e": the user gave no -b.
     bad(base::make_error(fmt::format("-e {} is below -b's default, {} ({} B): give -b too", *e,
                                      kDefaultMinBytes, *b)));
     b = base::make_error("");  // told; the sweep is not checked
   }
-  if (b && e && step_ok && factor && dt) {
+  // The bounds' errors do not depend on -d: each is reported with the others.
+  bool bounds_ok = false;
+  if (b && e) {
+    // A bad -f or -i is told already: stand-ins that pass keep it from being told twice.
+    const auto errs = platform::sweep_errors(*b, *e, factor ? *factor : 2, step_ok ? step : 1,
+                                             /*end_given=*/!a.maxbytes.empty());
+    for (const base::Error& err : errs) bad(err);
+    bounds_ok = errs.empty() && step_ok && factor;
+  }
+  if (bounds_ok && dt) {
     auto sizes = platform::sweep_sizes(*b, *e, *factor, step, collectives::dtype_bytes(o.dtype));
     if (sizes) {
       o.sizes = std::move(*sizes);
@@ -379,19 +388,35 @@ struct OutputFile {
   bool program = false;  ///< one of --dump-programs' files
 };
 
-/// One .s file per core, readable back by `sbrdma asm`.
+/// One .s file per rank's core, readable back by `sbrdma asm`. A rank with nothing to do (a
+/// group of one rank reduces or gathers nothing) gets a file without words that says so.
 void add_programs(const std::string& dir, const platform::BenchOptions& o,
                   const platform::BenchResult& r, std::vector<OutputFile>& out) {
   const platform::BenchRow& last = r.rows.back();
-  for (const collectives::CoreProgram& p : r.programs) {
-    const std::string header = fmt::format(
+  auto header = [&](collectives::CoreId core) {
+    return fmt::format(
         "sbrdma bench {} {} B {} on {}: core {}, {} iteration{} after {} warmup{}\n"
         "(assemble with `sbrdma asm`; notes after `#` say what each word is for)",
         collectives::op_name(o.op), last.size, collectives::algorithm_name(last.algorithm),
-        o.topology_name, p.core, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
+        o.topology_name, core, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
         o.warmups == 1 ? "" : "s");
+  };
+  std::vector<collectives::CoreProgram> programs = r.programs;
+  for (const collectives::CoreId core : r.cores) {
+    if (std::none_of(programs.begin(), programs.end(),
+                     [&](const collectives::CoreProgram& p) { return p.core == core; })) {
+      collectives::CoreProgram empty;
+      empty.core = core;
+      programs.push_back(std::move(empty));
+    }
+  }
+  std::sort(programs.begin(), programs.end(),
+            [](const auto& a, const auto& b) { return a.core < b.core; });
+  for (const collectives::CoreProgram& p : programs) {
+    std::string text = header(p.core);
+    if (p.words.empty()) text += "\nno words: this rank has nothing to send, receive or reduce";
     out.push_back(
-        {fmt::format("{}/core{}.s", dir, p.core), collectives::program_text(p, header), true});
+        {fmt::format("{}/core{}.s", dir, p.core), collectives::program_text(p, text), true});
   }
 }
 
@@ -590,7 +615,9 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("-w,--warmup_iters", a->warmups, "Iterations run first, not measured")
       ->type_name("UINT")
       ->capture_default_str();
-  cmd->add_option("-d,--datatype", a->dtype, collectives::dtype_name_list())->capture_default_str();
+  cmd->add_option("-d,--datatype", a->dtype,
+                  collectives::dtype_name_list() + " (also float32, bfloat16, float16)")
+      ->capture_default_str();
   cmd->add_option("-o,--op", a->op, "Reduction: sum, max, min")->capture_default_str();
   auto* check =
       cmd->add_option("-c,--check", a->check, "Check the data: random (also a bare -c) or all_ones")
@@ -636,7 +663,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       ->capture_default_str()
       ->check(kNonEmpty);
   cmd->add_option("--algorithm", a->algorithm,
-                  "auto, ring, mesh, rdh, hierarchical (a comma list runs each)")
+                  "auto, ring, mesh, rdh, hierarchical or hier (a comma list runs each)")
       ->capture_default_str();
   cmd->add_flag("--timing-only", a->timing_only, "Move no data (times are unchanged)");
   cmd->add_option("--trace", a->trace, "Chrome/Perfetto trace of one iteration of the last size")

@@ -29,9 +29,9 @@ std::optional<CommunicatorProblem> find_communicator_problem(const Geometry& g,
     if (grp.size() != c.groups.front().size()) {
       return CommunicatorProblem{
           {k},
-          fmt::format(
-              "replica group {} has {} ranks, group 0 has {} (all groups must be the same size)", k,
-              grp.size(), c.groups.front().size())};
+          fmt::format("replica group {} has {} rank{}, group 0 has {} (all groups must be the "
+                      "same size)",
+                      k, grp.size(), grp.size() == 1 ? "" : "s", c.groups.front().size())};
     }
     for (std::size_t i = 0; i < grp.size(); ++i) {
       const CoreId r = grp[i];

@@ -127,15 +127,26 @@ base::Result<std::uint64_t> parse_size(std::string_view text, std::string_view w
   return v * mult;
 }
 
+std::vector<base::Error> sweep_errors(std::uint64_t begin, std::uint64_t end, std::uint64_t factor,
+                                      std::uint64_t step, bool end_given) {
+  std::vector<base::Error> out;
+  constexpr std::string_view kNotZero = "size 0: a collective needs at least one byte";
+  if (begin == 0) out.push_back(base::make_error(fmt::format("-b: {}", kNotZero)));
+  if (end == 0 && end_given) out.push_back(base::make_error(fmt::format("-e: {}", kNotZero)));
+  if (begin != 0 && end != 0 && begin > end) {
+    out.push_back(base::make_error(fmt::format("-b {} is larger than -e {}", begin, end)));
+  }
+  if (step == 0 && factor < 2) out.push_back(base::make_error("-f: the factor must be at least 2"));
+  return out;
+}
+
 base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::uint64_t end,
                                                      std::uint64_t factor, std::uint64_t step,
                                                      std::uint64_t element_bytes) {
   SBRDMA_CHECK(element_bytes > 0);
-  if (begin == 0) return base::make_error("-b: size 0: a collective needs at least one byte");
-  if (begin > end) {
-    return base::make_error(fmt::format("-b {} is larger than -e {}", begin, end));
+  if (auto errors = sweep_errors(begin, end, factor, step); !errors.empty()) {
+    return errors.front();
   }
-  if (step == 0 && factor < 2) return base::make_error("-f: the factor must be at least 2");
   std::vector<std::uint64_t> out;
   for (std::uint64_t s = begin; s <= end;) {
     if (out.size() == kMaxSweepSizes) {
@@ -230,6 +241,9 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
   const unsigned R = comm.ranks();
   BenchResult out;
   out.groups = static_cast<unsigned>(comm.groups.size());
+  for (const auto& group : comm.groups)
+    out.cores.insert(out.cores.end(), group.begin(), group.end());
+  std::sort(out.cores.begin(), out.cores.end());
   // Every size and algorithm is checked before any runs: a sweep whose last size does not fit
   // fails at once, not after the sizes before it have run. (A single row fails first anyway:
   // it is not planned twice.)

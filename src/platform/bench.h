@@ -98,6 +98,7 @@ struct BenchResult {
   std::string trace_json;                          ///< with options.trace
   std::vector<collectives::CoreProgram> programs;  ///< last point's, with keep_programs
   unsigned groups = 1;
+  std::vector<collectives::CoreId> cores;  ///< every rank's core, all groups, ascending
 };
 
 /// A rank's input and output bytes for a collective of `count` elements on `ranks` ranks
@@ -117,14 +118,20 @@ double percentile(const std::vector<double>& sorted, unsigned p);
 /// A size with an optional binary unit, in any case: K, KB or KiB (1024), M.., G..
 /// (nccom-test writes 1kb, 1MB). Errors name `what`.
 base::Result<std::uint64_t> parse_size(std::string_view text, std::string_view what);
+/// Every error of a sweep's bounds, in flag order: begin 0 (-b), end 0 (-e, only when
+/// `end_given`: an -e that defaults to -b is -b's error), begin > end (both non-zero), factor < 2
+/// with no step (-f). Empty: sweep_sizes() can run.
+std::vector<base::Error> sweep_errors(std::uint64_t begin, std::uint64_t end, std::uint64_t factor,
+                                      std::uint64_t step, bool end_given = true);
+
 /// At most this many sizes in a sweep: each is a simulation (an `-i 1` sweep to 1G would never
 /// end).
 inline constexpr std::size_t kMaxSweepSizes = 1000;
 /// The sizes of a sweep: begin, then x factor (or + step) while <= end, without those that
 /// hold as many whole elements of `element_bytes` as the size kept before them (an `-i 2` sweep
 /// of fp32 from 4 B asks for 4 and 6 B, both one element: one row); sizes below one element
-/// are kept (they fail with their own message). Errors: begin 0, begin > end, factor < 2 with
-/// no step, more than kMaxSweepSizes sizes kept. Contract: element_bytes > 0.
+/// are kept (they fail with their own message). Errors: sweep_errors()' first, more than
+/// kMaxSweepSizes sizes kept. Contract: element_bytes > 0.
 base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::uint64_t end,
                                                      std::uint64_t factor, std::uint64_t step,
                                                      std::uint64_t element_bytes = 1);
@@ -140,6 +147,8 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
 /// The table, `Avg bus bandwidth` line(s) and the closing cost line, as `sbrdma bench`
 /// prints them (deterministic except the closing line's wall-clock figures).
 std::string format_table(const BenchOptions& o, const BenchResult& r);
+/// "R rank(s) x G group(s)", as the table's header and the plot's title say it.
+std::string ranks_and_groups(const BenchOptions& o, unsigned groups);
 /// The closing line alone: wall seconds, descriptors, bytes copied per wall-second and that
 /// as a percentage of memcpy.
 std::string format_cost(const BenchCost& c);

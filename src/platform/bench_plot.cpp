@@ -108,8 +108,8 @@ std::string format_plot(const BenchOptions& o, const BenchResult& r) {
   svg += fmt::format("<rect width=\"{:.0f}\" height=\"{:.0f}\" fill=\"white\"/>\n", kW, kH);
   svg += text(
       fmt::format("x=\"{:.1f}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\"", kLeft + pw / 2),
-      fmt::format("sbrdma bench {}: {} ranks on {}, {}", collectives::op_name(o.op),
-                  o.groups ? o.groups->ranks() : o.ranks, o.topology_name,
+      fmt::format("sbrdma bench {}: {} on {}, {}", collectives::op_name(o.op),
+                  ranks_and_groups(o, r.groups), o.topology_name,
                   collectives::dtype_name(o.dtype)));
   // Axes, grid and ticks.
   svg +=

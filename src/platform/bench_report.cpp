@@ -46,19 +46,23 @@ double avg_busbw(const BenchResult& r, collectives::Algorithm requested) {
 }
 
 std::string header_line(const BenchOptions& o, unsigned groups) {
-  const unsigned R = o.groups ? o.groups->ranks() : o.ranks;
   std::string what = collectives::dtype_name(o.dtype).data();
   if (collectives::is_reduction(o.op))
     what += fmt::format(" {}", collectives::reduce_op_name(o.reduce));
   if (!o.pairs.empty()) what += ", custom source-target pairs";
-  return fmt::format(
-      "# sbrdma bench {}: {} rank{} x {} group{} on {}, {}, {} iteration{} after {} warmup{}{}\n",
-      collectives::op_name(o.op), R, R == 1 ? "" : "s", groups, groups == 1 ? "" : "s",
-      o.topology_name, what, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
-      o.warmups == 1 ? "" : "s", o.timing_only ? ", timing only" : "");
+  return fmt::format("# sbrdma bench {}: {} on {}, {}, {} iteration{} after {} warmup{}{}\n",
+                     collectives::op_name(o.op), ranks_and_groups(o, groups), o.topology_name, what,
+                     o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
+                     o.warmups == 1 ? "" : "s", o.timing_only ? ", timing only" : "");
 }
 
 }  // namespace
+
+std::string ranks_and_groups(const BenchOptions& o, unsigned groups) {
+  const unsigned R = o.groups ? o.groups->ranks() : o.ranks;
+  return fmt::format("{} rank{} x {} group{}", R, R == 1 ? "" : "s", groups,
+                     groups == 1 ? "" : "s");
+}
 
 std::string format_table(const BenchOptions& o, const BenchResult& r) {
   std::string out = header_line(o, r.groups);

@@ -18,6 +18,8 @@ expect_out "--seed UINT=0"
 expect_out "-n,--iters UINT=5"
 expect_out "-w,--warmup_iters UINT=1"
 expect_out "-r,--nworkers UINT"
+expect_out "hierarchical or hier"
+expect_out "(also float32, bfloat16, float16)"
 
 # A collective's trace, step boxes included, is pinned byte for byte (tests/data/trace).
 check bench_trace_pinned 0 - -- bench sendrecv -r 3 -b 5K -c random --trace sendrecv.json
@@ -46,7 +48,7 @@ expect_out "rdma_desc_gen"
 # A JSON topology is named after its file: the plot's title escapes it, so the SVG parses.
 printf '{"chips":1}' >"$(work)/R&D.json"
 check bench_plot_escapes 0 - -- bench allr -r 2 -b 4K --topology 'R&D.json' --plot rd.svg
-if grep -qF '>sbrdma bench allr: 2 ranks on R&amp;D, fp32</text>' "$(work)/rd.svg"; then
+if grep -qF '>sbrdma bench allr: 2 ranks x 1 group on R&amp;D, fp32</text>' "$(work)/rd.svg"; then
   pass=$((pass + 1)); else _fail "the plot's title does not escape R&D"; fi
 if command -v python3 >/dev/null; then
   if python3 -c 'import sys,xml.dom.minidom as m; m.parse(sys.argv[1])' "$(work)/rd.svg" 2>/dev/null; then
@@ -142,6 +144,30 @@ expect_err "error: -b 4096 is larger than -e 1024"
 expect_err_lines 1
 check bench_size_zero 1 - -- bench allr -r 2 -b 0
 expect_err "error: -b: size 0: a collective needs at least one byte"
+expect_err_lines 1
+# A zero -e is itself the error (not "below -b's default", not "-b is larger").
+check bench_max_size_zero 1 - -- bench allr -r 2 -e 0
+expect_err "error: -e: size 0: a collective needs at least one byte"
+expect_err_lines 1
+check bench_max_size_zero_with_b 1 - -- bench allr -r 2 -b 1 -e 0
+expect_err "error: -e: size 0: a collective needs at least one byte"
+expect_err_lines 1
+# The sweep's bounds do not wait for a good -d, -f or -i: every bad flag is told at once.
+check bench_size_zero_bad_dtype 1 - -- bench allr -r 2 -d bad -b 0
+expect_err "error: -d: unknown data type 'bad'"
+expect_err "error: -b: size 0: a collective needs at least one byte"
+expect_err_lines 2
+check bench_size_zero_bad_factor 1 - -- bench allr -r 2 -b 0 -f 1
+expect_err "error: -b: size 0: a collective needs at least one byte"
+expect_err "error: -f: the factor must be at least 2"
+expect_err_lines 2
+check bench_size_zero_bad_step 1 - -- bench allr -r 2 -b 0 -i 0
+expect_err "error: -b: size 0: a collective needs at least one byte"
+expect_err "error: -i: the step must be at least 1 byte"
+expect_err_lines 2
+check bench_sizes_reversed_bad_dtype 1 - -- bench allr -r 2 -d bad -b 4K -e 1K
+expect_err "error: -b 4096 is larger than -e 1024"
+expect_err_lines 2
 check bench_bad_size 1 - -- bench allr -r 2 -b 12X
 expect_err "error: -b: bad size '12X' (a number of bytes, K/KB/KiB, M/MB/MiB or G/GB/GiB in any case allowed)"
 check bench_too_many_ranks 1 - -- bench allr -r 9
@@ -168,7 +194,7 @@ check bench_groups_not_core_path 1 - -- bench allr -b 1K --custom-replica-groups
 expect_err "groups_not_core.json: error: /1/1: replica group 1: rank 8 is not a core of the topology (cores 0..7)"
 echo '[[0,1],[2]]' >"$(work)/groups_sizes.json"
 check bench_groups_sizes_path 1 - -- bench allr -b 1K --custom-replica-groups groups_sizes.json
-expect_err "groups_sizes.json: error: /1: replica group 1 has 1 ranks, group 0 has 2 (all groups must be the same size)"
+expect_err "groups_sizes.json: error: /1: replica group 1 has 1 rank, group 0 has 2 (all groups must be the same size)"
 # A key twice is refused, not read as its last value.
 echo '{"replica_groups":[[0,1]],"replica_groups":[[0,1]]}' >"$(work)/groups_dup_key.json"
 check bench_groups_duplicate_key 1 - -- bench allr -b 1K --custom-replica-groups groups_dup_key.json

@@ -118,6 +118,16 @@ touch "$(work)/redump/notes.txt"
 check bench_dump_again 0 - -- bench allr -r 2 -b 1K --dump-programs redump
 if [[ $(cd "$(work)/redump" && echo *) == "core0.s core1.s notes.txt" ]]; then
   pass=$((pass + 1)); else _fail "redump holds: $(cd "$(work)/redump" && echo *)"; fi
+# Groups of one rank have nothing to do: each rank's file says so (no words), and the folder
+# holds this run's programs, not the earlier ones.
+check bench_dump_one_rank_groups 0 - -- bench allr -r 2 --data-parallel-dimension 1 -b 1K -n 1 -w 0 --dump-programs redump
+if [[ $(cd "$(work)/redump" && echo *) == "core0.s core1.s notes.txt" ]] &&
+  grep -q "^# no words: this rank has nothing to send, receive or reduce$" "$(work)/redump/core1.s" &&
+  ! grep -qv "^#" "$(work)/redump/core0.s"; then
+  pass=$((pass + 1)); else _fail "one-rank dump: $(cd "$(work)/redump" && echo *)"; fi
+check bench_dump_one_rank_assembles 0 - -- asm redump/core0.s -o one_rank.bin
+if [[ -f "$(work)/one_rank.bin" && ! -s "$(work)/one_rank.bin" ]]; then
+  pass=$((pass + 1)); else _fail "one_rank.bin is not an empty program"; fi
 
 # Inputs the outputs would reach in other ways: standard input redirected from the file, a
 # file in the dump folder named like a program, asm's own source.

@@ -105,6 +105,10 @@ TEST(Types, NamesRoundTripAndBusFactors) {
   for (DataType d : all_dtypes()) EXPECT_EQ(*parse_dtype(dtype_name(d)), d);
   EXPECT_EQ(*parse_op("all_reduce"), Op::kAllReduce);
   EXPECT_EQ(*parse_algorithm("hier"), Algorithm::kHierarchical);
+  // The aliases --help and docs/bench.md list.
+  EXPECT_EQ(*parse_dtype("float32"), DataType::kFp32);
+  EXPECT_EQ(*parse_dtype("bfloat16"), DataType::kBf16);
+  EXPECT_EQ(*parse_dtype("float16"), DataType::kFp16);
   EXPECT_FALSE(parse_op("allreduce").ok());
   EXPECT_EQ(parse_op("bogus").error().message,
             "unknown collective 'bogus' (one of: allr, allg, redsct, alltoall, sendrecv, permute)");

@@ -103,6 +103,26 @@ TEST(BenchSweep, SweepsMultiplyOrStep) {
   EXPECT_EQ(sweep_sizes(0, 1024, 2, 0).error().message,
             "-b: size 0: a collective needs at least one byte");
   EXPECT_EQ(sweep_sizes(1, 1024, 1, 0).error().message, "-f: the factor must be at least 2");
+  // Every error of the bounds, each once, in flag order.
+  auto messages = [](const std::vector<base::Error>& errors) {
+    std::vector<std::string> out;
+    for (const base::Error& e : errors) out.push_back(e.message);
+    return out;
+  };
+  EXPECT_TRUE(sweep_errors(1, 1, 2, 0).empty());
+  EXPECT_TRUE(sweep_errors(1, 8, 1, 3).empty());  // a step: the factor is not used
+  EXPECT_EQ(messages(sweep_errors(0, 0, 1, 0)),
+            (std::vector<std::string>{"-b: size 0: a collective needs at least one byte",
+                                      "-e: size 0: a collective needs at least one byte",
+                                      "-f: the factor must be at least 2"}));
+  // An -e that defaults to -b is -b's error; a zero -e is not "below" a -b.
+  EXPECT_EQ(messages(sweep_errors(0, 0, 2, 0, /*end_given=*/false)),
+            (std::vector<std::string>{"-b: size 0: a collective needs at least one byte"}));
+  EXPECT_EQ(messages(sweep_errors(4, 0, 2, 0)),
+            (std::vector<std::string>{"-e: size 0: a collective needs at least one byte"}));
+  EXPECT_EQ(
+      messages(sweep_errors(8, 4, 0, 0)),
+      (std::vector<std::string>{"-b 8 is larger than -e 4", "-f: the factor must be at least 2"}));
   // A step past 64 bits ends the sweep; it does not wrap into a small size.
   const std::uint64_t top = ~std::uint64_t{0};
   EXPECT_EQ(*sweep_sizes(1024, 16384, (std::uint64_t{1} << 54) + 2, 0),
@@ -374,10 +394,18 @@ TEST(BenchSweep, ThePlotEscapesItsText) {
   BenchOptions o = ring_allreduce({4096, 8192});
   o.topology_name = "R&D <x> \"q\" 'a'";
   const std::string svg = format_plot(o, rows_of({{collectives::Algorithm::kRing, {1, 2}}}));
-  EXPECT_NE(svg.find(">sbrdma bench allr: 8 ranks on R&amp;D &lt;x&gt; &quot;q&quot; "
+  EXPECT_NE(svg.find(">sbrdma bench allr: 8 ranks x 1 group on R&amp;D &lt;x&gt; &quot;q&quot; "
                      "&apos;a&apos;, fp32</text>\n"),
             std::string::npos)
       << svg;
+  // The title counts ranks and groups as the table's header does ("1 rank", not "1 ranks").
+  o.ranks = 1;
+  BenchResult one = rows_of({{collectives::Algorithm::kRing, {1, 2}}});
+  one.groups = 3;
+  EXPECT_NE(format_plot(o, one).find(">sbrdma bench allr: 1 rank x 3 groups on R&amp;D"),
+            std::string::npos);
+  EXPECT_NE(format_table(o, one).find("# sbrdma bench allr: 1 rank x 3 groups on R&D"),
+            std::string::npos);
   // Every & starts an entity, and no text holds a raw < or >: the plot is well-formed.
   for (std::size_t at = svg.find('&'); at != std::string::npos; at = svg.find('&', at + 1)) {
     const std::string_view rest = std::string_view(svg).substr(at);
@@ -510,14 +538,14 @@ TEST(ReplicaGroups, CheckErrorsNameTheGroupOrRankByItsPath) {
             "g.json: error: /1/1: replica group 1: rank 8 is not a core of the topology "
             "(cores 0..7)");
   EXPECT_EQ(groups_error("[[0, 1], [2]]"),
-            "g.json: error: /1: replica group 1 has 1 ranks, group 0 has 2 (all groups must be "
+            "g.json: error: /1: replica group 1 has 1 rank, group 0 has 2 (all groups must be "
             "the same size)");
   EXPECT_EQ(groups_error("[[0], []]"), "g.json: error: /1: replica group 1 is empty");
   // The object form's groups sit under /replica_groups.
   EXPECT_EQ(groups_error(R"({"replica_groups": [[0, 1, 2], [2, 3, 4]]})"),
             "g.json: error: /replica_groups/1/0: replica groups 0 and 1 overlap at rank 2");
   EXPECT_EQ(groups_error(R"({"replica_groups": [[0, 1], [2]]})"),
-            "g.json: error: /replica_groups/1: replica group 1 has 1 ranks, group 0 has 2 (all "
+            "g.json: error: /replica_groups/1: replica group 1 has 1 rank, group 0 has 2 (all "
             "groups must be the same size)");
   // Syntax-level errors come first, as without a topology.
   EXPECT_EQ(groups_error("[[0, 1], [1, -2]]"),
