@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/check.h"
 #include "base/printable.h"
@@ -137,11 +138,39 @@ std::string help_name(const CLI::App* cmd, std::string name) {
 /// ends after it, or the next word is another of the command's options ("bench -b -r 2", which
 /// CLI11 reads as -b of "-r" and blames the "2"; "-t -n 1", which it reads as three
 /// statistics). Nothing for a line that asks for help, or has no such option.
+/// The option of `leaf` that `word` names when `word` is one that takes its value from the next
+/// word ("-b", "--minbytes"; not "--minbytes=1K", "-b1K" or a flag); nullptr otherwise.
+const CLI::Option* option_taking_next(const CLI::App& leaf, std::string_view word) {
+  if (word.size() < 2 || word[0] != '-' || word.find('=') != std::string_view::npos) return nullptr;
+  if (word[1] != '-' && word.size() > 2) return nullptr;
+  const CLI::Option* opt = leaf.get_option_no_throw(std::string(word));
+  return opt == nullptr || opt->get_expected_min() < 1 ? nullptr : opt;
+}
+
+bool is_help_word(std::string_view w) {
+  return w == "--help" || w == "-h";
+}
+
+/// argv without the options whose value slot holds a help word ("asm -o --help", "bench allr -b
+/// -h"): CLI11 would take the word as the value (and asm wrote its program to a file named
+/// --help). Help wins over every other word, so the option is dropped and the help printed.
+std::vector<char*> without_options_before_help(const CLI::App& app, int argc, char** argv) {
+  std::vector<char*> out(argv, argv + argc);
+  const UsageScope scope = usage_scope(app, argc, argv);
+  if (scope.leaf == nullptr) return out;
+  for (std::size_t i = 1; i + 1 < out.size() && std::string_view(out[i]) != "--";) {
+    if (option_taking_next(*scope.leaf, out[i]) != nullptr && is_help_word(out[i + 1])) {
+      out.erase(out.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+
 std::optional<std::string> missing_value_error(const CLI::App& app, int argc, char** argv) {
   for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i) {
-    if (std::string_view(argv[i]) == "--help" || std::string_view(argv[i]) == "-h") {
-      return std::nullopt;
-    }
+    if (is_help_word(argv[i])) return std::nullopt;
   }
   const UsageScope scope = usage_scope(app, argc, argv);
   if (scope.leaf == nullptr || !scope.unknown.empty()) return std::nullopt;
@@ -149,10 +178,7 @@ std::optional<std::string> missing_value_error(const CLI::App& app, int argc, ch
     const std::string_view word = argv[i];
     if (word == "--") break;
     // "--name=value" and "-xVALUE" carry their value.
-    if (word.size() < 2 || word[0] != '-' || word.find('=') != std::string_view::npos) continue;
-    if (word[1] != '-' && word.size() > 2) continue;
-    const CLI::Option* opt = scope.leaf->get_option_no_throw(std::string(word));
-    if (opt == nullptr || opt->get_expected_min() < 1) continue;
+    if (option_taking_next(*scope.leaf, word) == nullptr) continue;
     const std::string name = help_name(scope.leaf, std::string(word));
     if (i + 1 == argc) return name + " needs a value";
     const std::string_view next = argv[i + 1];
@@ -227,6 +253,9 @@ int main(int argc, char** argv) {
   add_run_command(app, ctx);
   add_bench_command(app, ctx);
   refuse_repeated_flags(app);
+  std::vector<char*> args = without_options_before_help(app, argc, argv);
+  argc = static_cast<int>(args.size());
+  argv = args.data();
   if (const auto error = missing_value_error(app, argc, argv)) {
     std::fprintf(stderr, "sbrdma: error: %s\nrun '%s --help' for usage\n", error->c_str(),
                  usage_scope(app, argc, argv).path.c_str());
@@ -237,9 +266,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     // Help wins over every other word ("sbrdma --help x" is help too), --version included.
     for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i) {
-      if (std::string_view(argv[i]) == "--help" || std::string_view(argv[i]) == "-h") {
-        return exit_printing(app, CLI::CallForHelp());
-      }
+      if (is_help_word(argv[i])) return exit_printing(app, CLI::CallForHelp());
     }
     if (const auto error = version_usage_error(app, argc, argv)) {
       std::fprintf(stderr, "sbrdma: error: %s\nrun 'sbrdma --help' for usage\n", error->c_str());

@@ -174,6 +174,17 @@ expect_err "sbrdma: error: -e/--maxbytes needs a value (the next word, '--seed',
 check asm_value_missing 1 - -- asm twice.s -o --hex
 expect_err "sbrdma: error: -o/--output needs a value (the next word, '--hex', is an option)"
 expect_err "run 'sbrdma asm --help' for usage"
+# Help where the value should be is help (CLI11 alone wrote asm's program to a file named
+# --help and exited 0, and bench called '--help' a bad size).
+check asm_help_as_value 0 - -- asm -o --help
+expect_out "Usage: sbrdma asm [OPTIONS] [FILE]"
+if [[ -e "$(work)/--help" ]]; then _fail "asm wrote a file named --help"; else
+  pass=$((pass + 1)); fi
+check bench_help_as_value 0 - -- bench allr -r 2 -b -h
+expect_out "Usage: sbrdma bench [OPTIONS] [COLLECTIVE]"
+expect_err_lines 0
+check decode_help_as_value 0 - -- decode addr --profile --help 0x0
+expect_out "Usage: sbrdma decode addr [OPTIONS] ADDR"
 # A value that only looks like an option is still a value: the command judges it.
 check bench_negative_value_is_a_value 1 - -- bench allr -r -1
 expect_err "error: -r: '-1' is not a number of ranks"
