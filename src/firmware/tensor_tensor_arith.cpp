@@ -227,6 +227,16 @@ base::Result<TtaPlan> plan_tensor_tensor_arith(const isa::ExtTensorTensorArith& 
                                    name, count(*o), pl.elements));
     }
   }
+  // More destination elements than a partition's active bytes hold write some byte twice, in
+  // an order the record does not give; it also bounds one word's work (65535 x 65535 elements
+  // of step 0 took a day and 17 GB). [CHOICE D28e]
+  const std::uint64_t most = p.partition_active.n / pl.elem_bytes;
+  if (pl.elements > most) {
+    return tta_error(fmt::format(
+        "dst_mem_pattern has {} elements; a partition's {} active bytes hold at most {} {} "
+        "elements, so some would be written twice",
+        pl.elements, p.partition_active.n, most, dtype_name(d)));
+  }
   return pl;
 }
 

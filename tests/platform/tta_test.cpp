@@ -197,6 +197,27 @@ TEST(Tta, RefusalsAreFirmwareErrors) {
               "they must be equal");
   }
   {
+    // More destination elements than a partition holds (here all at one address, step 0):
+    // refused before any work, one under the bound runs. [CHOICE D28e]
+    const auto flat = [](std::uint16_t n0, std::uint16_t n1) { return pattern(0, 0, n0, 0, n1); };
+    auto sim = make_sim();
+    EXPECT_EQ(first_error(*sim, tta(AluOp::kAdd, Dtype::kFp32, flat(65535, 65535),
+                                    flat(65535, 65535), flat(65535, 65535))),
+              "ext_tensor_tensor_arith: dst_mem_pattern has 4294836225 elements; a partition's "
+              "229376 active bytes hold at most 57344 fp32 elements, so some would be written "
+              "twice");
+    auto sim2 = make_sim();
+    EXPECT_EQ(first_error(*sim2, tta(AluOp::kAdd, Dtype::kFp32, flat(57345, 1), flat(57345, 1),
+                                     flat(57345, 1))),
+              "ext_tensor_tensor_arith: dst_mem_pattern has 57345 elements; a partition's "
+              "229376 active bytes hold at most 57344 fp32 elements, so some would be written "
+              "twice");
+    auto sim3 = make_sim();
+    auto at_bound = tta(AluOp::kAdd, Dtype::kFp32, flat(57344, 1), flat(57344, 1), flat(57344, 1));
+    at_bound.completion_info.num_active_ports = 1;  // 16 partitions: the strided run is short
+    EXPECT_EQ(first_error(*sim3, at_bound), "");
+  }
+  {
     auto sim = make_sim();
     EXPECT_EQ(first_error(*sim, tta(AluOp::kAdd, Dtype::kFp32, p(0x40000), p(0), p(0))),
               "ext_tensor_tensor_arith: src0_mem_pattern.start_addr 0x40000 starts at partition "
