@@ -110,6 +110,18 @@ std::string format_decoded(const DecodedAddr& d, ChipDie issuer) {
                        h.sbuf->active ? "" : " (beyond the partition's active bytes)");
   }
   if (h.udma) out += "  " + udma_text(*h.udma) + "\n";
+  if (h.region->kind == RegionKind::kSdmaMisc) {
+    // The wrapper's registers `info regs` lists under MISC (udma-facts 2.4).
+    const RegDesc* reg = h.offset < misc::kBankSize
+                             ? find_reg(misc_bank().regs, static_cast<std::uint32_t>(h.offset))
+                             : nullptr;
+    if (reg != nullptr) {
+      out += fmt::format("  MISC register {} (+{:#x}, {}{})\n", reg->name, h.offset,
+                         access_name(reg->access), flags_text(reg->flags));
+    } else {
+      out += fmt::format("  MISC +{:#x}: no known register\n", h.offset);
+    }
+  }
   return out;
 }
 

@@ -13,6 +13,12 @@ expect_out "chip-id -> chip 18, die 1, LOCAL 0x100000"
 check addr_doorbell 0 - -- decode addr 0x1002506038
 expect_out "region SE_0.SDMA_5.UDMA_M2S +0x6038 (core 0, DMA engine 5, die 0, chip 0)"
 expect_out "M2S queue 5 register TDRTP_inc (+0x38, RW, doorbell, broadcast)"
+# The MISC block's registers are named as `info regs` lists them.
+check addr_misc_register 0 - -- decode addr 0x1002540100
+expect_out "region SE_0.SDMA_5.MISC +0x100 (core 0, DMA engine 5, die 0, chip 0)"
+expect_out "  MISC register BROADCAST_CFG_GROUP (+0x100, RW)"
+check addr_misc_unknown 0 - -- decode addr 0x1002540108
+expect_out "  MISC +0x108: no known register"
 check addr_bcast 0 - -- decode addr 0x50040A4038
 expect_out "engine group of core 2"
 expect_out "broadcast S2M queue 3 register RDRTP_inc"
