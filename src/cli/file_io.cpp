@@ -85,6 +85,13 @@ base::Status writable_folder(const std::string& path, const fs::path& dir) {
 
 }  // namespace
 
+base::Result<Input> read_text_input(const std::string& path) {
+  auto in = read_input(path);
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  if (in && std::string_view(in->data).starts_with(kBom)) in->data.erase(0, kBom.size());
+  return in;
+}
+
 base::Result<Input> read_input(const std::string& path) {
   // Far above any program: 4 M instruction words. An endless input (/dev/zero) stops here.
   constexpr std::size_t kMaxInputBytes = std::size_t{256} << 20;

@@ -19,6 +19,9 @@ struct Input {
 
 /// Reads `path` whole, or standard input when `path` is "-".
 base::Result<Input> read_input(const std::string& path);
+/// read_input() of a text file (assembly, hex words, a program): without the UTF-8 byte order
+/// mark some editors put first (JSON inputs skip it too).
+base::Result<Input> read_text_input(const std::string& path);
 
 /// Writes `bytes` to `path` (write_outputs() of one file: a failure leaves the file as it
 /// was), or to standard output when `path` is "" or "-".

@@ -39,7 +39,7 @@ std::span<const std::uint8_t> as_bytes(const std::string& s) {
 int run_asm(const std::string& in_path, const std::string& out_path, bool hex) {
   const std::pair<std::string_view, std::string> inputs[] = {{"the assembly text", in_path}};
   if (auto st = check_not_an_input("-o", out_path, inputs); !st) return fail(st.error());
-  auto input = read_input(in_path);
+  auto input = read_text_input(in_path);
   if (!input.ok()) return fail(input.error());
   const isa::AsmResult r = isa::assemble(input->data, input->name);
   if (!r.ok()) return fail(r.errors);
@@ -50,7 +50,7 @@ int run_asm(const std::string& in_path, const std::string& out_path, bool hex) {
 }
 
 int run_disasm(const std::string& in_path, bool hex) {
-  auto input = read_input(in_path);
+  auto input = hex ? read_text_input(in_path) : read_input(in_path);
   if (!input.ok()) return fail(input.error());
   std::vector<isa::Word> words;
   if (hex) {

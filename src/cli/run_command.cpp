@@ -34,7 +34,7 @@ struct RunArgs {
 };
 
 int run(const RunArgs& a) {
-  auto text = read_input(a.program);
+  auto text = read_text_input(a.program);
   if (!text) return fail(text.error());
   auto topology = platform::load_topology(a.topology);
   if (!topology) return fail(flag_error("--topology", topology.error()));

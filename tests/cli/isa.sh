@@ -168,3 +168,17 @@ expect_out ".raw $(printf '30%.0s' {1..64})  # illegal opcode 0x30"
 # info ops gives semaphore_value the kind text reads it as: signed 32-bit (D11; -1 assembles).
 check info_ops_semaphore_value_signed 0 - -- info ops
 expect_out "semaphore_value      i32"
+
+# A UTF-8 byte order mark (some editors write one) starts a text input without being part of it;
+# raw words keep every byte.
+printf '\xef\xbb\xbfrdma_desc_start\n' >"$(work)/bom.s"
+check asm_bom 0 - -- asm bom.s -o bom.bin
+check asm_bom_same_word 0 - -- disasm bom.bin
+expect_out "rdma_desc_start"
+check asm_bom_hex 0 - -- asm bom.s --hex
+cp "$(work)/out" "$(work)/bom_hex.txt"
+printf '\xef\xbb\xbf' | cat - "$(work)/bom_hex.txt" >"$(work)/bom.hex"
+check disasm_hex_bom 0 - -- disasm --hex bom.hex
+expect_out "rdma_desc_start"
+printf '\xef\xbb\xbf' | cat - "$(work)/bom.bin" >"$(work)/bom_raw.bin"
+check disasm_raw_keeps_bom 1 - -- disasm bom_raw.bin
