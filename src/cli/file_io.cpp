@@ -214,6 +214,16 @@ base::Status write_outputs(std::span<const OutputText> files) {
       in_place.push_back(&f);                     // it in place
       continue;
     }
+    const fs::path given = fs::path(f.path).parent_path();
+    std::error_code gone;
+    if (tmp.err == ENOENT && !tmp.made && !fs::exists(given.empty() ? "." : given, gone)) {
+      // Named as the user gave it, as the checks before a run do.
+      const base::Error e = cannot_write(
+          f.path,
+          fmt::format("no folder {}", base::printable(given.empty() ? "." : given.string())));
+      discard(0);
+      return e;
+    }
     if (tmp.err != 0) {  // a full disk, a folder that takes no files (/proc): nothing changed yet
       const std::string why = std::strerror(tmp.err);
       const base::Error e =

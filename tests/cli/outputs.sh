@@ -214,3 +214,9 @@ if [[ -w /proc/version ]]; then
   check asm_output_no_temporary 1 - -- asm one.s -o /proc/version
   expect_err "/proc/version: error: cannot write: cannot create a temporary file in /proc: "
 fi
+
+# A missing folder is named as the user gave it (not the absolute folder of a temporary file).
+printf 'rdma_desc_start\n' >"$(work)/one.s"
+check asm_output_no_folder 1 - -- asm one.s -o nodir/x.bin
+expect_err "nodir/x.bin: error: cannot write: no folder nodir"
+expect_err_lines 1
