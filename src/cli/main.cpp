@@ -134,10 +134,6 @@ std::string help_name(const CLI::App* cmd, std::string name) {
   return name;
 }
 
-/// The usage error (without "sbrdma: error: ") of an option given without its value: the line
-/// ends after it, or the next word is another of the command's options ("bench -b -r 2", which
-/// CLI11 reads as -b of "-r" and blames the "2"; "-t -n 1", which it reads as three
-/// statistics). Nothing for a line that asks for help, or has no such option.
 /// The option of `leaf` that `word` names when `word` is one that takes its value from the next
 /// word ("-b", "--minbytes"; not "--minbytes=1K", "-b1K" or a flag); nullptr otherwise.
 const CLI::Option* option_taking_next(const CLI::App& leaf, std::string_view word) {
@@ -168,6 +164,10 @@ std::vector<char*> without_options_before_help(const CLI::App& app, int argc, ch
   return out;
 }
 
+/// The usage error (without "sbrdma: error: ") of an option given without its value: the line
+/// ends after it, or the next word is another of the command's options ("bench -b -r 2", which
+/// CLI11 reads as -b of "-r" and blames the "2"; "-t -n 1", which it reads as three
+/// statistics). Nothing for a line that asks for help, or has no such option.
 std::optional<std::string> missing_value_error(const CLI::App& app, int argc, char** argv) {
   for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i) {
     if (is_help_word(argv[i])) return std::nullopt;
