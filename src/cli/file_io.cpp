@@ -30,6 +30,15 @@ base::Error cannot_write(const std::string& path, const std::string& why) {
 
 namespace fs = std::filesystem;
 
+/// The folder a file `path` goes in ("." for a bare name).
+fs::path folder_of(const fs::path& path) {
+  return path.parent_path().empty() ? fs::path(".") : path.parent_path();
+}
+/// The error of a file whose folder `dir` does not exist.
+base::Error no_folder(const std::string& path, const fs::path& dir) {
+  return cannot_write(path, fmt::format("no folder {}", base::printable(dir.string())));
+}
+
 /// Refuses a name only a folder has (`out/`, `out/.`), which a write would otherwise take as
 /// the file `out`.
 base::Status file_name(const std::string& path) {
@@ -208,19 +217,16 @@ base::Status write_outputs(std::span<const OutputText> files) {
       }
       mode = st.st_mode & 07777;
     }
-    const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+    const fs::path dir = folder_of(target);
     Temporary tmp = staged_copy(dir, f.text, mode);
     if (tmp.err == EACCES || tmp.err == EPERM) {  // a folder that takes no new file: write
       in_place.push_back(&f);                     // it in place
       continue;
     }
-    const fs::path given = fs::path(f.path).parent_path();
+    const fs::path given = folder_of(f.path);
     std::error_code gone;
-    if (tmp.err == ENOENT && !tmp.made && !fs::exists(given.empty() ? "." : given, gone)) {
-      // Named as the user gave it, as the checks before a run do.
-      const base::Error e = cannot_write(
-          f.path,
-          fmt::format("no folder {}", base::printable(given.empty() ? "." : given.string())));
+    if (tmp.err == ENOENT && !tmp.made && !fs::exists(given, gone)) {
+      const base::Error e = no_folder(f.path, given);  // named as the user gave it
       discard(0);
       return e;
     }
@@ -302,12 +308,10 @@ base::Status check_writable(const std::string& path) {
     if (::access(p->c_str(), W_OK) != 0) return cannot_write(path, std::strerror(errno));
     return base::ok_status();
   }
-  const fs::path parent = p->parent_path().empty() ? fs::path(".") : p->parent_path();
+  const fs::path parent = folder_of(*p);
   auto folder = exists(path, parent);
   if (!folder) return folder.error();
-  if (!*folder) {
-    return cannot_write(path, fmt::format("no folder {}", base::printable(parent.string())));
-  }
+  if (!*folder) return no_folder(path, parent);
   return writable_folder(path, parent);
 }
 

@@ -147,6 +147,14 @@ bool is_help_word(std::string_view w) {
   return w == "--help" || w == "-h";
 }
 
+/// Whether a help word comes before any "--": help wins over every other word.
+bool asks_for_help(int argc, char** argv) {
+  for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i) {
+    if (is_help_word(argv[i])) return true;
+  }
+  return false;
+}
+
 /// argv without the options whose value slot holds a help word ("asm -o --help", "bench allr -b
 /// -h"): CLI11 would take the word as the value (and asm wrote its program to a file named
 /// --help). Help wins over every other word, so the option is dropped and the help printed.
@@ -169,9 +177,7 @@ std::vector<char*> without_options_before_help(const CLI::App& app, int argc, ch
 /// CLI11 reads as -b of "-r" and blames the "2"; "-t -n 1", which it reads as three
 /// statistics). Nothing for a line that asks for help, or has no such option.
 std::optional<std::string> missing_value_error(const CLI::App& app, int argc, char** argv) {
-  for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i) {
-    if (is_help_word(argv[i])) return std::nullopt;
-  }
+  if (asks_for_help(argc, argv)) return std::nullopt;
   const UsageScope scope = usage_scope(app, argc, argv);
   if (scope.leaf == nullptr || !scope.unknown.empty()) return std::nullopt;
   for (int i = 1; i < argc; ++i) {
@@ -265,9 +271,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::CallForVersion& e) {
     // Help wins over every other word ("sbrdma --help x" is help too), --version included.
-    for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i) {
-      if (is_help_word(argv[i])) return exit_printing(app, CLI::CallForHelp());
-    }
+    if (asks_for_help(argc, argv)) return exit_printing(app, CLI::CallForHelp());
     if (const auto error = version_usage_error(app, argc, argv)) {
       std::fprintf(stderr, "sbrdma: error: %s\nrun 'sbrdma --help' for usage\n", error->c_str());
       return 1;

@@ -21,6 +21,12 @@ std::string flags_text(unsigned flags) {
   return s;
 }
 
+/// "register NAME (+OFFSET, ACCESS[, flags])".
+std::string register_text(const RegDesc& r, std::uint64_t offset) {
+  return fmt::format("register {} (+{:#x}, {}{})", r.name, offset, access_name(r.access),
+                     flags_text(r.flags));
+}
+
 std::string udma_text(const UdmaHit& u) {
   std::string s = fmt::format("{}{}", u.broadcast ? "broadcast " : "", direction_name(u.dir));
   if (u.queue) {
@@ -31,8 +37,7 @@ std::string udma_text(const UdmaHit& u) {
     return s + fmt::format(" +{:#x}: beyond the queue banks", u.reg_offset);
   }
   if (u.reg == nullptr) return s + fmt::format(" +{:#x}: no known register", u.reg_offset);
-  return s + fmt::format(" register {} (+{:#x}, {}{})", u.reg->name, u.reg_offset,
-                         access_name(u.reg->access), flags_text(u.reg->flags));
+  return s + " " + register_text(*u.reg, u.reg_offset);
 }
 
 std::string owner_text(const Region& r) {
@@ -116,8 +121,7 @@ std::string format_decoded(const DecodedAddr& d, ChipDie issuer) {
                              ? find_reg(misc_bank().regs, static_cast<std::uint32_t>(h.offset))
                              : nullptr;
     if (reg != nullptr) {
-      out += fmt::format("  MISC register {} (+{:#x}, {}{})\n", reg->name, h.offset,
-                         access_name(reg->access), flags_text(reg->flags));
+      out += "  MISC " + register_text(*reg, h.offset) + "\n";
     } else {
       out += fmt::format("  MISC +{:#x}: no known register\n", h.offset);
     }
