@@ -44,8 +44,9 @@ class PoolFirmware {
   base::Status ring_init();
 
   /// The sequencer: runs `program` word by word until its end or the first fatal error
-  /// (recorded in errors(); the core then stops). Per word: wait per events.wait_mode, the
-  /// _READ update, the op, the _COMPLETE update. [CHOICE D11, D23]
+  /// (recorded in errors(); the core then stops). Per word: wait per events.wait_mode, the op,
+  /// the _COMPLETE update; the _READ update fires once the op's reads are done (see
+  /// reads_done). [CHOICE D11, D23]
   base::Task<void> run(std::vector<isa::Word> program);
 
   /// rdma_desc_gen (ExtendedInst 8): RX builds the S2M rings, TX the M2S rings. [CHOICE D22a]
@@ -81,6 +82,9 @@ class PoolFirmware {
   base::Task<base::Status> execute(isa::Word word);
   base::Task<base::Status> wait_events(isa::Events ev);
   base::Status apply_update(const isa::Events& ev, bool complete);
+  /// The running word's _READ update, the first time it is called for that word (the op's
+  /// reads are done); nothing outside a word run by the sequencer. [HIGH] wiki-facts §1.4
+  base::Status reads_done();
   /// A posted write into slot `idx` of an EVT_SEM window of core `core` of this chip.
   base::Status sem_write(unsigned core, soc::SemWindow w, unsigned idx, std::uint32_t value);
 
@@ -101,6 +105,7 @@ class PoolFirmware {
   std::array<DescriptorStream, 2> streams_{};
   std::vector<FirmwareError> errors_;
   std::size_t pc_ = 0;
+  std::optional<isa::Events> read_update_;  ///< the running word's, until it fires
 };
 
 }  // namespace sbrdma::firmware

@@ -179,7 +179,9 @@ base::Task<base::Status> PoolFirmware::sb2sb(isa::Sb2sbCollective s) {
 
   // 4. Done when our 16 engines have finished (local +16) and the peer's 16 have delivered
   //    into us (remote +16); consume both so the next leg starts from the same values.
+  //    Our engines done means our source has been read: the word's _READ update fires.
   co_await env_.wait_semaphore(sems.local, SemCompare::kGe, kRdmaEngines);
+  if (auto st = reads_done(); !st) co_return st;
   co_await env_.wait_semaphore(sems.remote, SemCompare::kGe, kRdmaEngines);
   if (auto st = sem_write(id_.tpb, soc::SemWindow::kDec, sems.local, kRdmaEngines); !st) {
     co_return st;

@@ -141,30 +141,38 @@ base::Task<base::Status> PoolFirmware::execute(isa::Word word) {
   }
   const isa::Events ev = isa::decode_events(word);
   if (auto u = update_action(ev.update_mode); !u) co_return u.error();
-  // 3. Wait before issue, then the _READ update.
+  // 3. Wait before issue. The _READ update fires "after the instruction's reads finish"
+  //    [HIGH] wiki-facts §1.4: gen, start and an events-only word read no operand, so at once;
+  //    local compute when its time has passed (D28d), a SB2SB leg when its own engines are
+  //    done (D24 step 4). [CHOICE D23b]
   if (auto st = co_await wait_events(ev); !st) co_return st;
-  if (auto u = apply_update(ev, false); !u) co_return u;
+  read_update_ = ev;
   // 4. The op.
   base::Status st = base::ok_status();
   switch (*op) {
     case Op::kGen:
-      st = co_await rdma_desc_gen(isa::decode_rdma_desc_gen(word).value());
+      st = reads_done();
+      if (st) st = co_await rdma_desc_gen(isa::decode_rdma_desc_gen(word).value());
       break;
     case Op::kStart:
       st = check_rdma_completion_info("rdma_desc_start",
                                       isa::decode_rdma_desc_start(word).value().completion_info);
+      if (st) st = reads_done();
       if (st) st = co_await rdma_desc_start();
       break;
     case Op::kTensorTensorArith:
       st = co_await run_tensor_tensor_arith(env_, map_.profile(), cfg_.compute,
-                                            isa::decode_ext_tensor_tensor_arith(word).value());
+                                            isa::decode_ext_tensor_tensor_arith(word).value(),
+                                            [this] { return reads_done(); });
       break;
     case Op::kSb2sb:
       st = co_await sb2sb(isa::decode_sb2sb_collective(word).value());
       break;
     case Op::kEventsOnly:
+      st = reads_done();
       break;
   }
+  read_update_.reset();
   if (!st) co_return st;
   // 5. The _COMPLETE update. [CHOICE D11]
   co_return apply_update(ev, true);
@@ -188,6 +196,13 @@ base::Status PoolFirmware::apply_update(const isa::Events& ev, bool complete) {
   if (!action->has_value() || (*action)->complete != complete) return base::ok_status();
   const UpdateAction& a = **action;
   return sem_write(id_.tpb, a.window, ev.update_idx, a.immediate ? ev.semaphore_value : 1);
+}
+
+base::Status PoolFirmware::reads_done() {
+  if (!read_update_) return base::ok_status();
+  const isa::Events ev = *read_update_;
+  read_update_.reset();
+  return apply_update(ev, false);
 }
 
 }  // namespace sbrdma::firmware

@@ -22,6 +22,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 
 #include "base/coro.h"
 #include "base/result.h"
@@ -69,8 +70,10 @@ base::Tick tensor_tensor_arith_time(const TtaPlan& plan, const ComputeTiming& ti
 /// through env.sbuf_read/sbuf_write. Errors from the environment are passed on.
 base::Status apply_tensor_tensor_arith(Q7Env& env, const TtaPlan& plan);
 
-/// The whole instruction: plan, charge the time, then (unless env.timing_only()) apply.
+/// The whole instruction: plan, charge the time, call `reads_done` (its reads take effect
+/// then; an error from it ends the instruction), then (unless env.timing_only()) apply.
 base::Task<base::Status> run_tensor_tensor_arith(Q7Env& env, const soc::Profile& p,
-                                                 ComputeTiming timing, isa::ExtTensorTensorArith t);
+                                                 ComputeTiming timing, isa::ExtTensorTensorArith t,
+                                                 std::function<base::Status()> reads_done);
 
 }  // namespace sbrdma::firmware

@@ -184,20 +184,31 @@ TEST(Sb2sbLeg, Lnc2WaitsInPreSyncUntilThePeerIsReady) {
   EXPECT_TRUE(t.take_result().ok());
 }
 
-TEST(Sb2sbLeg, ThroughTheSequencerWithACompletionUpdate) {
-  Core c(0, 0);
-  isa::Sb2sbCollective s = fp32_leg(LncSizeFmt::kLnc1);
-  s.events.update_mode = isa::UpdateMode::kIncComplete;
-  s.events.update_idx = 12;
-  auto run = c.fw.run({isa::encode(s)});
-  EXPECT_FALSE(testing::drive(run));
-  EXPECT_EQ(c.env.sems[12], 0U);
-  c.env.sems[254] = 16;
-  c.env.sems[255] = 16;
-  c.env.pump();
-  ASSERT_TRUE(run.done());
-  EXPECT_FALSE(c.fw.halted());
-  EXPECT_EQ(c.env.sems[12], 1U);
+// Through the sequencer: _COMPLETE fires when the leg is done; "_READ fires after the
+// instruction's reads finish" [HIGH] wiki-facts §1.4, and a leg's reads are its engines' reads
+// of the source, done when they have all signalled LOCAL (each engine's semaphore write lands
+// behind its data, D26d), not when the peer's data has arrived.
+TEST(Sb2sbLeg, ThroughTheSequencerWithReadAndCompletionUpdates) {
+  for (const isa::UpdateMode mode : {isa::UpdateMode::kIncComplete, isa::UpdateMode::kIncRead}) {
+    SCOPED_TRACE(static_cast<int>(mode));
+    const bool read = mode == isa::UpdateMode::kIncRead;
+    Core c(0, 0);
+    isa::Sb2sbCollective s = fp32_leg(LncSizeFmt::kLnc1);
+    s.events.update_mode = mode;
+    s.events.update_idx = 12;
+    auto run = c.fw.run({isa::encode(s)});
+    EXPECT_FALSE(testing::drive(run));
+    EXPECT_EQ(c.env.sems[12], 0U);  // gen and start ran; no engine has finished
+    c.env.sems[254] = 16;
+    c.env.pump();
+    EXPECT_FALSE(run.done());  // the peer's data has not arrived
+    EXPECT_EQ(c.env.sems[12], read ? 1U : 0U);
+    c.env.sems[255] = 16;
+    c.env.pump();
+    ASSERT_TRUE(run.done());
+    EXPECT_FALSE(c.fw.halted());
+    EXPECT_EQ(c.env.sems[12], 1U);  // once
+  }
 }
 
 // NC-v2 firmware has no 0xBF handler: the word is an unknown opcode there, not a leg.

@@ -243,15 +243,20 @@ TEST(Tta, TimeModelAndItsPlaceInTheRun) {
   ASSERT_TRUE(strided.ok());
   EXPECT_EQ(firmware::tensor_tensor_arith_time(*strided, timing).ps, 50000U + 27306667U);
 
-  // In a run: the _COMPLETE update's posted write lands mmio_write_latency after the op.
-  auto sim = make_sim();
-  auto t = tta(AluOp::kAdd, Dtype::kFp32, pattern(0, 1, 1024), pattern(0x1000, 1, 1024),
-               pattern(0x2000, 1, 1024));
-  t.events.update_mode = isa::UpdateMode::kIncComplete;
-  t.events.update_idx = 9;
-  const RunReport r = run_core0(*sim, {isa::encode(t)});
-  EXPECT_EQ(r.changed(0, 9), 1U);
-  EXPECT_EQ(r.end_time.ps, 50000U + 1706667U + sim->topology().params().mmio_write_latency.ps);
+  // In a run: the _COMPLETE update's posted write lands mmio_write_latency after the op, and
+  // so does the _READ one: "_READ fires after the instruction's reads finish" [HIGH] wiki-facts
+  // §1.4, and local compute's reads take effect when its time has passed (D28d). Fired before
+  // the op, it would land long before the op ends.
+  for (const isa::UpdateMode mode : {isa::UpdateMode::kIncComplete, isa::UpdateMode::kIncRead}) {
+    auto sim = make_sim();
+    auto t = tta(AluOp::kAdd, Dtype::kFp32, pattern(0, 1, 1024), pattern(0x1000, 1, 1024),
+                 pattern(0x2000, 1, 1024));
+    t.events.update_mode = mode;
+    t.events.update_idx = 9;
+    const RunReport r = run_core0(*sim, {isa::encode(t)});
+    EXPECT_EQ(r.changed(0, 9), 1U);
+    EXPECT_EQ(r.end_time.ps, 50000U + 1706667U + sim->topology().params().mmio_write_latency.ps);
+  }
 }
 
 TEST(Tta, GpSimdClockComesFromTheProfilesTimingTable) {
