@@ -60,7 +60,7 @@ int run_demo() {
   std::printf("%s", soc::format_address_views(*folded).c_str());
   auto decoded = map->decode(*folded, soc::ChipDie{0, 0});
   if (!decoded) return internal(decoded.error());
-  std::printf("%s", soc::format_decoded(*decoded, soc::ChipDie{0, 0}).c_str());
+  std::printf("%s", soc::format_decoded(*decoded, soc::ChipDie{0, 0}, map->profile()).c_str());
   return round_trip ? 0 : 2;
 }
 

@@ -49,7 +49,7 @@ int run_decode_addr(const AddrArgs& a) {
   } else if (auto dec = map->decode(addr, issuer); !dec) {
     out += "route: not routable: " + dec.error().message + "\n";
   } else {
-    out += soc::format_decoded(*dec, issuer);
+    out += soc::format_decoded(*dec, issuer, **profile);
   }
   std::fputs(out.c_str(), stdout);
   return 0;

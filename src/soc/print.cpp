@@ -79,7 +79,7 @@ std::string format_hit_brief(const RegionHit& h) {
   return s;
 }
 
-std::string format_decoded(const DecodedAddr& d, ChipDie issuer) {
+std::string format_decoded(const DecodedAddr& d, ChipDie issuer, const Profile& profile) {
   const RouteTarget& t = d.target;
   std::string out = fmt::format(
       "route from chip {} die {}: {} -> {}, die {}, LOCAL {:#x}\n", issuer.chip, issuer.die,
@@ -87,6 +87,12 @@ std::string format_decoded(const DecodedAddr& d, ChipDie issuer) {
       t.same_chip ? fmt::format("this chip ({})", t.chip) : fmt::format("chip {}", t.chip), t.die,
       t.local);
   if (!d.hit) {
+    const unsigned dies = profile.dies_per_chip;
+    if (dies != 0 && t.die >= dies) {
+      out += fmt::format("hits nothing: profile {} has {} die{} per chip, no die {}\n",
+                         profile.name, dies, dies == 1 ? "" : "s", t.die);
+      return out;
+    }
     out += fmt::format("hits nothing (chip-relative address {:#x})\n", t.chip_local().v);
     return out;
   }

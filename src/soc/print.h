@@ -17,8 +17,9 @@ namespace sbrdma::soc {
 std::string bit_range_text(base::BitField b);
 /// Both views of `a` with every field, one field per line.
 std::string format_address_views(base::SocAddr a);
-/// The route of a decoded address and what it hits (or "hits nothing").
-std::string format_decoded(const DecodedAddr& d, ChipDie issuer);
+/// The route of a decoded address and what it hits (or "hits nothing", saying so when the
+/// route ends on a die that `profile`'s chips do not have).
+std::string format_decoded(const DecodedAddr& d, ChipDie issuer, const Profile& profile);
 /// One line naming what a region hit is, e.g. "TPB_0.EVT_SEM +0x1804 INC[1]".
 std::string format_hit_brief(const RegionHit& h);
 /// A register bank: offset, name, access, reset, flags, then the fields.

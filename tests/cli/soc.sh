@@ -41,6 +41,9 @@ expect_out "TPB_0.STATE_BUF +0x3f000"
 expect_out "SBUF partition 0, byte 0x3f000 (beyond the partition's active bytes)"
 check addr_sunda_has_two_cores 0 - -- decode addr 0x6000000000 --profile sunda
 expect_out "hits nothing"
+check addr_sunda_has_one_die 0 - -- decode addr 0x800000000000 --profile sunda
+expect_out "route from chip 0 die 0: local -> this chip (0), die 1, LOCAL 0x0"
+expect_out "hits nothing: profile sunda has 1 die per chip, no die 1"
 check addr_maverick_has_no_map 0 - -- decode addr 0x10 --profile maverick
 expect_out "no public SoC address map"
 check addr_peb_not_routed 0 - -- decode addr 0x0020008002000000
