@@ -37,16 +37,55 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   }
 }
 
-/// Parses a number for `key` within [lo, hi]; the error message if it is not one.
+/// What read_number saw.
+enum class NumberForm : std::uint8_t { kValue, kMalformed, kTooLarge };
+struct NumberText {
+  NumberForm form = NumberForm::kMalformed;
+  std::int64_t value = 0;  ///< kValue only
+};
+
+/// A decimal (optionally negative) or 0x-hex integer, telling a well-formed number past
+/// 64-bit signed range apart from text that is no number at all.
+NumberText read_number(std::string_view text) {
+  const bool negative = !text.empty() && text.front() == '-';
+  if (negative) text.remove_prefix(1);
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    if (negative) return {};  // negative numbers are decimal only
+    base = 16;
+    text.remove_prefix(2);
+  }
+  if (text.empty()) return {};
+  std::uint64_t u = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), u, base);
+  if (end != text.data() + text.size() ||
+      (ec != std::errc{} && ec != std::errc::result_out_of_range)) {
+    return {};
+  }
+  constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  if (ec == std::errc::result_out_of_range || u > kMax + (negative ? 1 : 0)) {
+    return {NumberForm::kTooLarge, 0};
+  }
+  if (negative) {
+    return {NumberForm::kValue, u == kMax + 1 ? std::numeric_limits<std::int64_t>::min()
+                                              : -static_cast<std::int64_t>(u)};
+  }
+  return {NumberForm::kValue, static_cast<std::int64_t>(u)};
+}
+
+/// Parses a number for `key` within [lo, hi]; the error message if it is not one (a
+/// well-formed number too large for 64 bits is out of range like any other).
 std::optional<std::string> number_in(std::string_view text, const std::string& key, std::int64_t lo,
                                      std::int64_t hi, Radix radix, std::int64_t& out) {
-  const auto v = parse_number(text);
-  if (!v) return fmt::format("bad number '{}' for {}", base::printable_brief(text), key);
-  if (*v < lo || *v > hi) {
+  const NumberText n = read_number(text);
+  if (n.form == NumberForm::kMalformed) {
+    return fmt::format("bad number '{}' for {}", base::printable_brief(text), key);
+  }
+  if (n.form == NumberForm::kTooLarge || n.value < lo || n.value > hi) {
     return fmt::format("value {} out of range for {} ({}..{})", base::printable_brief(text), key,
                        format_number(lo, radix), format_number(hi, radix));
   }
-  out = *v;
+  out = n.value;
   return std::nullopt;
 }
 
@@ -102,23 +141,9 @@ std::string_view field_kind_name(const Field& field) {
 }
 
 std::optional<std::int64_t> parse_number(std::string_view text) {
-  const bool negative = !text.empty() && text.front() == '-';
-  if (negative) text.remove_prefix(1);
-  int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    if (negative) return std::nullopt;  // negative numbers are decimal only
-    base = 16;
-    text.remove_prefix(2);
-  }
-  if (text.empty()) return std::nullopt;
-  std::uint64_t u = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), u, base);
-  if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
-  constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-  if (u > kMax + (negative ? 1 : 0)) return std::nullopt;
-  if (negative)
-    return u == kMax + 1 ? std::numeric_limits<std::int64_t>::min() : -static_cast<std::int64_t>(u);
-  return static_cast<std::int64_t>(u);
+  const NumberText n = read_number(text);
+  if (n.form != NumberForm::kValue) return std::nullopt;
+  return n.value;
 }
 
 bool is_default(const Word& word, const Field& field, const Part& part) {

@@ -86,13 +86,14 @@ class Parser {
 
  private:
   base::Result<device::CoreId> core_id(std::string_view text) const {
-    auto v = parse_number(text, "core");
+    auto v = parse_number_at_most(text, "core", topo_.num_cores() - 1ULL);
     if (!v) return v.error();
-    if (*v >= topo_.num_cores()) {
-      return base::make_error(fmt::format("core {} does not exist (topology {} has {} cores)", *v,
-                                          topo_.name(), topo_.num_cores()));
+    if (!*v) {
+      return base::make_error(fmt::format("core {} does not exist (topology {} has {} cores)",
+                                          base::printable_brief(text), topo_.name(),
+                                          topo_.num_cores()));
     }
-    return static_cast<device::CoreId>(*v);
+    return static_cast<device::CoreId>(**v);
   }
 
   base::Status core(std::span<const std::string_view> args, const base::SourceLoc& loc) {
@@ -188,13 +189,13 @@ class Parser {
     e.core = *core;
     auto i = required(keys, "idx", ".expect sem");
     if (!i) return i.error();
-    auto idx = parse_number(*i, "idx");
+    auto idx = parse_number_at_most(*i, "idx", profile_.semaphores - 1ULL);
     if (!idx) return idx.error();
-    if (*idx >= profile_.semaphores) {
-      return base::make_error(
-          fmt::format("idx {} out of range (0..{})", *idx, profile_.semaphores - 1));
+    if (!*idx) {
+      return base::make_error(fmt::format("idx {} out of range (0..{})", base::printable_brief(*i),
+                                          profile_.semaphores - 1));
     }
-    e.idx = static_cast<unsigned>(*idx);
+    e.idx = static_cast<unsigned>(**idx);
     auto v = required(keys, "value", ".expect sem");
     if (!v) return v.error();
     auto value = parse_semaphore_value(*v, "value");

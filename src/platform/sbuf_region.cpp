@@ -52,12 +52,25 @@ std::pair<std::uint64_t, std::errc> read_unsigned(std::string_view text) {
 base::Result<std::uint64_t> parse_number(std::string_view text, std::string_view what) {
   const auto [v, ec] = read_unsigned(text);
   if (ec == std::errc::result_out_of_range) {
-    return base::make_error(fmt::format("{} '{}' is too large", what, base::printable_brief(text)));
+    return base::make_error(
+        fmt::format("{} '{}' does not fit in 64 bits", what, base::printable_brief(text)));
   }
   if (ec != std::errc{})
     return base::make_error(
         fmt::format("bad number '{}' for {}", base::printable_brief(text), what));
   return v;
+}
+
+base::Result<std::optional<std::uint64_t>> parse_number_at_most(std::string_view text,
+                                                                std::string_view what,
+                                                                std::uint64_t max) {
+  const auto [v, ec] = read_unsigned(text);
+  if (ec == std::errc::invalid_argument) {
+    return base::make_error(
+        fmt::format("bad number '{}' for {}", base::printable_brief(text), what));
+  }
+  if (ec != std::errc{} || v > max) return std::optional<std::uint64_t>{};
+  return std::optional<std::uint64_t>{v};
 }
 
 base::Result<std::uint32_t> parse_semaphore_value(std::string_view text, std::string_view what) {
@@ -102,15 +115,20 @@ base::Result<FillPattern> parse_fill_pattern(std::string_view text) {
     return base::make_error(fmt::format("unknown pattern '{}' (iota, const:V or random:SEED)",
                                         base::printable_brief(text)));
   }
-  auto v = parse_number(text.substr(colon + 1), fmt::format("pattern {}", kind));
-  if (!v) return v.error();
-  p.value = *v;
+  const std::string_view digits = text.substr(colon + 1);
   if (kind == "const") {
-    if (p.value > 0xff) {
-      return base::make_error(fmt::format("const value {} out of range (0..255)", p.value));
+    auto v = parse_number_at_most(digits, "pattern const", 0xff);
+    if (!v) return v.error();
+    if (!*v) {
+      return base::make_error(
+          fmt::format("const value {} out of range (0..255)", base::printable_brief(digits)));
     }
+    p.value = **v;
     p.kind = FillPattern::Kind::kConst;
   } else {
+    auto v = parse_number(digits, "pattern random");
+    if (!v) return v.error();
+    p.value = *v;
     p.kind = FillPattern::Kind::kRandom;
   }
   return p;

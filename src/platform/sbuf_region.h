@@ -17,6 +17,7 @@
 ///              The same seed and partition give the same bytes whatever the core or offset.
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -62,6 +63,12 @@ void fill_pattern_bytes(const FillPattern& p, unsigned partition, std::span<std:
 
 /// Parses a number: decimal or 0x hex, no sign; errors name it as `what`.
 base::Result<std::uint64_t> parse_number(std::string_view text, std::string_view what);
+/// parse_number for a value that may not pass `max`: nullopt for a well-formed number above
+/// it, 64 bits or more included, whose error the caller words with the text (as for any
+/// other value out of range); errors for text that is no number.
+base::Result<std::optional<std::uint64_t>> parse_number_at_most(std::string_view text,
+                                                                std::string_view what,
+                                                                std::uint64_t max);
 /// Parses a semaphore value, signed 32-bit [CHOICE D11]: parse_number's forms, or one of them
 /// after '-' down to -2^31 (-1 is 0xffffffff). A well-formed number outside the range is out of
 /// range, anything else a bad number; errors name it as `what`.

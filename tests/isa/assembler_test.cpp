@@ -69,6 +69,21 @@ TEST(Assembler, SemaphoreValueMayBeNegative) {
   EXPECT_FALSE(assemble("event_semaphore wait_idx=-1\n", "e").ok());
 }
 
+// A well-formed number too large for 64 bits is out of the field's range, like one that fits
+// 64 bits but not the field; only text that is no number is a bad number.
+TEST(Assembler, NumberPast64BitsIsOutOfRange) {
+  EXPECT_EQ(formatted(assemble("rdma_desc_gen local_sem=99999999999999999999999 "
+                               "src_addr=0x1ffffffffffffffff remote_sem=-99999999999999999999 "
+                               "dst_addr=1x\n",
+                               "a.s")
+                          .errors),
+            "a.s:1: error: value 99999999999999999999999 out of range for local_sem (0..255)\n"
+            "a.s:1: error: value 0x1ffffffffffffffff out of range for src_addr (0..0x1fffffff)\n"
+            "a.s:1: error: value -99999999999999999999 out of range for remote_sem (0..255)\n"
+            "a.s:1: error: bad number '1x' for dst_addr\n");
+  EXPECT_FALSE(parse_number("99999999999999999999999"));
+}
+
 TEST(Assembler, CommentsAndBlankLinesAreSkipped) {
   const AsmResult r = assemble("# header\n\n   \nrdma_desc_start # trailing\n# end", "c.s");
   ASSERT_TRUE(r.ok());
