@@ -322,8 +322,8 @@ BenchInputs bench_inputs(const BenchArgs& a) {
 }
 
 /// Refuses, before the run, outputs that would be written over one another (two flags that
-/// reach one file, or a file where --dump-programs may put a program) and "-" for an output
-/// file: standard output carries the table.
+/// reach one file, or a file where --dump-programs may put a program), "-" for an output
+/// file (standard output carries the table) and the file standard output or error goes to.
 base::Status check_distinct_outputs(const BenchArgs& a) {
   const std::pair<const char*, const std::string*> outs[] = {{"--report-to-json-file", &a.json},
                                                              {"--plot", &a.plot},
@@ -371,6 +371,7 @@ base::Status check_distinct_outputs(const BenchArgs& a) {
       }
     } else {
       SBRDMA_TRY(check_not_an_input(flag, *path, inputs));
+      SBRDMA_TRY(check_not_std_stream(flag, *path, "the table"));
       if (may_hold_program(*id)) {
         return base::make_error(fmt::format("{} {}: --dump-programs {} may write a program there",
                                             flag, base::printable(*path), base::printable(a.dump)));
@@ -457,7 +458,10 @@ base::Status write_files(const std::vector<OutputFile>& files, const std::string
                          const BenchInputs& inputs) {
   std::vector<std::pair<std::string, std::string>> seen;  // path, identity
   for (const OutputFile& f : files) {
-    if (f.program) SBRDMA_TRY(check_not_an_input("--dump-programs", f.path, inputs));
+    if (f.program) {
+      SBRDMA_TRY(check_not_an_input("--dump-programs", f.path, inputs));
+      SBRDMA_TRY(check_not_std_stream("--dump-programs", f.path, "the table"));
+    }
     auto id = output_identity(f.path);
     if (!id) return id.error();
     for (const auto& [other, known] : seen) {

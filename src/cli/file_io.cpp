@@ -295,6 +295,26 @@ base::Status check_not_an_input(const std::string& out_flag, const std::string& 
   return base::ok_status();
 }
 
+base::Status check_not_std_stream(const std::string& out_flag, const std::string& out_path,
+                                  std::string_view stdout_text) {
+  if (out_path.empty() || out_path == "-") return base::ok_status();
+  struct stat out {};
+  if (::stat(out_path.c_str(), &out) != 0 || S_ISCHR(out.st_mode) || S_ISBLK(out.st_mode)) {
+    return base::ok_status();
+  }
+  const std::pair<int, std::string> streams[] = {
+      {STDOUT_FILENO, fmt::format("standard output ({})", stdout_text)},
+      {STDERR_FILENO, "standard error (progress and errors)"}};
+  for (const auto& [fd, what] : streams) {
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino) {
+      return base::make_error(fmt::format("{} {}: that is where {} goes; give another file",
+                                          out_flag, base::printable(out_path), what));
+    }
+  }
+  return base::ok_status();
+}
+
 base::Status check_writable(const std::string& path) {
   if (path.empty() || path == "-") return base::ok_status();
   SBRDMA_TRY(file_name_unless_folder(path));

@@ -67,6 +67,14 @@ bool same_output(const std::string& a, const std::string& a_id, const std::strin
 base::Status check_not_an_input(const std::string& out_flag, const std::string& out_path,
                                 std::span<const std::pair<std::string_view, std::string>> inputs);
 
+/// Refuses an output that is where standard output or standard error already goes (the same
+/// regular file or pipe, e.g. `--trace /dev/stdout` or a file stdout is redirected to): the
+/// output would replace or interleave with what the command prints there, `stdout_text` on
+/// standard output (e.g. "the table"). A terminal or other device is fine, as is a file that
+/// does not exist yet.
+base::Status check_not_std_stream(const std::string& out_flag, const std::string& out_path,
+                                  std::string_view stdout_text);
+
 /// Prints `e` as one line on stderr and returns exit status 1 (bad input).
 int fail(const base::Error& e);
 /// Prints every error, one line each; returns 1.

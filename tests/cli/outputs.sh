@@ -166,6 +166,20 @@ expect_err "error: --dump-programs linkdump/core0.s: that is --custom-replica-gr
 if [[ $(cat "$(work)/lgroups.json") == "[[0, 1]]" ]]; then pass=$((pass + 1)); else
   _fail "the groups file was written through its link"; fi
 
+# Where standard output or error already goes (the file it is redirected to, /dev/stdout): the
+# output would replace the table or the messages. A device is fine.
+check bench_json_is_stdout 1 - -- bench allr -r 2 -b 1K -n 1 -w 0 --report-to-json-file out
+expect_err "error: --report-to-json-file out: that is where standard output (the table) goes; give another file"
+expect_err_lines 1
+check bench_plot_dev_stdout 1 - -- bench allr -r 2 -b 1K -n 1 -w 0 --plot /dev/stdout
+expect_err "error: --plot /dev/stdout: that is where standard output (the table) goes"
+check bench_trace_is_stderr 1 - -- bench allr -r 2 -b 1K -n 1 -w 0 --trace err
+expect_err "error: --trace err: that is where standard error (progress and errors) goes"
+check run_trace_is_stdout 1 - -- run "$EX/ping_pong.s" --trace /dev/stdout
+expect_err "error: --trace /dev/stdout: that is where standard output (the run's report) goes"
+check bench_json_dev_null 0 - -- bench allr -r 2 -b 1K -n 1 -w 0 --report-to-json-file /dev/null
+expect_out "Avg bus bandwidth"
+
 # A full disk (a small tmpfs, where this machine lets us mount one): the output keeps its old
 # bytes, and a new output is not left cut short.
 mkdir -p "$(work)/tiny"
