@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "base/check.h"
+#include "base/stop_signals.h"
 
 #if defined(__linux__)
 #include <sched.h>
@@ -106,7 +107,10 @@ class Helper {
   static constexpr std::uint64_t kIndex = 0xffffffffULL;
 
   Helper() {
-    std::thread([this] { loop(); }).detach();
+    std::thread([this] {
+      block_stop_signals_here();  // they are the main thread's to take (stop_signals.h)
+      loop();
+    }).detach();
   }
 
   [[noreturn]] void loop() {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "base/printable.h"
+#include "base/stop_signals.h"
 #include "cli/commands.h"
 #include "cli/file_io.h"
 #include "cli/numbers.h"
@@ -456,6 +457,9 @@ void remove_stale_programs(const std::string& dir, const std::vector<OutputFile>
 /// a write fails. A program file that reaches an input (a link in the dump folder) is refused.
 base::Status write_files(const std::vector<OutputFile>& files, const std::string& dump_dir,
                          const BenchInputs& inputs) {
+  // An interrupt from here on waits until the files are written or given up (a dump folder
+  // this creates is then filled or removed again).
+  const base::StopSignalsHeld held;
   std::vector<std::pair<std::string, std::string>> seen;  // path, identity
   for (const OutputFile& f : files) {
     if (f.program) {

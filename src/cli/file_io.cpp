@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/printable.h"
+#include "base/stop_signals.h"
 #include "platform/json_file.h"
 
 namespace sbrdma::cli {
@@ -170,6 +171,9 @@ struct Staged {
 }  // namespace
 
 base::Status write_outputs(std::span<const OutputText> files) {
+  // An interrupt while the files are staged and renamed takes effect once they are (no
+  // temporary file left behind, no half-replaced set).
+  const base::StopSignalsHeld held;
   std::vector<Staged> staged;
   const auto discard = [&](std::size_t from) {
     for (std::size_t k = from; k < staged.size(); ++k) ::unlink(staged[k].tmp.c_str());

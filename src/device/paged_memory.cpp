@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/check.h"
+#include "base/stop_signals.h"
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -136,6 +137,7 @@ class PagePool {
     const std::lock_guard<std::mutex> lock(worker_mu_);
     if (worker_.joinable()) worker_.join();
     worker_ = std::thread([spans = std::move(spans)] {
+      base::block_stop_signals_here();  // the main thread's to take (base/stop_signals.h)
       for (const auto& [p, n] : spans) populate(p, n);
     });
   }

@@ -1,0 +1,33 @@
+#pragma once
+/// The signals that ask a process to stop (SIGINT, SIGTERM, SIGHUP), held back while a
+/// program writes its output files, so that an interrupt cannot leave a temporary file or a
+/// half-replaced set of outputs behind: it takes effect (by its default action) once the
+/// writes are done.
+///
+///   base::block_stop_signals_here();        // first thing in a worker thread, for its life
+///   { base::StopSignalsHeld held; write(); } // the main thread: pending until here
+///
+/// A signal sent to the process goes to a thread that does not block it, so worker threads
+/// block these for good: while the main thread holds them, nothing else may take them.
+
+#include <signal.h>
+
+namespace sbrdma::base {
+
+/// Blocks the stop signals in the calling thread (it never handles them).
+void block_stop_signals_here();
+
+/// While it lives, the stop signals stay pending for the calling thread; its destructor
+/// restores the thread's earlier mask, and a signal that arrived meanwhile then takes effect.
+class StopSignalsHeld {
+ public:
+  StopSignalsHeld();
+  ~StopSignalsHeld();
+  StopSignalsHeld(const StopSignalsHeld&) = delete;
+  StopSignalsHeld& operator=(const StopSignalsHeld&) = delete;
+
+ private:
+  sigset_t old_{};
+};
+
+}  // namespace sbrdma::base

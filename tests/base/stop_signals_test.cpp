@@ -1,0 +1,65 @@
+#include "base/stop_signals.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <thread>
+
+namespace sbrdma::base {
+namespace {
+
+// A stop signal that arrives while held waits until the hold ends, then ends the process by
+// its default action: the work inside the hold finishes first.
+TEST(StopSignalsDeathTest, HeldUntilTheWritesAreDone) {
+  EXPECT_EXIT(
+      {
+        {
+          StopSignalsHeld held;
+          ::kill(::getpid(), SIGTERM);
+          std::fputs("writes done\n", stderr);
+        }
+        std::fputs("after the hold\n", stderr);
+        std::_Exit(0);
+      },
+      ::testing::KilledBySignal(SIGTERM), "writes done");
+}
+
+// With a worker thread that blocked them for good, a signal sent to the process can only be
+// taken by the main thread, and so waits for its hold too.
+TEST(StopSignalsDeathTest, WorkerThreadsNeverTakeThem) {
+  EXPECT_EXIT(
+      {
+        std::atomic<bool> blocked{false};
+        std::thread worker([&blocked] {
+          block_stop_signals_here();
+          blocked = true;
+          ::sleep(5);
+        });
+        while (!blocked) std::this_thread::yield();
+        {
+          StopSignalsHeld held;
+          ::kill(::getpid(), SIGINT);
+          ::usleep(100000);  // time for the signal to reach a thread that could take it
+          std::fputs("writes done\n", stderr);
+        }
+        std::_Exit(0);
+      },
+      ::testing::KilledBySignal(SIGINT), "writes done");
+}
+
+// Outside a hold nothing changes: the signal acts at once.
+TEST(StopSignalsDeathTest, NotHeldActsAtOnce) {
+  EXPECT_EXIT(
+      {
+        ::kill(::getpid(), SIGTERM);
+        std::fputs("still running\n", stderr);
+        std::_Exit(0);
+      },
+      ::testing::KilledBySignal(SIGTERM), "^$");
+}
+
+}  // namespace
+}  // namespace sbrdma::base
