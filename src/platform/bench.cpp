@@ -318,11 +318,12 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
       }
       if (progress) {
         progress(fmt::format(
-            "bench: {} {} ({} B), {}: {} iteration{} in {:.2f} s wall, {} "
+            "bench: {} {} ({} B), {}: {} iteration{}{}{} in {:.2f} s wall, {} "
             "descriptors",
             collectives::op_name(o.op), size_name(row.size), row.size,
             collectives::algorithm_name(row.algorithm), o.warmups + o.iterations,
-            o.warmups + o.iterations == 1 ? "" : "s", row.wall_seconds, row.descriptors));
+            o.warmups + o.iterations == 1 ? "" : "s", r->check_run ? ", a check run" : "",
+            r->trace_run ? ", a traced run" : "", row.wall_seconds, row.descriptors));
       }
       out.rows.push_back(std::move(row));
     }

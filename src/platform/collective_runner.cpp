@@ -362,6 +362,7 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
         res.sim_seconds += r->seconds;
         res.descriptors += r->report.stats.descriptors;
         res.copied_bytes += r->report.stats.data_bytes;
+        res.check_run = true;
         own = std::move(*r);
         sim = own->sim.get();
         used = &*low1;
@@ -375,6 +376,11 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
     if (job.trace) {
       auto r = simulate(job, *low1, job.check.has_value(), true, 1, progress(RunPart::kTrace));
       if (!r) return r.error();
+      // Counted as the other runs are: the point's wall time holds it too.
+      res.trace_run = true;
+      res.sim_seconds += r->seconds;
+      res.descriptors += r->report.stats.descriptors;
+      if (!job.timing_only) res.copied_bytes += r->report.stats.data_bytes;
       res.trace_json =
           add_step_boxes(r->sim->trace_json(), r->sim->trace()->word_spans(), low1->programs);
     }

@@ -80,6 +80,8 @@ struct CollectiveResult {
   std::uint64_t copied_bytes = 0;      ///< bytes the engines really copied (functional runs)
   double sim_seconds = 0;              ///< wall seconds inside Simulation::run (all runs)
   std::uint64_t descriptors = 0;       ///< descriptor pairs simulated (all runs)
+  bool check_run = false;              ///< the data check ran its own one-iteration run
+  bool trace_run = false;              ///< the trace's one-iteration run ran
   collectives::EmitStats emit;
   std::uint64_t sbuf_bytes = 0;  ///< per partition
   std::string trace_json;        ///< with job.trace: one iteration, step boxes added

@@ -391,6 +391,10 @@ TEST(BenchRunner, TheTraceSlicesNestOnEveryThread) {
   // One slice per descriptor pair of the traced iteration, as before the lanes.
   EXPECT_EQ(t.dma, 17920U);
   EXPECT_EQ(t.dma, r->stats.descriptors);
+  // The traced run counts in the point's descriptors, as its wall time counts in the point's.
+  EXPECT_TRUE(r->trace_run);
+  EXPECT_FALSE(r->check_run);
+  EXPECT_EQ(r->descriptors, r->stats.descriptors + t.dma);
   EXPECT_EQ(t.spare_lanes, 0U) << "as few lanes as pairs in flight";
   const auto last = t.names.find({0, 1015});
   ASSERT_NE(last, t.names.end()) << "no tenth lane for core 0's engine 15";

@@ -188,12 +188,13 @@ TEST(BenchSweep, ALongPointReportsItsIterationsAsTheyFinish) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   // Per point: iterations 1 and 2 of 3 as they finish (the third is the point's own line).
   ASSERT_EQ(lines.size(), 6u);
-  const std::vector<std::string> starts{"bench: allr 1000 (1000 B), ring: 1 of 3 iterations done, ",
-                                        "bench: allr 1000 (1000 B), ring: 2 of 3 iterations done, ",
-                                        "bench: allr 1000 (1000 B), ring: 3 iterations in ",
-                                        "bench: allr 4K (4096 B), ring: 1 of 3 iterations done, ",
-                                        "bench: allr 4K (4096 B), ring: 2 of 3 iterations done, ",
-                                        "bench: allr 4K (4096 B), ring: 3 iterations in "};
+  const std::vector<std::string> starts{
+      "bench: allr 1000 (1000 B), ring: 1 of 3 iterations done, ",
+      "bench: allr 1000 (1000 B), ring: 2 of 3 iterations done, ",
+      "bench: allr 1000 (1000 B), ring: 3 iterations, a check run in ",
+      "bench: allr 4K (4096 B), ring: 1 of 3 iterations done, ",
+      "bench: allr 4K (4096 B), ring: 2 of 3 iterations done, ",
+      "bench: allr 4K (4096 B), ring: 3 iterations, a check run in "};
   for (std::size_t i = 0; i < lines.size(); ++i) {
     EXPECT_EQ(lines[i].substr(0, starts[i].size()), starts[i]) << lines[i];
   }
