@@ -202,13 +202,20 @@ std::string json_brief(const nlohmann::json& v) {
   return base::printable_brief(v.dump(-1, ' ', true));  // ASCII already: only the cut applies
 }
 
+std::optional<std::uint64_t> json_whole_number(const nlohmann::json& v) {
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>();
+  if (v.is_number_integer() && v.get<std::int64_t>() == 0) return 0;  // -0
+  return std::nullopt;
+}
+
 base::Result<unsigned> json_unsigned(const nlohmann::json& v, const std::string& file,
                                      const std::string& path, std::string_view expected,
                                      std::string_view noun) {
-  if (!v.is_number_unsigned()) {
+  const auto whole = json_whole_number(v);
+  if (!whole) {
     return json_error(file, path, fmt::format("expected {}, got {}", expected, json_brief(v)));
   }
-  const auto n = v.get<std::uint64_t>();
+  const std::uint64_t n = *whole;
   if (n > std::numeric_limits<unsigned>::max()) {
     return json_error(file, path, fmt::format("{} {} is too large", noun, n));
   }

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -39,9 +40,14 @@ base::Error json_error(const std::string& file, const std::string& path, std::st
 /// the value as JSON text (cut at 40 characters).
 std::string json_brief(const nlohmann::json& v);
 
-/// The whole number of 0 or more at JSON path `path` of `file`, as an `unsigned`. Errors:
-/// anything else ("expected `expected`, got ..."), or more than 2^32 - 1 ("`noun` N is too
-/// large").
+/// The value of `v` if it is a whole number of 0 or more: JSON's integers, `-0` included
+/// (nlohmann keeps that one as a signed 0); nullopt for anything else (fractions such as 1.0
+/// included).
+std::optional<std::uint64_t> json_whole_number(const nlohmann::json& v);
+
+/// The whole number of 0 or more (json_whole_number) at JSON path `path` of `file`, as an
+/// `unsigned`. Errors: anything else ("expected `expected`, got ..."), or more than 2^32 - 1
+/// ("`noun` N is too large").
 base::Result<unsigned> json_unsigned(const nlohmann::json& v, const std::string& file,
                                      const std::string& path, std::string_view expected,
                                      std::string_view noun);

@@ -37,10 +37,9 @@ std::string child(const std::string& path, std::size_t index) {
 }
 
 Result<unsigned> as_uint(const json& j, const std::string& path, unsigned min = 0) {
-  if (!j.is_number_unsigned()) {
-    return at(path, "expected a non-negative integer, got " + json_brief(j));
-  }
-  const auto v = j.get<std::uint64_t>();
+  const auto whole = json_whole_number(j);
+  if (!whole) return at(path, "expected a non-negative integer, got " + json_brief(j));
+  const std::uint64_t v = *whole;
   if (v > kMaxUint) return at(path, std::to_string(v) + " is too large");
   if (v < min) return at(path, "must be at least " + std::to_string(min));
   return static_cast<unsigned>(v);
@@ -104,7 +103,7 @@ const auto kUintList = [](const json& v, const std::string& p) { return as_uint_
 /// A link end: a chip number, or {"chip": N, "die": D}.
 Result<LinkEndSpec> as_end(const json& j, const std::string& path) {
   LinkEndSpec e;
-  if (j.is_number_unsigned()) {
+  if (json_whole_number(j)) {
     auto c = as_uint(j, path);
     if (!c.ok()) return c.error();
     e.chip = *c;

@@ -506,6 +506,17 @@ TEST(ReplicaGroups, ARankPast32BitsIsRefusedNotCut) {
   EXPECT_EQ(parse_replica_groups("[[0, 4294967295]]", "g.json")->groups[0][1], 4294967295U);
 }
 
+// JSON's -0 is the integer 0 (it was refused as "got 0"); -0.0 and 1.0 are not integers.
+TEST(ReplicaGroups, MinusZeroIsRankZero) {
+  auto g = parse_replica_groups("[[1, -0]]", "g.json");
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  EXPECT_EQ(g->groups[0][1], 0U);
+  EXPECT_EQ(parse_replica_groups("[[1, -0.0]]", "g.json").error().format(),
+            "g.json: error: /0/1: expected a rank (a core id, 0 or more), got -0.0");
+  EXPECT_EQ(parse_replica_groups("[[1, 1.0]]", "g.json").error().format(),
+            "g.json: error: /0/1: expected a rank (a core id, 0 or more), got 1.0");
+}
+
 TEST(ReplicaGroups, TheObjectFormHasNoOtherField) {
   EXPECT_EQ(
       parse_replica_groups(R"({"replica_groups": [[0, 1]], "x": 1})", "g.json").error().format(),

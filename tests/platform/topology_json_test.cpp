@@ -140,6 +140,9 @@ TEST(TopologyJson, TypesAndShapesAreChecked) {
             "t.json: error: /chips: expected a non-negative integer, got -1");
   EXPECT_EQ(parse_error(R"({"chips": 1.5})"),
             "t.json: error: /chips: expected a non-negative integer, got 1.5");
+  EXPECT_EQ(parse_error(R"({"chips": 1, "dies_per_chip": -0})"),
+            "t.json: error: /dies_per_chip: must be at least 1");  // JSON's -0 is the integer 0
+  EXPECT_EQ(parse_error(R"({"chips": 2, "links": [{"from": -0, "to": 1}]})"), "ok");
   EXPECT_EQ(parse_error(R"({"chips": 1, "dies_per_chip": 0})"),
             "t.json: error: /dies_per_chip: must be at least 1");
   // The name is printed in one-line headers, plots and traces.
