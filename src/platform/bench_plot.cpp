@@ -26,6 +26,40 @@ constexpr std::string_view kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467b
 constexpr std::string_view kDashes[] = {"", "9 6", "3 4", "12 4 3 4", "1 5"};
 /// The marker radius per line: a later line's smaller points sit inside an earlier one's.
 constexpr double kMarkerRadius[] = {4.5, 3.5, 2.5, 1.8, 1.2};
+/// The most characters the title shows: about 8 px each at 14 px sans-serif, in 720 px.
+constexpr std::size_t kTitleChars = 84;
+/// The least distance between two size labels: "128K" takes about 28 px at 12 px.
+constexpr double kLabelGap = 40;
+
+/// Characters (code points) of UTF-8 text: the bytes that do not continue a sequence.
+std::size_t code_points(std::string_view s) {
+  return static_cast<std::size_t>(std::count_if(
+      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+/// The first `n` characters of UTF-8 text `s` (all of it if it has fewer).
+std::string_view first_code_points(std::string_view s, std::size_t n) {
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && seen++ == n) return s.substr(0, i);
+  }
+  return s;
+}
+
+/// "<head><name><tail>", the name cut with an ellipsis so that the whole has at most
+/// kTitleChars characters (a topology's name may have 100 bytes).
+std::string fitted_title(std::string_view head, std::string_view name, std::string_view tail) {
+  const std::size_t fixed = code_points(head) + code_points(tail);
+  std::string out(head);
+  if (fixed + code_points(name) <= kTitleChars) {
+    out += name;
+  } else {
+    out += first_code_points(name, kTitleChars > fixed + 1 ? kTitleChars - fixed - 1 : 1);
+    out += "\u2026";
+  }
+  out += tail;
+  return out;
+}
 
 std::string size_label(std::uint64_t b) {
   if (b >= (1ULL << 30)) return fmt::format("{}G", b >> 30);
@@ -106,11 +140,10 @@ std::string format_plot(const BenchOptions& o, const BenchResult& r) {
       "viewBox=\"0 0 {:.0f} {:.0f}\" font-family=\"sans-serif\" font-size=\"12\">\n",
       kW, kH, kW, kH);
   svg += fmt::format("<rect width=\"{:.0f}\" height=\"{:.0f}\" fill=\"white\"/>\n", kW, kH);
-  svg += text(
-      fmt::format("x=\"{:.1f}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\"", kLeft + pw / 2),
-      fmt::format("sbrdma bench {}: {} on {}, {}", collectives::op_name(o.op),
-                  ranks_and_groups(o, r.groups), o.topology_name,
-                  collectives::dtype_name(o.dtype)));
+  svg += text(fmt::format("x=\"{:.1f}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\"", kW / 2),
+              fitted_title(fmt::format("sbrdma bench {}: {} on ", collectives::op_name(o.op),
+                                       ranks_and_groups(o, r.groups)),
+                           o.topology_name, fmt::format(", {}", collectives::dtype_name(o.dtype))));
   // Axes, grid and ticks.
   svg +=
       fmt::format("<path d=\"M{:.1f} {:.1f} V{:.1f} H{:.1f}\" stroke=\"black\" fill=\"none\"/>\n",
@@ -121,10 +154,17 @@ std::string format_plot(const BenchOptions& o, const BenchResult& r) {
            text(fmt::format("x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\"", kLeft - 6, Y(v) + 4),
                 fmt::format("{:.4g}", v));
   }
+  // A tick at every power of 2, a label at every `every`-th (powers of 2^every), so that
+  // labels keep kLabelGap apart on a wide range.
+  const auto every = static_cast<long long>(std::max(1.0, std::ceil(kLabelGap * (x1 - x0) / pw)));
   for (double e = std::ceil(x0); e <= x1 + 1e-9; e += 1) {
     const auto s = static_cast<std::uint64_t>(std::llround(std::exp2(e)));
+    svg += fmt::format("<path d=\"M{:.1f} {:.1f} v5\" stroke=\"black\"/>", X(s), kTop + ph);
+    if (std::llround(e) % every != 0) {
+      svg += "\n";
+      continue;
+    }
     svg +=
-        fmt::format("<path d=\"M{:.1f} {:.1f} v5\" stroke=\"black\"/>", X(s), kTop + ph) +
         text(fmt::format("x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\"", X(s), kTop + ph + 18),
              size_label(s));
   }

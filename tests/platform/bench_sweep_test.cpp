@@ -390,6 +390,59 @@ TEST(BenchSweep, CoincidingLinesBothShowInThePlot) {
       << svg;
 }
 
+TEST(BenchSweep, ThePlotKeepsItsTextApartAndInside) {
+  // 4 B to 4 MiB: 21 powers of 2 on the axis; a tick at each, labels 40 px apart or more.
+  BenchOptions o = ring_allreduce({4});
+  BenchResult r;
+  for (std::uint64_t size = 4; size <= (4U << 20); size *= 2) {
+    BenchRow row;
+    row.requested = row.algorithm = collectives::Algorithm::kRing;
+    row.size = size;
+    row.busbw = 1;
+    r.rows.push_back(row);
+  }
+  std::string svg = format_plot(o, r);
+  std::size_t ticks = 0;
+  for (std::size_t at = svg.find(" v5\""); at != std::string::npos;
+       at = svg.find(" v5\"", at + 1)) {
+    ++ticks;
+  }
+  EXPECT_EQ(ticks, 21U);
+  std::vector<double> label_x;
+  for (std::size_t at = svg.find("<text x=\""); at != std::string::npos;
+       at = svg.find("<text x=\"", at + 1)) {
+    const std::string t = svg.substr(at, svg.find('\n', at) - at);
+    if (t.find("y=\"398.0\"") == std::string::npos) continue;  // the size labels' row
+    label_x.push_back(std::stod(t.substr(9)));
+  }
+  ASSERT_GE(label_x.size(), 5U) << svg;
+  EXPECT_LT(label_x.size(), 21U);
+  for (std::size_t i = 1; i < label_x.size(); ++i) EXPECT_GE(label_x[i] - label_x[i - 1], 40.0);
+  EXPECT_NE(svg.find(">4M</text>"), std::string::npos);  // 2^22: a multiple of every step here
+
+  // A long topology name is cut with an ellipsis, whole UTF-8 characters only, so that the
+  // title keeps to 84 characters; a short one is whole.
+  const auto title = [&] {
+    const std::size_t from = svg.find("font-size=\"14\">") + 15;
+    return svg.substr(from, svg.find("</text>", from) - from);
+  };
+  const auto chars = [](const std::string& t) {
+    return std::count_if(t.begin(), t.end(), [](char c) { return (c & 0xC0) != 0x80; });
+  };
+  o.topology_name = std::string(100, 'n');
+  svg = format_plot(o, r);
+  EXPECT_EQ(chars(title()), 84) << title();
+  EXPECT_TRUE(title().ends_with("n\u2026, fp32")) << title();
+  o.topology_name.clear();
+  for (int i = 0; i < 50; ++i) o.topology_name += "\u00e9";
+  svg = format_plot(o, r);
+  EXPECT_EQ(chars(title()), 84) << title();
+  EXPECT_TRUE(title().ends_with("\u00e9\u2026, fp32")) << title();
+  o.topology_name = "trn2";
+  svg = format_plot(o, r);
+  EXPECT_EQ(title(), "sbrdma bench allr: 8 ranks x 1 group on trn2, fp32");
+}
+
 TEST(BenchSweep, ThePlotEscapesItsText) {
   // A JSON topology is named after its file, which may hold any of XML's five specials.
   BenchOptions o = ring_allreduce({4096, 8192});
