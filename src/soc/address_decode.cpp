@@ -48,14 +48,15 @@ UdmaHit decode_udma(std::uint64_t off, Direction dir, bool broadcast, const Prof
 
 }  // namespace
 
-std::string_view top_sp_local_reg(std::uint64_t off) {
+std::string_view top_sp_local_reg(std::uint64_t off, const Profile& p) {
+  if (off == p.top_sp_start_doorbell) return "host_trigger START";
+  if (!p.top_sp_cayman_doorbells) return {};
   struct Doorbell {
     std::uint64_t offset;
     std::string_view name;
   };
   constexpr std::array kDoorbells{Doorbell{0x1540, "INIT"}, Doorbell{0x1560, "TSYNC"},
-                                  Doorbell{0x15a0, "host_trigger START"}, Doorbell{0x15c0, "STOP"},
-                                  Doorbell{0x15e0, "basic_block_switch"}};
+                                  Doorbell{0x15c0, "STOP"}, Doorbell{0x15e0, "basic_block_switch"}};
   for (const Doorbell& d : kDoorbells) {
     if (off == kTopSpLocalReg + d.offset) return d.name;
   }

@@ -115,10 +115,10 @@ struct RegionHit {
   std::optional<UdmaHit> udma;
 };
 
-/// The TOP_SP LOCAL_REG doorbell at offset `off` of a TOP_SP window, or "" (computed on
-/// demand: RegionHit is kept in the engines' caches, so it carries no field for it).
-/// [HIGH] wiki-facts §4.2
-std::string_view top_sp_local_reg(std::uint64_t off);
+/// The TOP_SP LOCAL_REG doorbell at offset `off` of a TOP_SP window of profile `p`, or ""
+/// (computed on demand: RegionHit is kept in the engines' caches, so it carries no field for
+/// it). [HIGH] wiki-facts §4.2
+std::string_view top_sp_local_reg(std::uint64_t off, const Profile& p);
 
 /// A routed address decoded from an issuer's point of view.
 struct DecodedAddr {

@@ -111,7 +111,7 @@ std::string format_decoded(const DecodedAddr& d, ChipDie issuer, const Profile& 
     if (h.sem) {
       out += fmt::format("  TOP_SP {} window, semaphore {}\n", sem_window_name(h.sem->window),
                          h.sem->index);
-    } else if (const std::string_view reg = top_sp_local_reg(h.offset); !reg.empty()) {
+    } else if (const std::string_view reg = top_sp_local_reg(h.offset, profile); !reg.empty()) {
       out += fmt::format("  LOCAL_REG doorbell {} (+{:#x}; control plane)\n", reg, h.offset);
     }
     out += "  a CC-core (sync processor) window: decoded only, the simulator does not run it\n";

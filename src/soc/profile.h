@@ -38,6 +38,11 @@ struct Profile {
   unsigned events = 0;           ///< per TPB
   base::Bytes dma_data_width;    ///< DMA_ENGINE_DATA_WIDTH_BYTES
   base::Bytes max_desc_len;      ///< largest byte count of one UDMA descriptor
+  /// TOP_SP LOCAL_REG doorbells: host_trigger START's offset in a TOP_SP window, and whether
+  /// the others (INIT, TSYNC, STOP, basic_block_switch) sit at Cayman's offsets (the record
+  /// gives only START for sunda). [HIGH] wiki-facts §4.2
+  std::uint64_t top_sp_start_doorbell = 0x615a0;
+  bool top_sp_cayman_doorbells = true;
 };
 
 /// All known profiles, reference (cayman) first.

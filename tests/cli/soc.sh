@@ -29,6 +29,8 @@ expect_out "TOP_SP DEC window, semaphore 2"
 expect_out "decoded only, the simulator does not run it"
 check addr_top_sp_doorbell 0 - -- decode addr 0x82800615a0
 expect_out "LOCAL_REG doorbell host_trigger START (+0x615a0; control plane)"
+check addr_top_sp_doorbell_sunda 0 - -- decode addr 0x8280060848 --profile sunda
+expect_out "LOCAL_REG doorbell host_trigger START (+0x60848; control plane)"
 # A descriptor writing a TOP_SP semaphore slot is no core's semaphore write.
 check desc_top_sp_not_a_core_semaphore 0 - -- decode desc 04000001030008010418008082000000
 if grep -q "a semaphore write" "$(work)/out"; then _fail "TOP_SP slot called a semaphore write"; else

@@ -318,12 +318,19 @@ TEST(AddressMap, TopSpWindows) {
   EXPECT_EQ(sem->sem->window, SemWindow::kInc);
   EXPECT_EQ(sem->sem->index, 3U);
   EXPECT_FALSE(at(0x8280000000 + 0x4)->sem.has_value());  // no events window recorded there
-  EXPECT_EQ(top_sp_local_reg(0x615a0), "host_trigger START");
-  EXPECT_EQ(top_sp_local_reg(0x615e0), "basic_block_switch");
-  EXPECT_EQ(top_sp_local_reg(0x61540), "INIT");
-  EXPECT_EQ(top_sp_local_reg(0x61560), "TSYNC");
-  EXPECT_EQ(top_sp_local_reg(0x615c0), "STOP");
-  EXPECT_TRUE(top_sp_local_reg(0x61544).empty());
+  const Profile& c = cayman_profile();
+  EXPECT_EQ(top_sp_local_reg(0x615a0, c), "host_trigger START");
+  EXPECT_EQ(top_sp_local_reg(0x615e0, c), "basic_block_switch");
+  EXPECT_EQ(top_sp_local_reg(0x61540, c), "INIT");
+  EXPECT_EQ(top_sp_local_reg(0x61560, c), "TSYNC");
+  EXPECT_EQ(top_sp_local_reg(0x615c0, c), "STOP");
+  EXPECT_TRUE(top_sp_local_reg(0x61544, c).empty());
+  EXPECT_TRUE(top_sp_local_reg(0x60848, c).empty());
+  // SUNDA's START is at 0x60848; its other doorbells are not in the record.
+  const Profile& s = *find_profile("sunda").value();
+  EXPECT_EQ(top_sp_local_reg(0x60848, s), "host_trigger START");
+  EXPECT_TRUE(top_sp_local_reg(0x615a0, s).empty());
+  EXPECT_TRUE(top_sp_local_reg(0x61540, s).empty());
 }
 
 TEST(AddressMap, HitsNothing) {
