@@ -141,6 +141,7 @@ base::Task<base::Status> PoolFirmware::sb2sb(isa::Sb2sbCollective s) {
   }
   const bool dbg = env_.debug_enabled();
   const int p = static_cast<int>(kRxPrid);  // the Q7 that runs the leg [CHOICE D24c]
+  // The Q7's lines; the SEQ core's own "S: SB2SB_Collective" is not modelled. [CHOICE D41i]
   if (dbg) debug(render(log_fmt::kSb2sbDecode, p));
   auto low = lower_sb2sb(s, map_.profile(), id_, cfg_.sb2sb_sems);
   if (!low) co_return low.error();

@@ -26,6 +26,7 @@ constexpr std::array kTpbRegions{
                   32ULL << 20},
     TpbRegionSpec{"DGE_MEMORY", RegionKind::kDgeMemory, kDgeMemory, kDgeMemorySize},
     TpbRegionSpec{"TPB_RESERVED_SBUF", RegionKind::kTpbReservedSbuf, kTpbReservedSbuf, 32ULL << 20},
+    // 4 MiB, 2 MiB of it backed in no stated layout: all of it bytes here. [CHOICE D41j]
     TpbRegionSpec{"PSUM_BUF", RegionKind::kPsumBuf, kPsumBuf, 4ULL << 20},
     TpbRegionSpec{"EVT_SEM", RegionKind::kEvtSem, kEvtSem, kEvtSemSize},
     TpbRegionSpec{"IRAM", RegionKind::kQ7Iram, kQ7Iram, 128ULL << 10, true},
