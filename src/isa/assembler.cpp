@@ -59,9 +59,7 @@ void directive(std::string_view body, const base::SourceLoc& loc, const Directiv
         base::make_error(loc, fmt::format("unknown directive '{}'", base::printable_brief(name))));
     return;
   }
-  base::Status s = handler(body, loc);
-  if (!s.ok()) {
-    base::Error e = s.error();
+  for (base::Error& e : handler(body, loc)) {
     if (e.loc.file.empty()) e.loc = loc;
     out.errors.push_back(std::move(e));
   }

@@ -24,10 +24,11 @@ struct AsmWord {
 };
 
 /// Called for a directive line other than `.raw`, with the line stripped of its comment and
-/// surrounding blanks. An error it returns is reported at `loc` (its own location, if set,
-/// wins). Handlers see directives and words interleave by their line numbers.
+/// surrounding blanks. The errors it returns (none: the line is fine) are reported at `loc`
+/// (an error's own location, if set, wins), all of them, as an instruction line's are.
+/// Handlers see directives and words interleave by their line numbers.
 using DirectiveHandler =
-    std::function<base::Status(std::string_view line, const base::SourceLoc& loc)>;
+    std::function<base::Errors(std::string_view line, const base::SourceLoc& loc)>;
 
 /// The words of a text and every error found in it (then `words` is incomplete).
 struct AsmResult {

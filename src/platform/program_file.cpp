@@ -6,6 +6,7 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "base/printable.h"
 #include "isa/assembler.h"
@@ -13,7 +14,12 @@
 namespace sbrdma::platform {
 namespace {
 
-using Keys = std::map<std::string_view, std::string_view>;
+/// A directive's key=value tokens: the values, and the keys of tokens without '=' (told as
+/// such, so not told missing as well).
+struct Keys {
+  std::map<std::string_view, std::string_view> values;
+  std::set<std::string_view> broken;
+};
 
 std::string join(std::initializer_list<std::string_view> names) {
   std::string out;
@@ -21,34 +27,66 @@ std::string join(std::initializer_list<std::string_view> names) {
   return out;
 }
 
-/// key=value tokens into `keys`; errors: no '=', a key not in `allowed`, a key twice.
-base::Status parse_keys(std::span<const std::string_view> tokens,
-                        std::initializer_list<std::string_view> allowed, std::string_view what,
-                        Keys& keys) {
+/// The errors of one directive line: every part is checked and each fault told, as an
+/// instruction line's are (the assembler reports them all).
+class LineErrors {
+ public:
+  /// The value of `r`, or nullopt with its error kept.
+  template <typename T>
+  std::optional<T> take(base::Result<T> r) {
+    if (r) return std::move(*r);
+    list_.push_back(r.error());
+    return std::nullopt;
+  }
+  /// Keeps the error of `s`, if any; true if there was none.
+  bool check(const base::Status& s) {
+    if (s) return true;
+    list_.push_back(s.error());
+    return false;
+  }
+  void add(base::Error e) { list_.push_back(std::move(e)); }
+  [[nodiscard]] std::size_t count() const { return list_.size(); }
+  base::Errors done() { return std::move(list_); }
+
+ private:
+  base::Errors list_;
+};
+
+/// key=value tokens into `keys`; errors, each told: no '=', a key not in `allowed`, a key
+/// twice.
+void parse_keys(std::span<const std::string_view> tokens,
+                std::initializer_list<std::string_view> allowed, std::string_view what, Keys& keys,
+                LineErrors& errors) {
   for (const std::string_view tok : tokens) {
     const auto eq = tok.find('=');
     if (eq == std::string_view::npos) {
-      return base::make_error(
-          fmt::format("missing '=' in '{}' ({})", base::printable_brief(tok), what));
+      errors.add(base::make_error(
+          fmt::format("missing '=' in '{}' ({})", base::printable_brief(tok), what)));
+      keys.broken.insert(tok);
+      continue;
     }
     const std::string_view key = tok.substr(0, eq);
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      return base::make_error(fmt::format("unknown key '{}' for {} ({})",
-                                          base::printable_brief(key), what, join(allowed)));
+      errors.add(base::make_error(fmt::format("unknown key '{}' for {} ({})",
+                                              base::printable_brief(key), what, join(allowed))));
+      continue;
     }
-    if (!keys.emplace(key, tok.substr(eq + 1)).second) {
-      return base::make_error(
-          fmt::format("duplicate key '{}' for {}", base::printable_brief(key), what));
+    if (!keys.values.emplace(key, tok.substr(eq + 1)).second) {
+      errors.add(base::make_error(
+          fmt::format("duplicate key '{}' for {}", base::printable_brief(key), what)));
     }
   }
-  return base::ok_status();
 }
 
-base::Result<std::string_view> required(const Keys& keys, std::string_view key,
-                                        std::string_view what) {
-  auto it = keys.find(key);
-  if (it == keys.end()) return base::make_error(fmt::format("missing key '{}' for {}", key, what));
-  return it->second;
+/// The value of `key`, or nullopt with "missing key" told (unless a token named it without
+/// '=': that error is told already).
+std::optional<std::string_view> required(const Keys& keys, std::string_view key,
+                                         std::string_view what, LineErrors& errors) {
+  if (auto it = keys.values.find(key); it != keys.values.end()) return it->second;
+  if (!keys.broken.contains(key)) {
+    errors.add(base::make_error(fmt::format("missing key '{}' for {}", key, what)));
+  }
+  return std::nullopt;
 }
 
 /// The parse state shared by the directive handler and the final assembly of the program.
@@ -57,21 +95,31 @@ class Parser {
   Parser(const device::Topology& topo, const soc::Profile& profile)
       : topo_(topo), profile_(profile) {}
 
-  base::Status directive(std::string_view line, const base::SourceLoc& loc) {
+  base::Errors directive(std::string_view line, const base::SourceLoc& loc) {
     const std::vector<std::string_view> tok = isa::split_blanks(line);
     const std::string_view name = tok.front();
     const std::span<const std::string_view> args(tok.begin() + 1, tok.end());
-    if (name == ".core") return core(args, loc);
-    if (name == ".init") return init(args, loc);
-    if (name == ".expect") {
-      if (args.empty()) return base::make_error(".expect needs a kind: sem or sbuf");
-      if (args[0] == "sem") return expect_sem(args.subspan(1), line, loc);
-      if (args[0] == "sbuf") return expect_sbuf(args.subspan(1), line, loc);
-      return base::make_error(
-          fmt::format("unknown .expect kind '{}' (sem or sbuf)", base::printable_brief(args[0])));
+    LineErrors errors;
+    if (name == ".core") {
+      core(args, loc, errors);
+    } else if (name == ".init") {
+      init(args, loc, errors);
+    } else if (name == ".expect") {
+      if (args.empty()) {
+        errors.add(base::make_error(".expect needs a kind: sem or sbuf"));
+      } else if (args[0] == "sem") {
+        expect_sem(args.subspan(1), line, loc, errors);
+      } else if (args[0] == "sbuf") {
+        expect_sbuf(args.subspan(1), line, loc, errors);
+      } else {
+        errors.add(base::make_error(fmt::format("unknown .expect kind '{}' (sem or sbuf)",
+                                                base::printable_brief(args[0]))));
+      }
+    } else {
+      errors.add(base::make_error(fmt::format(
+          "unknown directive '{}' (.core, .init, .expect, .raw)", base::printable_brief(name))));
     }
-    return base::make_error(fmt::format("unknown directive '{}' (.core, .init, .expect, .raw)",
-                                        base::printable_brief(name)));
+    return errors.done();
   }
 
   /// The section of a `.core` line that named no core.
@@ -96,50 +144,50 @@ class Parser {
     return static_cast<device::CoreId>(**v);
   }
 
-  base::Status core(std::span<const std::string_view> args, const base::SourceLoc& loc) {
+  void core(std::span<const std::string_view> args, const base::SourceLoc& loc,
+            LineErrors& errors) {
     // A bad .core still opens a section: its words are skipped, not each reported as outside
     // any section (the .core line's own error says what is wrong).
     if (args.size() != 1) {
       sections_.push_back(CoreSection{loc.line, kBadSection});
-      return base::make_error(".core takes one core id: .core N");
+      errors.add(base::make_error(".core takes one core id: .core N"));
+      return;
     }
-    auto c = core_id(args[0]);
+    auto c = errors.take(core_id(args[0]));
     if (!c) {
       sections_.push_back(CoreSection{loc.line, kBadSection});
-      return c.error();
+      return;
     }
     sections_.push_back(CoreSection{loc.line, *c});
     auto it = std::find_if(program.cores.begin(), program.cores.end(),
                            [&](const CoreProgram& p) { return p.core == *c; });
     if (it == program.cores.end()) program.cores.push_back(CoreProgram{*c, {}, {}});
-    return base::ok_status();
   }
 
-  /// core=, addr=, bytes= and partitions= of a region.
-  base::Result<SbufRegion> region(const Keys& keys, std::string_view what, bool need_bytes) const {
+  /// core=, addr=, bytes= and partitions= of a region, each checked (nullopt if any is bad).
+  std::optional<SbufRegion> region(const Keys& keys, std::string_view what, bool need_bytes,
+                                   LineErrors& errors) const {
+    const std::size_t before = errors.count();
     SbufRegion r;
     r.end_partition = profile_.sbuf_partitions;
-    auto c = required(keys, "core", what);
-    if (!c) return c.error();
-    auto core = core_id(*c);
-    if (!core) return core.error();
-    r.core = *core;
-    auto a = required(keys, "addr", what);
-    if (!a) return a.error();
-    auto addr = parse_number(*a, "addr");
-    if (!addr) return addr.error();
-    r.offset = *addr;
+    if (auto c = required(keys, "core", what, errors)) {
+      if (auto core = errors.take(core_id(*c))) r.core = *core;
+    }
+    if (auto a = required(keys, "addr", what, errors)) {
+      if (auto addr = errors.take(parse_number(*a, "addr"))) r.offset = *addr;
+    }
     if (need_bytes) {
-      auto b = required(keys, "bytes", what);
-      if (!b) return b.error();
-      auto bytes = parse_number(*b, "bytes");
-      if (!bytes) return bytes.error();
-      if (*bytes == 0) return base::make_error("bytes must be at least 1");
-      r.bytes = *bytes;
+      if (auto b = required(keys, "bytes", what, errors)) {
+        if (auto bytes = errors.take(parse_number(*b, "bytes"))) {
+          if (*bytes == 0) errors.add(base::make_error("bytes must be at least 1"));
+          r.bytes = *bytes;
+        }
+      }
     }
-    if (auto it = keys.find("partitions"); it != keys.end()) {
-      SBRDMA_TRY(partitions(it->second, r));
+    if (auto it = keys.values.find("partitions"); it != keys.values.end()) {
+      errors.check(partitions(it->second, r));
     }
+    if (errors.count() != before) return std::nullopt;
     return r;
   }
 
@@ -163,83 +211,84 @@ class Parser {
     return base::ok_status();
   }
 
-  base::Status init(std::span<const std::string_view> args, const base::SourceLoc& loc) {
+  void init(std::span<const std::string_view> args, const base::SourceLoc& loc,
+            LineErrors& errors) {
     Keys keys;
-    SBRDMA_TRY(parse_keys(args, {"core", "addr", "bytes", "pattern", "partitions"}, ".init", keys));
-    auto r = region(keys, ".init", true);
-    if (!r) return r.error();
-    SBRDMA_TRY(check_region(*r, topo_, profile_));
-    auto pat = required(keys, "pattern", ".init");
-    if (!pat) return pat.error();
-    auto p = parse_fill_pattern(*pat);
-    if (!p) return p.error();
-    program.inits.push_back(InitDirective{loc, *r, *p});
-    return base::ok_status();
-  }
-
-  base::Status expect_sem(std::span<const std::string_view> args, std::string_view line,
-                          const base::SourceLoc& loc) {
-    Keys keys;
-    SBRDMA_TRY(parse_keys(args, {"core", "idx", "value"}, ".expect sem", keys));
-    SemExpect e{loc, std::string(line), 0, 0, 0};
-    auto c = required(keys, "core", ".expect sem");
-    if (!c) return c.error();
-    auto core = core_id(*c);
-    if (!core) return core.error();
-    e.core = *core;
-    auto i = required(keys, "idx", ".expect sem");
-    if (!i) return i.error();
-    auto idx = parse_number_at_most(*i, "idx", profile_.semaphores - 1ULL);
-    if (!idx) return idx.error();
-    if (!*idx) {
-      return base::make_error(fmt::format("idx {} out of range (0..{})", base::printable_brief(*i),
-                                          profile_.semaphores - 1));
+    parse_keys(args, {"core", "addr", "bytes", "pattern", "partitions"}, ".init", keys, errors);
+    auto r = region(keys, ".init", true, errors);
+    if (r && !errors.check(check_region(*r, topo_, profile_))) r.reset();
+    std::optional<FillPattern> p;
+    if (auto pat = required(keys, "pattern", ".init", errors)) {
+      p = errors.take(parse_fill_pattern(*pat));
     }
-    e.idx = static_cast<unsigned>(**idx);
-    auto v = required(keys, "value", ".expect sem");
-    if (!v) return v.error();
-    auto value = parse_semaphore_value(*v, "value");
-    if (!value) return value.error();
-    e.value = *value;
-    program.sem_expects.push_back(std::move(e));
-    return base::ok_status();
+    if (r && p && errors.count() == 0) program.inits.push_back(InitDirective{loc, *r, *p});
   }
 
-  base::Status expect_sbuf(std::span<const std::string_view> args, std::string_view line,
-                           const base::SourceLoc& loc) {
+  void expect_sem(std::span<const std::string_view> args, std::string_view line,
+                  const base::SourceLoc& loc, LineErrors& errors) {
+    Keys keys;
+    parse_keys(args, {"core", "idx", "value"}, ".expect sem", keys, errors);
+    SemExpect e{loc, std::string(line), 0, 0, 0};
+    if (auto c = required(keys, "core", ".expect sem", errors)) {
+      if (auto core = errors.take(core_id(*c))) e.core = *core;
+    }
+    if (auto i = required(keys, "idx", ".expect sem", errors)) {
+      if (auto idx = errors.take(parse_number_at_most(*i, "idx", profile_.semaphores - 1ULL))) {
+        if (!*idx) {
+          errors.add(base::make_error(fmt::format(
+              "idx {} out of range (0..{})", base::printable_brief(*i), profile_.semaphores - 1)));
+        } else {
+          e.idx = static_cast<unsigned>(**idx);
+        }
+      }
+    }
+    if (auto v = required(keys, "value", ".expect sem", errors)) {
+      if (auto value = errors.take(parse_semaphore_value(*v, "value"))) e.value = *value;
+    }
+    if (errors.count() == 0) program.sem_expects.push_back(std::move(e));
+  }
+
+  void expect_sbuf(std::span<const std::string_view> args, std::string_view line,
+                   const base::SourceLoc& loc, LineErrors& errors) {
     const auto eq = std::find(args.begin(), args.end(), "equals");
     if (eq == args.end()) {
-      return base::make_error(".expect sbuf needs 'equals core=M addr=A2' after its region");
+      errors.add(base::make_error(".expect sbuf needs 'equals core=M addr=A2' after its region"));
+      return;
     }
     if (eq == args.begin()) {  // else the second region's keys read as the first's, twice
-      return base::make_error(
-          ".expect sbuf needs its region 'core=N addr=A bytes=B' before 'equals'");
+      errors.add(base::make_error(
+          ".expect sbuf needs its region 'core=N addr=A bytes=B' before 'equals'"));
+      return;
     }
     const std::span<const std::string_view> lhs(args.begin(), eq);
     const std::span<const std::string_view> rhs(eq + 1, args.end());
     Keys left;
     Keys right;
-    SBRDMA_TRY(parse_keys(lhs, {"core", "addr", "bytes", "partitions"}, ".expect sbuf", left));
-    SBRDMA_TRY(parse_keys(rhs, {"core", "addr", "partitions"}, ".expect sbuf ... equals", right));
-    if (left.count("partitions") != 0 && right.count("partitions") != 0) {
-      return base::make_error("duplicate key 'partitions' for .expect sbuf (give it once)");
+    parse_keys(lhs, {"core", "addr", "bytes", "partitions"}, ".expect sbuf", left, errors);
+    parse_keys(rhs, {"core", "addr", "partitions"}, ".expect sbuf ... equals", right, errors);
+    const bool both_partitions =
+        left.values.contains("partitions") && right.values.contains("partitions");
+    if (both_partitions) {
+      errors.add(base::make_error("duplicate key 'partitions' for .expect sbuf (give it once)"));
     }
-    auto a = region(left, ".expect sbuf", true);
-    if (!a) return a.error();
-    if (auto it = right.find("partitions"); it != right.end()) {
-      a->first_partition = 0;
-      a->end_partition = profile_.sbuf_partitions;
-      SBRDMA_TRY(partitions(it->second, *a));
+    auto a = region(left, ".expect sbuf", true, errors);
+    if (a && !both_partitions) {
+      if (auto it = right.values.find("partitions"); it != right.values.end()) {
+        a->first_partition = 0;
+        a->end_partition = profile_.sbuf_partitions;
+        if (!errors.check(partitions(it->second, *a))) a.reset();
+      }
     }
-    auto b = region(right, ".expect sbuf ... equals", false);
-    if (!b) return b.error();
+    Keys right_region = right;
+    right_region.values.erase("partitions");  // the first region's, read above
+    auto b = region(right_region, ".expect sbuf ... equals", false, errors);
+    if (!a || !b || errors.count() != 0) return;
     b->bytes = a->bytes;
     b->first_partition = a->first_partition;
     b->end_partition = a->end_partition;
-    SBRDMA_TRY(check_region(*a, topo_, profile_));
-    SBRDMA_TRY(check_region(*b, topo_, profile_));
-    program.sbuf_expects.push_back(SbufExpect{loc, std::string(line), *a, *b});
-    return base::ok_status();
+    const bool a_ok = errors.check(check_region(*a, topo_, profile_));
+    const bool b_ok = errors.check(check_region(*b, topo_, profile_));
+    if (a_ok && b_ok) program.sbuf_expects.push_back(SbufExpect{loc, std::string(line), *a, *b});
   }
 
   const device::Topology& topo_;

@@ -45,7 +45,7 @@ expect_err "esc.s:2: error: byte 0x1b at column 16 is not text (binary input?"
 expect_err_lines 1
 # A 20 MB token is echoed cut to 40 characters, in an instruction and in a directive alike.
 long=$(head -c 20000000 /dev/zero | tr '\0' x)
-printf '.core 0\nrdma_desc_start %s\n.init core=%s\n' "$long" "$long" >"$(work)/long.s"
+printf '.core 0\nrdma_desc_start %s\n.init core=%s addr=0 bytes=4 pattern=iota\n' "$long" "$long" >"$(work)/long.s"
 unset long
 check run_long_token 1 - -- run "$(work)/long.s"
 expect_err "long.s:2: error: missing '=' in 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'"

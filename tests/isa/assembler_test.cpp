@@ -104,26 +104,29 @@ TEST(Assembler, RawEmitsTheWordVerbatimEvenIfInvalid) {
 TEST(Assembler, DirectiveHandlerSeesDirectivesInOrderWithTheirLines) {
   std::vector<std::pair<std::string, int>> seen;
   DirectiveHandler handler = [&](std::string_view line,
-                                 const base::SourceLoc& loc) -> base::Status {
+                                 const base::SourceLoc& loc) -> base::Errors {
     seen.emplace_back(std::string(line), loc.line);
-    if (line.rfind(".bad", 0) == 0) return base::make_error("handler says no");
-    return base::ok_status();
+    if (line.rfind(".bad", 0) == 0) {
+      return {base::make_error("handler says no"), base::make_error("and says why")};
+    }
+    return {};
   };
   const AsmResult r = assemble(
       ".core 1  # first core\nrdma_desc_start\n.core 2\n.bad\nrdma_desc_start\n", "p.s", handler);
   ASSERT_EQ(seen.size(), 3u);
   EXPECT_EQ(seen[0], (std::pair<std::string, int>{".core 1", 1}));
   EXPECT_EQ(seen[1], (std::pair<std::string, int>{".core 2", 3}));
-  ASSERT_EQ(r.errors.size(), 1u);
+  ASSERT_EQ(r.errors.size(), 2u);  // every error of the line
   EXPECT_EQ(r.errors[0].format(), "p.s:4: error: handler says no");
+  EXPECT_EQ(r.errors[1].format(), "p.s:4: error: and says why");
   ASSERT_EQ(r.words.size(), 2u);
   EXPECT_EQ(r.words[0].loc.line, 2);
   EXPECT_EQ(r.words[1].loc.line, 5);
 }
 
 TEST(Assembler, HandlerErrorWithItsOwnLocationKeepsIt) {
-  DirectiveHandler handler = [](std::string_view, const base::SourceLoc&) -> base::Status {
-    return base::make_error(base::SourceLoc{"other.json", 7}, "bad topology");
+  DirectiveHandler handler = [](std::string_view, const base::SourceLoc&) -> base::Errors {
+    return {base::make_error(base::SourceLoc{"other.json", 7}, "bad topology")};
   };
   const AsmResult r = assemble(".topology x\n", "p.s", handler);
   ASSERT_EQ(r.errors.size(), 1u);

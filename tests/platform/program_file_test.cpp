@@ -185,9 +185,11 @@ TEST(ProgramFile, LongTokensAreEchoedCut) {
   const std::string cut = std::string(37, 'x') + "...";
   const std::pair<std::string, std::string> cases[] = {
       {".core " + x, "p.s:1: error: bad number '" + cut + "' for core"},
-      {".init " + x, "p.s:1: error: missing '=' in '" + cut + "' (.init)"},
-      {".init " + x + "=1", "p.s:1: error: unknown key '" + cut +
-                                "' for .init (core, addr, bytes, pattern, partitions)"},
+      {".init core=0 addr=0 bytes=4 pattern=iota " + x,
+       "p.s:1: error: missing '=' in '" + cut + "' (.init)"},
+      {".init core=0 addr=0 bytes=4 pattern=iota " + x + "=1",
+       "p.s:1: error: unknown key '" + cut +
+           "' for .init (core, addr, bytes, pattern, partitions)"},
       {".init core=0 addr=0 bytes=4 pattern=" + x,
        "p.s:1: error: unknown pattern '" + cut + "' (iota, const:V or random:SEED)"},
       {".init core=0 addr=0 bytes=4 pattern=iota partitions=" + x,
@@ -208,10 +210,41 @@ TEST(ProgramFile, AllErrorsInLineOrderAndAssemblyErrorsToo) {
       "rdma_desc_gen local_sem=300\n"
       ".init core=0\n"
       "frob\n");
-  ASSERT_EQ(p.errors.size(), 3U);
+  ASSERT_EQ(p.errors.size(), 5U);
   EXPECT_EQ(p.errors[0].loc.line, 2);
   EXPECT_EQ(p.errors[1].format(), "p.s:3: error: missing key 'addr' for .init");
-  EXPECT_EQ(p.errors[2].format(), "p.s:4: error: unknown mnemonic 'frob'");
+  EXPECT_EQ(p.errors[2].format(), "p.s:3: error: missing key 'bytes' for .init");
+  EXPECT_EQ(p.errors[3].format(), "p.s:3: error: missing key 'pattern' for .init");
+  EXPECT_EQ(p.errors[4].format(), "p.s:4: error: unknown mnemonic 'frob'");
+}
+
+// Every fault of a directive line is told, as an instruction line's are; a key written
+// without '=' is told once, not also as missing.
+TEST(ProgramFile, EveryErrorOfADirectiveLine) {
+  const auto errors = [](const std::string& line) {
+    std::string out;
+    for (const base::Error& e : parse(line + "\n").errors) out += e.format() + "\n";
+    return out;
+  };
+  EXPECT_EQ(errors(".init core=9 addr=zz bytes=0 pattern=foo size=1"),
+            "p.s:1: error: unknown key 'size' for .init (core, addr, bytes, pattern, partitions)\n"
+            "p.s:1: error: core 9 does not exist (topology trn2 has 8 cores)\n"
+            "p.s:1: error: bad number 'zz' for addr\n"
+            "p.s:1: error: bytes must be at least 1\n"
+            "p.s:1: error: unknown pattern 'foo' (iota, const:V or random:SEED)\n");
+  EXPECT_EQ(errors(".init core=0 addr=0 bytes=4 pattern"),
+            "p.s:1: error: missing '=' in 'pattern' (.init)\n");
+  EXPECT_EQ(errors(".expect sem core=x idx=999 value=-"),
+            "p.s:1: error: bad number 'x' for core\n"
+            "p.s:1: error: idx 999 out of range (0..255)\n"
+            "p.s:1: error: bad number '-' for value\n");
+  EXPECT_EQ(errors(".expect sbuf core=9 addr=0 equals core=x addr=0 partitions=2:1"),
+            "p.s:1: error: core 9 does not exist (topology trn2 has 8 cores)\n"
+            "p.s:1: error: missing key 'bytes' for .expect sbuf\n"
+            "p.s:1: error: bad number 'x' for core\n");
+  // Nothing of a bad line is kept.
+  const ProgramParse p = parse(".init core=0 addr=0 bytes=4 pattern=foo\n");
+  EXPECT_TRUE(p.program.inits.empty());
 }
 
 // A bad .core line is one error: the words of its section are not each reported as outside
