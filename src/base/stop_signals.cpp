@@ -30,4 +30,13 @@ StopSignalsHeld::~StopSignalsHeld() {
   pthread_sigmask(SIG_SETMASK, &old_, nullptr);
 }
 
+StopSignalsReleased::StopSignalsReleased() {
+  const sigset_t s = stop_signals();
+  pthread_sigmask(SIG_UNBLOCK, &s, &old_);
+}
+
+StopSignalsReleased::~StopSignalsReleased() {
+  pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+}
+
 }  // namespace sbrdma::base

@@ -30,4 +30,18 @@ class StopSignalsHeld {
   sigset_t old_{};
 };
 
+/// While it lives, the stop signals act at once for the calling thread again (inside a
+/// StopSignalsHeld, around a write that may wait without end: a pipe with no reader); its
+/// destructor restores the earlier mask.
+class StopSignalsReleased {
+ public:
+  StopSignalsReleased();
+  ~StopSignalsReleased();
+  StopSignalsReleased(const StopSignalsReleased&) = delete;
+  StopSignalsReleased& operator=(const StopSignalsReleased&) = delete;
+
+ private:
+  sigset_t old_{};
+};
+
 }  // namespace sbrdma::base

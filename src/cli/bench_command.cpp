@@ -351,7 +351,8 @@ base::Status check_distinct_outputs(const BenchArgs& a) {
     }
     auto id = output_identity(*path);
     if (!id) return id.error();
-    if (id->empty()) continue;  // a device: nothing is overwritten
+    if (path != &a.dump) SBRDMA_TRY(check_not_std_stream(flag, *path, "the table"));
+    if (id->empty()) continue;  // a device or pipe: nothing is overwritten
     for (const auto& [other, other_path, known] : seen) {
       if (same_output(*path, *id, other_path, known)) {
         return base::make_error(
@@ -372,7 +373,6 @@ base::Status check_distinct_outputs(const BenchArgs& a) {
       }
     } else {
       SBRDMA_TRY(check_not_an_input(flag, *path, inputs));
-      SBRDMA_TRY(check_not_std_stream(flag, *path, "the table"));
       if (may_hold_program(*id)) {
         return base::make_error(fmt::format("{} {}: --dump-programs {} may write a program there",
                                             flag, base::printable(*path), base::printable(a.dump)));

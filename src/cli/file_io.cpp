@@ -171,60 +171,68 @@ struct Staged {
 }  // namespace
 
 base::Status write_outputs(std::span<const OutputText> files) {
-  // An interrupt while the files are staged and renamed takes effect once they are (no
-  // temporary file left behind, no half-replaced set).
-  const base::StopSignalsHeld held;
-  std::vector<Staged> staged;
-  const auto discard = [&](std::size_t from) {
-    for (std::size_t k = from; k < staged.size(); ++k) ::unlink(staged[k].tmp.c_str());
-  };
   mode_t new_mode = 0;  // what a created file gets: 0666 under the umask
   {
     const mode_t mask = ::umask(0);
     ::umask(mask);
     new_mode = 0666 & ~mask;
   }
-  // In place (truncated and rewritten) are: standard output, devices and pipes, and a file
-  // that a replacement would change in more than its bytes (another name links to it,
-  // someone else owns it) or that cannot be replaced (no temporary file beside it).
-  std::vector<const OutputText*> in_place;
+  // 1. Every path is checked before anything is written. Streams (standard output, devices,
+  //    pipes) are written as they are; so is a file that a replacement would change in more
+  //    than its bytes (another name links to it, someone else owns it); the others are staged.
+  struct Planned {
+    const OutputText* file;
+    fs::path target;  ///< empty for a stream
+    mode_t mode;
+  };
+  std::vector<const OutputText*> streams;
+  std::vector<Planned> files_in_place;
+  std::vector<Planned> to_stage;
   for (const OutputText& f : files) {
     if (f.path.empty() || f.path == "-") {
-      in_place.push_back(&f);
+      streams.push_back(&f);
       continue;
     }
-    if (auto st = file_name_unless_folder(f.path); !st) {
-      discard(0);
-      return st;
-    }
+    SBRDMA_TRY(file_name_unless_folder(f.path));
     auto id = output_identity(f.path);
-    if (!id) {
-      discard(0);
-      return id.error();
-    }
+    if (!id) return id.error();
     if (id->empty()) {
-      in_place.push_back(&f);
+      streams.push_back(&f);
       continue;
     }
     const fs::path target(*id);
     struct stat st {};
     mode_t mode = new_mode;
     if (::stat(target.c_str(), &st) == 0) {
-      if (::access(target.c_str(), W_OK) != 0) {  // a rename would replace it all the same
-        const base::Error e = io_error(f.path, "cannot write");
-        discard(0);
-        return e;
-      }
+      // A rename would replace it all the same.
+      if (::access(target.c_str(), W_OK) != 0) return io_error(f.path, "cannot write");
       if (st.st_nlink != 1 || st.st_uid != ::geteuid() || st.st_gid != ::getegid()) {
-        in_place.push_back(&f);
+        files_in_place.push_back(Planned{&f, target, mode});
         continue;
       }
       mode = st.st_mode & 07777;
     }
-    const fs::path dir = folder_of(target);
-    Temporary tmp = staged_copy(dir, f.text, mode);
+    to_stage.push_back(Planned{&f, target, mode});
+  }
+  // 2. Streams first, with an interrupt acting at once: a write there may wait for a reader
+  //    as long as it likes. No file has been touched yet.
+  {
+    const base::StopSignalsReleased released;
+    for (const OutputText* f : streams) SBRDMA_TRY(write_direct(f->path, f->text));
+  }
+  // 3. The files: an interrupt while they are staged and renamed takes effect once they are
+  //    (no temporary file left behind, no half-replaced set).
+  const base::StopSignalsHeld held;
+  std::vector<Staged> staged;
+  const auto discard = [&](std::size_t from) {
+    for (std::size_t k = from; k < staged.size(); ++k) ::unlink(staged[k].tmp.c_str());
+  };
+  for (const Planned& p : to_stage) {
+    const OutputText& f = *p.file;
+    const fs::path dir = folder_of(p.target);
+    Temporary tmp = staged_copy(dir, f.text, p.mode);
     if (tmp.err == EACCES || tmp.err == EPERM) {  // a folder that takes no new file: write
-      in_place.push_back(&f);                     // it in place
+      files_in_place.push_back(p);                // it in place
       continue;
     }
     const fs::path given = folder_of(f.path);
@@ -243,13 +251,13 @@ base::Status write_outputs(std::span<const OutputText> files) {
       discard(0);
       return e;
     }
-    staged.push_back(Staged{std::move(tmp.name), target, &f});
+    staged.push_back(Staged{std::move(tmp.name), p.target, &f});
   }
-  for (const OutputText* f : in_place) {
+  for (const Planned& p : files_in_place) {
     std::error_code ec;
-    const bool existed = f->path.empty() || f->path == "-" || fs::exists(f->path, ec);
-    if (auto st = write_direct(f->path, f->text); !st) {
-      if (!existed) ::unlink(f->path.c_str());  // no cut-off file where there was none
+    const bool existed = fs::exists(p.file->path, ec);
+    if (auto st = write_direct(p.file->path, p.file->text); !st) {
+      if (!existed) ::unlink(p.file->path.c_str());  // no cut-off file where there was none
       discard(0);
       return st;
     }

@@ -32,13 +32,17 @@ struct OutputText {
   std::string path;
   std::string_view text;
 };
-/// Writes all of `files` or none of them: a regular file's text goes to a temporary file
-/// beside it (symbolic links followed) that replaces it, keeping its permission bits, only once
-/// every text is written. Written in place instead, before any replacement: standard output,
-/// a device or pipe, a file a replacement would change in more than its bytes (other hard
-/// links, another owner or group), and a file no temporary can go beside. On a failure the
-/// temporaries are removed and no replaced file has changed. An existing file that may not be
-/// written is refused. Contract: no two paths reach one file (same_output()).
+/// Writes all of `files` or none of them, every path checked before anything is written.
+/// Streams (standard output, a device or pipe) are written first, as they are, an interrupt
+/// acting at once (such a write may wait for a reader). Then, with interrupts held until the
+/// end (base/stop_signals.h): a regular file's text goes to a temporary file beside it
+/// (symbolic links followed) that replaces it, keeping its permission bits, only once every
+/// text is written; written in place instead, before any replacement, are a file a
+/// replacement would change in more than its bytes (other hard links, another owner or
+/// group) and a file no temporary can go beside. On a failure the temporaries are removed and
+/// no replaced file has changed (streams written before a file failed stay written). An
+/// existing file that may not be written is refused. Contract: no two paths reach one file
+/// (same_output()).
 base::Status write_outputs(std::span<const OutputText> files);
 
 /// Refuses, before a long run, an output that write_output() could not write afterwards: a path

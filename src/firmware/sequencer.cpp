@@ -1,5 +1,6 @@
 // The POOL sequencer of one NeuronCore: fetch each 64-byte word in order, wait per its
-// events, apply the _READ update, run the op, apply the _COMPLETE update. [HIGH] wiki-facts
+// events, run the op (the _READ update fires once its reads are done), apply the _COMPLETE
+// update. [HIGH] wiki-facts
 // §1.4 (events), §1.2 + §6.5 (dispatch and its error strings); [CHOICE D11, D12, D23]
 #include <fmt/format.h>
 

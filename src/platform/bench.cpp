@@ -256,7 +256,8 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
       }
     }
   }
-  std::uint64_t data_descriptors = 0;
+  std::uint64_t data_descriptors = 0;  // of the timed runs, for the memcpy's chunk
+  std::uint64_t data_bytes = 0;
   for (std::size_t ai = 0; ai < o.algorithms.size(); ++ai) {
     for (std::size_t si = 0; si < o.sizes.size(); ++si) {
       const auto p0 = Clock::now();
@@ -309,6 +310,7 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
       row.sim_seconds = r->sim_seconds;
       row.wall_seconds = seconds_since(p0);
       data_descriptors += r->stats.descriptors - r->stats.semaphore_writes;
+      data_bytes += r->stats.data_bytes;  // the timed run's, as its descriptors
       out.cost.sim_seconds += r->sim_seconds;
       out.cost.descriptors += r->descriptors;
       out.cost.copied_bytes += r->copied_bytes;
@@ -331,8 +333,7 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
   out.cost.wall_seconds = seconds_since(t0);
   out.cost.timing_only = o.timing_only;
   const std::uint64_t chunk =
-      data_descriptors == 0 ? 4096
-                            : out.cost.copied_bytes / std::max<std::uint64_t>(data_descriptors, 1);
+      data_descriptors == 0 ? 4096 : data_bytes / std::max<std::uint64_t>(data_descriptors, 1);
   device::wait_prefault();  // the memcpy gets the memory to itself
   out.cost.memcpy_bytes_per_s = measure_memcpy(out.cost.copied_bytes, chunk);
   return out;

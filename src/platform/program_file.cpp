@@ -197,17 +197,18 @@ class Parser {
       return base::make_error(
           fmt::format("bad partitions '{}' (expected P0:P1)", base::printable_brief(text)));
     }
-    auto p0 = parse_number(text.substr(0, colon), "partitions");
+    // Numbers past the partitions (64 bits or not) are out of the range like any other.
+    auto p0 = parse_number_at_most(text.substr(0, colon), "partitions", r.end_partition);
     if (!p0) return p0.error();
-    auto p1 = parse_number(text.substr(colon + 1), "partitions");
+    auto p1 = parse_number_at_most(text.substr(colon + 1), "partitions", r.end_partition);
     if (!p1) return p1.error();
-    if (*p0 >= *p1 || *p1 > r.end_partition) {
+    if (!*p0 || !*p1 || **p0 >= **p1) {
       return base::make_error(
-          fmt::format("partitions {}:{} are not a range inside 0:{} (P0 < P1, P1 exclusive)", *p0,
-                      *p1, r.end_partition));
+          fmt::format("partitions {} are not a range inside 0:{} (P0 < P1, P1 exclusive)",
+                      base::printable_brief(text), r.end_partition));
     }
-    r.first_partition = static_cast<unsigned>(*p0);
-    r.end_partition = static_cast<unsigned>(*p1);
+    r.first_partition = static_cast<unsigned>(**p0);
+    r.end_partition = static_cast<unsigned>(**p1);
     return base::ok_status();
   }
 

@@ -40,10 +40,12 @@ std::pair<std::uint64_t, std::errc> read_unsigned(std::string_view text) {
   }
   std::uint64_t v = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
-  if (ec == std::errc::result_out_of_range) return {0, ec};
-  if (digits.empty() || ec != std::errc{} || end != digits.data() + digits.size()) {
+  // Whole text first: "99999999999999999999x" is no number, not a large one.
+  if (digits.empty() || end != digits.data() + digits.size() ||
+      (ec != std::errc{} && ec != std::errc::result_out_of_range)) {
     return {0, std::errc::invalid_argument};
   }
+  if (ec == std::errc::result_out_of_range) return {0, ec};
   return {v, std::errc{}};
 }
 

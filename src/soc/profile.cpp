@@ -60,7 +60,7 @@ constexpr std::array kProfiles{
         .dma_data_width = base::Bytes{32},  // [HIGH] wiki-facts §8
         .max_desc_len = kib(64),            // [DRV] udma-facts §1.1
         .top_sp_start_doorbell = 0x60848,   // [HIGH] wiki-facts §4.2 (SUNDA 0x60848)
-        .top_sp_cayman_doorbells = false,   // not in the record for sunda
+        .top_sp_cayman_doorbells = false,   // not in the record for sunda [CHOICE D18d]
     },
     Profile{
         .name = "mariana",

@@ -24,7 +24,7 @@ TEST(StopSignalsDeathTest, HeldUntilTheWritesAreDone) {
         std::fputs("after the hold\n", stderr);
         std::_Exit(0);
       },
-      ::testing::KilledBySignal(SIGTERM), "writes done");
+      ::testing::KilledBySignal(SIGTERM), "^writes done\n$");
 }
 
 // With a worker thread that blocked them for good, a signal sent to the process can only be
@@ -48,6 +48,22 @@ TEST(StopSignalsDeathTest, WorkerThreadsNeverTakeThem) {
         std::_Exit(0);
       },
       ::testing::KilledBySignal(SIGINT), "writes done");
+}
+
+// Released inside a hold (around a write that may wait for ever), a signal acts at once; the
+// hold applies again after.
+TEST(StopSignalsDeathTest, ReleasedInsideAHoldActsAtOnce) {
+  EXPECT_EXIT(
+      {
+        StopSignalsHeld held;
+        {
+          StopSignalsReleased released;
+          ::kill(::getpid(), SIGTERM);
+          std::fputs("still writing\n", stderr);
+        }
+        std::_Exit(0);
+      },
+      ::testing::KilledBySignal(SIGTERM), "^$");
 }
 
 // Outside a hold nothing changes: the signal acts at once.

@@ -54,17 +54,27 @@ expect_err "error: --plot: must not be empty"
 check run_trace_empty 1 - -- run "$EX/ping_pong.s" --trace ""
 expect_err "error: --trace: must not be empty"
 
-# Two names of one file (a hard link) are one output; a pipe behind /dev/stdout is a device.
+# Two names of one file (a hard link) are one output; a named pipe is a device, which two
+# outputs may both write (one after the other).
 echo x >"$(work)/h.json"
 ln "$(work)/h.json" "$(work)/h.svg"
 check bench_outputs_hard_link 1 - -- bench allr -r 2 -b 1K --report-to-json-file h.json --plot h.svg
 expect_err "error: --plot h.svg: the same path as --report-to-json-file"
-cur=bench_outputs_stdout_pipe
-if (cd "$(work)" && "$SBRDMA" bench allr -r 2 -b 1K --trace /dev/stdout \
-  --report-to-json-file /dev/stdout 2>"$(work)/err" | cat >"$(work)/out"
-  exit "${PIPESTATUS[0]}"); then
+cur=bench_outputs_one_fifo
+rm -f "$(work)/fifo" "$(work)/fifo_got"
+mkfifo "$(work)/fifo"
+exec 4<>"$(work)/fifo"  # a writer held open: the reader sees no end between the two outputs
+cat "$(work)/fifo" >"$(work)/fifo_got" 4>&- &
+reader=$!
+(cd "$(work)" && timeout 60 "$SBRDMA" bench allr -r 2 -b 1K -n 1 -w 0 --trace fifo \
+  --report-to-json-file fifo >"$(work)/out" 2>"$(work)/err")
+rc=$?
+exec 4>&-
+wait "$reader"
+if [[ $rc -eq 0 ]] && grep -q traceEvents "$(work)/fifo_got" && grep -q '"results"' "$(work)/fifo_got"; then
   pass=$((pass + 1))
-else _fail "--trace and --report-to-json-file to /dev/stdout through a pipe were refused"; fi
+else _fail "--trace and --report-to-json-file to one named pipe: exit $rc $(head -2 "$(work)/err")"; fi
+rm -f "$(work)/fifo"
 # The other file options refuse an empty value too.
 check bench_groups_empty 1 - -- bench allr -r 2 -b 1K --custom-replica-groups ""
 expect_err "error: --custom-replica-groups: must not be empty"
@@ -177,6 +187,14 @@ check bench_trace_is_stderr 1 - -- bench allr -r 2 -b 1K -n 1 -w 0 --trace err
 expect_err "error: --trace err: that is where standard error (progress and errors) goes"
 check run_trace_is_stdout 1 - -- run "$EX/ping_pong.s" --trace /dev/stdout
 expect_err "error: --trace /dev/stdout: that is where standard output (the run's report) goes"
+# Standard output piped to another program: /dev/stdout is that pipe.
+cur=bench_plot_stdout_pipe
+(cd "$(work)" && "$SBRDMA" bench allr -r 2 -b 1K -n 1 -w 0 --plot /dev/stdout 2>"$(work)/err" </dev/null |
+  cat >"$(work)/out"; exit "${PIPESTATUS[0]}")
+rc=$?
+if [[ $rc -eq 1 ]] && grep -qF "error: --plot /dev/stdout: that is where standard output (the table) goes" "$(work)/err"; then
+  pass=$((pass + 1))
+else _fail "exit $rc: $(head -3 "$(work)/err")"; fi
 check bench_json_dev_null 0 - -- bench allr -r 2 -b 1K -n 1 -w 0 --report-to-json-file /dev/null
 expect_out "Avg bus bandwidth"
 

@@ -256,6 +256,26 @@ INSTANTIATE_TEST_SUITE_P(
         BadWord{start_word(events(WaitMode::kNone, 0, UpdateMode::kWrRegComplete, 3, 0)),
                 "update_mode wr_reg_complete: unsupported: register updates are not modelled"}));
 
+// _READ fires once the op's reads are done (D23b): an op refused before then fires none, while
+// an op that reads nothing fires it before it runs, refused or not.
+TEST(Sequencer, AnOpRefusedBeforeItsReadsFiresNoReadUpdate) {
+  {
+    Core c(0, 0);  // start refuses its completion_info before it reads anything
+    auto run = c.fw.run({with_completion_info(
+        start_word(events(WaitMode::kNone, 0, UpdateMode::kIncRead, 3, 0)), 0x04)});
+    ASSERT_TRUE(testing::drive(run));
+    ASSERT_EQ(c.fw.errors().size(), 1U);
+    EXPECT_EQ(c.env.sems[3], 0U);
+  }
+  {
+    Core c(0, 0);  // a start with nothing to start: refused after its (empty) reads
+    auto run = c.fw.run({start_word(events(WaitMode::kNone, 0, UpdateMode::kIncRead, 3, 0))});
+    ASSERT_TRUE(testing::drive(run));
+    ASSERT_EQ(c.fw.errors().size(), 1U);
+    EXPECT_EQ(c.env.sems[3], 1U);
+  }
+}
+
 TEST(Sequencer, ReservedBitsAndUndefinedEnumsAreRejected) {
   for (const isa::Word& w : {with_byte(start_word(), 20, 0x01), with_byte(start_word(), 4, 0x42)}) {
     Core c(0, 0);

@@ -210,6 +210,13 @@ TEST(BenchSweep, ALongPointReportsItsIterationsAsTheyFinish) {
   lines.clear();
   ASSERT_TRUE(run_bench(o, *topo, [&](const std::string& l) { lines.push_back(l); }).ok());
   EXPECT_EQ(lines.size(), 1u);
+  // A traced run is named on the point's line too.
+  o.trace = true;
+  lines.clear();
+  ASSERT_TRUE(run_bench(o, *topo, [&](const std::string& l) { lines.push_back(l); }).ok());
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("mesh: 3 iterations, a check run, a traced run in "), std::string::npos)
+      << lines[0];
 }
 
 /// One ring all-reduce of 1 MiB, one iteration of many events, reporting at every chance:

@@ -111,6 +111,12 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
        "p.s:1: error: pattern random '99999999999999999999999' does not fit in 64 bits"},
       {".init core=0 addr=0 bytes=4 pattern=const:x",
        "p.s:1: error: bad number 'x' for pattern const"},
+      {".init core=0 addr=99999999999999999999x bytes=4 pattern=iota",
+       "p.s:1: error: bad number '99999999999999999999x' for addr"},
+      {".core 99999999999999999999x", "p.s:1: error: bad number '99999999999999999999x' for core"},
+      {".init core=0 addr=0 bytes=4 pattern=iota partitions=0:99999999999999999999",
+       "p.s:1: error: partitions 0:99999999999999999999 are not a range inside 0:128 (P0 < P1, P1 "
+       "exclusive)"},
       {".expect sem core=0 idx=99999999999999999999999 value=1",
        "p.s:1: error: idx 99999999999999999999999 out of range (0..255)"},
       {".init core=0 addr=0 bytes=4", "p.s:1: error: missing key 'pattern' for .init"},
