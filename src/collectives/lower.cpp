@@ -266,6 +266,24 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
             k));
       }
     }
+    // Its phases run every group's intra-chip and inter-chip steps together, in step: all
+    // groups must span as many chips with as many ranks on each (all-to-all's exchanges take
+    // groups of any sizes). [CHOICE D30d]
+    if (req.op != Op::kAllToAll) {
+      const auto layout = [&](std::size_t k) {
+        const unsigned chips = chips_spanned(g, c.groups[k]);
+        return std::pair{chips, static_cast<unsigned>(c.groups[k].size()) / chips};
+      };
+      for (std::size_t k = 1; k < c.groups.size(); ++k) {
+        if (layout(k) != layout(0)) {
+          return base::make_error(fmt::format(
+              "--algorithm hierarchical needs every group laid out alike: group 0 has {} rank{} "
+              "on each of {} chips, group {} has {} on each of {}",
+              layout(0).second, layout(0).second == 1 ? "" : "s", layout(0).first, k,
+              layout(k).second, layout(k).first));
+        }
+      }
+    }
   }
   if (a != Algorithm::kAuto) return a;
   if (R == 1) return Algorithm::kRing;

@@ -173,6 +173,11 @@ expect_err "error: -b: bad size '12X' (a number of bytes, K/KB/KiB, M/MB/MiB or 
 check bench_too_many_ranks 1 - -- bench allr -r 9
 expect_err "error: -r 9: topology trn2 has only 8 cores (ranks)"
 expect_err_lines 1
+echo '[[0, 8, 16, 24], [1, 2, 9, 10]]' >"$(work)/groups_mixed.json"
+check bench_hier_groups_unalike 1 - -- bench allg --topology trn2.48xlarge --custom-replica-groups groups_mixed.json -b 4K -n 1 -w 0 -c random --algorithm hier
+expect_err "needs every group laid out alike: group 0 has 1 rank on each of 4 chips, group 1 has 2 on each of 2"
+expect_err_lines 1
+check bench_a2a_hier_groups_unalike 0 - -- bench alltoall --topology trn2.48xlarge --custom-replica-groups groups_mixed.json -b 4K -n 1 -w 0 -c random --algorithm hier
 check bench_groups_malformed 1 - -- bench allr --custom-replica-groups "$BENCH_DATA/groups_malformed.json"
 expect_err "groups_malformed.json:2: error: malformed JSON:"
 expect_err_lines 1

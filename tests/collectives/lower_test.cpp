@@ -78,6 +78,25 @@ TEST(Lower, AlgorithmsThatDoNotApplyAreErrors) {
   EXPECT_EQ(e5.error().message, "--algorithm mesh does not apply to send/recv (use ring or auto)");
 }
 
+// Hierarchical's phases step every group together: groups laid out differently (1 rank on
+// each of 4 chips, 2 on each of 2) are refused, not an internal error; all-to-all's exchanges
+// take them.
+TEST(Lower, HierarchicalNeedsGroupsLaidOutAlike) {
+  const Geometry g = Geometry::of(soc::cayman_profile(), 4);
+  const Communicator mixed{{{0, 8, 16, 24}, {1, 2, 9, 10}}};
+  for (const Op op : {Op::kAllReduce, Op::kAllGather, Op::kReduceScatter}) {
+    auto e = resolve_algorithm(g, mixed, req(op, 4096, Algorithm::kHierarchical));
+    ASSERT_FALSE(e.ok()) << op_name(op);
+    EXPECT_EQ(e.error().message,
+              "--algorithm hierarchical needs every group laid out alike: group 0 has 1 rank on "
+              "each of 4 chips, group 1 has 2 on each of 2");
+    EXPECT_FALSE(lower(g, mixed, req(op, 4096, Algorithm::kHierarchical)).ok());
+  }
+  EXPECT_TRUE(lower(g, mixed, req(Op::kAllToAll, 4096, Algorithm::kHierarchical)).ok());
+  const Communicator alike{{{0, 8, 16, 24}, {1, 9, 17, 25}}};
+  EXPECT_TRUE(lower(g, alike, req(Op::kAllGather, 4096, Algorithm::kHierarchical)).ok());
+}
+
 TEST(Lower, SizesThatHoldNoElementAreErrors) {
   const Geometry g = Geometry::of(soc::cayman_profile(), 1);
   EXPECT_EQ(lower(g, first(2, g), req(Op::kAllReduce, 0)).error().message,
