@@ -244,6 +244,14 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
   for (const auto& group : comm.groups)
     out.cores.insert(out.cores.end(), group.begin(), group.end());
   std::sort(out.cores.begin(), out.cores.end());
+  // An algorithm asked for by name that does not apply to these groups (RDH on 6 ranks,
+  // hierarchical on one chip) is told without a size: it applies to none.
+  for (const collectives::Algorithm alg : o.algorithms) {
+    if (alg == collectives::Algorithm::kAuto || o.sizes.empty()) continue;
+    auto resolved = collectives::resolve_algorithm(
+        geom, comm, job_of(o, topology, comm, o.sizes.front(), alg).request);
+    if (!resolved) return resolved.error();
+  }
   // Every size and algorithm is checked before any runs: a sweep whose last size does not fit
   // fails at once, not after the sizes before it have run. (A single row fails first anyway:
   // it is not planned twice.)
