@@ -21,21 +21,12 @@ void block_stop_signals_here() {
   pthread_sigmask(SIG_BLOCK, &s, nullptr);
 }
 
-StopSignalsHeld::StopSignalsHeld() {
+StopSignalsMask::StopSignalsMask(int how) {
   const sigset_t s = stop_signals();
-  pthread_sigmask(SIG_BLOCK, &s, &old_);
+  pthread_sigmask(how, &s, &old_);
 }
 
-StopSignalsHeld::~StopSignalsHeld() {
-  pthread_sigmask(SIG_SETMASK, &old_, nullptr);
-}
-
-StopSignalsReleased::StopSignalsReleased() {
-  const sigset_t s = stop_signals();
-  pthread_sigmask(SIG_UNBLOCK, &s, &old_);
-}
-
-StopSignalsReleased::~StopSignalsReleased() {
+StopSignalsMask::~StopSignalsMask() {
   pthread_sigmask(SIG_SETMASK, &old_, nullptr);
 }
 

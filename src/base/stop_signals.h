@@ -17,31 +17,33 @@ namespace sbrdma::base {
 /// Blocks the stop signals in the calling thread (it never handles them).
 void block_stop_signals_here();
 
-/// While it lives, the stop signals stay pending for the calling thread; its destructor
-/// restores the thread's earlier mask, and a signal that arrived meanwhile then takes effect.
-class StopSignalsHeld {
+/// The calling thread's mask with the stop signals blocked or unblocked while it lives; its
+/// destructor restores the earlier mask. Made through the two names below.
+class StopSignalsMask {
  public:
-  StopSignalsHeld();
-  ~StopSignalsHeld();
-  StopSignalsHeld(const StopSignalsHeld&) = delete;
-  StopSignalsHeld& operator=(const StopSignalsHeld&) = delete;
+  ~StopSignalsMask();
+  StopSignalsMask(const StopSignalsMask&) = delete;
+  StopSignalsMask& operator=(const StopSignalsMask&) = delete;
+
+ protected:
+  explicit StopSignalsMask(int how);  ///< SIG_BLOCK or SIG_UNBLOCK
 
  private:
   sigset_t old_{};
 };
 
-/// While it lives, the stop signals act at once for the calling thread again (inside a
-/// StopSignalsHeld, around a write that may wait without end: a pipe with no reader); its
-/// destructor restores the earlier mask.
-class StopSignalsReleased {
+/// While it lives, the stop signals stay pending for the calling thread; when it ends, a
+/// signal that arrived meanwhile takes effect.
+class StopSignalsHeld : public StopSignalsMask {
  public:
-  StopSignalsReleased();
-  ~StopSignalsReleased();
-  StopSignalsReleased(const StopSignalsReleased&) = delete;
-  StopSignalsReleased& operator=(const StopSignalsReleased&) = delete;
+  StopSignalsHeld() : StopSignalsMask(SIG_BLOCK) {}
+};
 
- private:
-  sigset_t old_{};
+/// While it lives, the stop signals act at once for the calling thread again (inside a
+/// StopSignalsHeld, around a write that may wait without end: a pipe with no reader).
+class StopSignalsReleased : public StopSignalsMask {
+ public:
+  StopSignalsReleased() : StopSignalsMask(SIG_UNBLOCK) {}
 };
 
 }  // namespace sbrdma::base

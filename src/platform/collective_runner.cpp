@@ -331,13 +331,17 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
       job.on_iteration(part, alg, done, total);
     };
   };
+  // Every run the job takes (timed, check, trace) counts in its cost.
+  const auto count_run = [&](const Ran& r) {
+    res.sim_seconds += r.seconds;
+    res.descriptors += r.report.stats.descriptors;
+    if (!job.timing_only) res.copied_bytes += r.report.stats.data_bytes;
+  };
   auto timed = simulate(job, *low, check_here, false, req.iterations, progress(RunPart::kTimed));
   if (!timed) return timed.error();
   res.end_time = timed->report.end_time;
   res.stats = timed->report.stats;
-  res.sim_seconds += timed->seconds;
-  res.descriptors += res.stats.descriptors;
-  if (!job.timing_only) res.copied_bytes += res.stats.data_bytes;
+  count_run(*timed);
   for (unsigned i = job.warmups; i < req.iterations; ++i) {
     const base::Tick before = i == 0 ? base::Tick{} : timed->ends[i - 1];
     res.iterations.push_back(timed->ends[i] - before);
@@ -359,9 +363,7 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
         timed->sim.reset();
         auto r = simulate(job, *low1, true, false, 1, progress(RunPart::kCheck));
         if (!r) return r.error();
-        res.sim_seconds += r->seconds;
-        res.descriptors += r->report.stats.descriptors;
-        res.copied_bytes += r->report.stats.data_bytes;
+        count_run(*r);  // a check is never timing-only: its bytes count
         res.check_run = true;
         own = std::move(*r);
         sim = own->sim.get();
@@ -376,11 +378,8 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
     if (job.trace) {
       auto r = simulate(job, *low1, job.check.has_value(), true, 1, progress(RunPart::kTrace));
       if (!r) return r.error();
-      // Counted as the other runs are: the point's wall time holds it too.
+      count_run(*r);  // as the other runs: the point's wall time holds it too
       res.trace_run = true;
-      res.sim_seconds += r->seconds;
-      res.descriptors += r->report.stats.descriptors;
-      if (!job.timing_only) res.copied_bytes += r->report.stats.data_bytes;
       res.trace_json =
           add_step_boxes(r->sim->trace_json(), r->sim->trace()->word_spans(), low1->programs);
     }
