@@ -155,6 +155,17 @@ bool asks_for_help(int argc, char** argv) {
   return false;
 }
 
+/// The first help word after "--" ("--help" if none).
+std::string_view first_help_word_after_dashes(int argc, char** argv) {
+  bool after = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view w = argv[i];
+    if (after && is_help_word(w)) return w;
+    after = after || w == "--";
+  }
+  return "--help";
+}
+
 /// argv without the options whose value slot holds a help word ("asm -o --help", "bench allr -b
 /// -h"): CLI11 would take the word as the value (and asm wrote its program to a file named
 /// --help). Help wins over every other word, so the option is dropped and the help printed.
@@ -274,6 +285,17 @@ int main(int argc, char** argv) {
     if (asks_for_help(argc, argv)) return exit_printing(app, CLI::CallForHelp());
     if (const auto error = version_usage_error(app, argc, argv)) {
       std::fprintf(stderr, "sbrdma: error: %s\nrun 'sbrdma --help' for usage\n", error->c_str());
+      return 1;
+    }
+    return exit_printing(app, e);
+  } catch (const CLI::CallForHelp& e) {
+    // A help word after "--" is an argument; CLI11 still calls for help when no argument slot
+    // is left to take it ("bench allr -- --help").
+    if (!asks_for_help(argc, argv)) {
+      const std::string path = usage_scope(app, argc, argv).path;
+      std::fprintf(stderr, "sbrdma: error: %s\nrun '%s --help' for usage\n",
+                   unexpected_argument(first_help_word_after_dashes(argc, argv), path).c_str(),
+                   path.c_str());
       return 1;
     }
     return exit_printing(app, e);

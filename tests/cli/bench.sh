@@ -384,6 +384,11 @@ expect_err_lines 2
 check bench_argument_too_many 1 - -- bench allr -r 2 extra1 extra2
 expect_err "sbrdma: error: unexpected argument 'extra1' for 'sbrdma bench'"
 expect_err_lines 2
+# After "--" a help word is an argument like any other: here there is no place for it.
+check bench_help_after_dashes 1 - -- bench allr -r 2 -b 1K -- --help
+expect_err "sbrdma: error: unexpected argument '--help' for 'sbrdma bench'"
+expect_err_lines 2
+expect_out_file /dev/null
 check bench_option_twice 1 - -- bench allr -r 2 -b 1K -b 2K
 expect_err "sbrdma: error: -b/--minbytes given more than once"
 expect_err_lines 2
