@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <string>
 
+#include "base/number_text.h"
 #include "base/printable.h"
 
 namespace sbrdma::cli {
@@ -14,22 +14,14 @@ base::Result<std::uint64_t> parse_u64(std::string_view text) {
   for (char c : text) {
     if (c != '_') s += c;
   }
-  int radix = 10;
-  std::string_view digits = s;
-  if (digits.starts_with("0x") || digits.starts_with("0X")) {
-    radix = 16;
-    digits.remove_prefix(2);
-  }
-  std::uint64_t v = 0;
-  const char* end = digits.data() + digits.size();
-  auto [ptr, ec] = std::from_chars(digits.data(), end, v, radix);
-  if (digits.empty() || ec == std::errc::invalid_argument || ptr != end) {
+  const base::UnsignedText n = base::read_unsigned_text(s);
+  if (n.form == base::NumberForm::kMalformed) {
     return base::make_error("'" + std::string(text) + "' is not a number (decimal or 0x-hex)");
   }
-  if (ec == std::errc::result_out_of_range) {
+  if (n.form == base::NumberForm::kTooLarge) {
     return base::make_error("'" + std::string(text) + "' does not fit in 64 bits");
   }
-  return v;
+  return n.value;
 }
 
 base::Result<std::uint64_t> parse_flag_number(std::string_view flag, std::string_view text,

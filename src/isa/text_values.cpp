@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <limits>
 #include <vector>
 
+#include "base/number_text.h"
 #include "base/printable.h"
 #include "isa/binary_io.h"
 #include "isa/field_access.h"
@@ -37,40 +37,29 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   }
 }
 
-/// What read_number saw.
-enum class NumberForm : std::uint8_t { kValue, kMalformed, kTooLarge };
+/// What read_number saw: the form of its magnitude, and the value.
 struct NumberText {
-  NumberForm form = NumberForm::kMalformed;
+  base::NumberForm form = base::NumberForm::kMalformed;
   std::int64_t value = 0;  ///< kValue only
 };
 
-/// A decimal (optionally negative) or 0x-hex integer, telling a well-formed number past
-/// 64-bit signed range apart from text that is no number at all.
+/// A decimal (optionally negative) or 0x-hex integer in 64-bit signed range; a well-formed
+/// number past that range is kTooLarge, not malformed.
 NumberText read_number(std::string_view text) {
   const bool negative = !text.empty() && text.front() == '-';
   if (negative) text.remove_prefix(1);
-  int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    if (negative) return {};  // negative numbers are decimal only
-    base = 16;
-    text.remove_prefix(2);
+  if (negative && text.size() > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    return {};  // negative numbers are decimal only
   }
-  if (text.empty()) return {};
-  std::uint64_t u = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), u, base);
-  if (end != text.data() + text.size() ||
-      (ec != std::errc{} && ec != std::errc::result_out_of_range)) {
-    return {};
-  }
+  const base::UnsignedText u = base::read_unsigned_text(text);
+  if (u.form != base::NumberForm::kValue) return {u.form, 0};
   constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-  if (ec == std::errc::result_out_of_range || u > kMax + (negative ? 1 : 0)) {
-    return {NumberForm::kTooLarge, 0};
-  }
+  if (u.value > kMax + (negative ? 1 : 0)) return {base::NumberForm::kTooLarge, 0};
   if (negative) {
-    return {NumberForm::kValue, u == kMax + 1 ? std::numeric_limits<std::int64_t>::min()
-                                              : -static_cast<std::int64_t>(u)};
+    return {base::NumberForm::kValue, u.value == kMax + 1 ? std::numeric_limits<std::int64_t>::min()
+                                                          : -static_cast<std::int64_t>(u.value)};
   }
-  return {NumberForm::kValue, static_cast<std::int64_t>(u)};
+  return {base::NumberForm::kValue, static_cast<std::int64_t>(u.value)};
 }
 
 /// Parses a number for `key` within [lo, hi]; the error message if it is not one (a
@@ -78,10 +67,10 @@ NumberText read_number(std::string_view text) {
 std::optional<std::string> number_in(std::string_view text, const std::string& key, std::int64_t lo,
                                      std::int64_t hi, Radix radix, std::int64_t& out) {
   const NumberText n = read_number(text);
-  if (n.form == NumberForm::kMalformed) {
+  if (n.form == base::NumberForm::kMalformed) {
     return fmt::format("bad number '{}' for {}", base::printable_brief(text), key);
   }
-  if (n.form == NumberForm::kTooLarge || n.value < lo || n.value > hi) {
+  if (n.form == base::NumberForm::kTooLarge || n.value < lo || n.value > hi) {
     return fmt::format("value {} out of range for {} ({}..{})", base::printable_brief(text), key,
                        format_number(lo, radix), format_number(hi, radix));
   }
@@ -142,7 +131,7 @@ std::string_view field_kind_name(const Field& field) {
 
 std::optional<std::int64_t> parse_number(std::string_view text) {
   const NumberText n = read_number(text);
-  if (n.form != NumberForm::kValue) return std::nullopt;
+  if (n.form != base::NumberForm::kValue) return std::nullopt;
   return n.value;
 }
 

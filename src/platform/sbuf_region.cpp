@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <utility>
 
+#include "base/number_text.h"
 #include "base/printable.h"
 
 namespace sbrdma::platform {
@@ -27,62 +27,40 @@ std::uint64_t splitmix64(std::uint64_t& state) {
 
 }  // namespace
 
-namespace {
-
-/// Reads decimal or 0x hex, no sign: the value, or std::errc::result_out_of_range past 64 bits,
-/// or std::errc::invalid_argument for anything else that is not such a number.
-std::pair<std::uint64_t, std::errc> read_unsigned(std::string_view text) {
-  std::string_view digits = text;
-  int base = 10;
-  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
-    digits.remove_prefix(2);
-    base = 16;
-  }
-  std::uint64_t v = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
-  // Whole text first: "99999999999999999999x" is no number, not a large one.
-  if (digits.empty() || end != digits.data() + digits.size() ||
-      (ec != std::errc{} && ec != std::errc::result_out_of_range)) {
-    return {0, std::errc::invalid_argument};
-  }
-  if (ec == std::errc::result_out_of_range) return {0, ec};
-  return {v, std::errc{}};
-}
-
-}  // namespace
-
 base::Result<std::uint64_t> parse_number(std::string_view text, std::string_view what) {
-  const auto [v, ec] = read_unsigned(text);
-  if (ec == std::errc::result_out_of_range) {
+  const base::UnsignedText n = base::read_unsigned_text(text);
+  if (n.form == base::NumberForm::kTooLarge) {
     return base::make_error(
         fmt::format("{} '{}' does not fit in 64 bits", what, base::printable_brief(text)));
   }
-  if (ec != std::errc{})
+  if (n.form != base::NumberForm::kValue)
     return base::make_error(
         fmt::format("bad number '{}' for {}", base::printable_brief(text), what));
-  return v;
+  return n.value;
 }
 
 base::Result<std::optional<std::uint64_t>> parse_number_at_most(std::string_view text,
                                                                 std::string_view what,
                                                                 std::uint64_t max) {
-  const auto [v, ec] = read_unsigned(text);
-  if (ec == std::errc::invalid_argument) {
+  const base::UnsignedText n = base::read_unsigned_text(text);
+  if (n.form == base::NumberForm::kMalformed) {
     return base::make_error(
         fmt::format("bad number '{}' for {}", base::printable_brief(text), what));
   }
-  if (ec != std::errc{} || v > max) return std::optional<std::uint64_t>{};
-  return std::optional<std::uint64_t>{v};
+  if (n.form == base::NumberForm::kTooLarge || n.value > max) return std::optional<std::uint64_t>{};
+  return std::optional<std::uint64_t>{n.value};
 }
 
 base::Result<std::uint32_t> parse_semaphore_value(std::string_view text, std::string_view what) {
   const bool negative = text.starts_with('-');
-  const auto [v, ec] = read_unsigned(negative ? text.substr(1) : text);
-  if (ec == std::errc::invalid_argument) {
+  const base::UnsignedText n = base::read_unsigned_text(negative ? text.substr(1) : text);
+  if (n.form == base::NumberForm::kMalformed) {
     return base::make_error(
         fmt::format("bad number '{}' for {}", base::printable_brief(text), what));
   }
-  if (ec != std::errc{} || (negative ? v > std::uint64_t{1} << 31 : v > UINT32_MAX)) {
+  const std::uint64_t v = n.value;
+  if (n.form == base::NumberForm::kTooLarge ||
+      (negative ? v > std::uint64_t{1} << 31 : v > UINT32_MAX)) {
     return base::make_error(fmt::format("{} {} out of range (-2147483648..{})", what,
                                         base::printable_brief(text), UINT32_MAX));
   }

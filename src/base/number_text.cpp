@@ -1,0 +1,26 @@
+#include "base/number_text.h"
+
+#include <charconv>
+#include <system_error>
+
+namespace sbrdma::base {
+
+UnsignedText read_unsigned_text(std::string_view text) noexcept {
+  int radix = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    text.remove_prefix(2);
+    radix = 16;
+  }
+  // from_chars takes no sign for an unsigned type; an empty text is no number.
+  std::uint64_t v = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, ec] = std::from_chars(text.data(), end, v, radix);
+  // The whole text first: a number with a stray character after it is no number.
+  if (text.empty() || stop != end || (ec != std::errc{} && ec != std::errc::result_out_of_range)) {
+    return {};
+  }
+  if (ec == std::errc::result_out_of_range) return {NumberForm::kTooLarge, 0};
+  return {NumberForm::kValue, v};
+}
+
+}  // namespace sbrdma::base

@@ -1,0 +1,44 @@
+#include "base/number_text.h"
+
+#include <gtest/gtest.h>
+
+namespace sbrdma::base {
+namespace {
+
+void expect_value(std::string_view text, std::uint64_t v) {
+  const UnsignedText n = read_unsigned_text(text);
+  EXPECT_EQ(n.form, NumberForm::kValue) << text;
+  EXPECT_EQ(n.value, v) << text;
+}
+
+void expect_form(std::string_view text, NumberForm form) {
+  const UnsignedText n = read_unsigned_text(text);
+  EXPECT_EQ(n.form, form) << text;
+  EXPECT_EQ(n.value, 0U) << text;
+}
+
+TEST(NumberText, DecimalAndHexUpTo64Bits) {
+  expect_value("0", 0);
+  expect_value("007", 7);
+  expect_value("0x1f", 31);
+  expect_value("0XFF", 255);
+  expect_value("0x0052800000100000", 0x0052800000100000ULL);
+  expect_value("18446744073709551615", UINT64_MAX);
+  expect_value("0xffffffffffffffff", UINT64_MAX);
+}
+
+TEST(NumberText, PastSixtyFourBitsIsTooLargeNotMalformed) {
+  expect_form("18446744073709551616", NumberForm::kTooLarge);
+  expect_form("0x10000000000000000", NumberForm::kTooLarge);
+  expect_form("99999999999999999999999", NumberForm::kTooLarge);
+}
+
+TEST(NumberText, AnythingElseIsNoNumber) {
+  for (std::string_view t : {"", "0x", "0X", "x1", "-1", "+1", " 1", "1 ", "1_000", "12ab", "0x1g",
+                             "0x-1", "99999999999999999999x", "1.0", "0b101"}) {
+    expect_form(t, NumberForm::kMalformed);
+  }
+}
+
+}  // namespace
+}  // namespace sbrdma::base
