@@ -1,5 +1,6 @@
 #include "cli/file_io.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -111,7 +112,7 @@ base::Result<Input> read_input(const std::string& path) {
 }
 
 namespace {
-/// Writes `bytes` straight to `path` (truncating it), or to standard output for "" and "-".
+/// Writes `bytes` to the stream `path` (a device or pipe), or to standard output for "" and "-".
 base::Status write_direct(const std::string& path, std::string_view bytes) {
   if (path.empty() || path == "-") {
     std::fwrite(bytes.data(), 1, bytes.size(), stdout);
@@ -137,6 +138,80 @@ bool write_all(int fd, std::string_view bytes) {
     bytes.remove_prefix(static_cast<std::size_t>(n));
   }
   return true;
+}
+
+/// Writes all of `bytes` to `fd` from `offset` on; false (errno set) on a failure.
+bool pwrite_all(int fd, std::string_view bytes, off_t offset) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::pwrite(fd, bytes.data(), bytes.size(), offset);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+    offset += n;
+  }
+  return true;
+}
+
+/// A file rewritten in place and what it held before (to put back if a later output fails).
+struct Rewritten {
+  std::string path;
+  bool existed = false;
+  std::string old;
+};
+
+/// Puts a rewritten file back as it was: its old bytes over the new ones, cut to its old size
+/// (or removed, if the rewrite created it). Best effort: it runs on a failure path already.
+void restore(const Rewritten& r) {
+  if (!r.existed) {
+    ::unlink(r.path.c_str());
+    return;
+  }
+  const int fd = ::open(r.path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  if (pwrite_all(fd, r.old, 0)) (void)::ftruncate(fd, static_cast<off_t>(r.old.size()));
+  ::close(fd);
+}
+
+/// Rewrites the regular file `path` in place with `bytes` (created if missing), keeping its
+/// old bytes in `undo`. A failure puts them back: the new bytes go over the old ones before
+/// the file is cut to size, so a full disk or a file-size limit stops the write only past the
+/// old size, and the old bytes fit back where they were.
+base::Status rewrite_in_place(const std::string& path, std::string_view bytes, Rewritten& undo) {
+  undo = Rewritten{path, true, {}};
+  int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT) {
+    undo.existed = false;
+    fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  }
+  if (fd < 0) return io_error(path, "cannot write");
+  struct stat st {};
+  int err = ::fstat(fd, &st) == 0 ? 0 : errno;
+  if (err == 0 && undo.existed) {
+    undo.old.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t got = 0;
+    while (got < undo.old.size()) {
+      const ssize_t n =
+          ::pread(fd, undo.old.data() + got, undo.old.size() - got, static_cast<off_t>(got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        err = n < 0 ? errno : EIO;  // it shrank under us: not a file to rewrite blindly
+        break;
+      }
+      got += static_cast<std::size_t>(n);
+    }
+  }
+  if (err == 0 &&
+      (!pwrite_all(fd, bytes, 0) || ::ftruncate(fd, static_cast<off_t>(bytes.size())) != 0)) {
+    err = errno;
+  }
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) {
+    restore(undo);
+    return cannot_write(path, std::strerror(err));
+  }
+  return base::ok_status();
 }
 
 /// A temporary file staged beside its target, or why there is none.
@@ -253,11 +328,22 @@ base::Status write_outputs(std::span<const OutputText> files) {
     }
     staged.push_back(Staged{std::move(tmp.name), p.target, &f});
   }
+  // In place last but one: a failure puts back every file rewritten so far.
+  std::vector<Rewritten> rewritten;
+  const auto undo_all = [&] {
+    for (auto r = rewritten.rbegin(); r != rewritten.rend(); ++r) restore(*r);
+  };
+  const auto in_place = [&](const std::string& path, std::string_view text) -> base::Status {
+    Rewritten undo;
+    if (auto st = rewrite_in_place(path, text, undo); !st) {
+      undo_all();
+      return st;
+    }
+    rewritten.push_back(std::move(undo));
+    return base::ok_status();
+  };
   for (const Planned& p : files_in_place) {
-    std::error_code ec;
-    const bool existed = fs::exists(p.file->path, ec);
-    if (auto st = write_direct(p.file->path, p.file->text); !st) {
-      if (!existed) ::unlink(p.file->path.c_str());  // no cut-off file where there was none
+    if (auto st = in_place(p.file->path, p.file->text); !st) {
       discard(0);
       return st;
     }
@@ -265,7 +351,7 @@ base::Status write_outputs(std::span<const OutputText> files) {
   for (std::size_t i = 0; i < staged.size(); ++i) {
     if (std::rename(staged[i].tmp.c_str(), staged[i].target.c_str()) == 0) continue;
     ::unlink(staged[i].tmp.c_str());  // a folder that takes no renames: in place after all
-    if (auto st = write_direct(staged[i].file->path, staged[i].file->text); !st) {
+    if (auto st = in_place(staged[i].file->path, staged[i].file->text); !st) {
       discard(i + 1);
       return st;
     }

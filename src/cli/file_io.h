@@ -39,10 +39,11 @@ struct OutputText {
 /// (symbolic links followed) that replaces it, keeping its permission bits, only once every
 /// text is written; written in place instead, before any replacement, are a file a
 /// replacement would change in more than its bytes (other hard links, another owner or
-/// group) and a file no temporary can go beside. On a failure the temporaries are removed and
-/// no replaced file has changed (streams written before a file failed stay written). An
-/// existing file that may not be written is refused. Contract: no two paths reach one file
-/// (same_output()).
+/// group) and a file no temporary can go beside: their new bytes go over the old ones, which
+/// are kept and put back on a failure. On a failure the temporaries are removed and no file
+/// has changed (streams written before a file failed stay written). A file-size limit is a
+/// write failure like a full disk once main() ignores SIGXFSZ. An existing file that may not
+/// be written is refused. Contract: no two paths reach one file (same_output()).
 base::Status write_outputs(std::span<const OutputText> files);
 
 /// Refuses, before a long run, an output that write_output() could not write afterwards: a path

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -247,6 +248,10 @@ int main(int argc, char** argv) {
   // A run too large for this machine ends with one clear line (exit 1) wherever memory ran
   // out, a coroutine or an event included, rather than with std::bad_alloc's abort.
   std::set_new_handler([] { sbrdma::base::out_of_memory("an allocation failed"); });
+  // A write past the file-size limit (ulimit -f) fails with EFBIG and is reported as any
+  // failed write, its output left as it was, instead of SIGXFSZ ending the process with a
+  // temporary file left behind.
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{
       "sbrdma: the Trainium GPSIMD peer-to-peer transport (rdma_desc_gen, rdma_desc_start,\n"
       "SB2SB) on a deterministic model of the device.",

@@ -158,6 +158,27 @@ ln -f "$(work)/hl1.bin" "$(work)/hl2.bin"
 check asm_output_hard_link 0 - -- asm self.s -o hl1.bin
 if cmp -s "$(work)/hl1.bin" "$(work)/hl2.bin" && [[ $(wc -c <"$(work)/hl2.bin") -eq 64 ]]; then
   pass=$((pass + 1)); else _fail "hl2.bin no longer shares hl1.bin's bytes"; fi
+# A file-size limit is a failed write like a full disk: a file rewritten in place (it has
+# another name) gets its old bytes back, a new one is not left behind, nor is a temporary.
+for i in $(seq 100); do echo rdma_desc_start; done >"$(work)/hundred.s"
+cp "$(work)/hl1.bin" "$(work)/hl1.before"
+CHECK_FSIZE_KB=1 check asm_output_in_place_past_file_size_limit 1 - -- asm hundred.s -o hl1.bin
+expect_err "hl1.bin: error: cannot write: File too large"
+if cmp -s "$(work)/hl1.bin" "$(work)/hl1.before"; then pass=$((pass + 1)); else
+  _fail "hl1.bin lost its old bytes"; fi
+CHECK_FSIZE_KB=1 check asm_output_new_past_file_size_limit 1 - -- asm hundred.s -o fresh.bin
+expect_err "fresh.bin: error: cannot write: File too large"
+if [[ ! -e "$(work)/fresh.bin" ]] && ! ls -a "$(work)" | grep -q '^\.sbrdma-'; then
+  pass=$((pass + 1)); else _fail "a cut-off output or a temporary file was left"; fi
+# Two files rewritten in place: the first (the report, small) is put back when the second
+# (the trace, past the limit) fails.
+echo oldjson >"$(work)/ip.json" && ln -f "$(work)/ip.json" "$(work)/ip2.json"
+echo oldtrace >"$(work)/ipt.json" && ln -f "$(work)/ipt.json" "$(work)/ipt2.json"
+CHECK_FSIZE_KB=2 check bench_outputs_in_place_undone 1 - -- bench allr -r 2 -b 1K -n 1 -w 0 \
+  --report-to-json-file ip.json --trace ipt.json
+expect_err "ipt.json: error: cannot write: File too large"
+if [[ $(cat "$(work)/ip.json") == oldjson && $(cat "$(work)/ipt.json") == oldtrace ]]; then
+  pass=$((pass + 1)); else _fail "an output rewritten in place was not put back"; fi
 long=$(printf 'x%.0s' {1..250}).bin
 check asm_output_long_name 0 - -- asm self.s -o "$long"
 if [[ $(wc -c <"$(work)/$long") -eq 64 ]]; then pass=$((pass + 1)); else

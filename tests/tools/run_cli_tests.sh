@@ -8,6 +8,7 @@
 # CHECK_VMEM_KB=N before `check` runs the command with its address space limited to N KiB
 # (ulimit -v), for a case about running out of memory; `sanitized` is true for a binary built
 # with AddressSanitizer, which cannot start under such a limit (its shadow memory is huge).
+# CHECK_FSIZE_KB=N runs it with the files it writes limited to N KiB (ulimit -f).
 set -u
 # The memory figure a data run plans with is the OS's unless a case sets it (D43).
 unset SBRDMA_MEMORY_LIMIT
@@ -33,6 +34,9 @@ check() {
   if [[ -n ${CHECK_SECONDS:-} ]]; then limit=(timeout "$CHECK_SECONDS"); fi
   if [[ -n ${CHECK_VMEM_KB:-} ]]; then
     limit=("${limit[@]}" bash -c 'ulimit -v "$0" && exec "$@"' "$CHECK_VMEM_KB")
+  fi
+  if [[ -n ${CHECK_FSIZE_KB:-} ]]; then
+    limit=("${limit[@]}" bash -c 'ulimit -f "$0" && exec "$@"' "$CHECK_FSIZE_KB")
   fi
   (cd "$WORK" && "${limit[@]}" "$SBRDMA" "$@" <"$in" >"$WORK/out" 2>"$WORK/err")
   local rc=$?
