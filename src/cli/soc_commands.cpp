@@ -55,6 +55,24 @@ int run_decode_addr(const AddrArgs& a) {
   return 0;
 }
 
+/// What a run makes of a descriptor whose buf_ptr is a core's EVT_SEM slot `sem`, as
+/// device/machine_dma.cpp does [CHOICE D5]: an S2M buffer at an aligned slot of a writable
+/// window takes a semaphore write (of the paired M2S descriptor's length, which must be whole
+/// slots inside the window); an M2S source there, or any other S2M buffer, is refused.
+std::string semaphore_note(const soc::UdmaDescriptor& d, soc::Direction dir,
+                           const soc::SemHit& sem) {
+  if (dir == soc::Direction::kM2S) {
+    return "  (an M2S source is read: EVT_SEM is not memory, a run refuses it)";
+  }
+  if (sem.window == soc::SemWindow::kRead) {
+    return "  (the READ window is read-only: a run refuses this write)";
+  }
+  if (d.addr().v % 4 != 0) {
+    return "  (not an aligned 4-byte slot: a run refuses this write)";
+  }
+  return "  (a semaphore write)";
+}
+
 int run_decode_desc(const std::string& hex, soc::Direction dir) {
   auto d = soc::parse_descriptor_hex(hex);
   if (!d) return fail(d.error());
@@ -70,7 +88,9 @@ int run_decode_desc(const std::string& hex, soc::Direction dir) {
     } else {
       out += "buf_ptr -> chip " + std::to_string(dec->target.chip) + " " +
              soc::format_hit_brief(*dec->hit);
-      if (soc::semaphore_target(*d, *map, issuer)) out += "  (a semaphore write)";
+      if (auto sem = soc::semaphore_target(*d, *map, issuer)) {
+        out += semaphore_note(*d, dir, sem->sem);
+      }
       out += "\n";
     }
   }

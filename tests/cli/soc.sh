@@ -35,6 +35,16 @@ expect_out "LOCAL_REG doorbell host_trigger START (+0x60848; control plane)"
 check desc_top_sp_not_a_core_semaphore 0 - -- decode desc 04000001030008010418008082000000
 if grep -q "a semaphore write" "$(work)/out"; then _fail "TOP_SP slot called a semaphore write"; else
   pass=$((pass + 1)); fi
+# An EVT_SEM buf_ptr is a semaphore write only where a run makes one (D5): an S2M buffer at
+# an aligned slot of a writable window; the rest is said to be refused.
+check desc_sem_s2m_inc 0 - -- decode desc --s2m 04000000000000000018700228000000
+expect_out "buf_ptr -> chip 0 TPB_0.EVT_SEM +0x1800 INC[0]  (a semaphore write)"
+check desc_sem_m2s_source 0 - -- decode desc 0400000c000000000018700228000000
+expect_out "INC[0]  (an M2S source is read: EVT_SEM is not memory, a run refuses it)"
+check desc_sem_read_window 0 - -- decode desc --s2m 04000000000000000010700228000000
+expect_out "READ[0]  (the READ window is read-only: a run refuses this write)"
+check desc_sem_unaligned 0 - -- decode desc --s2m 04000000000000000118700228000000
+expect_out "INC[0]  (not an aligned 4-byte slot: a run refuses this write)"
 check addr_sem_inc 0 - -- decode addr 0x2802701804
 expect_out "region TPB_0.EVT_SEM +0x1804 (core 0, die 0, chip 0)"
 expect_out "EVT_SEM INC window, semaphore 1"
