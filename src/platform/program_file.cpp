@@ -35,21 +35,28 @@ class LineErrors {
   template <typename T>
   std::optional<T> take(base::Result<T> r) {
     if (r) return std::move(*r);
-    list_.push_back(r.error());
+    add(r.error());
     return std::nullopt;
   }
   /// Keeps the error of `s`, if any; true if there was none.
   bool check(const base::Status& s) {
     if (s) return true;
-    list_.push_back(s.error());
+    add(s.error());
     return false;
   }
-  void add(base::Error e) { list_.push_back(std::move(e)); }
+  void add(base::Error e) {
+    e.message.insert(0, side_);
+    list_.push_back(std::move(e));
+  }
   [[nodiscard]] std::size_t count() const { return list_.size(); }
   base::Errors done() { return std::move(list_); }
+  /// Words put before every message from now on (which side of a line the errors are about;
+  /// "" for none).
+  void set_side(std::string side) { side_ = std::move(side); }
 
  private:
   base::Errors list_;
+  std::string side_;
 };
 
 /// key=value tokens into `keys`; errors, each told: no '=', a key not in `allowed`, a key
@@ -164,7 +171,9 @@ class Parser {
     if (it == program.cores.end()) program.cores.push_back(CoreProgram{*c, {}, {}});
   }
 
-  /// core=, addr=, bytes= and partitions= of a region, each checked (nullopt if any is bad).
+  /// core=, addr=, bytes= and partitions= of a region, each checked: nullopt if core, addr or
+  /// bytes is bad; a bad partitions= is told and leaves every partition in the region, whose
+  /// range can then still be checked (the caller keeps no region from a line with errors).
   std::optional<SbufRegion> region(const Keys& keys, std::string_view what, bool need_bytes,
                                    LineErrors& errors) const {
     const std::size_t before = errors.count();
@@ -184,10 +193,10 @@ class Parser {
         }
       }
     }
+    if (errors.count() != before) return std::nullopt;
     if (auto it = keys.values.find("partitions"); it != keys.values.end()) {
       errors.check(partitions(it->second, r));
     }
-    if (errors.count() != before) return std::nullopt;
     return r;
   }
 
@@ -217,7 +226,7 @@ class Parser {
     Keys keys;
     parse_keys(args, {"core", "addr", "bytes", "pattern", "partitions"}, ".init", keys, errors);
     auto r = region(keys, ".init", true, errors);
-    if (r && !errors.check(check_region(*r, topo_, profile_))) r.reset();
+    if (r) errors.check(check_region(*r, topo_, profile_));
     std::optional<FillPattern> p;
     if (auto pat = required(keys, "pattern", ".init", errors)) {
       p = errors.take(parse_fill_pattern(*pat));
@@ -273,23 +282,32 @@ class Parser {
       errors.add(base::make_error("duplicate key 'partitions' for .expect sbuf (give it once)"));
     }
     auto a = region(left, ".expect sbuf", true, errors);
-    if (a && !both_partitions) {
-      if (auto it = right.values.find("partitions"); it != right.values.end()) {
-        a->first_partition = 0;
-        a->end_partition = profile_.sbuf_partitions;
-        if (!errors.check(partitions(it->second, *a))) a.reset();
+    // The partitions after 'equals' are the first region's (they are checked on their own when
+    // that region is bad).
+    errors.set_side("after 'equals': ");
+    if (auto it = right.values.find("partitions"); it != right.values.end() && !both_partitions) {
+      SbufRegion parts;
+      parts.end_partition = profile_.sbuf_partitions;
+      if (errors.check(partitions(it->second, parts)) && a) {
+        a->first_partition = parts.first_partition;
+        a->end_partition = parts.end_partition;
       }
     }
     Keys right_region = right;
     right_region.values.erase("partitions");  // the first region's, read above
     auto b = region(right_region, ".expect sbuf ... equals", false, errors);
-    if (!a || !b || errors.count() != 0) return;
-    b->bytes = a->bytes;
-    b->first_partition = a->first_partition;
-    b->end_partition = a->end_partition;
-    const bool a_ok = errors.check(check_region(*a, topo_, profile_));
-    const bool b_ok = errors.check(check_region(*b, topo_, profile_));
-    if (a_ok && b_ok) program.sbuf_expects.push_back(SbufExpect{loc, std::string(line), *a, *b});
+    errors.set_side("");
+    if (a) errors.check(check_region(*a, topo_, profile_));
+    if (a && b) {
+      b->bytes = a->bytes;
+      b->first_partition = a->first_partition;
+      b->end_partition = a->end_partition;
+      errors.set_side("after 'equals': ");
+      errors.check(check_region(*b, topo_, profile_));
+      errors.set_side("");
+    }
+    if (errors.count() == 0)
+      program.sbuf_expects.push_back(SbufExpect{loc, std::string(line), *a, *b});
   }
 
   const device::Topology& topo_;

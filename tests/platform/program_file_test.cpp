@@ -169,11 +169,12 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
        "p.s:1: error: .expect sbuf needs its region 'core=N addr=A bytes=B' before 'equals'"},
       {".expect sbuf core=0 addr=0 bytes=4 equals core=1 addr=0 bytes=4",
        "p.s:1: error: unknown key 'bytes' for .expect sbuf ... equals (core, addr, partitions)"},
+      // A fault after 'equals' says so (the two regions' faults often read alike).
       {".expect sbuf core=0 addr=0 bytes=4 equals core=9 addr=0",
-       "p.s:1: error: core 9 does not exist (topology trn2 has 8 cores)"},
+       "p.s:1: error: after 'equals': core 9 does not exist (topology trn2 has 8 cores)"},
       {".expect sbuf core=0 addr=0 bytes=4 equals core=1 addr=0x37ffd",
-       "p.s:1: error: 0x4 bytes from 0x37ffd leave the active partition (0x38000 bytes on "
-       "cayman)"},
+       "p.s:1: error: after 'equals': 0x4 bytes from 0x37ffd leave the active partition "
+       "(0x38000 bytes on cayman)"},
       {".expect sbuf core=0 addr=0 bytes=4 partitions=0:1 equals core=1 addr=0 partitions=0:1",
        "p.s:1: error: duplicate key 'partitions' for .expect sbuf (give it once)"},
       {".expected sem",
@@ -247,7 +248,23 @@ TEST(ProgramFile, EveryErrorOfADirectiveLine) {
   EXPECT_EQ(errors(".expect sbuf core=9 addr=0 equals core=x addr=0 partitions=2:1"),
             "p.s:1: error: core 9 does not exist (topology trn2 has 8 cores)\n"
             "p.s:1: error: missing key 'bytes' for .expect sbuf\n"
-            "p.s:1: error: bad number 'x' for core\n");
+            "p.s:1: error: after 'equals': partitions 2:1 are not a range inside 0:128 (P0 < "
+            "P1, P1 exclusive)\n"
+            "p.s:1: error: after 'equals': bad number 'x' for core\n");
+  // A bad partitions= does not hide a fault of the region's range, nor the reverse.
+  EXPECT_EQ(errors(".init core=0 addr=0x38000 bytes=1 pattern=iota partitions=1:0"),
+            "p.s:1: error: partitions 1:0 are not a range inside 0:128 (P0 < P1, P1 exclusive)\n"
+            "p.s:1: error: 0x1 bytes from 0x38000 leave the active partition (0x38000 bytes on "
+            "cayman)\n");
+  EXPECT_EQ(errors(".expect sbuf core=0 addr=b bytes=1 equals core=1 addr=0 partitions=f"),
+            "p.s:1: error: bad number 'b' for addr\n"
+            "p.s:1: error: after 'equals': bad partitions 'f' (expected P0:P1)\n");
+  // The same fault on both sides is told for each, the second said to be after 'equals'.
+  EXPECT_EQ(errors(".expect sbuf core=0 addr=0x38000 bytes=1 equals core=1 addr=0x38000"),
+            "p.s:1: error: 0x1 bytes from 0x38000 leave the active partition (0x38000 bytes on "
+            "cayman)\n"
+            "p.s:1: error: after 'equals': 0x1 bytes from 0x38000 leave the active partition "
+            "(0x38000 bytes on cayman)\n");
   // Nothing of a bad line is kept.
   const ProgramParse p = parse(".init core=0 addr=0 bytes=4 pattern=foo\n");
   EXPECT_TRUE(p.program.inits.empty());
