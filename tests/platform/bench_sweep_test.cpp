@@ -159,6 +159,14 @@ TEST(BenchSweep, ASweepHasAtMostKMaxSweepSizes) {
             "-b 1 to -e 1001 in steps of +1: more than 1000 sizes");
   EXPECT_EQ(sweep_sizes(1, 1ULL << 30, 2, 1).error().message,
             "-b 1 to -e 1073741824 in steps of +1: more than 1000 sizes");
+  // A size past the 1000th that rounds to the last row's elements is no row: the sweep fits
+  // (bf16: 2001 B holds the 1000 elements of 2000 B).
+  const auto bf16 = sweep_sizes(2, 2001, 2, 1, 2);
+  ASSERT_TRUE(bf16.ok());
+  EXPECT_EQ(bf16->size(), kMaxSweepSizes);
+  EXPECT_EQ(bf16->back(), 2000U);
+  EXPECT_EQ(sweep_sizes(2, 2002, 2, 1, 2).error().message,
+            "-b 2 to -e 2002 in steps of +1: more than 1000 sizes");
 }
 
 BenchOptions ring_allreduce(std::vector<std::uint64_t> sizes) {
