@@ -218,6 +218,8 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
                                              /*end_given=*/!a.maxbytes.empty());
     for (const base::Error& err : errs) bad(err);
     bounds_ok = errs.empty() && step_ok && factor;
+  } else if (factor && step_ok) {  // bad bounds: the factor is still told
+    if (auto err = platform::factor_error(*factor, step)) bad(*err);
   }
   if (bounds_ok && dt) {
     auto sizes = platform::sweep_sizes(*b, *e, *factor, step, collectives::dtype_bytes(o.dtype));

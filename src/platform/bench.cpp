@@ -136,8 +136,13 @@ std::vector<base::Error> sweep_errors(std::uint64_t begin, std::uint64_t end, st
   if (begin != 0 && end != 0 && begin > end) {
     out.push_back(base::make_error(fmt::format("-b {} is larger than -e {}", begin, end)));
   }
-  if (step == 0 && factor < 2) out.push_back(base::make_error("-f: the factor must be at least 2"));
+  if (auto e = factor_error(factor, step)) out.push_back(std::move(*e));
   return out;
+}
+
+std::optional<base::Error> factor_error(std::uint64_t factor, std::uint64_t step) {
+  if (step != 0 || factor >= 2) return std::nullopt;
+  return base::make_error("-f: the factor must be at least 2");
 }
 
 base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::uint64_t end,

@@ -118,6 +118,9 @@ double percentile(const std::vector<double>& sorted, unsigned p);
 /// A size with an optional binary unit, in any case: K, KB or KiB (1024), M.., G..
 /// (nccom-test writes 1kb, 1MB). Errors name `what`.
 base::Result<std::uint64_t> parse_size(std::string_view text, std::string_view what);
+/// The error of a factor below 2 where no step is given (-f), if any: each size would be the
+/// one before it.
+std::optional<base::Error> factor_error(std::uint64_t factor, std::uint64_t step);
 /// Every error of a sweep's bounds, in flag order: begin 0 (-b), end 0 (-e, only when
 /// `end_given`: an -e that defaults to -b is -b's error), begin > end (both non-zero), factor < 2
 /// with no step (-f). Empty: sweep_sizes() can run.

@@ -161,6 +161,15 @@ check bench_size_zero_bad_factor 1 - -- bench allr -r 2 -b 0 -f 1
 expect_err "error: -b: size 0: a collective needs at least one byte"
 expect_err "error: -f: the factor must be at least 2"
 expect_err_lines 2
+# ... nor does the factor wait for good bounds.
+check bench_bad_max_bad_factor 1 - -- bench allr -r 2 -b 4K -e bad -f 1
+expect_err "error: -e: bad size 'bad'"
+expect_err "error: -f: the factor must be at least 2"
+expect_err_lines 2
+check bench_max_below_default_bad_factor 1 - -- bench allr -r 2 -e 512K -f 1
+expect_err "error: -e 524288 is below -b's default, 1M (1048576 B): give -b too"
+expect_err "error: -f: the factor must be at least 2"
+expect_err_lines 2
 check bench_size_zero_bad_step 1 - -- bench allr -r 2 -b 0 -i 0
 expect_err "error: -b: size 0: a collective needs at least one byte"
 expect_err "error: -i: the step must be at least 1 byte"
