@@ -215,7 +215,8 @@ base::Result<TimingParams> timing_params(std::string_view profile) {
 }
 
 base::Result<Bandwidth> bandwidth_from_bytes_per_ns(double v) {
-  if (!std::isfinite(v) || v <= 0 || v > kMaxValue || std::llround(v * 1000.0) == 0) {
+  // The bound before rounding, as the upper one is: 0.0006 is below the range, not 0.001.
+  if (!std::isfinite(v) || v < 0.001 || v > kMaxValue) {
     return base::make_error("a bandwidth must be >= 0.001 and <= 1e9 B/ns (GB/s)");
   }
   return Bandwidth{static_cast<std::uint64_t>(std::llround(v * 1000.0))};

@@ -161,6 +161,12 @@ TEST(TimingParams, SetByName) {
             "unknown parameter 'c2c\\x0a\\xc3\\xa9' (see `sbrdma info params`)");
   EXPECT_FALSE(set_timing_param(p, "c2c_bandwidth", 0).ok());
   EXPECT_FALSE(set_timing_param(p, "c2c_bandwidth", 0.0001).ok());
+  // The range is checked before the value is kept to 0.001: 0.0006 is below it, not 0.001.
+  EXPECT_FALSE(set_timing_param(p, "c2c_bandwidth", 0.0006).ok());
+  EXPECT_FALSE(set_timing_param(p, "c2c_bandwidth", 0.000999).ok());
+  TimingParams least = p;
+  ASSERT_TRUE(set_timing_param(least, "c2c_bandwidth", 0.001).ok());
+  EXPECT_EQ(least.c2c_bandwidth.bytes_per_us, 1U);
   EXPECT_FALSE(set_timing_param(p, "c2c_latency", -1).ok());
   EXPECT_FALSE(set_timing_param(p, "c2c_latency", std::nan("")).ok());
   EXPECT_FALSE(set_timing_param(p, "c2c_latency", 2e9).ok());
