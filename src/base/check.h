@@ -8,11 +8,15 @@ namespace sbrdma::base {
 [[noreturn]] void check_failed(const char* file, int line, const char* cond, const char* msg);
 
 /// The process could not get memory (neither a bug nor bad input: the run is larger than this
-/// machine or its limits allow). Prints `sbrdma: error: out of memory: <what> (...)` with what
-/// may help, and exits 1 at once, from wherever the allocation failed (an event, a coroutine,
-/// a noexcept function), without unwinding. Outputs are written only after a run, so none is
-/// left half-written. main() makes every failed operator new end here too.
+/// machine or its limits allow). Prints `sbrdma: error: out of memory: <what> (<hint>)` with
+/// the hint the command set (none if it set none), and exits 1 at once, from wherever the
+/// allocation failed (an event, a coroutine, a noexcept function), without unwinding. Outputs are
+/// written only after a run, so none is left half-written. main() makes every failed operator new
+/// end here too.
 [[noreturn]] void out_of_memory(const char* what) noexcept;
+/// What out_of_memory() says may help this command's runs (a string that lives as long as the
+/// process: a literal).
+void set_out_of_memory_hint(const char* hint) noexcept;
 }  // namespace sbrdma::base
 
 #define SBRDMA_CHECK(cond)                                                    \

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/check.h"
 #include "base/printable.h"
 #include "base/stop_signals.h"
 #include "cli/commands.h"
@@ -694,6 +695,8 @@ void add_bench_command(CLI::App& app, Context& ctx) {
     a->check_given = check->count() > 0;
     a->hosts_given = hosts->count() > 0;
     reclaim_collective(*a);
+    base::set_out_of_memory_hint(
+        "a smaller run needs less: fewer ranks, iterations or bytes, or --timing-only");
     ctx.status = bench(*a);
   });
 }

@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "base/check.h"
 #include "base/printable.h"
 #include "cli/commands.h"
 #include "cli/file_io.h"
@@ -110,7 +111,14 @@ void add_run_command(CLI::App& app, Context& ctx) {
       ->type_name("UINT");
   cmd->add_flag("--no-ring-id-abort", args->no_ring_id_abort,
                 "Latch ring-id mismatches without aborting the engine (D2)");
-  cmd->callback([args, &ctx] { ctx.status = run(*args); });
+  cmd->callback([args, &ctx] {
+    // Pages are backed where written: .init regions and copies take memory, --timing-only
+    // does not stop .init from filling its bytes.
+    base::set_out_of_memory_hint(
+        "a smaller run needs less: a smaller topology, or fewer or smaller .init regions and "
+        "copies");
+    ctx.status = run(*args);
+  });
 }
 
 }  // namespace sbrdma::cli
