@@ -166,7 +166,7 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
     bad(base::make_error(
         fmt::format("-N {}: one node (-N 1) is simulated; --topology picks the machine "
                     "(built-in: {})",
-                    a.nnodes, topologies_with_cores())));
+                    base::printable_brief(a.nnodes), topologies_with_cores())));
   }
   if (a.hosts_given || !a.hosts_file.empty()) {
     bad(base::make_error(
@@ -259,7 +259,8 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
     } else if (a.check == "all_ones") {
       o.check = collectives::DataFill::kAllOnes;
     } else {
-      bad(base::make_error(fmt::format("-c: unknown check '{}' (random or all_ones)", a.check)));
+      bad(base::make_error(fmt::format("-c: unknown check '{}' (random or all_ones)",
+                                       base::printable_brief(a.check))));
     }
   }
   if (o.check && a.timing_only) {

@@ -16,10 +16,11 @@ base::Result<std::uint64_t> parse_u64(std::string_view text) {
   }
   const base::UnsignedText n = base::read_unsigned_text(s);
   if (n.form == base::NumberForm::kMalformed) {
-    return base::make_error("'" + std::string(text) + "' is not a number (decimal or 0x-hex)");
+    return base::make_error("'" + base::printable_brief(text) +
+                            "' is not a number (decimal or 0x-hex)");
   }
   if (n.form == base::NumberForm::kTooLarge) {
-    return base::make_error("'" + std::string(text) + "' does not fit in 64 bits");
+    return base::make_error("'" + base::printable_brief(text) + "' does not fit in 64 bits");
   }
   return n.value;
 }
@@ -30,7 +31,7 @@ base::Result<std::uint64_t> parse_flag_number(std::string_view flag, std::string
   auto v = parse_u64(text);
   if (!v || *v < min || *v > max) {
     return base::make_error(fmt::format("{}: '{}' is not {} (a whole number, {} to {})", flag,
-                                        base::printable(text), what, min, max));
+                                        base::printable_brief(text), what, min, max));
   }
   return v;
 }

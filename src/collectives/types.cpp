@@ -5,6 +5,8 @@
 #include <array>
 #include <string>
 
+#include "base/printable.h"
+
 namespace sbrdma::collectives {
 namespace {
 
@@ -79,8 +81,8 @@ base::Result<E> parse_name(const std::array<Named<E>, N>& table, std::size_t sho
   for (const auto& n : table) {
     if (n.name == s) return n.value;
   }
-  return base::make_error(
-      fmt::format("unknown {} '{}' (one of: {})", what, s, names_of(table, shown)));
+  return base::make_error(fmt::format("unknown {} '{}' (one of: {})", what,
+                                      base::printable_brief(s), names_of(table, shown)));
 }
 
 }  // namespace

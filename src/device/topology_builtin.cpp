@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "base/printable.h"
 #include "device/topology.h"
 
 namespace sbrdma::device {
@@ -52,7 +53,8 @@ base::Result<TopologySpec> builtin_topology_spec(std::string_view name) {
   if (name == "trn1.32xlarge") return grid("trn1.32xlarge", "sunda", {4, 4});
   std::string known;
   for (std::string_view n : kNames) known += (known.empty() ? "" : ", ") + std::string(n);
-  return base::make_error("unknown topology '" + std::string(name) + "' (built-in: " + known + ")");
+  return base::make_error("unknown topology '" + base::printable_brief(name) +
+                          "' (built-in: " + known + ")");
 }
 
 base::Result<Topology> builtin_topology(std::string_view name) {

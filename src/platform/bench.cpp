@@ -11,6 +11,7 @@
 
 #include "base/bits.h"
 #include "base/check.h"
+#include "base/printable.h"
 #include "collectives/layout.h"
 #include "device/paged_memory.h"
 #include "platform/collective_runner.h"
@@ -56,7 +57,8 @@ base::Result<TimeStat> parse_time_stat(std::string_view text) {
   }
   if (!ok || n > 100) {
     return base::make_error(fmt::format(
-        "unknown statistic '{}' (avg, or pN for a percentile, N a whole number 1 to 100)", text));
+        "unknown statistic '{}' (avg, or pN for a percentile, N a whole number 1 to 100)",
+        base::printable_brief(text)));
   }
   return TimeStat{n};
 }
@@ -109,7 +111,7 @@ base::Result<std::uint64_t> parse_size(std::string_view text, std::string_view w
     return base::make_error(
         fmt::format("{}: bad size '{}' (a number of bytes, K/KB/KiB, M/MB/MiB or G/GB/GiB in "
                     "any case allowed)",
-                    what, text));
+                    what, base::printable_brief(text)));
   };
   if (digits.empty()) return bad();
   constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
@@ -122,7 +124,8 @@ base::Result<std::uint64_t> parse_size(std::string_view text, std::string_view w
     v = v * 10 + d;
   }
   if (wide || v > kMax / mult) {
-    return base::make_error(fmt::format("{}: size '{}' does not fit in 64 bits", what, text));
+    return base::make_error(
+        fmt::format("{}: size '{}' does not fit in 64 bits", what, base::printable_brief(text)));
   }
   return v * mult;
 }

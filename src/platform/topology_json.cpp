@@ -307,8 +307,8 @@ Result<device::Topology> load_topology(std::string_view name_or_path) {
   std::string known;
   for (std::string_view n : device::builtin_topology_names())
     known += (known.empty() ? "" : ", ") + std::string(n);
-  return base::make_error("unknown topology '" + path + "' (built-in: " + known +
-                          "; or a JSON file)");
+  return base::make_error("unknown topology '" + base::printable_brief(path) +
+                          "' (built-in: " + known + "; or a JSON file)");
 }
 
 }  // namespace sbrdma::platform

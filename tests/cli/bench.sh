@@ -220,6 +220,14 @@ check bench_groups_long_key 1 - -- bench allr -b 1K --custom-replica-groups grou
 expect_err "groups_long_key.json: error: /kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...: unknown field"
 expect_err_bytes_below 200
 expect_err_lines 1
+# A long flag value is echoed cut to 40 characters, whichever flag it is given to.
+long_value=$(head -c 5000 /dev/zero | tr '\0' v)
+for flag in -d -o -b -e -i -f -c -t --algorithm --seed -n -w -N --data-parallel-dimension \
+  --topology; do
+  check "bench_long_value_${flag#-}" 1 - -- bench allr -r 2 "$flag" "$long_value"
+  expect_err "vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv..."
+  expect_err_bytes_below 400
+done
 check bench_too_large 1 - -- bench allr -r 8 -b 32M --algorithm ring
 expect_err "all-reduce of 33554432 B (fp32, 8 ranks, ring) needs"
 expect_err "224 KiB fit: at most "
