@@ -70,7 +70,9 @@ std::optional<std::string> number_in(std::string_view text, const std::string& k
   if (n.form == base::NumberForm::kMalformed) {
     return fmt::format("bad number '{}' for {}", base::printable_brief(text), key);
   }
-  if (n.form == base::NumberForm::kTooLarge || n.value < lo || n.value > hi) {
+  // "-0" is zero, but no field without negative values is written with a sign.
+  const bool signed_text = text.starts_with('-') && lo >= 0;
+  if (n.form == base::NumberForm::kTooLarge || n.value < lo || n.value > hi || signed_text) {
     return fmt::format("value {} out of range for {} ({}..{})", base::printable_brief(text), key,
                        format_number(lo, radix), format_number(hi, radix));
   }

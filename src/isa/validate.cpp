@@ -9,6 +9,15 @@
 namespace sbrdma::isa {
 namespace {
 
+/// "a" or "an" before an enum's type name as it is read aloud: words and letters with a vowel
+/// sound first (UPDATE_MODE, ALU_OP, EXTENDED_OPCODES1, LNC_SIZE_FMT: "el") take "an".
+std::string_view article(std::string_view type_name) {
+  return !type_name.empty() &&
+                 std::string_view("AEIOUL").find(type_name[0]) != std::string_view::npos
+             ? "an"
+             : "a";
+}
+
 // EXT_COMPLETION_INFO bits reserved0 (1) and reserved1 (7:6) must be 0. [HIGH] wiki-facts §1.5
 constexpr std::uint8_t kCompletionInfoReserved = 0xC2;
 // ADDR4 register form {regnum; reserved0[2]; marker}: bytes 1-2 reserved. [HIGH] wiki-facts §1.7
@@ -52,8 +61,9 @@ void value_problems(const Field& field, const Word& w, Problems& out) {
       const EnumDesc& e = part.enums != nullptr ? *part.enums : *field.enums;
       const auto v = static_cast<std::uint8_t>(read_value(w, field, part));
       if (enum_name(e, v).empty()) {
-        out.push_back({Fault::kBadValue, fmt::format("{} 0x{:02x} is not a {}",
-                                                     key_name(field, part), v, e.type_name)});
+        out.push_back(
+            {Fault::kBadValue, fmt::format("{} 0x{:02x} is not {} {}", key_name(field, part), v,
+                                           article(e.type_name), e.type_name)});
       }
     } else if (part.type == PartType::kAddr4) {
       const Addr4 a = Addr4::from_raw(static_cast<std::uint32_t>(read_value(w, field, part)));

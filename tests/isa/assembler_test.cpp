@@ -84,6 +84,13 @@ TEST(Assembler, NumberPast64BitsIsOutOfRange) {
   EXPECT_FALSE(parse_number("99999999999999999999999"));
 }
 
+// A field without negative values takes no sign, not even on zero; a signed one takes "-0".
+TEST(Assembler, MinusZeroOnlyForSignedFields) {
+  EXPECT_EQ(formatted(assemble("rdma_desc_start wait_idx=-0\n", "m.s").errors),
+            "m.s:1: error: value -0 out of range for wait_idx (0..255)\n");
+  EXPECT_TRUE(assemble("event_semaphore semaphore_value=-0\n", "m.s").ok());
+}
+
 TEST(Assembler, CommentsAndBlankLinesAreSkipped) {
   const AsmResult r = assemble("# header\n\n   \nrdma_desc_start # trailing\n# end", "c.s");
   ASSERT_TRUE(r.ok());
