@@ -258,6 +258,10 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
       o.check = collectives::DataFill::kRandom;
     } else if (a.check == "all_ones") {
       o.check = collectives::DataFill::kAllOnes;
+    } else if (is_collective_name(a.check)) {  // a collective after -c, one given already
+      bad(base::make_error(fmt::format(
+          "-c: '{}' is a collective, and this run's is {} already (-c takes random or all_ones)",
+          a.check, a.collective)));
     } else {
       bad(base::make_error(fmt::format("-c: unknown check '{}' (random or all_ones)",
                                        base::printable_brief(a.check))));

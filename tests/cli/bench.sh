@@ -239,6 +239,10 @@ check bench_check_timing_only 1 - -- bench allr -r 2 -c random --timing-only
 expect_err "error: -c (data check) needs data: it cannot run with --timing-only"
 check bench_bad_check 1 - -- bench allr -r 2 -c everything
 expect_err "error: -c: unknown check 'everything' (random or all_ones)"
+# A collective after -c when the run has one already is said to be a second collective.
+check bench_check_second_collective 1 - -- bench allr -r 2 -b 1K -c permute
+expect_err "error: -c: 'permute' is a collective, and this run's is allr already (-c takes random or all_ones)"
+expect_err_lines 1
 check bench_no_ranks 1 - -- bench allr
 expect_err "error: -r: the number of ranks (at least 1) is required (or --custom-replica-groups)"
 check bench_zero_ranks 1 - -- bench allr -r 0
