@@ -279,6 +279,8 @@ base::Status write_outputs(std::span<const OutputText> files) {
     struct stat st {};
     mode_t mode = new_mode;
     if (::stat(target.c_str(), &st) == 0) {
+      // As check_writable() tells it before a run, and a read of a folder.
+      if (S_ISDIR(st.st_mode)) return cannot_write(f.path, std::strerror(EISDIR));
       // A rename would replace it all the same.
       if (::access(target.c_str(), W_OK) != 0) return io_error(f.path, "cannot write");
       if (st.st_nlink != 1 || st.st_uid != ::geteuid() || st.st_gid != ::getegid()) {
@@ -422,7 +424,7 @@ base::Status check_writable(const std::string& path) {
   if (!there) return there.error();
   if (*there) {
     std::error_code ec;
-    if (fs::is_directory(*p, ec)) return cannot_write(path, "it is a directory");
+    if (fs::is_directory(*p, ec)) return cannot_write(path, std::strerror(EISDIR));
     if (::access(p->c_str(), W_OK) != 0) return cannot_write(path, std::strerror(errno));
     return base::ok_status();
   }

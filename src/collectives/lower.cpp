@@ -351,9 +351,9 @@ base::Error does_not_fit(const Geometry& g, const Communicator& c, const LowerRe
   const std::uint64_t most = max_fitting_bytes(g, c, fixed);
   const AutoMost by_auto = auto_most(g, c, req, alg, most);
   return base::make_error(
-      fmt::format("{} of {} B ({}, {} ranks, {}){}; {} fit: at most {} B{}", op_long_name(req.op),
-                  req.bytes, dtype_name(req.dtype), c.ranks(), algorithm_name(alg), what,
-                  bytes_text(g.partition_bytes), most,
+      fmt::format("{} of {} B ({}, {} rank{}, {}){}; {} fit: at most {} B{}", op_long_name(req.op),
+                  req.bytes, dtype_name(req.dtype), c.ranks(), c.ranks() == 1 ? "" : "s",
+                  algorithm_name(alg), what, bytes_text(g.partition_bytes), most,
                   by_auto.bytes == 0
                       ? std::string()
                       : fmt::format(" with {}; auto runs up to {} B (with {})", algorithm_name(alg),

@@ -216,7 +216,7 @@ class TopologyBuilder {
       if (spec_.z_dims[i] >= nd) {
         return at("/z_dims/" + std::to_string(i), "dimension " + std::to_string(spec_.z_dims[i]) +
                                                       " does not exist (" + std::to_string(nd) +
-                                                      " dimensions)");
+                                                      (nd == 1 ? " dimension)" : " dimensions)"));
       }
       // A dimension twice is a typo (the file meant another one), not a no-op.
       if (z[spec_.z_dims[i]]) {

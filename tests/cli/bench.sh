@@ -112,7 +112,7 @@ expect_err_lines 1
 if [[ -s "$(work)/out" ]]; then _fail "a table came before the refusal"; else pass=$((pass + 1)); fi
 mkdir -p "$(work)/adir"
 check bench_plot_is_dir 1 - -- bench allr -r 2 -b 1K --plot adir
-expect_err "adir: error: cannot write: it is a directory"
+expect_err "adir: error: cannot write: Is a directory"
 expect_err_lines 1
 check bench_trace_no_folder 1 - -- bench allr -r 2 -b 1K --trace nofolder/t.json
 expect_err "nofolder/t.json: error: cannot write: no folder nofolder"

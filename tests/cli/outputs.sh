@@ -44,7 +44,7 @@ expect_out "Avg bus bandwidth"
 # A blocked dump into a new folder creates nothing (the folder is made only once all is known
 # to be writable).
 check bench_dump_new_folder_blocked 1 - -- bench allr -r 2 -b 1K --dump-programs fresh --report-to-json-file progs
-expect_err "progs: error: cannot write: it is a directory"
+expect_err "progs: error: cannot write: Is a directory"
 if [[ -e "$(work)/fresh" ]]; then _fail "a failed run left the new dump folder"; else
   pass=$((pass + 1)); fi
 
@@ -255,7 +255,7 @@ expect_err "d1/p.svg/: error: cannot write: a name ending in '/' is a folder's, 
 check asm_output_existing_folder_slash 1 - -- asm one.s -o d1/
 expect_err "d1/: error: cannot write: Is a directory"
 check run_trace_existing_folder_slash 1 - -- run "$EX/ping_pong.s" --trace d1/
-expect_err "d1/: error: cannot write: it is a directory"
+expect_err "d1/: error: cannot write: Is a directory"
 # Output names in bench's clash messages are escaped like every file name.
 check bench_clash_escaped 1 - -- bench allr -r 2 -b 1K --plot $'p\x1b.svg' --trace $'p\x1b.svg'
 expect_err "error: --trace p\\x1b.svg: the same path as --plot"
