@@ -158,11 +158,18 @@ void add_decode_word(CLI::App& decode, Context& ctx) {
   auto hex = std::make_shared<std::vector<std::string>>();
   CLI::App* cmd = decode.add_subcommand(
       "word", "Print one 64-byte instruction word as assembly text (same as disasm)");
-  cmd->add_option("HEX", *hex, "128 hex digits, byte 0 first (spaces and a 0x prefix allowed)")
+  cmd->add_option("HEX", *hex,
+                  "128 hex digits, byte 0 first, in one or more arguments (blanks allowed, and a "
+                  "0x before each argument's digits)")
       ->required();
   cmd->callback([hex, &ctx] {
     std::string joined;
-    for (const std::string& s : *hex) joined += s;
+    for (const std::string& s : *hex) {
+      std::string_view part = s;
+      while (!part.empty() && (part.front() == ' ' || part.front() == '\t')) part.remove_prefix(1);
+      if (part.starts_with("0x") || part.starts_with("0X")) part.remove_prefix(2);
+      joined += part;
+    }
     auto w = isa::parse_hex_word(joined);
     if (!w.ok()) {
       ctx.status = fail(w.error());
