@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -208,10 +209,19 @@ std::optional<std::uint64_t> json_whole_number(const nlohmann::json& v) {
   return std::nullopt;
 }
 
+bool json_whole_past_64_bits(const nlohmann::json& v) {
+  if (!v.is_number_float()) return false;
+  const double d = v.get<double>();
+  return d >= 18446744073709551616.0 && std::isfinite(d) && std::floor(d) == d;
+}
+
 base::Result<unsigned> json_unsigned(const nlohmann::json& v, const std::string& file,
                                      const std::string& path, std::string_view expected,
                                      std::string_view noun) {
   const auto whole = json_whole_number(v);
+  if (!whole && json_whole_past_64_bits(v)) {
+    return json_error(file, path, fmt::format("{} {} is too large", noun, json_brief(v)));
+  }
   if (!whole) {
     return json_error(file, path, fmt::format("expected {}, got {}", expected, json_brief(v)));
   }

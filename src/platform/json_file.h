@@ -44,6 +44,9 @@ std::string json_brief(const nlohmann::json& v);
 /// (nlohmann keeps that one as a signed 0); nullopt for anything else (fractions such as 1.0
 /// included).
 std::optional<std::uint64_t> json_whole_number(const nlohmann::json& v);
+/// True if `v` is a whole number past 2^64 - 1, which the JSON reader keeps as a float
+/// (18446744073709551617 reads as 1.8446744073709552e+19): too large, not "no integer".
+bool json_whole_past_64_bits(const nlohmann::json& v);
 
 /// The whole number of 0 or more (json_whole_number) at JSON path `path` of `file`, as an
 /// `unsigned`. Errors: anything else ("expected `expected`, got ..."), or more than 2^32 - 1

@@ -333,6 +333,10 @@ if [[ -s "$(work)/out" ]]; then _fail "a table came before the refusal"; else pa
 echo '[[0,4294967297]]' >"$(work)/groups_huge.json"
 check bench_groups_huge_rank 1 - -- bench allr -b 1K --custom-replica-groups groups_huge.json
 expect_err "groups_huge.json: error: /0/1: rank 4294967297 is too large"
+# Past 64 bits too (the JSON reader keeps such an integer as a float).
+printf '[[0, 18446744073709551617]]\n' >"$(work)/groups_past64.json"
+check bench_groups_past_64_bits 1 - -- bench allr -b 1K --custom-replica-groups groups_past64.json
+expect_err "groups_past64.json: error: /0/1: rank 1.8446744073709552e+19 is too large"
 expect_err_lines 1
 
 # nccom-test's own spellings and defaults (its documentation's examples run as written).
