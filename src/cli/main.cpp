@@ -195,6 +195,15 @@ std::optional<std::string> missing_value_error(const CLI::App& app, int argc, ch
   for (int i = 1; i < argc; ++i) {
     const std::string_view word = argv[i];
     if (word == "--") break;
+    // A flag is on when given: "--timing-only=true" is refused as "=0" is (CLI11 lets a value
+    // equal to the flag's own default through).
+    if (const auto eq = word.find('='); word.starts_with("--") && eq != std::string_view::npos) {
+      const CLI::Option* flag = scope.leaf->get_option_no_throw(std::string(word.substr(0, eq)));
+      if (flag != nullptr && flag->get_expected_max() == 0) {
+        return help_name(scope.leaf, std::string(word.substr(0, eq))) +
+               " takes no value (give it to turn it on)";
+      }
+    }
     // "--name=value" and "-xVALUE" carry their value.
     if (option_taking_next(*scope.leaf, word) == nullptr) continue;
     const std::string name = help_name(scope.leaf, std::string(word));

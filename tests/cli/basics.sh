@@ -98,6 +98,13 @@ expect_err "sbrdma: error: --timing-only given more than once"
 check run_no_abort_twice 1 - -- run "$DIR/../../examples/ping_pong.s" --no-ring-id-abort --no-ring-id-abort
 expect_err "sbrdma: error: --no-ring-id-abort given more than once"
 # A flag takes no value: "--timing-only=0" would otherwise turn it off without a word.
+# "=true" too: a flag is on when given, it takes no value at all.
+check bench_flag_value_true 1 - -- bench allr -r 2 -b 1K -n 1 -w 0 --timing-only=true
+expect_err "sbrdma: error: --timing-only takes no value (give it to turn it on)"
+expect_err_lines 2
+expect_out_file /dev/null
+check run_flag_value_true 1 - -- run x.s --no-ring-id-abort=true
+expect_err "sbrdma: error: --no-ring-id-abort takes no value (give it to turn it on)"
 check bench_flag_value 1 - -- bench allr -r 2 -b 1K -n 1 -w 0 --timing-only=0
 expect_err "sbrdma: error: --timing-only takes no value (give it to turn it on)"
 expect_err "run 'sbrdma bench --help' for usage"
