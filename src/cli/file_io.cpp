@@ -50,7 +50,7 @@ base::Status file_name(const std::string& path) {
                                         path.ends_with('/') ? "/" : last));
 }
 
-/// file_name(path), unless `path` is an existing folder: the writer then says "it is a
+/// file_name(path), unless `path` is an existing folder: the writer then says "Is a
 /// directory", whatever the name ends with.
 base::Status file_name_unless_folder(const std::string& path) {
   std::error_code ec;
@@ -154,62 +154,87 @@ bool pwrite_all(int fd, std::string_view bytes, off_t offset) {
   return true;
 }
 
-/// A file rewritten in place and what it held before (to put back if a later output fails).
+/// A file rewritten in place: where it is, its size before, and the bytes the rewrite wrote
+/// over (to put back if a later output fails). Its new bytes are written over the old ones and
+/// it is cut to its new size only once every output is written, so putting it back rewrites
+/// only bytes it already had: a full disk or a file-size limit cannot stop that.
 struct Rewritten {
-  std::string path;
+  std::string target;  ///< the file itself (symbolic links followed)
   bool existed = false;
-  std::string old;
+  bool undoable = true;  ///< false: it may be written but not read (no old bytes kept)
+  std::uint64_t old_size = 0;
+  std::string old;  ///< its first min(old_size, new size) bytes
+  std::uint64_t new_size = 0;
 };
 
 /// Puts a rewritten file back as it was: its old bytes over the new ones, cut to its old size
-/// (or removed, if the rewrite created it). Best effort: it runs on a failure path already.
-void restore(const Rewritten& r) {
-  if (!r.existed) {
-    ::unlink(r.path.c_str());
-    return;
-  }
-  const int fd = ::open(r.path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  if (pwrite_all(fd, r.old, 0)) (void)::ftruncate(fd, static_cast<off_t>(r.old.size()));
-  ::close(fd);
+/// (or removed, if the rewrite created it). False if that failed or was not possible.
+bool restore(const Rewritten& r) {
+  if (!r.existed) return ::unlink(r.target.c_str()) == 0;
+  if (!r.undoable) return false;
+  const int fd = ::open(r.target.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool ok = pwrite_all(fd, r.old, 0) && ::ftruncate(fd, static_cast<off_t>(r.old_size)) == 0;
+  return ::close(fd) == 0 && ok;
 }
 
-/// Rewrites the regular file `path` in place with `bytes` (created if missing), keeping its
-/// old bytes in `undo`. A failure puts them back: the new bytes go over the old ones before
-/// the file is cut to size, so a full disk or a file-size limit stops the write only past the
-/// old size, and the old bytes fit back where they were.
-base::Status rewrite_in_place(const std::string& path, std::string_view bytes, Rewritten& undo) {
-  undo = Rewritten{path, true, {}};
-  int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+/// Writes `bytes` over the start of the regular file `target` (created if missing; `path`, as
+/// the user gave it, names it in errors), keeping in `undo` what it overwrote; the file is cut
+/// to size later (finish_rewrite). A file that may be written but not read is written with no
+/// undo. A failure puts the old bytes back (they fit: the write stopped inside or past them).
+base::Status rewrite_in_place(const std::string& path, const std::string& target,
+                              std::string_view bytes, Rewritten& undo) {
+  undo = Rewritten{target, true, true, 0, {}, bytes.size()};
+  int fd = ::open(target.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0 && errno == EACCES) {
+    undo.undoable = false;
+    fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
+  }
   if (fd < 0 && errno == ENOENT) {
     undo.existed = false;
-    fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    fd = ::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   }
   if (fd < 0) return io_error(path, "cannot write");
   struct stat st {};
   int err = ::fstat(fd, &st) == 0 ? 0 : errno;
   if (err == 0 && undo.existed) {
-    undo.old.resize(static_cast<std::size_t>(st.st_size));
-    std::size_t got = 0;
-    while (got < undo.old.size()) {
-      const ssize_t n =
-          ::pread(fd, undo.old.data() + got, undo.old.size() - got, static_cast<off_t>(got));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        err = n < 0 ? errno : EIO;  // it shrank under us: not a file to rewrite blindly
-        break;
+    undo.old_size = static_cast<std::uint64_t>(st.st_size);
+    if (undo.undoable) {
+      undo.old.resize(
+          static_cast<std::size_t>(std::min<std::uint64_t>(undo.old_size, bytes.size())));
+      std::size_t got = 0;
+      while (got < undo.old.size()) {
+        const ssize_t n =
+            ::pread(fd, undo.old.data() + got, undo.old.size() - got, static_cast<off_t>(got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+          err = n < 0 ? errno : EIO;  // it shrank under us: not a file to rewrite blindly
+          break;
+        }
+        got += static_cast<std::size_t>(n);
       }
-      got += static_cast<std::size_t>(n);
     }
   }
-  if (err == 0 &&
-      (!pwrite_all(fd, bytes, 0) || ::ftruncate(fd, static_cast<off_t>(bytes.size())) != 0)) {
-    err = errno;
+  bool wrote = false;
+  if (err == 0) {
+    wrote = true;
+    if (!pwrite_all(fd, bytes, 0)) err = errno;
   }
   if (::close(fd) != 0 && err == 0) err = errno;
   if (err != 0) {
-    restore(undo);
-    return cannot_write(path, std::strerror(err));
+    const bool back = !wrote || restore(undo);
+    return cannot_write(
+        path, back ? std::string(std::strerror(err))
+                   : fmt::format("{}; its old bytes could not be put back", std::strerror(err)));
+  }
+  return base::ok_status();
+}
+
+/// Cuts a rewritten file to its new size, once every output is written.
+base::Status finish_rewrite(const std::string& path, const Rewritten& r) {
+  if (r.existed && r.old_size > r.new_size &&
+      ::truncate(r.target.c_str(), static_cast<off_t>(r.new_size)) != 0) {
+    return io_error(path, "cannot write");
   }
   return base::ok_status();
 }
@@ -330,22 +355,29 @@ base::Status write_outputs(std::span<const OutputText> files) {
     }
     staged.push_back(Staged{std::move(tmp.name), p.target, &f});
   }
-  // In place last but one: a failure puts back every file rewritten so far.
-  std::vector<Rewritten> rewritten;
-  const auto undo_all = [&] {
-    for (auto r = rewritten.rbegin(); r != rewritten.rend(); ++r) restore(*r);
-  };
-  const auto in_place = [&](const std::string& path, std::string_view text) -> base::Status {
-    Rewritten undo;
-    if (auto st = rewrite_in_place(path, text, undo); !st) {
-      undo_all();
-      return st;
+  // In place last but one: a failure puts back every file rewritten so far (files already
+  // renamed into place stay replaced: a rename fails only where a file is mounted over).
+  std::vector<std::pair<const std::string*, Rewritten>> rewritten;
+  const auto undo_all = [&](base::Error e) {
+    for (auto r = rewritten.rbegin(); r != rewritten.rend(); ++r) {
+      if (!restore(r->second)) {
+        e.message +=
+            fmt::format("; {} could not be put back as it was", base::printable(*r->first));
+      }
     }
-    rewritten.push_back(std::move(undo));
+    return e;
+  };
+  const auto in_place = [&](const std::string& path, const fs::path& target,
+                            std::string_view text) -> base::Status {
+    Rewritten undo;
+    if (auto st = rewrite_in_place(path, target.string(), text, undo); !st) {
+      return undo_all(st.error());
+    }
+    rewritten.emplace_back(&path, std::move(undo));
     return base::ok_status();
   };
   for (const Planned& p : files_in_place) {
-    if (auto st = in_place(p.file->path, p.file->text); !st) {
+    if (auto st = in_place(p.file->path, p.target, p.file->text); !st) {
       discard(0);
       return st;
     }
@@ -353,11 +385,13 @@ base::Status write_outputs(std::span<const OutputText> files) {
   for (std::size_t i = 0; i < staged.size(); ++i) {
     if (std::rename(staged[i].tmp.c_str(), staged[i].target.c_str()) == 0) continue;
     ::unlink(staged[i].tmp.c_str());  // a folder that takes no renames: in place after all
-    if (auto st = in_place(staged[i].file->path, staged[i].file->text); !st) {
+    if (auto st = in_place(staged[i].file->path, staged[i].target, staged[i].file->text); !st) {
       discard(i + 1);
       return st;
     }
   }
+  // Every output is written: the rewritten files lose the old bytes past their new text.
+  for (const auto& [path, r] : rewritten) SBRDMA_TRY(finish_rewrite(*path, r));
   return base::ok_status();
 }
 

@@ -40,8 +40,11 @@ struct OutputText {
 /// text is written; written in place instead, before any replacement, are a file a
 /// replacement would change in more than its bytes (other hard links, another owner or
 /// group) and a file no temporary can go beside: their new bytes go over the old ones, which
-/// are kept and put back on a failure. On a failure the temporaries are removed and no file
-/// has changed (streams written before a file failed stay written). A file-size limit is a
+/// are kept and put back on a failure, and they are cut to size once all are written. On a
+/// failure the temporaries are removed and no file has changed (streams written before a file
+/// failed stay written; so do files renamed into place before a rename that failed, which
+/// happens only where a file is mounted over; a file that may be written but not read cannot
+/// be put back, and the error says so). A file-size limit is a
 /// write failure like a full disk once main() ignores SIGXFSZ. An existing file that may not
 /// be written is refused. Contract: no two paths reach one file (same_output()).
 base::Status write_outputs(std::span<const OutputText> files);

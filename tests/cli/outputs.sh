@@ -170,14 +170,15 @@ CHECK_FSIZE_KB=1 check asm_output_new_past_file_size_limit 1 - -- asm hundred.s 
 expect_err "fresh.bin: error: cannot write: File too large"
 if [[ ! -e "$(work)/fresh.bin" ]] && ! ls -a "$(work)" | grep -q '^\.sbrdma-'; then
   pass=$((pass + 1)); else _fail "a cut-off output or a temporary file was left"; fi
-# Two files rewritten in place: the first (the report, small) is put back when the second
-# (the trace, past the limit) fails.
-echo oldjson >"$(work)/ip.json" && ln -f "$(work)/ip.json" "$(work)/ip2.json"
+# Two files rewritten in place: the first (the report, shorter than it was) is put back whole
+# when the second (the trace, past the limit) fails: it is cut to size only once all are written.
+head -c 13000 /dev/zero | tr '\0' j >"$(work)/ip.json" && ln -f "$(work)/ip.json" "$(work)/ip2.json"
 echo oldtrace >"$(work)/ipt.json" && ln -f "$(work)/ipt.json" "$(work)/ipt2.json"
 CHECK_FSIZE_KB=2 check bench_outputs_in_place_undone 1 - -- bench allr -r 2 -b 1K -n 1 -w 0 \
   --report-to-json-file ip.json --trace ipt.json
 expect_err "ipt.json: error: cannot write: File too large"
-if [[ $(cat "$(work)/ip.json") == oldjson && $(cat "$(work)/ipt.json") == oldtrace ]]; then
+if [[ $(wc -c <"$(work)/ip.json") -eq 13000 && $(tr -d j <"$(work)/ip.json" | wc -c) -eq 0 &&
+  $(cat "$(work)/ipt.json") == oldtrace ]]; then
   pass=$((pass + 1)); else _fail "an output rewritten in place was not put back"; fi
 long=$(printf 'x%.0s' {1..250}).bin
 check asm_output_long_name 0 - -- asm self.s -o "$long"
