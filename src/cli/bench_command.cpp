@@ -261,7 +261,7 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
     } else if (is_collective_name(a.check)) {  // a collective after -c, one given already
       bad(base::make_error(fmt::format(
           "-c: '{}' is a collective, and this run's is {} already (-c takes random or all_ones)",
-          a.check, a.collective)));
+          a.check, base::printable_brief(a.collective))));
     } else {
       bad(base::make_error(fmt::format("-c: unknown check '{}' (random or all_ones)",
                                        base::printable_brief(a.check))));

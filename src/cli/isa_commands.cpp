@@ -166,8 +166,13 @@ void add_decode_word(CLI::App& decode, Context& ctx) {
     std::string joined;
     for (const std::string& s : *hex) {
       std::string_view part = s;
-      while (!part.empty() && (part.front() == ' ' || part.front() == '\t')) part.remove_prefix(1);
-      if (part.starts_with("0x") || part.starts_with("0X")) part.remove_prefix(2);
+      // The first argument's 0x is parse_hex_word's to take (once: "0x0x..." stays bad).
+      if (!joined.empty()) {
+        while (!part.empty() && (part.front() == ' ' || part.front() == '\t')) {
+          part.remove_prefix(1);
+        }
+        if (part.starts_with("0x") || part.starts_with("0X")) part.remove_prefix(2);
+      }
       joined += part;
     }
     auto w = isa::parse_hex_word(joined);

@@ -193,10 +193,11 @@ class Parser {
         }
       }
     }
-    if (errors.count() != before) return std::nullopt;
+    const bool fields_ok = errors.count() == before;
     if (auto it = keys.values.find("partitions"); it != keys.values.end()) {
       errors.check(partitions(it->second, r));
     }
+    if (!fields_ok) return std::nullopt;
     return r;
   }
 
@@ -294,8 +295,9 @@ class Parser {
       }
     }
     Keys right_region = right;
-    right_region.values.erase("partitions");  // the first region's, read above
-    auto b = region(right_region, ".expect sbuf ... equals", false, errors);
+    right_region.values.erase("partitions");                       // the first region's, read above
+    auto b = region(right_region, ".expect sbuf", false, errors);  // said after 'equals'
+
     errors.set_side("");
     if (a) errors.check(check_region(*a, topo_, profile_));
     if (a && b) {

@@ -104,7 +104,7 @@ const auto kUintList = [](const json& v, const std::string& p) { return as_uint_
 /// A link end: a chip number, or {"chip": N, "die": D}.
 Result<LinkEndSpec> as_end(const json& j, const std::string& path) {
   LinkEndSpec e;
-  if (json_whole_number(j)) {
+  if (json_whole_number(j) || json_whole_past_64_bits(j)) {  // as_uint tells a large one
     auto c = as_uint(j, path);
     if (!c.ok()) return c.error();
     e.chip = *c;

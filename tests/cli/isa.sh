@@ -43,6 +43,8 @@ expect_out "rdma_desc_start wait_mode=ge_imm"
 # A word split over arguments may carry a 0x before each part's digits.
 check decode_word_split_0x 0 - -- decode word "0xa01$(printf '0%.0s' {1..61})" "0X$(printf '0%.0s' {1..64})"
 expect_out "event_semaphore"
+check decode_word_0x_twice 1 - -- decode word "0x0xa01$(printf '0%.0s' {1..125})"
+expect_err "bad hex digit 'x'"
 # An enum's name takes its article as read aloud: "an UPDATE_MODE", "a WAIT_MODE".
 check decode_word_bad_update_mode 0 - -- decode word "a0100000000042$(printf '0%.0s' {1..114})"
 expect_out "# event_semaphore: update_mode 0x42 is not an UPDATE_MODE"

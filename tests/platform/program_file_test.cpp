@@ -251,7 +251,11 @@ TEST(ProgramFile, EveryErrorOfADirectiveLine) {
             "p.s:1: error: after 'equals': partitions 2:1 are not a range inside 0:128 (P0 < "
             "P1, P1 exclusive)\n"
             "p.s:1: error: after 'equals': bad number 'x' for core\n");
-  // A bad partitions= does not hide a fault of the region's range, nor the reverse.
+  // A bad partitions= does not hide a bad core, nor a fault of the region's range, nor the
+  // reverse.
+  EXPECT_EQ(errors(".init core=9 addr=0 bytes=4 pattern=iota partitions=2:1"),
+            "p.s:1: error: core 9 does not exist (topology trn2 has 8 cores)\n"
+            "p.s:1: error: partitions 2:1 are not a range inside 0:128 (P0 < P1, P1 exclusive)\n");
   EXPECT_EQ(errors(".init core=0 addr=0x38000 bytes=1 pattern=iota partitions=1:0"),
             "p.s:1: error: partitions 1:0 are not a range inside 0:128 (P0 < P1, P1 exclusive)\n"
             "p.s:1: error: 0x1 bytes from 0x38000 leave the active partition (0x38000 bytes on "

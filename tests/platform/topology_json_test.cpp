@@ -145,6 +145,8 @@ TEST(TopologyJson, TypesAndShapesAreChecked) {
             "t.json: error: /chips: 1.8446744073709552e+19 is too large");
   EXPECT_EQ(parse_error(R"({"chips": 18446744073709551615})"),
             "t.json: error: /chips: 18446744073709551615 is too large");
+  EXPECT_EQ(parse_error(R"({"chips": 2, "links": [{"from": 18446744073709551617, "to": 1}]})"),
+            "t.json: error: /links/0/from: 1.8446744073709552e+19 is too large");
   EXPECT_EQ(parse_error(R"({"chips": 1, "dies_per_chip": -0})"),
             "t.json: error: /dies_per_chip: must be at least 1");  // JSON's -0 is the integer 0
   EXPECT_EQ(parse_error(R"({"chips": 2, "links": [{"from": -0, "to": 1}]})"), "ok");
