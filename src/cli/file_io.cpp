@@ -127,19 +127,6 @@ base::Status write_direct(const std::string& path, std::string_view bytes) {
   return base::ok_status();
 }
 
-/// Writes all of `bytes` to `fd`; false (errno set) on a failure.
-bool write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
-
 /// Writes all of `bytes` to `fd` from `offset` on; false (errno set) on a failure.
 bool pwrite_all(int fd, std::string_view bytes, off_t offset) {
   while (!bytes.empty()) {
@@ -222,7 +209,8 @@ base::Status rewrite_in_place(const std::string& path, const std::string& target
   }
   if (::close(fd) != 0 && err == 0) err = errno;
   if (err != 0) {
-    const bool back = !wrote || restore(undo);
+    // Nothing written over an existing file leaves it as it was; a created one goes.
+    const bool back = (!wrote && undo.existed) || restore(undo);
     return cannot_write(
         path, back ? std::string(std::strerror(err))
                    : fmt::format("{}; its old bytes could not be put back", std::strerror(err)));
@@ -252,7 +240,7 @@ Temporary staged_copy(const fs::path& dir, std::string_view bytes, mode_t mode) 
   std::string name = (dir / ".sbrdma-XXXXXX").string();
   const int fd = ::mkstemp(name.data());
   if (fd < 0) return Temporary{{}, errno, false};
-  int err = ::fchmod(fd, mode) == 0 && write_all(fd, bytes) ? 0 : errno;
+  int err = ::fchmod(fd, mode) == 0 && pwrite_all(fd, bytes, 0) ? 0 : errno;
   if (::close(fd) != 0 && err == 0) err = errno;
   if (err != 0) {
     ::unlink(name.c_str());
