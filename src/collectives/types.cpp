@@ -74,15 +74,20 @@ std::string names_of(const std::array<Named<E>, N>& table, std::size_t shown) {
   return names;
 }
 
-/// The value named `s`, or an error listing the first `shown` names.
+/// The value named `s`, or an error listing the first `shown` names, then the aliases.
 template <typename E, std::size_t N>
 base::Result<E> parse_name(const std::array<Named<E>, N>& table, std::size_t shown,
                            std::string_view what, std::string_view s) {
   for (const auto& n : table) {
     if (n.name == s) return n.value;
   }
-  return base::make_error(fmt::format("unknown {} '{}' (one of: {})", what,
-                                      base::printable_brief(s), names_of(table, shown)));
+  std::string aliases;
+  for (std::size_t i = shown; i < N; ++i) {
+    aliases += (i == shown ? "; also " : ", ");
+    aliases += table[i].name;
+  }
+  return base::make_error(fmt::format("unknown {} '{}' (one of: {}{})", what,
+                                      base::printable_brief(s), names_of(table, shown), aliases));
 }
 
 }  // namespace

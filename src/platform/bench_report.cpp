@@ -1,6 +1,7 @@
 // The text and JSON forms of a bench run (platform/bench.h).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "platform/bench.h"
@@ -73,9 +74,22 @@ std::string format_table(const BenchOptions& o, const BenchResult& r) {
     out += fmt::format("  {:>19}  {:>20}", "total_input_size(B)", "total_output_size(B)");
   }
   out += fmt::format("  {:>7}", "type");
+  // A figure wider than its column widens the column (a row never shifts).
+  auto width = [&](std::size_t least, auto&& figure) {
+    for (const BenchRow& row : r.rows)
+      least = std::max(least, fmt::formatted_size("{:.2f}", figure(row)));
+    return least;
+  };
   const std::vector<std::string> time_heads = time_headings(o);
-  for (const std::string& h : time_heads) out += fmt::format("  {:>10}", h);
-  out += fmt::format("  {:>13}  {:>13}", "algbw(GB/s)", "busbw(GB/s)");
+  std::vector<std::size_t> time_widths;
+  for (std::size_t i = 0; i < o.stats.size(); ++i) {
+    time_widths.push_back(width(std::max<std::size_t>(10, time_heads[i].size()),
+                                [&](const BenchRow& row) { return stat_value(row, o.stats[i]); }));
+    out += fmt::format("  {:>{}}", time_heads[i], time_widths[i]);
+  }
+  const std::size_t algbw_width = width(13, [](const BenchRow& row) { return row.algbw; });
+  const std::size_t busbw_width = width(13, [](const BenchRow& row) { return row.busbw; });
+  out += fmt::format("  {:>{}}  {:>{}}", "algbw(GB/s)", algbw_width, "busbw(GB/s)", busbw_width);
   if (o.show_algorithm) out += fmt::format("  {:>12}", "algorithm");
   out += fmt::format("  {:>7}\n", "#wrong");
   for (const BenchRow& row : r.rows) {
@@ -86,10 +100,9 @@ std::string format_table(const BenchOptions& o, const BenchResult& r) {
     }
     out += fmt::format("  {:>7}", collectives::dtype_name(o.dtype));
     for (std::size_t i = 0; i < o.stats.size(); ++i) {
-      out += fmt::format("  {:>{}.2f}", stat_value(row, o.stats[i]),
-                         std::max<std::size_t>(10, time_heads[i].size()));
+      out += fmt::format("  {:>{}.2f}", stat_value(row, o.stats[i]), time_widths[i]);
     }
-    out += fmt::format("  {:>13.2f}  {:>13.2f}", row.algbw, row.busbw);
+    out += fmt::format("  {:>{}.2f}  {:>{}.2f}", row.algbw, algbw_width, row.busbw, busbw_width);
     if (o.show_algorithm)
       out += fmt::format("  {:>12}", collectives::algorithm_name(row.algorithm));
     out += fmt::format("  {:>7}\n", wrong_text(row));

@@ -98,7 +98,7 @@ if grep -q '"name":"steps"' "$(work)/trace.json"; then pass=$((pass + 1)); else 
 
 # Bad input: one clear message, exit 1.
 check bench_bad_collective 1 - -- bench allreduce -r 2
-expect_err "error: unknown collective 'allreduce' (one of: allr, allg, redsct, alltoall, sendrecv, permute)"
+expect_err "error: unknown collective 'allreduce' (one of: allr, allg, redsct, alltoall, sendrecv, permute; also all_reduce, all_gather, reduce_scatter, all_to_all)"
 expect_err_lines 1
 check bench_bad_topology 1 - -- bench allr -r 2 -b 1K --topology trn9
 expect_err "error: --topology: unknown topology 'trn9' (built-in: trn2,"
@@ -289,10 +289,14 @@ expect_err_lines 1
 check bench_algorithm_twice 1 - -- bench allr -r 2 -b 1K --algorithm ring,mesh,ring
 expect_err "error: --algorithm: ring is listed twice"
 expect_err_lines 1
+# An unknown name's message names the aliases too.
+check bench_algorithm_unknown 1 - -- bench allr -r 2 -b 1K --algorithm hierarchic
+expect_err "error: --algorithm: unknown algorithm 'hierarchic' (one of: auto, ring, mesh, rdh, hierarchical; also hier)"
+expect_err_lines 1
 # So is a statistic (two equal columns).
 # Every bad flag is reported, one line each, not only the first.
 check bench_every_bad_flag 1 - -- bench allr -r 2 -d fp33 -o plus -c none -n 0 -t avg mean
-expect_err "error: -d: unknown data type 'fp33' (one of: fp32, bf16, fp16, int32, uint32, int16, uint16, int8, uint8)"
+expect_err "error: -d: unknown data type 'fp33' (one of: fp32, bf16, fp16, int32, uint32, int16, uint16, int8, uint8; also float32, bfloat16, float16)"
 expect_err "error: -o: unknown reduction 'plus' (one of: sum, max, min)"
 expect_err "error: -n: '0' is not a number of iterations (a whole number, 1 to 4294967295)"
 expect_err "error: -c: unknown check 'none' (random or all_ones)"

@@ -29,5 +29,5 @@ expect_row 1200 300 uint32
 
 # The ISA's other integer types are not collective dtypes: refused with nccom-test's list.
 check dtypes_uint64_refused 1 - -- bench allr -r 2 -d uint64
-expect_err "error: -d: unknown data type 'uint64' (one of: fp32, bf16, fp16, int32, uint32, int16, uint16, int8, uint8)"
+expect_err "error: -d: unknown data type 'uint64' (one of: fp32, bf16, fp16, int32, uint32, int16, uint16, int8, uint8; also float32, bfloat16, float16)"
 expect_err_lines 1

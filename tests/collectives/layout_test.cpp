@@ -111,7 +111,8 @@ TEST(Types, NamesRoundTripAndBusFactors) {
   EXPECT_EQ(*parse_dtype("float16"), DataType::kFp16);
   EXPECT_FALSE(parse_op("allreduce").ok());
   EXPECT_EQ(parse_op("bogus").error().message,
-            "unknown collective 'bogus' (one of: allr, allg, redsct, alltoall, sendrecv, permute)");
+            "unknown collective 'bogus' (one of: allr, allg, redsct, alltoall, sendrecv, permute; "
+            "also all_reduce, all_gather, reduce_scatter, all_to_all)");
   EXPECT_DOUBLE_EQ(busbw_factor(Op::kAllReduce, 8), 1.75);
   EXPECT_DOUBLE_EQ(busbw_factor(Op::kAllGather, 8), 0.875);
   EXPECT_DOUBLE_EQ(busbw_factor(Op::kAllToAll, 4), 0.75);

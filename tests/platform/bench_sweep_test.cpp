@@ -362,6 +362,30 @@ BenchResult rows_of(const std::vector<std::pair<collectives::Algorithm, std::vec
   return r;
 }
 
+TEST(BenchSweep, AFigureWiderThanItsColumnWidensTheColumn) {
+  // 12 345 678 901.25 us (a bandwidth flag near its minimum gives such times) is wider than
+  // the 10 characters of `time(us)`: every row's columns still end where the heading's do.
+  BenchOptions o = ring_allreduce({4096, 8192});
+  BenchResult r = rows_of({{collectives::Algorithm::kRing, {1, 2}}});
+  r.rows[1].avg_us = 12345678901.25;
+  r.rows[1].times_us = {12345678901.25};
+  const std::string table = format_table(o, r);
+  std::vector<std::string> lines;
+  for (std::size_t at = 0, end; (end = table.find('\n', at)) != std::string::npos; at = end + 1) {
+    const std::string line = table.substr(at, end - at);
+    const bool row = line.find("fp32") != std::string::npos && !line.starts_with("#");
+    if (row || line.find("#wrong") != std::string::npos) {
+      lines.push_back(line);
+    }
+  }
+  ASSERT_EQ(lines.size(), 3U) << table;
+  EXPECT_NE(lines[2].find(" 12345678901.25 "), std::string::npos) << table;
+  for (const std::string& line : lines) EXPECT_EQ(line.size(), lines[0].size()) << table;
+  const std::size_t time_end = lines[0].find("time(us)") + 8;
+  EXPECT_TRUE(lines[1].substr(0, time_end).ends_with(" 1.00")) << table;
+  EXPECT_TRUE(lines[2].substr(0, time_end).ends_with(" 12345678901.25")) << table;
+}
+
 TEST(BenchSweep, CoincidingLinesBothShowInThePlot) {
   // Two algorithms with the same busbw at every size: the second line is dashed over the first,
   // and its points are smaller, so both lines and both point sets stay visible.
