@@ -77,6 +77,16 @@ std::size_t first_non_xml_utf8(std::string_view s) {
   return std::string_view::npos;
 }
 
+std::size_t non_xml_utf8_length(std::string_view s, std::size_t at) {
+  const auto b0 = static_cast<unsigned char>(s.at(at));
+  const std::size_t n = b0 >= 0xf8 ? 1 : b0 >= 0xf0 ? 4 : b0 >= 0xe0 ? 3 : b0 >= 0xc0 ? 2 : 1;
+  std::size_t k = 1;
+  while (k < n && at + k < s.size() && (static_cast<unsigned char>(s[at + k]) & 0xc0U) == 0x80U) {
+    ++k;
+  }
+  return k;
+}
+
 std::string json_child(const std::string& path, std::string_view key) {
   // Cut, then escape: '~' and '/' are printable, and no "~0" or "~1" is cut in half.
   std::string out = path + "/";

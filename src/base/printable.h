@@ -29,5 +29,8 @@ std::size_t first_control_byte(std::string_view s);
 /// U+10FFFF, or U+FFFE and U+FFFF), or npos. Control characters are left to
 /// first_control_byte.
 std::size_t first_non_xml_utf8(std::string_view s);
+/// The length of the unit first_non_xml_utf8 found at `at`: its lead byte and the continuation
+/// bytes after it, up to the length the lead byte gives (1 for a byte that leads nothing).
+std::size_t non_xml_utf8_length(std::string_view s, std::size_t at);
 
 }  // namespace sbrdma::base

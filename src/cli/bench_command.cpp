@@ -359,7 +359,8 @@ base::Status check_distinct_outputs(const BenchArgs& a) {
     }
     auto id = output_identity(*path);
     if (!id) return id.error();
-    if (path != &a.dump) SBRDMA_TRY(check_not_std_stream(flag, *path, "the table"));
+    if (path != &a.dump)
+      SBRDMA_TRY(check_not_std_stream(flag, *path, "the table", "progress and errors"));
     if (id->empty()) continue;  // a device or pipe: nothing is overwritten
     for (const auto& [other, other_path, known] : seen) {
       if (same_output(*path, *id, other_path, known)) {
@@ -472,7 +473,8 @@ base::Status write_files(const std::vector<OutputFile>& files, const std::string
   for (const OutputFile& f : files) {
     if (f.program) {
       SBRDMA_TRY(check_not_an_input("--dump-programs", f.path, inputs));
-      SBRDMA_TRY(check_not_std_stream("--dump-programs", f.path, "the table"));
+      SBRDMA_TRY(
+          check_not_std_stream("--dump-programs", f.path, "the table", "progress and errors"));
     }
     auto id = output_identity(f.path);
     if (!id) return id.error();
@@ -609,7 +611,8 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       "it starts, and a run that may need more warns.");
   cmd->add_option("COLLECTIVE", a->collective, collectives::op_name_list() + " (required)");
   cmd->add_option("-r,--nworkers", a->ranks,
-                  "Ranks (NeuronCores); with --custom-replica-groups, all groups' ranks together")
+                  "Ranks (NeuronCores), required unless --custom-replica-groups gives them; with "
+                  "it, all groups' ranks together")
       ->type_name("UINT")
       ->check(kNonEmpty);
   cmd->add_option("-b,--minbytes", a->minbytes,
@@ -617,7 +620,8 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       ->default_str(kDefaultMinBytes)
       ->check(kNonEmpty);
   cmd->add_option("-e,--maxbytes", a->maxbytes, "Largest size (default: -b)")->check(kNonEmpty);
-  auto* f = cmd->add_option("-f,--stepfactor", a->factor, "Multiply the size by this")
+  auto* f = cmd->add_option("-f,--stepfactor", a->factor,
+                            "Multiply the size by this (a whole number, at least 2)")
                 ->type_name("UINT")
                 ->check(kNonEmpty);
   cmd->add_option("-i,--stepbytes", a->step,
@@ -638,7 +642,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   auto* check =
       cmd->add_option("-c,--check", a->check, "Check the data: random (also a bare -c) or all_ones")
           ->expected(0, 1);
-  cmd->add_option("--seed", a->seed, "Seed of the random data")
+  cmd->add_option("--seed", a->seed, "Seed of the random data (decimal or 0x-hex)")
       ->type_name("UINT")
       ->capture_default_str();
   cmd->add_flag("--show-algorithm", a->show_algorithm,
@@ -666,13 +670,13 @@ void add_bench_command(CLI::App& app, Context& ctx) {
                  ->type_name("UINT")
                  ->check(kNonEmpty);
   cmd->add_option("--custom-replica-groups,--custom-replica-group", a->groups,
-                  "JSON file with the replica groups ([[0,1,...],[...]]); -r is then their "
-                  "total rank count")
+                  "JSON file (- for standard input) with the replica groups ([[0,1,...],[...]]); "
+                  "-r is then their total rank count")
       ->check(kNonEmpty)
       ->excludes(dp);
   cmd->add_option("--custom-src-target-pairs", a->pairs,
-                  "JSON file of permute's pairs ([[[0,1],[1,0],...]]: position s of a group "
-                  "sends to t), one list per group or one for all")
+                  "JSON file (- for standard input) of permute's pairs ([[[0,1],[1,0],...]]: "
+                  "position s of a group sends to t), one list per group or one for all")
       ->check(kNonEmpty);
   cmd->add_flag("--sb2sb", a->sb2sb, "Accepted: collectives here are always SBUF to SBUF");
   cmd->add_option("--topology", a->topology, "Built-in topology name or JSON file")
@@ -682,12 +686,13 @@ void add_bench_command(CLI::App& app, Context& ctx) {
                   "auto, ring, mesh, rdh, hierarchical or hier (a comma list runs each)")
       ->capture_default_str();
   cmd->add_flag("--timing-only", a->timing_only, "Move no data (times are unchanged)");
-  cmd->add_option("--trace", a->trace, "Chrome/Perfetto trace of one iteration of the last size")
+  cmd->add_option("--trace", a->trace,
+                  "Chrome/Perfetto trace of one iteration of the last algorithm's last size")
       ->check(kNonEmpty);
   cmd->add_option("--plot", a->plot, "SVG plot of busbw against size")->check(kNonEmpty);
   cmd->add_option("--dump-programs", a->dump,
-                  "Write each core's program (last size) to DIR/coreN.s; other coreN.s files "
-                  "there are removed")
+                  "Write each core's program (the last algorithm's last size) to DIR/coreN.s; "
+                  "other coreN.s files there are removed")
       ->check(kNonEmpty);
   cmd->add_option("-N,--nnodes", a->nnodes, "Nodes: 1 (one simulated machine)")
       ->type_name("UINT")

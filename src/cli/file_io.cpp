@@ -418,7 +418,7 @@ base::Status check_not_an_input(const std::string& out_flag, const std::string& 
 }
 
 base::Status check_not_std_stream(const std::string& out_flag, const std::string& out_path,
-                                  std::string_view stdout_text) {
+                                  std::string_view stdout_text, std::string_view stderr_text) {
   if (out_path.empty() || out_path == "-") return base::ok_status();
   struct stat out {};
   if (::stat(out_path.c_str(), &out) != 0 || S_ISCHR(out.st_mode) || S_ISBLK(out.st_mode)) {
@@ -426,7 +426,7 @@ base::Status check_not_std_stream(const std::string& out_flag, const std::string
   }
   const std::pair<int, std::string> streams[] = {
       {STDOUT_FILENO, fmt::format("standard output ({})", stdout_text)},
-      {STDERR_FILENO, "standard error (progress and errors)"}};
+      {STDERR_FILENO, fmt::format("standard error ({})", stderr_text)}};
   for (const auto& [fd, what] : streams) {
     struct stat st {};
     if (::fstat(fd, &st) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino) {

@@ -78,10 +78,10 @@ base::Status check_not_an_input(const std::string& out_flag, const std::string& 
 /// Refuses an output that is where standard output or standard error already goes (the same
 /// regular file or pipe, e.g. `--trace /dev/stdout` or a file stdout is redirected to): the
 /// output would replace or interleave with what the command prints there, `stdout_text` on
-/// standard output (e.g. "the table"). A terminal or other device is fine, as is a file that
-/// does not exist yet.
+/// standard output (e.g. "the table") and `stderr_text` on standard error. A terminal or other
+/// device is fine, as is a file that does not exist yet.
 base::Status check_not_std_stream(const std::string& out_flag, const std::string& out_path,
-                                  std::string_view stdout_text);
+                                  std::string_view stdout_text, std::string_view stderr_text);
 
 /// Prints `e` as one line on stderr and returns exit status 1 (bad input).
 int fail(const base::Error& e);

@@ -17,7 +17,7 @@ base::Result<std::uint64_t> parse_u64(std::string_view text) {
   const base::UnsignedText n = base::read_unsigned_text(s);
   if (n.form == base::NumberForm::kMalformed) {
     return base::make_error("'" + base::printable_brief(text) +
-                            "' is not a number (decimal or 0x-hex)");
+                            "' is not a whole number (0 or more, decimal or 0x-hex)");
   }
   if (n.form == base::NumberForm::kTooLarge) {
     return base::make_error("'" + base::printable_brief(text) + "' does not fit in 64 bits");

@@ -61,7 +61,8 @@ int run(const RunArgs& a) {
   const std::pair<std::string_view, std::string> inputs[] = {
       {"the program", a.program}, {"--topology", platform::topology_file(a.topology)}};
   if (auto st = check_not_an_input("--trace", a.trace, inputs); !st) return fail(st.error());
-  if (auto st = check_not_std_stream("--trace", a.trace, "the run's report"); !st) {
+  if (auto st = check_not_std_stream("--trace", a.trace, "the run's report", "the log and errors");
+      !st) {
     return fail(st.error());
   }
   if (auto st = check_writable(a.trace); !st) return fail(st.error());

@@ -244,7 +244,7 @@ Result<TopologySpec> read_spec(const json& root, const std::string& default_name
   if (const std::size_t bad = base::first_non_xml_utf8(s.name); bad != std::string::npos) {
     const std::string what = fmt::format(
         "not UTF-8 text that XML allows: {} at byte {}",
-        base::printable(s.name.substr(bad, std::min<std::size_t>(4, s.name.size() - bad))), bad);
+        base::printable(s.name.substr(bad, base::non_xml_utf8_length(s.name, bad))), bad);
     return bad_name("the name is " + what, "is " + what);
   }
   // The C1 controls (U+0080..U+009F, UTF-8 C2 80..C2 9F) are control characters too: U+009B

@@ -53,20 +53,34 @@ TEST(Printable, FindsTheFirstByteThatIsNotXmlText) {
   constexpr auto npos = std::string_view::npos;
   EXPECT_EQ(first_non_xml_utf8("trn2 & co"), npos);
   EXPECT_EQ(first_non_xml_utf8("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"s), npos);
-  EXPECT_EQ(first_non_xml_utf8("\xef\xbf\xbd"s), npos);        // U+FFFD is a character
-  EXPECT_EQ(first_non_xml_utf8("\xf4\x8f\xbf\xbd"s), npos);    // U+10FFFD, the last allowed
-  EXPECT_EQ(first_non_xml_utf8("n\xe9"s), 1U);                 // Latin-1, not UTF-8
-  EXPECT_EQ(first_non_xml_utf8("\xc0\xaf"s), 0U);              // overlong '/'
-  EXPECT_EQ(first_non_xml_utf8("\xe0\x80\xaf"s), 0U);          // overlong, three bytes
-  EXPECT_EQ(first_non_xml_utf8("ab\xed\xa0\x80"s), 2U);        // a surrogate
-  EXPECT_EQ(first_non_xml_utf8("\xf4\x90\x80\x80"s), 0U);      // past U+10FFFF
-  EXPECT_EQ(first_non_xml_utf8("a\xef\xbf\xbf" "b"s), 1U);        // U+FFFF
+  EXPECT_EQ(first_non_xml_utf8("\xef\xbf\xbd"s), npos);      // U+FFFD is a character
+  EXPECT_EQ(first_non_xml_utf8("\xf4\x8f\xbf\xbd"s), npos);  // U+10FFFD, the last allowed
+  EXPECT_EQ(first_non_xml_utf8("n\xe9"s), 1U);               // Latin-1, not UTF-8
+  EXPECT_EQ(first_non_xml_utf8("\xc0\xaf"s), 0U);            // overlong '/'
+  EXPECT_EQ(first_non_xml_utf8("\xe0\x80\xaf"s), 0U);        // overlong, three bytes
+  EXPECT_EQ(first_non_xml_utf8("ab\xed\xa0\x80"s), 2U);      // a surrogate
+  EXPECT_EQ(first_non_xml_utf8("\xf4\x90\x80\x80"s), 0U);    // past U+10FFFF
+  EXPECT_EQ(first_non_xml_utf8("a\xef\xbf\xbf"
+                               "b"s),
+            1U);                                               // U+FFFF
   EXPECT_EQ(first_non_xml_utf8("\xef\xbf\xbe"s), 0U);          // U+FFFE
   EXPECT_EQ(first_non_xml_utf8("a\xe2\x82"s), 1U);             // cut short
   EXPECT_EQ(first_non_xml_utf8("\xe2\x28\xa1"s), 0U);          // not a continuation
   EXPECT_EQ(first_non_xml_utf8("\x80"s), 0U);                  // a lone continuation
   EXPECT_EQ(first_non_xml_utf8("\xf8\x88\x80\x80\x80"s), 0U);  // five bytes
   EXPECT_EQ(first_non_xml_utf8(""), npos);
+  // The faulty unit's bytes: a whole sequence that holds a disallowed character, else the lead
+  // byte and the continuations it has.
+  EXPECT_EQ(non_xml_utf8_length("a\xef\xbf\xbf"
+                                "bcd"s,
+                                1),
+            3U);
+  EXPECT_EQ(non_xml_utf8_length("\xf4\x90\x80\x80xyz"s, 0), 4U);
+  EXPECT_EQ(non_xml_utf8_length("n\xe9xyz"s, 1), 1U);
+  EXPECT_EQ(non_xml_utf8_length("\xe2\x28\xa1"s, 0), 1U);
+  EXPECT_EQ(non_xml_utf8_length("a\xe2\x82"s, 1), 2U);
+  EXPECT_EQ(non_xml_utf8_length("\x80\x80"s, 0), 1U);
+  EXPECT_EQ(non_xml_utf8_length("\xf8\x88\x80\x80\x80"s, 0), 1U);
 }
 
 }  // namespace

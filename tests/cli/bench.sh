@@ -277,14 +277,14 @@ expect_err "run 'sbrdma bench --help' for usage"
 expect_err_lines 2
 # 64-bit flags are not wrapped ("-5") or saturated (past 2^64) on the way in.
 check bench_seed_negative 1 - -- bench allr -r 2 -b 1K -c random --seed -5
-expect_err "error: --seed: '-5' is not a number (decimal or 0x-hex)"
+expect_err "error: --seed: '-5' is not a whole number (0 or more, decimal or 0x-hex)"
 expect_err_lines 1
 check bench_seed_huge 1 - -- bench allr -r 2 -b 1K -c random --seed 18446744073709551616
 expect_err "error: --seed: '18446744073709551616' does not fit in 64 bits"
 check bench_seed_largest 0 - -- bench allr -r 2 -b 1K -c random --seed 18446744073709551615
 expect_out "        1024             256     fp32"
 check bench_factor_negative 1 - -- bench allr -r 2 -b 1K -e 4K -f -2
-expect_err "error: -f: '-2' is not a number (decimal or 0x-hex)"
+expect_err "error: -f: '-2' is not a whole number (0 or more, decimal or 0x-hex)"
 expect_err_lines 1
 check bench_algorithm_twice 1 - -- bench allr -r 2 -b 1K --algorithm ring,mesh,ring
 expect_err "error: --algorithm: ring is listed twice"

@@ -95,7 +95,7 @@ check run_seed_b 0 - -- run "$EXAMPLES/ping_pong.s" --seed 7
 expect_out_file "$(work)/out_s"
 
 check run_seed_negative 1 - -- run "$EXAMPLES/ping_pong.s" --seed -1
-expect_err "error: --seed: '-1' is not a number (decimal or 0x-hex)"
+expect_err "error: --seed: '-1' is not a whole number (0 or more, decimal or 0x-hex)"
 expect_err_lines 1
 
 # Timing-only: same time, data expects skipped.

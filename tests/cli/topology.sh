@@ -109,7 +109,11 @@ expect_err_lines 1
 expect_out_file /dev/null
 printf '{"chips":1,"name":"a\\uffffb"}\n' >"$(work)/nonchar.json"
 check bench_topology_nonchar_name 1 - -- bench allr -r 2 -b 1K -n 1 -w 0 --topology nonchar.json --plot p.svg
-expect_err "nonchar.json: error: /name: the name is not UTF-8 text that XML allows"
+expect_err "nonchar.json: error: /name: the name is not UTF-8 text that XML allows: \\xef\\xbf\\xbf at byte 1"
+# Only the faulty bytes are quoted, not the good ones after them.
+printf '{"chips":1}\n' >"$(work)/$(printf 'ab\xffcdef').json"
+check bench_topology_bad_byte_mid_stem 1 - -- bench allr -r 2 -b 1K -n 1 -w 0 --topology "$(printf 'ab\xffcdef').json"
+expect_err "is not UTF-8 text that XML allows: \xff at byte 2: give a \"name\""
 
 # A name heads one-line outputs: at most 100 bytes, from the file or its stem. [D42]
 n100=$(printf 'n%.0s' {1..100})
