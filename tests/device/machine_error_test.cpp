@@ -324,6 +324,26 @@ TEST(MachineErrors, DoorbellsOnDisabledQueuesAndBeyondTheRing) {
   EXPECT_TRUE(late.m->pending_work().empty());
 }
 
+TEST(MachineErrors, AColdEngineIsNotArmedUntilChangeStateNormal) {
+  // [HIGH] wiki-facts §3.2: an engine out of reset runs nothing until change_state.normal is
+  // written, even with its queues programmed and enabled (the driver's queue init alone).
+  Rig rig;
+  const auto data = pattern(128);
+  rig.seed(0, 0, 0, data);
+  const base::SocAddr dge = rig.map().dge_memory_base(0).value();
+  Channel ch = rig.rings_at(0, 1, 0, dge + 0x20 * 0x10000, dge + 0x21 * 0x10000, 4);
+  rig.copy(ch, rig.sbuf(0, 0, 0), rig.sbuf(0, 5, 0), 128);
+  rig.start(ch, 1);
+  rig.run();
+  EXPECT_NE(find_error(rig, "not in NORMAL state"), nullptr) << rig.m->error_report();
+  EXPECT_EQ(rig.read(0, 5, 0, 128), std::vector<std::uint8_t>(128, 0));
+  EXPECT_EQ(rig.m->pending_work().size(), 2U);
+  ASSERT_TRUE(start_engine(rig.bus(0), rig.map(), 0, 1).ok());
+  rig.run();
+  EXPECT_EQ(rig.read(0, 5, 0, 128), data);
+  EXPECT_TRUE(rig.m->pending_work().empty());
+}
+
 TEST(MachineErrors, QueueResetClearsPointersAndAStop) {
   Rig rig;
   Channel ch = rig.open(0, 0, 0, 8);

@@ -188,5 +188,27 @@ TEST(RdmaDescStart, RingIdAdvancesWhenTheTailWraps) {
   ASSERT_TRUE(c.start().ok());
 }
 
+TEST(RdmaDescStart, RingIdRunsOneTwoThreeZeroLapAfterLap) {
+  // [HIGH] udma-facts §1.4 [DRV][HAL]: the id starts at 1 and is (id + 1) & 3 at each wrap, so
+  // five laps carry 1, 2, 3, 0, 1. [CHOICE D2]
+  FirmwareConfig cfg;
+  cfg.ring_depth = 32;
+  Core c(0, 0, cfg);
+  unsigned written = 0;  // M2S descriptors in engine 3's ring so far, 10 per round
+  std::vector<unsigned> lap_ids;
+  while (written < 5 * 32) {
+    ASSERT_TRUE(c.gen(make_gen(0xFFFF, 64, 0, 0, 1, 0)).ok());
+    for (unsigned k = written; k < written + 10; ++k) {
+      const unsigned id = c.desc(3, soc::Direction::kM2S, k % 32).ring_id();
+      if (k % 32 == 0) lap_ids.push_back(id);
+      EXPECT_EQ(id, (1 + k / 32) % 4) << "descriptor " << k;
+    }
+    written += 10;
+    EXPECT_EQ(c.fw.stream(Role::kTx).ring(3).ring_id, (1 + written / 32) % 4) << written;
+    ASSERT_TRUE(c.start().ok());
+  }
+  EXPECT_EQ(lap_ids, (std::vector<unsigned>{1, 2, 3, 0, 1}));
+}
+
 }  // namespace
 }  // namespace sbrdma::firmware
