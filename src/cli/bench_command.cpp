@@ -609,7 +609,9 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       "instead of what the OS reports available: a run whose SBUF pages certainly need more (the "
       "buffers of a checked run, -c; whole SBUFs where they are backed whole) is refused before "
       "it starts, and a run that may need more warns.");
-  cmd->add_option("COLLECTIVE", a->collective, collectives::op_name_list() + " (required)");
+  cmd->add_option("COLLECTIVE", a->collective,
+                  collectives::op_name_list() +
+                      " (also all_reduce, all_gather, reduce_scatter, all_to_all; required)");
   cmd->add_option("-r,--nworkers", a->ranks,
                   "Ranks (NeuronCores), required unless --custom-replica-groups gives them; with "
                   "it, all groups' ranks together")

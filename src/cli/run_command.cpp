@@ -61,7 +61,7 @@ int run(const RunArgs& a) {
   const std::pair<std::string_view, std::string> inputs[] = {
       {"the program", a.program}, {"--topology", platform::topology_file(a.topology)}};
   if (auto st = check_not_an_input("--trace", a.trace, inputs); !st) return fail(st.error());
-  if (auto st = check_not_std_stream("--trace", a.trace, "the run's report", "the log and errors");
+  if (auto st = check_not_std_stream("--trace", a.trace, "the run's report", "the run's errors");
       !st) {
     return fail(st.error());
   }
@@ -108,7 +108,8 @@ void add_run_command(CLI::App& app, Context& ctx) {
       ->check(kNonEmpty);
   cmd->add_flag("--timing-only", args->timing_only,
                 "Skip byte copies (timing, semaphores and errors unchanged)");
-  cmd->add_option("--seed", args->seed, "Shuffle same-time events reproducibly (0: no shuffle)")
+  cmd->add_option("--seed", args->seed,
+                  "Shuffle same-time events reproducibly (0: no shuffle; decimal or 0x-hex)")
       ->type_name("UINT");
   cmd->add_flag("--no-ring-id-abort", args->no_ring_id_abort,
                 "Latch ring-id mismatches without aborting the engine (D2)");

@@ -68,13 +68,13 @@ std::string ranks_and_groups(const BenchOptions& o, unsigned groups) {
 std::string format_table(const BenchOptions& o, const BenchResult& r) {
   std::string out = header_line(o, r.groups);
   out += "# time: simulated device time; GB/s: 10^9 bytes per simulated second\n";
-  // nccom-test's columns and widths; a -t column is as wide as its heading needs.
+  // nccom-test's columns and widths; a time, bandwidth or #wrong column is as wide as its
+  // heading or its widest figure needs (sizes and counts fit theirs: an SBUF holds them).
   out += fmt::format("{:>12}  {:>14}", "size(B)", "count(elems)");
   if (o.show_io_sizes) {
     out += fmt::format("  {:>19}  {:>20}", "total_input_size(B)", "total_output_size(B)");
   }
   out += fmt::format("  {:>7}", "type");
-  // A figure wider than its column widens the column (a row never shifts).
   auto width = [&](std::size_t least, auto&& figure) {
     for (const BenchRow& row : r.rows)
       least = std::max(least, fmt::formatted_size("{:.2f}", figure(row)));
@@ -91,7 +91,9 @@ std::string format_table(const BenchOptions& o, const BenchResult& r) {
   const std::size_t busbw_width = width(13, [](const BenchRow& row) { return row.busbw; });
   out += fmt::format("  {:>{}}  {:>{}}", "algbw(GB/s)", algbw_width, "busbw(GB/s)", busbw_width);
   if (o.show_algorithm) out += fmt::format("  {:>12}", "algorithm");
-  out += fmt::format("  {:>7}\n", "#wrong");
+  std::size_t wrong_width = 7;
+  for (const BenchRow& row : r.rows) wrong_width = std::max(wrong_width, wrong_text(row).size());
+  out += fmt::format("  {:>{}}\n", "#wrong", wrong_width);
   for (const BenchRow& row : r.rows) {
     out += fmt::format("{:>12}  {:>14}", row.size, row.count);
     if (o.show_io_sizes) {
@@ -105,7 +107,7 @@ std::string format_table(const BenchOptions& o, const BenchResult& r) {
     out += fmt::format("  {:>{}.2f}  {:>{}.2f}", row.algbw, algbw_width, row.busbw, busbw_width);
     if (o.show_algorithm)
       out += fmt::format("  {:>12}", collectives::algorithm_name(row.algorithm));
-    out += fmt::format("  {:>7}\n", wrong_text(row));
+    out += fmt::format("  {:>{}}\n", wrong_text(row), wrong_width);
   }
   // One average per requested algorithm (nccom-test prints one for its single sweep).
   for (collectives::Algorithm a : o.algorithms) {

@@ -293,7 +293,6 @@ expect_err_lines 1
 check bench_algorithm_unknown 1 - -- bench allr -r 2 -b 1K --algorithm hierarchic
 expect_err "error: --algorithm: unknown algorithm 'hierarchic' (one of: auto, ring, mesh, rdh, hierarchical; also hier)"
 expect_err_lines 1
-# So is a statistic (two equal columns).
 # Every bad flag is reported, one line each, not only the first.
 check bench_every_bad_flag 1 - -- bench allr -r 2 -d fp33 -o plus -c none -n 0 -t avg mean
 expect_err "error: -d: unknown data type 'fp33' (one of: fp32, bf16, fp16, int32, uint32, int16, uint16, int8, uint8; also float32, bfloat16, float16)"

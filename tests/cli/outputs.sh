@@ -208,7 +208,7 @@ expect_err "error: --plot /dev/stdout: that is where standard output (the table)
 check bench_trace_is_stderr 1 - -- bench allr -r 2 -b 1K -n 1 -w 0 --trace err
 expect_err "error: --trace err: that is where standard error (progress and errors) goes"
 check run_trace_is_stderr 1 - -- run "$EX/ping_pong.s" --trace err
-expect_err "error: --trace err: that is where standard error (the log and errors) goes"
+expect_err "error: --trace err: that is where standard error (the run's errors) goes"
 check run_trace_is_stdout 1 - -- run "$EX/ping_pong.s" --trace /dev/stdout
 expect_err "error: --trace /dev/stdout: that is where standard output (the run's report) goes"
 # Standard output piped to another program: /dev/stdout is that pipe.

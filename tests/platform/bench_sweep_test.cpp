@@ -369,6 +369,9 @@ TEST(BenchSweep, AFigureWiderThanItsColumnWidensTheColumn) {
   BenchResult r = rows_of({{collectives::Algorithm::kRing, {1, 2}}});
   r.rows[1].avg_us = 12345678901.25;
   r.rows[1].times_us = {12345678901.25};
+  // So do a busbw past 13 characters and a #wrong past 7.
+  r.rows[0].busbw = 12345678901234.5;
+  r.rows[0].wrong = 123456789;
   const std::string table = format_table(o, r);
   std::vector<std::string> lines;
   for (std::size_t at = 0, end; (end = table.find('\n', at)) != std::string::npos; at = end + 1) {
@@ -384,6 +387,14 @@ TEST(BenchSweep, AFigureWiderThanItsColumnWidensTheColumn) {
   const std::size_t time_end = lines[0].find("time(us)") + 8;
   EXPECT_TRUE(lines[1].substr(0, time_end).ends_with(" 1.00")) << table;
   EXPECT_TRUE(lines[2].substr(0, time_end).ends_with(" 12345678901.25")) << table;
+  const std::size_t busbw_end = lines[0].find("busbw(GB/s)") + 11;
+  EXPECT_TRUE(lines[1].substr(0, busbw_end).ends_with(" 12345678901234.50")) << table;
+  EXPECT_TRUE(lines[2].substr(0, busbw_end).ends_with(" 2.00")) << table;
+  EXPECT_TRUE(lines[1].ends_with(" 123456789")) << table;
+  EXPECT_TRUE(lines[2].ends_with(" n/a")) << table;
+  // Every row ends where the heading does: the #wrong column is as wide as its widest figure.
+  EXPECT_EQ(lines[1].size(), lines[0].size()) << table;
+  EXPECT_EQ(lines[2].size(), lines[0].size()) << table;
 }
 
 TEST(BenchSweep, CoincidingLinesBothShowInThePlot) {
