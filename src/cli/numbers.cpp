@@ -29,9 +29,15 @@ base::Result<std::uint64_t> parse_flag_number(std::string_view flag, std::string
                                               std::string_view what, std::uint64_t min,
                                               std::uint64_t max) {
   auto v = parse_u64(text);
+  constexpr std::uint64_t kNoMax = ~std::uint64_t{0};
+  if (!v && max == kNoMax && v.error().message.ends_with("does not fit in 64 bits")) {
+    return base::make_error(fmt::format("{}: {}", flag, v.error().message));
+  }
   if (!v || *v < min || *v > max) {
-    return base::make_error(fmt::format("{}: '{}' is not {} (a whole number, {} to {})", flag,
-                                        base::printable_brief(text), what, min, max));
+    const std::string range =
+        max == kNoMax ? fmt::format("{} or more", min) : fmt::format("{} to {}", min, max);
+    return base::make_error(fmt::format("{}: '{}' is not {} (a whole number, {})", flag,
+                                        base::printable_brief(text), what, range));
   }
   return v;
 }

@@ -284,7 +284,13 @@ expect_err "error: --seed: '18446744073709551616' does not fit in 64 bits"
 check bench_seed_largest 0 - -- bench allr -r 2 -b 1K -c random --seed 18446744073709551615
 expect_out "        1024             256     fp32"
 check bench_factor_negative 1 - -- bench allr -r 2 -b 1K -e 4K -f -2
-expect_err "error: -f: '-2' is not a whole number (0 or more, decimal or 0x-hex)"
+expect_err "error: -f: '-2' is not a factor (a whole number, 2 or more)"
+expect_err_lines 1
+check bench_factor_huge 1 - -- bench allr -r 2 -b 1K -e 4K -f 18446744073709551616
+expect_err "error: -f: '18446744073709551616' does not fit in 64 bits"
+expect_err_lines 1
+check bench_factor_word 1 - -- bench allr -r 2 -b 1K -e 4K -f two
+expect_err "error: -f: 'two' is not a factor (a whole number, 2 or more)"
 expect_err_lines 1
 check bench_algorithm_twice 1 - -- bench allr -r 2 -b 1K --algorithm ring,mesh,ring
 expect_err "error: --algorithm: ring is listed twice"
