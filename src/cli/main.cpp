@@ -305,11 +305,22 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     // A help word after "--" is an argument; CLI11 still calls for help when no argument slot
     // is left to take it ("bench allr -- --help").
+    // The word named is the first one no slot took: an earlier word after "--" that CLI11 kept
+    // aside ("bench allr -- x --help" names x), else the help word.
     if (!asks_for_help(argc, argv)) {
-      const std::string path = usage_scope(app, argc, argv).path;
+      const UsageScope scope = usage_scope(app, argc, argv);
+      std::string word(first_help_word_after_dashes(argc, argv));
+      bool found = false;
+      for (const CLI::App* at = scope.leaf; at != nullptr && !found; at = at->get_parent()) {
+        for (const std::string& extra : at->remaining()) {  // the root keeps some
+          if (extra == "--") continue;
+          word = extra;
+          found = true;
+          break;
+        }
+      }
       std::fprintf(stderr, "sbrdma: error: %s\nrun '%s --help' for usage\n",
-                   unexpected_argument(first_help_word_after_dashes(argc, argv), path).c_str(),
-                   path.c_str());
+                   unexpected_argument(word, scope.path).c_str(), scope.path.c_str());
       return 1;
     }
     return exit_printing(app, e);

@@ -423,6 +423,14 @@ check bench_help_after_dashes 1 - -- bench allr -r 2 -b 1K -- --help
 expect_err "sbrdma: error: unexpected argument '--help' for 'sbrdma bench'"
 expect_err_lines 2
 expect_out_file /dev/null
+# The word named is the first without a place, not the help word after it.
+check bench_word_then_help_after_dashes 1 - -- bench allr -r 2 -b 1K -- x --help
+expect_err "sbrdma: error: unexpected argument 'x' for 'sbrdma bench'"
+expect_err_lines 2
+expect_out_file /dev/null
+check disasm_words_then_help_after_dashes 1 - -- disasm -- a b --help
+expect_err "sbrdma: error: unexpected argument 'b' for 'sbrdma disasm'"
+expect_err_lines 2
 check bench_option_twice 1 - -- bench allr -r 2 -b 1K -b 2K
 expect_err "sbrdma: error: -b/--minbytes given more than once"
 expect_err_lines 2
