@@ -9,37 +9,49 @@
 
 namespace sbrdma::cli {
 
-base::Result<std::uint64_t> parse_u64(std::string_view text) {
+namespace {
+
+/// `text` read as parse_u64 reads it (`_` separators dropped).
+base::UnsignedText read_flag_text(std::string_view text) {
   std::string s;
   for (char c : text) {
     if (c != '_') s += c;
   }
-  const base::UnsignedText n = base::read_unsigned_text(s);
+  return base::read_unsigned_text(s);
+}
+
+std::string too_large(std::string_view text) {
+  return "'" + base::printable_brief(text) + "' does not fit in 64 bits";
+}
+
+}  // namespace
+
+base::Result<std::uint64_t> parse_u64(std::string_view text) {
+  const base::UnsignedText n = read_flag_text(text);
   if (n.form == base::NumberForm::kMalformed) {
     return base::make_error("'" + base::printable_brief(text) +
                             "' is not a whole number (0 or more, decimal or 0x-hex)");
   }
-  if (n.form == base::NumberForm::kTooLarge) {
-    return base::make_error("'" + base::printable_brief(text) + "' does not fit in 64 bits");
-  }
+  if (n.form == base::NumberForm::kTooLarge) return base::make_error(too_large(text));
   return n.value;
 }
 
 base::Result<std::uint64_t> parse_flag_number(std::string_view flag, std::string_view text,
                                               std::string_view what, std::uint64_t min,
                                               std::uint64_t max) {
-  auto v = parse_u64(text);
+  const base::UnsignedText n = read_flag_text(text);
   constexpr std::uint64_t kNoMax = ~std::uint64_t{0};
-  if (!v && max == kNoMax && v.error().message.ends_with("does not fit in 64 bits")) {
-    return base::make_error(fmt::format("{}: {}", flag, v.error().message));
+  // With no upper bound, a number past 64 bits is in range: only its size is at fault.
+  if (n.form == base::NumberForm::kTooLarge && max == kNoMax) {
+    return base::make_error(fmt::format("{}: {}", flag, too_large(text)));
   }
-  if (!v || *v < min || *v > max) {
+  if (n.form != base::NumberForm::kValue || n.value < min || n.value > max) {
     const std::string range =
         max == kNoMax ? fmt::format("{} or more", min) : fmt::format("{} to {}", min, max);
     return base::make_error(fmt::format("{}: '{}' is not {} (a whole number, {})", flag,
                                         base::printable_brief(text), what, range));
   }
-  return v;
+  return n.value;
 }
 
 base::Result<std::uint64_t> parse_count(std::string_view flag, std::string_view text,
