@@ -9,6 +9,10 @@
 #include <limits>
 #include <utility>
 
+#if defined(__unix__)
+#include <sys/resource.h>
+#endif
+
 #include "base/bits.h"
 #include "base/check.h"
 #include "base/printable.h"
@@ -23,6 +27,17 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// CPU seconds the OS has spent for this process so far, all threads (0 where unknown).
+double system_seconds_now() {
+#if defined(__unix__)
+  rusage u{};
+  if (getrusage(RUSAGE_SELF, &u) != 0) return 0;
+  return static_cast<double>(u.ru_stime.tv_sec) + static_cast<double>(u.ru_stime.tv_usec) / 1e6;
+#else
+  return 0;
+#endif
 }
 
 std::string size_name(std::uint64_t b) {
@@ -238,6 +253,7 @@ base::Error size_error(std::uint64_t bytes, collectives::Algorithm alg, const ba
 base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topology& topology,
                                     const Progress& progress) {
   const auto t0 = Clock::now();
+  const double system0 = system_seconds_now();
   const collectives::Geometry geom = geometry_of(topology);
   collectives::Communicator comm;
   if (o.groups) {
@@ -349,6 +365,7 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
     }
   }
   out.cost.wall_seconds = seconds_since(t0);
+  out.cost.system_seconds = std::max(0.0, system_seconds_now() - system0);
   out.cost.timing_only = o.timing_only;
   const std::uint64_t chunk =
       data_descriptors == 0 ? 4096 : data_bytes / std::max<std::uint64_t>(data_descriptors, 1);

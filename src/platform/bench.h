@@ -83,8 +83,11 @@ struct BenchRow {
 
 /// The run's own cost, for the closing line.
 struct BenchCost {
-  double wall_seconds = 0;         ///< the whole sweep
-  double sim_seconds = 0;          ///< inside Simulation::run
+  double wall_seconds = 0;  ///< the whole sweep
+  double sim_seconds = 0;   ///< inside Simulation::run
+  /// CPU time the OS spent for the process over the sweep, all threads (getrusage's ru_stime):
+  /// mostly backing fresh memory, which a VM can make slow after the machine sat idle.
+  double system_seconds = 0;
   std::uint64_t descriptors = 0;   ///< descriptor pairs simulated
   std::uint64_t copied_bytes = 0;  ///< bytes the engines really copied
   double memcpy_bytes_per_s = 0;   ///< memcpy of as many bytes, measured in this run

@@ -131,8 +131,9 @@ std::string format_cost(const BenchCost& c) {
   const double desc_per_s =
       c.sim_seconds > 0 ? static_cast<double>(c.descriptors) / c.sim_seconds : 0;
   std::string out = fmt::format(
-      "# run: {:.2f} s wall ({:.2f} s simulating), {} descriptors ({:.2f} M/s simulated), ",
-      c.wall_seconds, c.sim_seconds, c.descriptors, desc_per_s / 1e6);
+      "# run: {:.2f} s wall ({:.2f} s simulating, {:.2f} s system CPU), {} descriptors ({:.2f} "
+      "M/s simulated), ",
+      c.wall_seconds, c.sim_seconds, c.system_seconds, c.descriptors, desc_per_s / 1e6);
   if (c.copied_bytes == 0) {
     // Timing-only runs copy nothing by design; a functional run can too (one rank).
     return out + (c.timing_only ? "no bytes copied (timing only)" : "no bytes copied");
@@ -224,6 +225,7 @@ std::string format_json(const BenchOptions& o, const BenchResult& r) {
   }
   j["run"] = {{"wall_seconds", r.cost.wall_seconds},
               {"sim_seconds", r.cost.sim_seconds},
+              {"system_seconds", r.cost.system_seconds},
               {"descriptors", r.cost.descriptors},
               {"copied_bytes", r.cost.copied_bytes},
               {"memcpy_bytes_per_second", r.cost.memcpy_bytes_per_s}};

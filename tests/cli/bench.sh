@@ -8,6 +8,7 @@ expect_out "        4096            1024     fp32"
 expect_out "mesh        0"
 expect_out "Avg bus bandwidth:"
 expect_out "# run: "
+expect_out " s system CPU), "
 expect_err "bench: allr 1K (1024 B), mesh: 3 iterations"
 expect_err_lines 2
 
