@@ -204,7 +204,7 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   // all is told here, with the range a factor takes.
   auto factor = parse_u64(a.factor.empty() ? "2" : a.factor);
   if (!factor) {
-    bad(parse_flag_number("-f", a.factor, "a factor", 2, ~std::uint64_t{0}).error());
+    bad(parse_flag_number("-f", a.factor, "a factor", 2, kNoMax).error());
   }
   if (a.factor.empty() && a.step.empty() && b && e && *e > *b) {
     step = std::max<std::uint64_t>(1, (*e - *b) / 10);  // nccom-test's default -i

@@ -156,12 +156,19 @@ bool asks_for_help(int argc, char** argv) {
   return false;
 }
 
-/// The first help word after "--" ("--help" if none).
-std::string_view first_help_word_after_dashes(int argc, char** argv) {
+/// The first word after "--" that no argument slot took, once CLI11 called for help on a help
+/// word there: a word before it that CLI11 kept aside (in `leaf`'s remaining list or, for some,
+/// its parents': "bench allr -- x --help" gives x), else that first help word.
+std::string unplaced_word_after_dashes(const CLI::App* leaf, int argc, char** argv) {
+  for (const CLI::App* at = leaf; at != nullptr; at = at->get_parent()) {
+    for (const std::string& extra : at->remaining()) {
+      if (extra != "--") return extra;
+    }
+  }
   bool after = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view w = argv[i];
-    if (after && is_help_word(w)) return w;
+    if (after && is_help_word(w)) return std::string(w);
     after = after || w == "--";
   }
   return "--help";
@@ -305,20 +312,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     // A help word after "--" is an argument; CLI11 still calls for help when no argument slot
     // is left to take it ("bench allr -- --help").
-    // The word named is the first one no slot took: an earlier word after "--" that CLI11 kept
-    // aside ("bench allr -- x --help" names x), else the help word.
     if (!asks_for_help(argc, argv)) {
       const UsageScope scope = usage_scope(app, argc, argv);
-      std::string word(first_help_word_after_dashes(argc, argv));
-      bool found = false;
-      for (const CLI::App* at = scope.leaf; at != nullptr && !found; at = at->get_parent()) {
-        for (const std::string& extra : at->remaining()) {  // the root keeps some
-          if (extra == "--") continue;
-          word = extra;
-          found = true;
-          break;
-        }
-      }
+      const std::string word = unplaced_word_after_dashes(scope.leaf, argc, argv);
       std::fprintf(stderr, "sbrdma: error: %s\nrun '%s --help' for usage\n",
                    unexpected_argument(word, scope.path).c_str(), scope.path.c_str());
       return 1;

@@ -40,7 +40,6 @@ base::Result<std::uint64_t> parse_flag_number(std::string_view flag, std::string
                                               std::string_view what, std::uint64_t min,
                                               std::uint64_t max) {
   const base::UnsignedText n = read_flag_text(text);
-  constexpr std::uint64_t kNoMax = ~std::uint64_t{0};
   // With no upper bound, a number past 64 bits is in range: only its size is at fault.
   if (n.form == base::NumberForm::kTooLarge && max == kNoMax) {
     return base::make_error(fmt::format("{}: {}", flag, too_large(text)));

@@ -13,9 +13,12 @@ namespace sbrdma::cli {
 /// Errors: not a number (a sign, other characters, nothing), or past 64 bits.
 base::Result<std::uint64_t> parse_u64(std::string_view text);
 
+/// parse_flag_number's `max` for a number with no upper bound.
+inline constexpr std::uint64_t kNoMax = ~std::uint64_t{0};
+
 /// A number given to flag `flag`: parse_u64 in [min, max]. The error names the flag and says
 /// what the number is: "--chip: '3.0' is not a chip id (a whole number, 0 to 63)"; with no
-/// upper bound (max 2^64 - 1), "(a whole number, 2 or more)", and past 64 bits it says so.
+/// upper bound (max kNoMax), "(a whole number, 2 or more)", and past 64 bits it says so.
 base::Result<std::uint64_t> parse_flag_number(std::string_view flag, std::string_view text,
                                               std::string_view what, std::uint64_t min,
                                               std::uint64_t max);
