@@ -310,6 +310,19 @@ TEST(Topology, BuilderRefusesInconsistentSpecs) {
   EXPECT_EQ(msg(s), "/link_overrides/2: duplicate of /link_overrides/0 (chip 0 - chip 1)");
 }
 
+TEST(Topology, AtMost64ChipsAreAddressable) {
+  // [HIGH] wiki-facts 4.1: CAYMAN_ID is 6 bits, so a topology has 1..64 chips.
+  auto msg = [](const TopologySpec& s) {
+    auto t = build_topology(s);
+    return t.ok() ? std::string("ok") : t.error().message;
+  };
+  EXPECT_EQ(msg(ring(64)), "ok");
+  EXPECT_EQ(msg(ring(65)),
+            "/chips: 65 chips; must be 1..64 (a 6-bit CAYMAN_ID addresses at most 64)");
+  EXPECT_EQ(msg(ring(0)),
+            "/chips: 0 chips; must be 1..64 (a 6-bit CAYMAN_ID addresses at most 64)");
+}
+
 TEST(Topology, UnknownBuiltinListsTheBuiltins) {
   auto t = builtin_topology("trn3");
   ASSERT_FALSE(t.ok());

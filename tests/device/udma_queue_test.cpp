@@ -80,6 +80,22 @@ TEST(UdmaQueue, SwCtrlResetsPointers) {
   EXPECT_EQ(uq.completion(), (RingPos{0, 1}));
 }
 
+TEST(UdmaQueue, RstQResetsEveryPointerIncludingTheCompletionHead) {
+  UdmaQueue uq = ring_of(8);
+  ASSERT_TRUE(uq.add_tail(3).ok());
+  uq.advance_head();
+  uq.advance_head();
+  uq.advance_completion();
+  ASSERT_EQ(uq.current(), (RingPos{2, 1}));
+  ASSERT_EQ(uq.completion(), (RingPos{1, 1}));
+  uq.sw_ctrl(1U << 8);  // rst_q: head, tail, current and the completion head back to {0, 1}
+  EXPECT_EQ(uq.head(), (RingPos{0, 1}));
+  EXPECT_EQ(uq.tail(), (RingPos{0, 1}));
+  EXPECT_EQ(uq.current(), (RingPos{0, 1}));
+  EXPECT_EQ(uq.completion(), (RingPos{0, 1}));
+  EXPECT_EQ(uq.posted(), 0U);
+}
+
 /// posted() from the pointer registers alone: (tail - head) mod 4*DRL, positions id*DRL + offset.
 std::uint32_t posted_from_registers(const UdmaQueue& uq) {
   const std::uint64_t len = uq.ring_len();

@@ -39,6 +39,18 @@ TEST(RingInit, ProgramsEveryEnginesRdmaQueue) {
   }
 }
 
+TEST(RingInit, ClearsOnlyEnCompRingUpdateOfTheS2mCompCfg) {
+  // S2M comp_cfg resets to 0x400F (en_comp_ring_update = 1); ring_init read-modify-writes it so
+  // that only bit 0 goes. [DRV] udma-facts §3.2 step 4
+  testing::ScriptedEnv env(testing::cayman_map(), 0, 0);
+  const std::uint64_t eng = 0x1002000000 + 15 * 0x100000;
+  const std::uint64_t s2m_comp_cfg = eng + 0x20000 + 0x1000 + 0x54;
+  env.recording_bus().write32(base::SocAddr{s2m_comp_cfg}, 0x400F);  // the register's reset
+  PoolFirmware fw(env, testing::cayman_map(), CoreIdentity{0, 0}, FirmwareConfig{});
+  ASSERT_TRUE(fw.ring_init().ok());
+  EXPECT_EQ(env.recording_bus().load32(s2m_comp_cfg), 0x400EU);
+}
+
 TEST(RingInit, RingNumAndDepthAreConfigurable) {
   FirmwareConfig cfg;
   cfg.ring_num = 3;
@@ -74,6 +86,24 @@ TEST(RingInit, BadConfigurationIsRefused) {
     ASSERT_FALSE(st.ok());
     EXPECT_EQ(st.error().message, k.message);
     EXPECT_TRUE(env.actions.empty());
+  }
+}
+
+TEST(RingInit, RingDepthIsAMultipleOf16From32To65536) {
+  // [DRV] udma-facts §3.2: UDMA_MIN_Q_SIZE 32, rev-4 HAL max 65536, size % 16 == 0.
+  const soc::Profile& p = testing::cayman_map().profile();
+  for (const unsigned ok : {32U, 48U, 65536U}) {
+    FirmwareConfig cfg;
+    cfg.ring_depth = ok;
+    EXPECT_TRUE(check_config(cfg, CoreIdentity{0, 0}, p).ok()) << ok;
+  }
+  for (const unsigned bad : {0U, 16U, 65552U}) {
+    FirmwareConfig cfg;
+    cfg.ring_depth = bad;
+    const base::Status st = check_config(cfg, CoreIdentity{0, 0}, p);
+    ASSERT_FALSE(st.ok()) << bad;
+    EXPECT_EQ(st.error().message,
+              "rdma_ring_depth " + std::to_string(bad) + " must be a multiple of 16 in 32..65536");
   }
 }
 
