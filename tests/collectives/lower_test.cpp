@@ -39,6 +39,45 @@ TEST(Lower, AutoPicksBySize) {
   EXPECT_EQ(*resolve_algorithm(g, c, req(Op::kPermute, 4 << 20)), Algorithm::kRing);
 }
 
+TEST(Lower, AutoKeepsRdhUpToAndIncluding56MB) {
+  // hw-params CC-INTRA: RDH up to 56 x 10^6 bytes inclusive, ring above. Partitions large
+  // enough for RDH's scratch at that size, so the threshold and not the fit decides.
+  Geometry g = Geometry::of(soc::cayman_profile(), 1);
+  g.partition_bytes = std::uint64_t{1} << 30;
+  const Communicator c = first(8, g);
+  EXPECT_EQ(*resolve_algorithm(g, c, req(Op::kAllReduce, 56'000'000)), Algorithm::kRdh);
+  EXPECT_EQ(*resolve_algorithm(g, c, req(Op::kAllReduce, 56'000'004)), Algorithm::kRing);
+}
+
+TEST(Lower, AutoPassesOverAMeshWhoseScratchDoesNotFit) {
+  // Small partitions: below 1 MB there are sizes mesh's scratch does not fit next to the
+  // buffer; auto gives those the next algorithm (RDH for 8 ranks), not a mesh that fails.
+  Geometry g = Geometry::of(soc::cayman_profile(), 1);
+  g.partition_bytes = 8 << 10;
+  const Communicator c = first(8, g);
+  unsigned passed_over = 0;
+  for (std::uint64_t bytes = 64 << 10; bytes < 1'000'000; bytes += 64 << 10) {
+    if (check_request(g, c, req(Op::kAllReduce, bytes, Algorithm::kMesh))) continue;
+    auto a = resolve_algorithm(g, c, req(Op::kAllReduce, bytes));
+    ASSERT_TRUE(a.ok()) << bytes;
+    EXPECT_NE(*a, Algorithm::kMesh) << bytes;
+    if (check_request(g, c, req(Op::kAllReduce, bytes, Algorithm::kRdh))) {
+      EXPECT_EQ(*a, Algorithm::kRdh) << bytes;
+    }
+    ++passed_over;
+  }
+  EXPECT_GT(passed_over, 0u);
+}
+
+TEST(Lower, AutoWithOneRankSaysRing) {
+  // One rank moves nothing; auto names ring for it at every size (--show-algorithm).
+  const Geometry g = Geometry::of(soc::cayman_profile(), 1);
+  for (std::uint64_t bytes : {std::uint64_t{4}, std::uint64_t{4096}, std::uint64_t{8} << 20}) {
+    EXPECT_EQ(*resolve_algorithm(g, first(1, g), req(Op::kAllReduce, bytes)), Algorithm::kRing)
+        << bytes;
+  }
+}
+
 TEST(Lower, AutoKeepsMeshInsideOneNode) {
   // [CHOICE D32] 16 chips (one node): mesh below 1 MB; 17 chips or more: RDH (2^k ranks) or ring.
   const Geometry g = Geometry::of(soc::cayman_profile(), 64);

@@ -37,6 +37,21 @@ TEST(Reference, ElementsRoundTripEveryDtype) {
   EXPECT_EQ(element_value(DataType::kFp16, b.data()), 0.375);
 }
 
+TEST(Reference, HalfWidthFloatStoresRoundTiesToEven) {
+  // A value halfway between two bf16 (fp16) values takes the one with an even mantissa:
+  // 1 + 2^-8 rounds down to 1, 1 + 3 x 2^-8 up to 1 + 2^-6 (the reference's expected bytes).
+  const auto bits = [](DataType dt, double v) {
+    std::uint8_t b[2] = {};
+    store_element(dt, v, b);
+    return static_cast<unsigned>(b[0] | (b[1] << 8));
+  };
+  EXPECT_EQ(bits(DataType::kBf16, 1.0 + std::ldexp(1.0, -8)), 0x3F80U);
+  EXPECT_EQ(bits(DataType::kBf16, 1.0 + 3 * std::ldexp(1.0, -8)), 0x3F82U);
+  EXPECT_EQ(bits(DataType::kBf16, -(1.0 + 3 * std::ldexp(1.0, -8))), 0xBF82U);
+  EXPECT_EQ(bits(DataType::kFp16, 1.0 + std::ldexp(1.0, -11)), 0x3C00U);
+  EXPECT_EQ(bits(DataType::kFp16, 1.0 + 3 * std::ldexp(1.0, -11)), 0x3C02U);
+}
+
 TEST(Reference, InputsAreSeededAndAllOnesIsOne) {
   const auto a = make_input(DataType::kFp32, 100, DataFill::kRandom, 1, 0, 3);
   EXPECT_EQ(a, make_input(DataType::kFp32, 100, DataFill::kRandom, 1, 0, 3));
@@ -264,6 +279,33 @@ TEST(Reference, FloatSumsAllowTheSummationBound) {
                        {elems(DataType::kFp32, {0.5}), elems(DataType::kFp32, {0.125})}, {1, 1});
   EXPECT_EQ(count_wrong(DataType::kFp32, 2, elems(DataType::kFp32, {0.625}), f[0]), 0u);
   EXPECT_EQ(count_wrong(DataType::kFp32, 2, elems(DataType::kFp32, {0.5}), f[0]), 1u);
+}
+
+TEST(Reference, TheFloatToleranceGrowsWithTheRankCount) {
+  // bf16 sum of 1, 2^-8, 2^-8 on 3 ranks: the bound is 3 x 2^-8 x 1.0078125 (about 0.0118).
+  // 1 - 2^-8 (the bf16 below 1) is 0.0117 off: inside 3 ranks' bound, outside 2 ranks'.
+  const auto want =
+      expected_outputs(Op::kAllReduce, DataType::kBf16, ReduceOp::kSum,
+                       {elems(DataType::kBf16, {1.0}), elems(DataType::kBf16, {1.0 / 256}),
+                        elems(DataType::kBf16, {1.0 / 256})},
+                       {1, 1, 1});
+  const auto got = elems(DataType::kBf16, {1.0 - 1.0 / 256});
+  EXPECT_EQ(count_wrong(DataType::kBf16, 3, got, want[0]), 0u);
+  EXPECT_EQ(count_wrong(DataType::kBf16, 2, got, want[0]), 1u);
+}
+
+TEST(Reference, TheFp16ToleranceIsItsUnitRoundoff) {
+  // fp16 sum of 1, 2^-11, 2^-11 on 3 ranks: the bound is 3 x 2^-11 x (1 + 2^-10), about
+  // 0.001466. 1 - 2^-11 is 3 x 2^-11 (0.001465) off: inside; 1 - 2^-10 is outside.
+  const auto want =
+      expected_outputs(Op::kAllReduce, DataType::kFp16, ReduceOp::kSum,
+                       {elems(DataType::kFp16, {1.0}), elems(DataType::kFp16, {1.0 / 2048}),
+                        elems(DataType::kFp16, {1.0 / 2048})},
+                       {1, 1, 1});
+  EXPECT_EQ(count_wrong(DataType::kFp16, 3, elems(DataType::kFp16, {1.0 - 1.0 / 2048}), want[0]),
+            0u);
+  EXPECT_EQ(count_wrong(DataType::kFp16, 3, elems(DataType::kFp16, {1.0 - 1.0 / 1024}), want[0]),
+            1u);
 }
 
 TEST(Reference, RangesAgreeWithTheWholeBuffers) {

@@ -545,6 +545,20 @@ TEST(BenchSweep, TheJsonAveragesPerAlgorithmAsTheTableDoes) {
   EXPECT_EQ(json.find("avg_busbw_by_algorithm"), std::string::npos);
 }
 
+TEST(BenchSweep, TheJsonGivesTheMedianAndThe99thPercentileOfTheIterations) {
+  // 100 iterations timed 1..100 us: nearest rank, p50 is the 50th, p99 the 99th.
+  const BenchOptions o = ring_allreduce({4096});
+  BenchResult r = rows_of({{collectives::Algorithm::kRing, {1}}});
+  r.rows[0].times_us.clear();
+  for (int t = 1; t <= 100; ++t) r.rows[0].times_us.push_back(t);
+  r.rows[0].avg_us = 50.5;
+  const auto j = nlohmann::ordered_json::parse(format_json(o, r));
+  const auto& row = j.at("results").at(0);
+  EXPECT_EQ(row.at("time_avg_us"), 50.5);
+  EXPECT_EQ(row.at("time_p50_us"), 50.0);
+  EXPECT_EQ(row.at("time_p99_us"), 99.0);
+}
+
 TEST(BenchSweep, TheRunLineAndTheJsonGiveTheSystemTime) {
   BenchCost c;
   c.wall_seconds = 0.58;
