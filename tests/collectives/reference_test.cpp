@@ -263,16 +263,18 @@ TEST(Reference, PermuteFollowsItsPairs) {
   EXPECT_EQ(src[0], (OutputSource{0, 2, false, 0, 0}));
 }
 
+/// The expected all-reduce sum over 3 ranks of 1, `small` and `small` in `dt`.
+Expected one_plus_twice(DataType dt, double small) {
+  return expected_outputs(Op::kAllReduce, dt, ReduceOp::kSum,
+                          {elems(dt, {1.0}), elems(dt, {small}), elems(dt, {small})}, {1, 1, 1})[0];
+}
+
 TEST(Reference, FloatSumsAllowTheSummationBound) {
   // bf16: 1 + 2^-8 + 2^-8 is 1.0078125; in order it rounds to 1 (each step ties to even).
-  const auto want =
-      expected_outputs(Op::kAllReduce, DataType::kBf16, ReduceOp::kSum,
-                       {elems(DataType::kBf16, {1.0}), elems(DataType::kBf16, {1.0 / 256}),
-                        elems(DataType::kBf16, {1.0 / 256})},
-                       {1, 1, 1});
-  EXPECT_EQ(count_wrong(DataType::kBf16, 3, elems(DataType::kBf16, {1.0}), want[0]), 0u);
-  EXPECT_EQ(count_wrong(DataType::kBf16, 3, elems(DataType::kBf16, {1.0078125}), want[0]), 0u);
-  EXPECT_EQ(count_wrong(DataType::kBf16, 3, elems(DataType::kBf16, {1.5}), want[0]), 1u);
+  const auto want = one_plus_twice(DataType::kBf16, 1.0 / 256);
+  EXPECT_EQ(count_wrong(DataType::kBf16, 3, elems(DataType::kBf16, {1.0}), want), 0u);
+  EXPECT_EQ(count_wrong(DataType::kBf16, 3, elems(DataType::kBf16, {1.0078125}), want), 0u);
+  EXPECT_EQ(count_wrong(DataType::kBf16, 3, elems(DataType::kBf16, {1.5}), want), 1u);
   // fp32: the bound is tiny, a missing contribution is wrong.
   const auto f =
       expected_outputs(Op::kAllReduce, DataType::kFp32, ReduceOp::kSum,
@@ -281,31 +283,18 @@ TEST(Reference, FloatSumsAllowTheSummationBound) {
   EXPECT_EQ(count_wrong(DataType::kFp32, 2, elems(DataType::kFp32, {0.5}), f[0]), 1u);
 }
 
-TEST(Reference, TheFloatToleranceGrowsWithTheRankCount) {
-  // bf16 sum of 1, 2^-8, 2^-8 on 3 ranks: the bound is 3 x 2^-8 x 1.0078125 (about 0.0118).
-  // 1 - 2^-8 (the bf16 below 1) is 0.0117 off: inside 3 ranks' bound, outside 2 ranks'.
-  const auto want =
-      expected_outputs(Op::kAllReduce, DataType::kBf16, ReduceOp::kSum,
-                       {elems(DataType::kBf16, {1.0}), elems(DataType::kBf16, {1.0 / 256}),
-                        elems(DataType::kBf16, {1.0 / 256})},
-                       {1, 1, 1});
-  const auto got = elems(DataType::kBf16, {1.0 - 1.0 / 256});
-  EXPECT_EQ(count_wrong(DataType::kBf16, 3, got, want[0]), 0u);
-  EXPECT_EQ(count_wrong(DataType::kBf16, 2, got, want[0]), 1u);
-}
-
-TEST(Reference, TheFp16ToleranceIsItsUnitRoundoff) {
-  // fp16 sum of 1, 2^-11, 2^-11 on 3 ranks: the bound is 3 x 2^-11 x (1 + 2^-10), about
+TEST(Reference, TheFloatToleranceIsRanksTimesUnitRoundoffTimesTheAbsoluteSum) {
+  // bf16, 1 + 2^-8 + 2^-8: the bound is 3 x 2^-8 x 1.0078125 (about 0.0118). 1 - 2^-8 (the
+  // bf16 below 1) is 0.0117 off: inside 3 ranks' bound, outside 2 ranks'.
+  const auto b = one_plus_twice(DataType::kBf16, 1.0 / 256);
+  const auto below_one = elems(DataType::kBf16, {1.0 - 1.0 / 256});
+  EXPECT_EQ(count_wrong(DataType::kBf16, 3, below_one, b), 0u);
+  EXPECT_EQ(count_wrong(DataType::kBf16, 2, below_one, b), 1u);
+  // fp16 (unit roundoff 2^-11), 1 + 2^-11 + 2^-11: the bound is 3 x 2^-11 x (1 + 2^-10), about
   // 0.001466. 1 - 2^-11 is 3 x 2^-11 (0.001465) off: inside; 1 - 2^-10 is outside.
-  const auto want =
-      expected_outputs(Op::kAllReduce, DataType::kFp16, ReduceOp::kSum,
-                       {elems(DataType::kFp16, {1.0}), elems(DataType::kFp16, {1.0 / 2048}),
-                        elems(DataType::kFp16, {1.0 / 2048})},
-                       {1, 1, 1});
-  EXPECT_EQ(count_wrong(DataType::kFp16, 3, elems(DataType::kFp16, {1.0 - 1.0 / 2048}), want[0]),
-            0u);
-  EXPECT_EQ(count_wrong(DataType::kFp16, 3, elems(DataType::kFp16, {1.0 - 1.0 / 1024}), want[0]),
-            1u);
+  const auto h = one_plus_twice(DataType::kFp16, 1.0 / 2048);
+  EXPECT_EQ(count_wrong(DataType::kFp16, 3, elems(DataType::kFp16, {1.0 - 1.0 / 2048}), h), 0u);
+  EXPECT_EQ(count_wrong(DataType::kFp16, 3, elems(DataType::kFp16, {1.0 - 1.0 / 1024}), h), 1u);
 }
 
 TEST(Reference, RangesAgreeWithTheWholeBuffers) {

@@ -148,6 +148,7 @@ TEST(BenchRunner, TheIterationsTimeAddsUpToTheRun) {
   j.warmups = 1;
   auto r = run_collective(j);
   ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->iterations.size(), 3u);  // the warmup runs but is not timed
   base::Tick sum;
   for (base::Tick t : r->iterations) sum += t;
   EXPECT_LE(sum.ps, r->end_time.ps);      // the warmup is not in the sum
@@ -155,22 +156,6 @@ TEST(BenchRunner, TheIterationsTimeAddsUpToTheRun) {
   EXPECT_GT(r->stats.descriptors, 0u);
   EXPECT_EQ(r->copied_bytes, r->stats.data_bytes);
   EXPECT_FALSE(r->wrong.has_value());
-}
-
-TEST(BenchRunner, WarmupsRunButAreNotTimed) {
-  // -w 2 -n 3: five iterations run, three are timed (the last three), and their times add
-  // up to less than the whole run, which the warmups started.
-  const Machine s = on("trn2", 4);
-  CollectiveJob j = job(s, Op::kAllReduce, Algorithm::kRing, DataType::kFp32, 1 << 16);
-  j.check.reset();
-  j.request.iterations = 3;
-  j.warmups = 2;
-  auto r = run_collective(j);
-  ASSERT_TRUE(r.ok()) << r.error().message;
-  ASSERT_EQ(r->iterations.size(), 3u);
-  base::Tick sum;
-  for (base::Tick t : r->iterations) sum += t;
-  EXPECT_LT(sum.ps, r->end_time.ps);
 }
 
 TEST(BenchRunner, TimingOnlyMovesNoBytesAndRefusesACheck) {
