@@ -592,12 +592,7 @@ int bench(const BenchArgs& a) {
   if (auto st = write_files(files, a.dump, bench_inputs(a)); !st) return fail(st.error());
   std::fputs(platform::format_table(o, *r).c_str(), stdout);
   std::fflush(stdout);
-  std::uint64_t wrong = 0;
-  for (const platform::BenchRow& row : r->rows) wrong += row.wrong.value_or(0);
-  if (wrong > 0) {
-    std::fprintf(stderr, "error: %llu wrong elements\n", static_cast<unsigned long long>(wrong));
-    return 1;
-  }
+  if (auto e = platform::wrong_data_error(*r)) return fail(*e);
   return 0;
 }
 

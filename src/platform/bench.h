@@ -150,6 +150,10 @@ using Progress = std::function<void(const std::string&)>;
 base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topology& topology,
                                     const Progress& progress = {});
 
+/// What fails a run whose data check found wrong elements: "N wrong element(s) in R row(s)";
+/// nothing when every checked element is right (or nothing was checked).
+std::optional<base::Error> wrong_data_error(const BenchResult& r);
+
 /// The table, `Avg bus bandwidth` line(s) and the closing cost line, as `sbrdma bench`
 /// prints them (deterministic except the closing line's wall-clock figures).
 std::string format_table(const BenchOptions& o, const BenchResult& r);

@@ -65,6 +65,18 @@ std::string ranks_and_groups(const BenchOptions& o, unsigned groups) {
                      groups == 1 ? "" : "s");
 }
 
+std::optional<base::Error> wrong_data_error(const BenchResult& r) {
+  std::uint64_t wrong = 0;
+  std::uint64_t rows = 0;
+  for (const BenchRow& row : r.rows) {
+    wrong += row.wrong.value_or(0);
+    rows += row.wrong.value_or(0) > 0 ? 1 : 0;
+  }
+  if (wrong == 0) return std::nullopt;
+  return base::make_error(fmt::format("{} wrong element{} in {} row{}", wrong,
+                                      wrong == 1 ? "" : "s", rows, rows == 1 ? "" : "s"));
+}
+
 std::string format_table(const BenchOptions& o, const BenchResult& r) {
   std::string out = header_line(o, r.groups);
   out += "# time: simulated device time; GB/s: 10^9 bytes per simulated second\n";

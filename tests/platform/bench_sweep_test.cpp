@@ -362,6 +362,21 @@ BenchResult rows_of(const std::vector<std::pair<collectives::Algorithm, std::vec
   return r;
 }
 
+TEST(BenchSweep, OneWrongElementFailsTheRun) {
+  // The exit status follows wrong_data_error: a single wrong element anywhere fails the run;
+  // rows without a check (n/a) or with 0 wrong do not.
+  BenchResult r = rows_of({{collectives::Algorithm::kRing, {1, 2, 3}}});
+  EXPECT_FALSE(wrong_data_error(r).has_value());  // no check
+  r.rows[0].wrong = 0;
+  r.rows[1].wrong = 0;
+  EXPECT_FALSE(wrong_data_error(r).has_value());
+  r.rows[2].wrong = 1;
+  ASSERT_TRUE(wrong_data_error(r).has_value());
+  EXPECT_EQ(wrong_data_error(r)->message, "1 wrong element in 1 row");
+  r.rows[0].wrong = 4;
+  EXPECT_EQ(wrong_data_error(r)->message, "5 wrong elements in 2 rows");
+}
+
 TEST(BenchSweep, AFigureWiderThanItsColumnWidensTheColumn) {
   // 12 345 678 901.25 us (a bandwidth flag near its minimum gives such times) is wider than
   // the 10 characters of `time(us)`: every row's columns still end where the heading's do.
