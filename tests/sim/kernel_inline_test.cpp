@@ -146,5 +146,18 @@ TEST(KernelInline, RefusesAfterAStopAndBeyondTheLimit) {
   EXPECT_EQ(k.events_processed(), 1u);
 }
 
+TEST(KernelInline, RunsAnEventExactlyAtTheLimit) {
+  // run_until(limit) runs events at `limit` itself, so an inline one at `limit` runs too.
+  Kernel k;
+  std::vector<bool> got;
+  const std::uint64_t s = k.reserve_seq();
+  k.schedule(
+      Tick{1}, [&] { got.push_back(k.run_next_inline(Tick{10}, s, "x")); }, "a");
+  k.run_until(Tick{10});
+  EXPECT_EQ(got, (std::vector<bool>{true}));
+  EXPECT_EQ(k.events_processed(), 2u);
+  EXPECT_EQ(k.now(), Tick{10});
+}
+
 }  // namespace
 }  // namespace sbrdma::sim

@@ -182,6 +182,35 @@ TEST(Kernel, RequestStopEndsTheRunAfterTheCurrentEvent) {
   EXPECT_EQ(ran, 2);
 }
 
+TEST(Kernel, AStoppedRunIsNotPastTheTimeLimit) {
+  // Events are still pending after a stop, but the run did not reach the limit.
+  Kernel k;
+  k.schedule(
+      Tick{1}, [&] { k.request_stop(); }, "stop");
+  k.schedule(
+      Tick{2}, [] {}, "later");
+  const RunResult r = k.run();
+  EXPECT_TRUE(r.stopped);
+  EXPECT_FALSE(r.past_time_limit);
+  EXPECT_EQ(k.pending_events(), 1u);
+}
+
+TEST(Kernel, AStoppedRunUntilKeepsTheClockAtTheStop) {
+  // A run_until that ends on its own moves the clock to the limit; a stopped one does not.
+  Kernel k;
+  k.schedule(
+      Tick{3}, [&] { k.request_stop(); }, "stop");
+  k.schedule(
+      Tick{4}, [] {}, "later");
+  const RunResult r = k.run_until(Tick{10});
+  EXPECT_TRUE(r.stopped);
+  EXPECT_EQ(r.end_time, Tick{3});
+  EXPECT_EQ(k.now(), Tick{3});
+  const RunResult rest = k.run_until(Tick{10});
+  EXPECT_FALSE(rest.stopped);
+  EXPECT_EQ(rest.end_time, Tick{10});
+}
+
 Task<void> forever(Kernel& k) {
   Alive here;
   for (;;) co_await k.delay(Tick{3});
