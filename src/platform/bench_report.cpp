@@ -69,8 +69,9 @@ std::optional<base::Error> wrong_data_error(const BenchResult& r) {
   std::uint64_t wrong = 0;
   std::uint64_t rows = 0;
   for (const BenchRow& row : r.rows) {
-    wrong += row.wrong.value_or(0);
-    rows += row.wrong.value_or(0) > 0 ? 1 : 0;
+    const std::uint64_t w = row.wrong.value_or(0);
+    wrong += w;
+    rows += w > 0 ? 1 : 0;
   }
   if (wrong == 0) return std::nullopt;
   return base::make_error(fmt::format("{} wrong element{} in {} row{}", wrong,

@@ -207,6 +207,12 @@ TEST(Topology, RoutesAreDeterministic) {
   }
 }
 
+/// What build_topology says of `s`: "ok" or its error message.
+std::string msg(const TopologySpec& s) {
+  auto t = build_topology(s);
+  return t.ok() ? std::string("ok") : t.error().message;
+}
+
 TopologySpec ring(unsigned n) {
   TopologySpec s;
   s.name = "ring";
@@ -260,10 +266,6 @@ TEST(Topology, TorusOfTwoHasOneLinkPerPair) {
 }
 
 TEST(Topology, BuilderRefusesInconsistentSpecs) {
-  auto msg = [](const TopologySpec& s) {
-    auto t = build_topology(s);
-    return t.ok() ? std::string("ok") : t.error().message;
-  };
   TopologySpec s = ring(4);
   s.links[2].to.chip = 17;
   EXPECT_EQ(msg(s), "/links/2/to: chip 17 does not exist (4 chips)");
@@ -312,10 +314,6 @@ TEST(Topology, BuilderRefusesInconsistentSpecs) {
 
 TEST(Topology, AtMost64ChipsAreAddressable) {
   // [HIGH] wiki-facts 4.1: CAYMAN_ID is 6 bits, so a topology has 1..64 chips.
-  auto msg = [](const TopologySpec& s) {
-    auto t = build_topology(s);
-    return t.ok() ? std::string("ok") : t.error().message;
-  };
   EXPECT_EQ(msg(ring(64)), "ok");
   EXPECT_EQ(msg(ring(65)),
             "/chips: 65 chips; must be 1..64 (a 6-bit CAYMAN_ID addresses at most 64)");
