@@ -583,14 +583,15 @@ TEST(BenchSweep, TheRunLineAndTheJsonGiveTheSystemTime) {
   c.copied_bytes = 1'644'000'000;
   c.memcpy_bytes_per_s = 11e9;
   EXPECT_EQ(format_cost(c),
-            "# run: 0.58 s wall (0.54 s simulating, 0.85 s system CPU), 128296 descriptors (0.24 "
-            "M/s simulated), 1.644 GB copied: 2.83 GB/s per wall-second = 26% of memcpy (28% "
+            "# run: 0.58 s wall (0.54 s simulating, 0.85 s system CPU), 128296 descriptors (0.22 "
+            "M/s per wall-second, 0.24 M/s while simulating), 1.644 GB copied: 2.83 GB/s per "
+            "wall-second = 26% of memcpy (28% "
             "while simulating; memcpy 11.00 GB/s in this run)");
   c.copied_bytes = 0;
   c.timing_only = true;
   EXPECT_EQ(format_cost(c),
-            "# run: 0.58 s wall (0.54 s simulating, 0.85 s system CPU), 128296 descriptors (0.24 "
-            "M/s simulated), no bytes copied (timing only)");
+            "# run: 0.58 s wall (0.54 s simulating, 0.85 s system CPU), 128296 descriptors (0.22 "
+            "M/s per wall-second, 0.24 M/s while simulating), no bytes copied (timing only)");
   BenchResult r = rows_of({{collectives::Algorithm::kRing, {1}}});
   r.cost = c;
   const auto j = nlohmann::ordered_json::parse(format_json(ring_allreduce({4096}), r));
