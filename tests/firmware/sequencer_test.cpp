@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <tuple>
 
 #include "firmware/fixtures.h"
@@ -73,17 +74,26 @@ TEST(Sequencer, StartWaitsOnItsSemaphoreThenUpdatesOnComplete) {
   EXPECT_EQ(c.fw.pc(), 2U);
 }
 
-TEST(Sequencer, GtIsStrictGeIsNot) {
-  for (const auto& [mode, passes] :
-       {std::pair{WaitMode::kGtImm, false}, std::pair{WaitMode::kGeImm, true},
-        std::pair{WaitMode::kEqImm, true}, std::pair{WaitMode::kLtImm, false},
-        std::pair{WaitMode::kLeImm, true}}) {
-    Core c(0, 0);
-    c.env.sems[4] = 2;
-    auto run = c.fw.run({start_word(events(mode, 4, UpdateMode::kNone, 0, 2))});
-    // A start with no gen fails once it issues; a wait that holds lets it issue.
-    EXPECT_EQ(testing::drive(run), passes) << static_cast<int>(mode);
-    EXPECT_EQ(c.fw.halted(), passes);
+// Each compare against a value below, equal to and above the semaphore (2): GT and LT are
+// strict, EQ passes only on equality.
+TEST(Sequencer, EveryWaitModeAgainstAValueBelowAtAndAbove) {
+  struct Case {
+    WaitMode mode;
+    std::array<bool, 3> passes;  // for the values 1, 2 and 3
+  };
+  for (const Case& k :
+       {Case{WaitMode::kGtImm, {true, false, false}}, Case{WaitMode::kGeImm, {true, true, false}},
+        Case{WaitMode::kEqImm, {false, true, false}}, Case{WaitMode::kLtImm, {false, false, true}},
+        Case{WaitMode::kLeImm, {false, true, true}}}) {
+    for (std::uint32_t value = 1; value <= 3; ++value) {
+      Core c(0, 0);
+      c.env.sems[4] = 2;
+      auto run = c.fw.run({start_word(events(k.mode, 4, UpdateMode::kNone, 0, value))});
+      // A start with no gen fails once it issues; a wait that holds lets it issue.
+      const bool passes = k.passes[value - 1];
+      EXPECT_EQ(testing::drive(run), passes) << static_cast<int>(k.mode) << " " << value;
+      EXPECT_EQ(c.fw.halted(), passes) << static_cast<int>(k.mode) << " " << value;
+    }
   }
 }
 

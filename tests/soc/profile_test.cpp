@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 
 namespace sbrdma::soc {
 namespace {
@@ -39,6 +40,11 @@ TEST(Profile, GenerationParameters) {  // [HIGH] wiki-facts §8
   EXPECT_EQ(c.dma_data_width, base::Bytes{32});
   EXPECT_EQ(c.max_desc_len, base::kib(64));
   EXPECT_FALSE(c.decode_only);
+  // DMA_ENGINE_DATA_WIDTH_BYTES 32 and 16 engines per TPB from v2 to v4 (§8's table).
+  for (const std::string_view name : {"sunda", "mariana"}) {
+    EXPECT_EQ((*find_profile(name))->dma_engines_per_tpb, 16U) << name;
+    EXPECT_EQ((*find_profile(name))->dma_data_width, base::Bytes{32}) << name;
+  }
   EXPECT_EQ((*find_profile("sunda"))->partition_active, base::kib(192));
   EXPECT_EQ((*find_profile("mariana"))->partition_active, base::kib(256));
   EXPECT_EQ((*find_profile("sunda"))->state_buf_size, base::mib(32));
