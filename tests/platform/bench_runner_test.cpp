@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -401,6 +402,55 @@ TEST(BenchRunner, TheTraceSlicesNestOnEveryThread) {
   ASSERT_NE(last, t.names.end()) << "no tenth lane for core 0's engine 15";
   EXPECT_EQ(last->second, "DMA 15 (10)");
   EXPECT_FALSE(t.names.contains({0, 1115}));
+}
+
+TEST(BenchRunner, RandomConfigurationsGiveRightDataAndTheirTimesWithoutData) {
+  // Draws a fixed sequence of collectives over operations, algorithms, types, reductions,
+  // rank counts (across chips on trn2.48xlarge) and sizes that need not divide by anything:
+  // each one the lowering accepts must give no wrong element, and --timing-only the same
+  // iteration times. A seeded std::mt19937_64 (its output is fixed by the standard) and plain
+  // modulo keep the draws the same on every library.
+  std::mt19937_64 rng(20261204);
+  const auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+  const Machine machines[] = {on("trn2", 8), on("trn2.48xlarge", 16)};
+  constexpr Op kOps[] = {Op::kAllReduce, Op::kAllGather, Op::kReduceScatter,
+                         Op::kAllToAll,  Op::kSendRecv,  Op::kPermute};
+  constexpr Algorithm kAlgorithms[] = {Algorithm::kAuto, Algorithm::kRing, Algorithm::kMesh,
+                                       Algorithm::kRdh, Algorithm::kHierarchical};
+  constexpr DataType kTypes[] = {DataType::kFp32,   DataType::kBf16,   DataType::kFp16,
+                                 DataType::kInt32,  DataType::kUint32, DataType::kInt16,
+                                 DataType::kUint16, DataType::kInt8,   DataType::kUint8};
+  constexpr collectives::ReduceOp kReduces[] = {
+      collectives::ReduceOp::kSum, collectives::ReduceOp::kMax, collectives::ReduceOp::kMin};
+  unsigned ran = 0;
+  for (int draw = 0; draw < 40; ++draw) {
+    const Machine& base = machines[pick(2)];
+    Machine m{base.topo, {}};
+    auto comm = collectives::default_communicator(
+        geometry_of(m.topo), 1 + static_cast<unsigned>(pick(base.comm.groups[0].size())));
+    ASSERT_TRUE(comm.ok());
+    m.comm = std::move(*comm);
+    CollectiveJob j = job(m, kOps[pick(6)], kAlgorithms[pick(5)], kTypes[pick(9)], 1 + pick(40000));
+    j.request.reduce = kReduces[pick(3)];
+    j.request.iterations = 2;
+    j.warmups = 1;
+    j.seed = rng();
+    const std::string where = fmt::format("draw {}: {} on {} ranks of {}", draw, what(j),
+                                          m.comm.groups[0].size(), m.topo.name());
+    auto data = run_collective(j);
+    if (!data.ok()) continue;  // an algorithm that does not apply, a size below one element
+    ++ran;
+    ASSERT_TRUE(data->wrong.has_value()) << where;
+    EXPECT_EQ(*data->wrong, 0U) << where;
+    CollectiveJob t = j;
+    t.check.reset();
+    t.timing_only = true;
+    auto timing = run_collective(t);
+    ASSERT_TRUE(timing.ok()) << where << ": " << timing.error().message;
+    EXPECT_EQ(timing->iterations, data->iterations) << where;
+    EXPECT_EQ(timing->iterations.size(), 2U) << where;
+  }
+  EXPECT_GE(ran, 20U) << "most draws must run, or the test checks little";
 }
 
 }  // namespace
