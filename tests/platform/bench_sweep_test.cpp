@@ -585,8 +585,7 @@ TEST(BenchSweep, TheRunLineAndTheJsonGiveTheSystemTime) {
   EXPECT_EQ(format_cost(c),
             "# run: 0.58 s wall (0.54 s simulating, 0.85 s system CPU), 128296 descriptors (0.22 "
             "M/s per wall-second, 0.24 M/s while simulating), 1.644 GB copied: 2.83 GB/s per "
-            "wall-second = 26% of memcpy (28% "
-            "while simulating; memcpy 11.00 GB/s in this run)");
+            "wall-second = 26% of memcpy (28% while simulating; memcpy 11.00 GB/s in this run)");
   c.copied_bytes = 0;
   c.timing_only = true;
   EXPECT_EQ(format_cost(c),
