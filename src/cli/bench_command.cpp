@@ -49,6 +49,7 @@ struct BenchArgs {
   std::string check;
   bool check_given = false;  ///< -c given, with or without a value (bare: random)
   std::string seed = "0";
+  std::string tie_seed = "0";
   bool show_algorithm = false;
   bool show_io_sizes = false;
   std::string dp_dimension;  ///< --data-parallel-dimension, empty: not given
@@ -278,6 +279,11 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
     o.seed = *seed;
   } else {
     bad(base::make_error("--seed: " + seed.error().message));
+  }
+  if (auto tie_seed = parse_u64(a.tie_seed)) {
+    o.tie_seed = *tie_seed;
+  } else {
+    bad(base::make_error("--tie-seed: " + tie_seed.error().message));
   }
   if (!a.time_stats.empty()) o.stats.clear();
   for (const std::string& t : a.time_stats) {
@@ -644,6 +650,12 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       cmd->add_option("-c,--check", a->check, "Check the data: random (also a bare -c) or all_ones")
           ->expected(0, 1);
   cmd->add_option("--seed", a->seed, "Seed of the random data (decimal or 0x-hex)")
+      ->type_name("UINT")
+      ->capture_default_str();
+  cmd->add_option("--tie-seed", a->tie_seed,
+                  "Run same-tick events in an order shuffled by this seed (0: as scheduled; "
+                  "decimal or 0x-hex): the data must come out right in any order, times may "
+                  "move by a little")
       ->type_name("UINT")
       ->capture_default_str();
   cmd->add_flag("--show-algorithm", a->show_algorithm,

@@ -238,6 +238,7 @@ CollectiveJob job_of(const BenchOptions& o, const device::Topology& topology,
   job.timing_only = o.timing_only;
   job.check = o.check;
   job.seed = o.seed;
+  job.tie_seed = o.tie_seed;
   job.host_memory = o.host_memory;
   return job;
 }

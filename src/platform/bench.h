@@ -46,6 +46,7 @@ struct BenchOptions {
   unsigned warmups = 1;
   std::optional<collectives::DataFill> check;
   std::uint64_t seed = 0;
+  std::uint64_t tie_seed = 0;  ///< --tie-seed: shuffles same-tick events (CollectiveJob's)
   std::vector<TimeStat> stats{TimeStat{}};  ///< the average alone
   bool show_algorithm = false;
   bool show_io_sizes = false;  ///< --show-input-output-size

@@ -51,10 +51,13 @@ std::string header_line(const BenchOptions& o, unsigned groups) {
   if (collectives::is_reduction(o.op))
     what += fmt::format(" {}", collectives::reduce_op_name(o.reduce));
   if (!o.pairs.empty()) what += ", custom source-target pairs";
-  return fmt::format("# sbrdma bench {}: {} on {}, {}, {} iteration{} after {} warmup{}{}\n",
+  return fmt::format("# sbrdma bench {}: {} on {}, {}, {} iteration{} after {} warmup{}{}{}\n",
                      collectives::op_name(o.op), ranks_and_groups(o, groups), o.topology_name, what,
                      o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
-                     o.warmups == 1 ? "" : "s", o.timing_only ? ", timing only" : "");
+                     o.warmups == 1 ? "" : "s", o.timing_only ? ", timing only" : "",
+                     o.tie_seed != 0
+                         ? fmt::format(", same-tick events shuffled by tie seed {}", o.tie_seed)
+                         : std::string());
 }
 
 }  // namespace
@@ -194,7 +197,8 @@ std::string format_json(const BenchOptions& o, const BenchResult& r) {
   j["check"] = !o.check                                     ? "none"
                : *o.check == collectives::DataFill::kRandom ? "random"
                                                             : "all_ones";
-  j["seed"] = o.seed;  // what the random data came from (with "check": "random")
+  j["seed"] = o.seed;          // what the random data came from (with "check": "random")
+  j["tie_seed"] = o.tie_seed;  // 0: same-tick events in scheduled order
   j["time_unit"] = "us (simulated)";
   j["bandwidth_unit"] = "GB/s (1e9 bytes per simulated second)";
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();

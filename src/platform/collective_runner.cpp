@@ -157,6 +157,7 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
                            const std::function<void(std::size_t, std::size_t)>& on_iteration = {}) {
   SimOptions o;
   o.timing_only = job.timing_only;
+  o.seed = job.tie_seed;
   o.trace = trace;
   o.elide_data_landings = job.elide_data_landings;
   o.dense_sbuf = backs_sbufs_whole(job, low.sbuf_bytes, buffer_span(low.buffers));

@@ -50,7 +50,10 @@ struct CollectiveJob {
   bool timing_only = false;                    ///< no data moves (D27); no check possible
   std::optional<collectives::DataFill> check;  ///< fill inputs and check outputs
   std::uint64_t seed = 0;                      ///< data seed (`--seed`)
-  bool trace = false;                          ///< also run one traced iteration
+  /// Non-zero: every simulation of the job runs same-tick events in an order shuffled by this
+  /// seed (SimOptions::seed; `--tie-seed`). [CHOICE D31e]
+  std::uint64_t tie_seed = 0;
+  bool trace = false;  ///< also run one traced iteration
   /// Timing-only runs apply data landings without events (SimOptions). Performance only.
   bool elide_data_landings = true;
   /// Called each time every core has passed the end of one more iteration (warmups
