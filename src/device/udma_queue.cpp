@@ -17,7 +17,8 @@ const std::array<UdmaQueue::Rows, 2> UdmaQueue::kRows = [] {
                 regs.index(r.ring_len),      regs.index(r.head),
                 regs.index(r.tail),          regs.index(r.current),
                 regs.index(r.comp_head),     regs.index(r.cfg),
-                regs.index(r.status)};
+                regs.index(r.status),        regs.index(r.comp_head_internal),
+                regs.index(r.packets)};
   };
   return std::array<Rows, 2>{make(soc::Direction::kM2S), make(soc::Direction::kS2M)};
 }();
@@ -108,6 +109,9 @@ void UdmaQueue::sw_ctrl(std::uint32_t v) {
   if (all || rf::kQSwCtrlRstCurrentPtr.get(v) != 0) set_pos(rows().current, fresh);
   if (all) {
     set_pos(rows().completion, fresh);
+    // The head before the coalescing FIFO returns to its reset value; the packet count is a
+    // statistic, not a pointer, and keeps counting. [CHOICE D41m]
+    regs_.set_at(rows().completion_internal, 0);
     stopped_ = false;
     stop_reason_.clear();
     batches.clear();

@@ -144,8 +144,15 @@ class UdmaQueue {
     regs_.set_at(r.current, regs_.get_at(r.head));
     update_status();
   }
-  /// One taken descriptor has completed: the completion head advances by one.
-  void advance_completion() { advance(rows().completion, 1); }
+  /// One taken descriptor has completed: the completion head advances by one, the head
+  /// before the coalescing FIFO (CRHP_internal) with it, and the packet count (q_tx_pkt /
+  /// q_rx_pkt, wrapping at 2^32) by one: every descriptor is its own packet. [CHOICE D41m]
+  void advance_completion() {
+    const Rows& r = rows();
+    advance(r.completion, 1);
+    regs_.set_at(r.completion_internal, regs_.get_at(r.completion));
+    regs_.set_at(r.packets, regs_.get_at(r.packets) + 1);
+  }
   /// A q_sw_ctrl command: rst_tail_ptr / rst_head_ptr / rst_current_ptr reset that pointer to
   /// offset 0, ring id 1; rst_q resets every pointer and clears a stopped queue.
   void sw_ctrl(std::uint32_t v);
@@ -220,6 +227,7 @@ class UdmaQueue {
   /// queue of a direction.
   struct Rows {
     std::size_t base_low, base_high, len, head, tail, current, completion, cfg, status;
+    std::size_t completion_internal, packets;
   };
   /// By direction (M2S, S2M). Built from the soc tables, which are constants.
   static const std::array<Rows, 2> kRows;

@@ -127,10 +127,12 @@ inline constexpr std::uint32_t kTdrtpInc = 0x38;  ///< the M2S doorbell
 inline constexpr std::uint32_t kTdrtp = 0x3C;
 inline constexpr std::uint32_t kTdcp = 0x40;
 inline constexpr std::uint32_t kTcrhp = 0x4C;
+inline constexpr std::uint32_t kTcrhpInternal = 0x50;
 /// rate_limit_mask: bit 2 internal_pause_dmb, reset 0b111. [DRV] udma-facts §2.1
 inline constexpr std::uint32_t kRateLimitMask = 0x74;
 inline constexpr std::uint32_t kCompCfg = 0xA0;
 inline constexpr std::uint32_t kQSwCtrl = 0xB0;
+inline constexpr std::uint32_t kQTxPkt = 0xC0;
 inline constexpr std::uint32_t kTdrdtpInc = 0xE0;
 }  // namespace m2s_q
 namespace s2m_q {
@@ -144,8 +146,10 @@ inline constexpr std::uint32_t kRdrtpInc = 0x38;  ///< the S2M doorbell
 inline constexpr std::uint32_t kRdrtp = 0x3C;
 inline constexpr std::uint32_t kRdcp = 0x40;
 inline constexpr std::uint32_t kRcrhp = 0x4C;
+inline constexpr std::uint32_t kRcrhpInternal = 0x50;
 inline constexpr std::uint32_t kCompCfg = 0x54;
 inline constexpr std::uint32_t kQSwCtrl = 0x64;
+inline constexpr std::uint32_t kQRxPkt = 0x68;
 }  // namespace s2m_q
 
 /// Engine-global register offsets firmware and the device model name directly (UDMA_M2S and
@@ -185,7 +189,9 @@ struct QueueRegOffsets {
   std::uint32_t current;         ///< TDCP / RDCP
   std::uint32_t comp_head;       ///< TCRHP / RCRHP
   std::uint32_t comp_cfg;
-  std::uint32_t sw_ctrl;  ///< q_sw_ctrl
+  std::uint32_t sw_ctrl;             ///< q_sw_ctrl
+  std::uint32_t comp_head_internal;  ///< TCRHP_internal / RCRHP_internal
+  std::uint32_t packets;             ///< q_tx_pkt / q_rx_pkt
 };
 /// Engine-global registers by role.
 struct EngineRegOffsets {
@@ -195,13 +201,13 @@ struct EngineRegOffsets {
   std::uint32_t pref_queue_en;
 };
 inline constexpr QueueRegOffsets kM2sQueueOffsets{
-    m2s_q::kCfg,  m2s_q::kStatus, m2s_q::kTdrbpLow, m2s_q::kTdrbpHigh,
-    m2s_q::kTdrl, m2s_q::kTdrhp,  m2s_q::kTdrtpInc, m2s_q::kTdrtp,
-    m2s_q::kTdcp, m2s_q::kTcrhp,  m2s_q::kCompCfg,  m2s_q::kQSwCtrl};
+    m2s_q::kCfg,     m2s_q::kStatus,   m2s_q::kTdrbpLow,      m2s_q::kTdrbpHigh, m2s_q::kTdrl,
+    m2s_q::kTdrhp,   m2s_q::kTdrtpInc, m2s_q::kTdrtp,         m2s_q::kTdcp,      m2s_q::kTcrhp,
+    m2s_q::kCompCfg, m2s_q::kQSwCtrl,  m2s_q::kTcrhpInternal, m2s_q::kQTxPkt};
 inline constexpr QueueRegOffsets kS2mQueueOffsets{
-    s2m_q::kCfg,  s2m_q::kStatus, s2m_q::kRdrbpLow, s2m_q::kRdrbpHigh,
-    s2m_q::kRdrl, s2m_q::kRdrhp,  s2m_q::kRdrtpInc, s2m_q::kRdrtp,
-    s2m_q::kRdcp, s2m_q::kRcrhp,  s2m_q::kCompCfg,  s2m_q::kQSwCtrl};
+    s2m_q::kCfg,     s2m_q::kStatus,   s2m_q::kRdrbpLow,      s2m_q::kRdrbpHigh, s2m_q::kRdrl,
+    s2m_q::kRdrhp,   s2m_q::kRdrtpInc, s2m_q::kRdrtp,         s2m_q::kRdcp,      s2m_q::kRcrhp,
+    s2m_q::kCompCfg, s2m_q::kQSwCtrl,  s2m_q::kRcrhpInternal, s2m_q::kQRxPkt};
 inline constexpr EngineRegOffsets kM2sEngineOffsets{m2s_engine::kState, m2s_engine::kChangeState,
                                                     m2s_engine::kErrLogMask,
                                                     m2s_engine::kPrefQueueEn};

@@ -97,13 +97,16 @@ Outcome run(bool elide, const std::vector<Tick>& probe, std::optional<Tick> rese
   Outcome out;
   const soc::AddressMap& map = rig.map();
   const unsigned tpb = rig.tpb(kSrc);
+  // The completion heads, the internal ones and the packet counts (D41m) of both queues.
   auto read_all = [&] {
     for (unsigned q = 0; q < 2; ++q) {
       for (Direction d : {Direction::kM2S, Direction::kS2M}) {
-        const auto a =
-            map.queue_reg_addr(tpb, kEngine, d, q, soc::queue_offsets(d).comp_head).value();
-        out.reads.push_back(
-            Seen{rig.kernel.now(), q * 2 + (d == Direction::kS2M), rig.bus(kSrc).read32(a)});
+        const soc::QueueRegOffsets& regs = soc::queue_offsets(d);
+        for (const std::uint32_t reg : {regs.comp_head, regs.comp_head_internal, regs.packets}) {
+          const auto a = map.queue_reg_addr(tpb, kEngine, d, q, reg).value();
+          out.reads.push_back(
+              Seen{rig.kernel.now(), q * 2 + (d == Direction::kS2M), rig.bus(kSrc).read32(a)});
+        }
       }
     }
   };

@@ -96,6 +96,39 @@ TEST(UdmaQueue, RstQResetsEveryPointerIncludingTheCompletionHead) {
   EXPECT_EQ(uq.posted(), 0U);
 }
 
+TEST(UdmaQueue, CompletionsCountPacketsAndMoveTheInternalHead) {
+  // [CHOICE D41m] No coalescing FIFO is modelled: CRHP_internal follows CRHP from the first
+  // completion on, and each completed descriptor is one packet (q_tx_pkt / q_rx_pkt).
+  for (const Direction d : {Direction::kM2S, Direction::kS2M}) {
+    const std::uint32_t internal =
+        d == Direction::kM2S ? q::kTcrhpInternal : soc::s2m_q::kRcrhpInternal;
+    const std::uint32_t packets = d == Direction::kM2S ? q::kQTxPkt : soc::s2m_q::kQRxPkt;
+    const soc::QueueRegOffsets& o = soc::queue_offsets(d);
+    UdmaQueue uq(d);
+    ASSERT_TRUE(uq.write_reg(o.ring_len, 4).ok());
+    EXPECT_EQ(uq.regs().read(internal).value(), 0U);  // its reset value
+    EXPECT_EQ(uq.regs().read(packets).value(), 0U);
+    for (int i = 0; i < 6; ++i) {  // past the end of the ring: the ring id moves on
+      if (uq.posted() == 0) {
+        ASSERT_TRUE(uq.add_tail(3).ok());
+      }
+      uq.advance_head();
+      uq.advance_completion();
+      EXPECT_EQ(uq.regs().read(internal).value(), uq.regs().read(o.comp_head).value());
+      EXPECT_EQ(uq.regs().read(packets).value(), static_cast<std::uint32_t>(i + 1));
+    }
+    EXPECT_EQ(uq.completion(), (RingPos{2, 2}));
+    uq.sw_ctrl(1U << 8);  // rst_q: the internal head resets, the packet count keeps counting
+    EXPECT_EQ(uq.regs().read(internal).value(), 0U);
+    EXPECT_EQ(uq.regs().read(packets).value(), 6U);
+    ASSERT_TRUE(uq.add_tail(1).ok());
+    uq.advance_head();
+    uq.advance_completion();
+    EXPECT_EQ(uq.regs().read(internal).value(), ring_pos_reg(RingPos{1, 1}));
+    EXPECT_EQ(uq.regs().read(packets).value(), 7U);
+  }
+}
+
 /// posted() from the pointer registers alone: (tail - head) mod 4*DRL, positions id*DRL + offset.
 std::uint32_t posted_from_registers(const UdmaQueue& uq) {
   const std::uint64_t len = uq.ring_len();
