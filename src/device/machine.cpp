@@ -406,8 +406,8 @@ QueueState Machine::queue_state(CoreId core, unsigned e, soc::Direction dir, uns
   const UdmaEngine* eng = find_engine(core, e);
   if (eng == nullptr) return QueueState{};
   const UdmaQueue& q = eng->queue(dir, queue);
-  return QueueState{q.head(),   q.tail(),    q.current(),    q.completion(),
-                    q.posted(), q.stopped(), q.stop_reason()};
+  return QueueState{q.head(),   q.tail(),    q.current(), q.completion(),
+                    q.posted(), q.packets(), q.stopped(), q.stop_reason()};
 }
 
 }  // namespace sbrdma::device

@@ -95,6 +95,7 @@ struct QueueState {
   RingPos current;
   RingPos completion;
   std::uint32_t posted = 0;
+  std::uint32_t packets = 0;  ///< q_tx_pkt / q_rx_pkt (D41m)
   bool stopped = false;
   std::string stop_reason;  ///< the error that stopped the queue, empty if running
 };
@@ -188,8 +189,9 @@ class Machine {
   /// The stored value of an engine's MISC register.
   [[nodiscard]] base::Result<std::uint32_t> peek_misc(CoreId core, unsigned engine,
                                                       std::uint32_t offset) const;
-  /// Contract: valid core, engine, queue. With elide_data_landings, the completion heads
-  /// (here and in peek_reg) are those of the last settle; a Simulation settles at its end.
+  /// Contract: valid core, engine, queue. With elide_data_landings, the completion heads and
+  /// packet counts (here and in peek_reg) are those of the last settle; a Simulation settles
+  /// at its end.
   [[nodiscard]] QueueState queue_state(CoreId core, unsigned engine, soc::Direction dir,
                                        unsigned queue) const;
 

@@ -122,6 +122,8 @@ class UdmaQueue {
   [[nodiscard]] RingPos current() const;
   /// Next descriptor to complete (CRHP).
   [[nodiscard]] RingPos completion() const;
+  /// Descriptors completed (q_tx_pkt / q_rx_pkt: one packet each), wrapping at 2^32.
+  [[nodiscard]] std::uint32_t packets() const { return regs_.get_at(rows().packets); }
   /// Descriptors posted by doorbells and not yet taken: (tail - head) mod 4*DRL, kept up to
   /// date whenever head, tail or DRL change (the engines ask on every step).
   [[nodiscard]] std::uint32_t posted() const noexcept { return posted_; }

@@ -327,19 +327,31 @@ constexpr bool roles_at(const std::array<RegDesc, N>& regs,
   }
   return true;
 }
-constexpr std::array<std::uint32_t, 12> roles(const QueueRegOffsets& o) {
-  return {o.cfg,      o.status, o.ring_base_low, o.ring_base_high, o.ring_len, o.head,
-          o.doorbell, o.tail,   o.current,       o.comp_head,      o.comp_cfg, o.sw_ctrl};
+constexpr std::array<std::uint32_t, 14> roles(const QueueRegOffsets& o) {
+  return {o.cfg,
+          o.status,
+          o.ring_base_low,
+          o.ring_base_high,
+          o.ring_len,
+          o.head,
+          o.doorbell,
+          o.tail,
+          o.current,
+          o.comp_head,
+          o.comp_cfg,
+          o.sw_ctrl,
+          o.comp_head_internal,
+          o.packets};
 }
 constexpr std::array<std::uint32_t, 4> roles(const EngineRegOffsets& o) {
   return {o.state, o.change_state, o.err_log_mask, o.pref_queue_en};
 }
-constexpr std::array<std::string_view, 12> kM2sQueueRoleNames{
-    "cfg",       "status", "TDRBP_low", "TDRBP_high", "TDRL",     "TDRHP",
-    "TDRTP_inc", "TDRTP",  "TDCP",      "TCRHP",      "comp_cfg", "q_sw_ctrl"};
-constexpr std::array<std::string_view, 12> kS2mQueueRoleNames{
-    "cfg",       "status", "RDRBP_low", "RDRBP_high", "RDRL",     "RDRHP",
-    "RDRTP_inc", "RDRTP",  "RDCP",      "RCRHP",      "comp_cfg", "q_sw_ctrl"};
+constexpr std::array<std::string_view, 14> kM2sQueueRoleNames{
+    "cfg",   "status", "TDRBP_low", "TDRBP_high", "TDRL",      "TDRHP",          "TDRTP_inc",
+    "TDRTP", "TDCP",   "TCRHP",     "comp_cfg",   "q_sw_ctrl", "TCRHP_internal", "q_tx_pkt"};
+constexpr std::array<std::string_view, 14> kS2mQueueRoleNames{
+    "cfg",   "status", "RDRBP_low", "RDRBP_high", "RDRL",      "RDRHP",          "RDRTP_inc",
+    "RDRTP", "RDCP",   "RCRHP",     "comp_cfg",   "q_sw_ctrl", "RCRHP_internal", "q_rx_pkt"};
 constexpr std::array<std::string_view, 4> kEngineRoleNames{"state", "change_state", "err_log_mask",
                                                            "pref_queue_en"};
 

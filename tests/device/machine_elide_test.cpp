@@ -34,6 +34,7 @@ class LandingTicks final : public sim::TraceSink {
 struct Seen {
   Tick at;
   unsigned queue = 0;
+  std::uint32_t reg = 0;  ///< its offset in the queue's bank
   std::uint32_t value = 0;
   bool operator==(const Seen&) const = default;
 };
@@ -105,7 +106,7 @@ Outcome run(bool elide, const std::vector<Tick>& probe, std::optional<Tick> rese
         for (const std::uint32_t reg : {regs.comp_head, regs.comp_head_internal, regs.packets}) {
           const auto a = map.queue_reg_addr(tpb, kEngine, d, q, reg).value();
           out.reads.push_back(
-              Seen{rig.kernel.now(), q * 2 + (d == Direction::kS2M), rig.bus(kSrc).read32(a)});
+              Seen{rig.kernel.now(), q * 2 + (d == Direction::kS2M), reg, rig.bus(kSrc).read32(a)});
         }
       }
     }
@@ -157,6 +158,7 @@ void expect_same(const Outcome& loud, const Outcome& quiet) {
   for (std::size_t i = 0; i < loud.queues.size(); ++i) {
     EXPECT_EQ(quiet.queues[i].completion, loud.queues[i].completion) << "queue " << i;
     EXPECT_EQ(quiet.queues[i].head, loud.queues[i].head) << "queue " << i;
+    EXPECT_EQ(quiet.queues[i].packets, loud.queues[i].packets) << "queue " << i;
   }
   EXPECT_EQ(quiet.errors, loud.errors);
 }
@@ -174,9 +176,27 @@ TEST(MachineElide, CompletionReadsAroundEveryLandingMatchARunWithLandingEvents) 
   EXPECT_EQ(loud.elided, 0U);
   EXPECT_EQ(quiet.elided, 25U);
   EXPECT_EQ(quiet.landing_ticks.size(), 1U);  // the semaphore pair's event only
-  // The reads see the heads move: not all the same value.
+  // The reads see each register move: a queue's first and last read of it differ.
   ASSERT_FALSE(loud.reads.empty());
-  EXPECT_NE(loud.reads.front().value, loud.reads.back().value);
+  for (const Direction d : {Direction::kM2S, Direction::kS2M}) {
+    const soc::QueueRegOffsets& regs = soc::queue_offsets(d);
+    for (const std::uint32_t reg : {regs.comp_head, regs.comp_head_internal, regs.packets}) {
+      std::vector<std::uint32_t> seen;
+      for (const Seen& s : loud.reads) {
+        if (s.queue == (d == Direction::kS2M ? 1U : 0U) && s.reg == reg) seen.push_back(s.value);
+      }
+      ASSERT_GE(seen.size(), 2U);
+      EXPECT_NE(seen.front(), seen.back()) << soc::direction_name(d) << " +" << reg;
+    }
+  }
+  // Every pair is one packet on each side (D41m): 26 in all, over the two queues.
+  std::uint32_t m2s_packets = 0;
+  std::uint32_t s2m_packets = 0;
+  for (std::size_t i = 0; i < plain.queues.size(); ++i) {
+    (i % 2 == 0 ? m2s_packets : s2m_packets) += plain.queues[i].packets;
+  }
+  EXPECT_EQ(m2s_packets, 26U);
+  EXPECT_EQ(s2m_packets, 26U);
   expect_same(loud, quiet);
   // Without probes the run ends with its last landing, a data pair's: the elided run's kernel
   // stops earlier, and the end comes from its elided landings.

@@ -426,6 +426,7 @@ TEST(BenchRunner, ShuffledSameTickOrderStillGivesRightData) {
         ++ran;
         ASSERT_TRUE(r->wrong.has_value()) << where;
         EXPECT_EQ(*r->wrong, 0U) << where;
+        EXPECT_GT(r->checked, 0U) << where;
         if (tie != kTieSeeds[0]) continue;
         auto again = run_collective(j);
         ASSERT_TRUE(again.ok()) << where;
@@ -434,17 +435,20 @@ TEST(BenchRunner, ShuffledSameTickOrderStillGivesRightData) {
     }
   }
   EXPECT_GE(ran, 2U * 12U);
-  // The seed reaches the simulation: here two engines' same-tick bookings of a shared link
-  // change order, and the iteration ends a few picoseconds later.
+  // The seed reaches the timed run and the trace's: here engines' same-tick bookings of shared
+  // links change order, and the iteration ends at another time (42 ns sooner).
   const Machine one_chip = on("trn2", 8);
   CollectiveJob t = job(one_chip, Op::kAllReduce, Algorithm::kRdh, DataType::kFp32, 256 << 10);
   t.check.reset();
   t.timing_only = true;
+  t.trace = true;
   auto scheduled = run_collective(t);
   t.tie_seed = 42;
   auto shuffled = run_collective(t);
   ASSERT_TRUE(scheduled.ok() && shuffled.ok());
   EXPECT_NE(shuffled->iterations, scheduled->iterations);
+  ASSERT_TRUE(scheduled->trace_run && shuffled->trace_run);
+  EXPECT_NE(shuffled->trace_json, scheduled->trace_json);
 }
 
 TEST(BenchRunner, RandomConfigurationsGiveRightDataAndTheirTimesWithoutData) {
