@@ -366,6 +366,7 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
         if (!r) return r.error();
         count_run(*r);  // a check is never timing-only: its bytes count
         res.check_run = true;
+        res.check_end_time = r->report.end_time;
         own = std::move(*r);
         sim = own->sim.get();
         used = &*low1;

@@ -77,6 +77,7 @@ struct CollectiveResult {
   std::uint64_t count = 0;             ///< elements
   std::vector<base::Tick> iterations;  ///< the measured iterations' times
   base::Tick end_time;                 ///< of the timed run
+  base::Tick check_end_time;           ///< of the data check's own run (check_run)
   std::optional<std::uint64_t> wrong;  ///< wrong output elements, with a check
   std::uint64_t checked = 0;           ///< output elements checked
   RunStats stats;                      ///< of the timed run

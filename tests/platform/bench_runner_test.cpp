@@ -435,8 +435,9 @@ TEST(BenchRunner, ShuffledSameTickOrderStillGivesRightData) {
     }
   }
   EXPECT_GE(ran, 2U * 12U);
-  // The seed reaches the timed run and the trace's: here engines' same-tick bookings of shared
-  // links change order, and the iteration ends at another time (42 ns sooner).
+  // The seed reaches each of a row's runs, the timed one, the trace's and the check's: here
+  // engines' same-tick bookings of shared links change order, and the iteration ends at
+  // another time (42 ns sooner).
   const Machine one_chip = on("trn2", 8);
   CollectiveJob t = job(one_chip, Op::kAllReduce, Algorithm::kRdh, DataType::kFp32, 256 << 10);
   t.check.reset();
@@ -449,6 +450,15 @@ TEST(BenchRunner, ShuffledSameTickOrderStillGivesRightData) {
   EXPECT_NE(shuffled->iterations, scheduled->iterations);
   ASSERT_TRUE(scheduled->trace_run && shuffled->trace_run);
   EXPECT_NE(shuffled->trace_json, scheduled->trace_json);
+  // And the data check's own run of an in-place sum.
+  CollectiveJob c = job(one_chip, Op::kAllReduce, Algorithm::kRdh, DataType::kFp32, 256 << 10);
+  auto checked = run_collective(c);
+  c.tie_seed = 42;
+  auto checked_shuffled = run_collective(c);
+  ASSERT_TRUE(checked.ok() && checked_shuffled.ok());
+  ASSERT_TRUE(checked->check_run && checked_shuffled->check_run);
+  EXPECT_EQ(*checked_shuffled->wrong, 0U);
+  EXPECT_NE(checked_shuffled->check_end_time, checked->check_end_time);
 }
 
 TEST(BenchRunner, RandomConfigurationsGiveRightDataAndTheirTimesWithoutData) {
