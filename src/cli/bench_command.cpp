@@ -275,15 +275,15 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   if (o.check && a.timing_only) {
     bad(base::make_error("-c (data check) needs data: it cannot run with --timing-only"));
   }
-  if (auto seed = parse_u64(a.seed)) {
+  if (auto seed = parse_flag_u64("--seed", a.seed)) {
     o.seed = *seed;
   } else {
-    bad(base::make_error("--seed: " + seed.error().message));
+    bad(seed.error());
   }
-  if (auto tie_seed = parse_u64(a.tie_seed)) {
+  if (auto tie_seed = parse_flag_u64("--tie-seed", a.tie_seed)) {
     o.tie_seed = *tie_seed;
   } else {
-    bad(base::make_error("--tie-seed: " + tie_seed.error().message));
+    bad(tie_seed.error());
   }
   if (!a.time_stats.empty()) o.stats.clear();
   for (const std::string& t : a.time_stats) {

@@ -36,6 +36,12 @@ base::Result<std::uint64_t> parse_u64(std::string_view text) {
   return n.value;
 }
 
+base::Result<std::uint64_t> parse_flag_u64(std::string_view flag, std::string_view text) {
+  auto n = parse_u64(text);
+  if (!n) return base::make_error(fmt::format("{}: {}", flag, n.error().message));
+  return n;
+}
+
 base::Result<std::uint64_t> parse_flag_number(std::string_view flag, std::string_view text,
                                               std::string_view what, std::uint64_t min,
                                               std::uint64_t max) {

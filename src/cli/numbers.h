@@ -13,6 +13,10 @@ namespace sbrdma::cli {
 /// Errors: not a number (a sign, other characters, nothing), or past 64 bits.
 base::Result<std::uint64_t> parse_u64(std::string_view text);
 
+/// parse_u64 of the value of flag `flag`, any 64-bit number (a seed): its error starts with
+/// the flag, "--seed: '-5' is not a whole number (0 or more, decimal or 0x-hex)".
+base::Result<std::uint64_t> parse_flag_u64(std::string_view flag, std::string_view text);
+
 /// parse_flag_number's `max` for a number with no upper bound.
 inline constexpr std::uint64_t kNoMax = ~std::uint64_t{0};
 

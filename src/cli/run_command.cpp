@@ -47,8 +47,8 @@ int run(const RunArgs& a) {
   platform::SimOptions opt;
   opt.timing_only = a.timing_only;
   opt.ring_id_abort = !a.no_ring_id_abort;
-  auto seed = parse_u64(a.seed);
-  if (!seed) return fail(base::make_error("--seed: " + seed.error().message));
+  auto seed = parse_flag_u64("--seed", a.seed);
+  if (!seed) return fail(seed.error());
   opt.seed = *seed;
   opt.debug_log = a.log == "debug";
   opt.trace = !a.trace.empty();
