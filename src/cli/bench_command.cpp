@@ -542,10 +542,11 @@ base::Result<collectives::Communicator> data_parallel_groups(const collectives::
 int bench(const BenchArgs& a) {
   base::Errors errors;
   auto opts = options_of(a, errors);
-  if (!opts) return fail(errors);
-  platform::BenchOptions& o = *opts;
+  // The topology is told with the other flags' errors: it needs none of them.
   auto topology = platform::load_topology(a.topology);
-  if (!topology) return fail(flag_error("--topology", topology.error()));
+  if (!topology) errors.push_back(flag_error("--topology", topology.error()));
+  if (!opts || !topology) return fail(errors);
+  platform::BenchOptions& o = *opts;
   o.topology_name = topology->name();
   const collectives::Geometry geom = platform::geometry_of(*topology);
   if (!a.groups.empty()) {

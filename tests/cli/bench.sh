@@ -324,6 +324,11 @@ expect_err "error: -n: '0' is not a number of iterations (a whole number, 1 to 4
 expect_err "error: -c: unknown check 'none' (random or all_ones)"
 expect_err "error: -t: unknown statistic 'mean' (avg, or pN for a percentile, N a whole number 1 to 100)"
 expect_err_lines 5
+# A bad topology is told with them (it needs no other flag).
+check bench_bad_flag_and_topology 1 - -- bench allr -r 2 --topology nosuch -d foo
+expect_err "error: -d: unknown data type 'foo'"
+expect_err "error: --topology: unknown topology 'nosuch' (built-in: trn2,"
+expect_err_lines 2
 expect_out_file /dev/null
 check bench_stat_twice 1 - -- bench allr -r 2 -b 1K -t avg p99 avg
 expect_err "error: -t: avg is listed twice"
