@@ -7,7 +7,8 @@
 //   ag: position s sends its piece s to the same columns of every other position.
 //
 // Exactness: a position sends iteration i+2's legs only after finishing iteration i+1, which
-// needed every position's iteration-i+1 legs, sent after they finished iteration i. So the
+// needed every position's iteration-i+1 legs (an empty piece still sends its arrival, a
+// semaphore-only leg), sent after they finished iteration i. So the
 // semaphores of iterations of one parity never overlap; a lone reduce-scatter keeps two
 // scratch sets for the same reason (an all-reduce's scratch is free before its all-gather).
 #include <fmt/format.h>
@@ -66,8 +67,9 @@ class MeshPhase final : public Phase {
                         slot(iter, s, j) + packed * ctx_.eb(), c.size() * ctx_.eb(), sem,
                         fmt::format("mesh rs: piece {} to its owner", j));
             packed += c.size();
-            got[j] = true;
           }
+          if (packed == 0) pace(grp.ranks[s], grp.ranks[j], sem, "mesh rs: empty piece");
+          got[j] = true;
         }
       }
       for (unsigned j = 0; j < n_; ++j) {
@@ -100,12 +102,21 @@ class MeshPhase final : public Phase {
             ctx_.em.leg(grp.ranks[s], grp.ranks[j], grp.base + c.begin * ctx_.eb(),
                         grp.base + c.begin * ctx_.eb(), c.size() * ctx_.eb(), sem,
                         fmt::format("mesh ag: piece {}", s));
-            got[j] = true;
           }
+          if (total_cols(grp.pieces[s]) == 0)
+            pace(grp.ranks[s], grp.ranks[j], sem, "mesh ag: empty piece");
+          got[j] = true;
         }
       }
       wait_all_sent(ctx_, grp.ranks, got, sem, "mesh ag: all pieces in");
     }
+  }
+
+  /// A semaphore-only leg where a piece is empty: every position then hears from every
+  /// other in every iteration, which the parity argument at the top needs (a position that
+  /// waited for nobody could run iterations ahead and meet a same-parity wait early).
+  void pace(CoreId from, CoreId to, unsigned sem, std::string_view note) {
+    ctx_.em.leg(from, to, 0, 0, 0, sem, note);
   }
 
   Ctx& ctx_;
