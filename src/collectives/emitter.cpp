@@ -127,14 +127,20 @@ Arrival Emitter::leg(CoreId src, CoreId dst, std::uint64_t src_off, std::uint64_
   }
   // [CHOICE D30g] src -> relay (same die, chip-id fold) -> dst (neighbour fold).
   const CoreId relay = relay_core(g_, src, dst);
-  const auto key = std::make_tuple(src, dst, dst_off, bytes);
-  auto slot = relay_slots_.find(key);
-  if (slot == relay_slots_.end()) slot = relay_slots_.emplace(key, alloc_bytes(bytes)).first;
+  // A semaphore-only leg holds no bytes at the relay: it takes no slot (an empty slot at the
+  // end of the scratch would start past the partition's last byte, which gen refuses).
+  std::uint64_t relay_off = 0;
+  if (bytes > 0) {
+    const auto key = std::make_tuple(src, dst, dst_off, bytes);
+    auto slot = relay_slots_.find(key);
+    if (slot == relay_slots_.end()) slot = relay_slots_.emplace(key, alloc_bytes(bytes)).first;
+    relay_off = slot->second;
+  }
   const unsigned rs = relay_sem(remote_sem);
   expected_[static_cast<std::size_t>(relay) * g_.semaphores + rs] += n_active;
-  direct_leg(src, relay, src_off, slot->second, bytes, rs,
+  direct_leg(src, relay, src_off, relay_off, bytes, rs,
              notes_ ? fmt::format("{} (first hop, via relay core {})", note, relay) : "");
-  pending_.push_back(Pending{relay, dst, slot->second, dst_off, bytes, remote_sem, rs,
+  pending_.push_back(Pending{relay, dst, relay_off, dst_off, bytes, remote_sem, rs,
                              notes_ ? std::string(note) : std::string()});
   ++stats_.relayed_legs;
   return a;

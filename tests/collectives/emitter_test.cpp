@@ -169,6 +169,26 @@ TEST(Emitter, UnfoldableLegsGoThroughARelay) {
   EXPECT_EQ(em.stats().relayed_legs, 1u);
 }
 
+TEST(Emitter, ARelayedSemaphoreOnlyLegTakesNoRelaySlot) {
+  // With the scratch filling the partition, an empty slot would start at its end, which
+  // rdma_desc_gen refuses (a ring reduce-scatter's credits at its largest size did that).
+  const Geometry g = Geometry::of(soc::cayman_profile(), 26);
+  Emitter em(g, false);
+  const unsigned s = em.alloc_sem("test");
+  em.alloc_bytes(g.partition_bytes);
+  const CoreId dst = 24 * 8 + 6;  // chip 24 die 1: relayed from core 0
+  em.leg(0, dst, 0, 0, 0, s, "");
+  EXPECT_EQ(em.sbuf_used(), g.partition_bytes);
+  em.wait(Arrival{dst, s, 1}, "");
+  const auto progs = em.take_programs();
+  ASSERT_EQ(progs.size(), 3u);
+  const auto first = isa::decode_rdma_desc_gen(progs[0].words[0]);
+  EXPECT_EQ(first->dst_addr.value, 0u);
+  EXPECT_EQ(first->free_dim_bytes, 0u);
+  const auto second = isa::decode_rdma_desc_gen(progs[1].words[0]);
+  EXPECT_EQ(second->src_addr.value, 0u);
+}
+
 TEST(Emitter, RunningOutOfSemaphoresIsAnError) {
   Emitter em(trn2(), false);
   em.alloc_sems(300, "a greedy phase");
