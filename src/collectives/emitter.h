@@ -97,6 +97,9 @@ class Emitter {
 
   [[nodiscard]] const EmitStats& stats() const { return stats_; }
   [[nodiscard]] const base::Status& status() const { return status_; }
+  /// Records an error (the first one sticks, as the emitter's own): for a phase that finds
+  /// the request is one it cannot lower.
+  void fail(std::string message);
   /// Words emitted so far, all programs together.
   [[nodiscard]] std::uint64_t words() const;
   /// The programs of every core that has words, by core id. Flushes relays first.
@@ -134,7 +137,6 @@ class Emitter {
   unsigned relay_sem(unsigned remote_sem);
   /// Before a local write of [lo, hi): wait until the core's legs reading it are done.
   void release(CoreId core, std::uint64_t lo, std::uint64_t hi);
-  void fail(std::string message);
 
   Geometry g_;
   bool notes_;

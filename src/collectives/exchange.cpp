@@ -60,6 +60,7 @@ class ExchangePhase final : public Phase {
       : ctx_(ctx), groups_(std::move(groups)), schedule_(schedule), name_(std::move(name)) {
     SBRDMA_CHECK(!groups_.empty());
     sems_ = ctx_.em.alloc_sems(2, fmt::format("the {}", name_));
+    if (schedule_ == Schedule::kPairwise) refuse_relays();
   }
 
   void emit(unsigned iter) override {
@@ -93,6 +94,28 @@ class ExchangePhase final : public Phase {
   bool send(const ExchangeGroup& grp, unsigned iter, unsigned s, unsigned j, unsigned sem) {
     return send_moves(ctx_, grp.ranks[s], grp.ranks[j], grp.moves(iter, s, j), sem, s != j,
                       fmt::format("{}: block {} to position {}", name_, j, j));
+  }
+
+  /// The pairwise steps share one semaphore and their early waits only pace, so a relay
+  /// core's wait for "every first hop so far" can be met by a later step's hop from a faster
+  /// sender before an earlier one has landed: it would forward a slot not yet written. The
+  /// relays (D30g) need exact waits, which mesh has; a pair that needs one is refused here.
+  void refuse_relays() {
+    const Geometry& g = ctx_.em.geometry();
+    for (const ExchangeGroup& grp : groups_) {
+      for (CoreId from : grp.ranks) {
+        for (CoreId to : grp.ranks) {
+          if (from == to || foldable(g, from, to)) continue;
+          const Place at = g.locate(to);
+          ctx_.em.fail(fmt::format(
+              "the {} cannot send from core {} to core {} (chip {} die {}): no fold reaches "
+              "it, so the leg would go through a relay core (D30g), whose wait the pairwise "
+              "steps cannot keep exact; --algorithm mesh can",
+              name_, from, to, at.chip, at.die));
+          return;
+        }
+      }
+    }
   }
 
   Ctx& ctx_;
