@@ -163,13 +163,13 @@ void point_phases(Plan& p, const Geometry& g, const Communicator& c, const Lower
   p.phases.push_back(make_p2p(*p.ctx, std::move(groups)));
 }
 
-/// Builds buffers and phases (reserving memory and semaphores) for `alg`.
-Plan plan(const Geometry& g, const Communicator& c, const LowerRequest& req, std::uint64_t count,
-          Algorithm alg) {
+/// plan() with rings as greedy (for scratch slots) as `lean` allows.
+Plan plan_rings(const Geometry& g, const Communicator& c, const LowerRequest& req,
+                std::uint64_t count, Algorithm alg, bool lean) {
   Plan p;
   p.em = std::make_unique<Emitter>(g, req.notes);
   p.ctx = std::make_unique<Ctx>(
-      Ctx{*p.em, req.dtype, req.reduce, req.iterations, req.ring_halves_from});
+      Ctx{*p.em, req.dtype, req.reduce, req.iterations, req.ring_halves_from, lean});
   p.em->alloc_bytes(layout(g, c, req, count, p.buffers));
   if (c.ranks() == 1 && is_reduction(req.op)) return p;  // one rank: nothing moves
   if (req.op == Op::kAllToAll || req.op == Op::kSendRecv || req.op == Op::kPermute) {
@@ -191,6 +191,18 @@ Plan plan(const Geometry& g, const Communicator& c, const LowerRequest& req, std
 /// scratch and relay slots within a partition.
 bool holds(const Geometry& g, const Emitter& em) {
   return em.status().ok() && em.sbuf_used() <= g.partition_bytes;
+}
+
+/// Builds buffers and phases (reserving memory and semaphores) for `alg`. A ring takes more
+/// scratch slots than it needs where they fit (fewer credits), which can leave a later phase
+/// (hierarchical's inter-chip one) too little room: then the plan is made again with lean
+/// rings, so that whether a size fits does not depend on that greed (a larger size, whose
+/// ring could not be greedy, would fit where a smaller one did not). [CHOICE D30d]
+Plan plan(const Geometry& g, const Communicator& c, const LowerRequest& req, std::uint64_t count,
+          Algorithm alg) {
+  Plan p = plan_rings(g, c, req, count, alg, false);
+  if (holds(g, *p.em)) return p;
+  return plan_rings(g, c, req, count, alg, true);  // also what a refusal reports it needs
 }
 
 /// Emits iteration `it` of every phase of `p`.

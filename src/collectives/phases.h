@@ -31,6 +31,9 @@ struct Ctx {
   ReduceOp red = ReduceOp::kSum;
   unsigned iterations = 1;
   std::uint64_t ring_halves_from = 16 << 10;  ///< see LowerRequest
+  /// Rings take the fewest scratch slots (2 x halves) instead of as many as the room left
+  /// holds: plan() retries with it when a greedy ring left a later phase too little.
+  bool lean_rings = false;
   [[nodiscard]] unsigned eb() const { return dtype_bytes(dt); }
 };
 

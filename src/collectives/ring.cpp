@@ -54,7 +54,7 @@ class RingPhase final : public Phase {
       const std::uint64_t room = ctx_.em.geometry().partition_bytes - ctx_.em.sbuf_used();
       w_scr_ = 2 * halves_;  // the least that works; more slots, fewer credits
       for (std::uint64_t w : {chain_, std::uint64_t{4} * halves_}) {
-        if (w > w_scr_ && w * slot_bytes_ <= room) {
+        if (!ctx_.lean_rings && w > w_scr_ && w * slot_bytes_ <= room) {
           w_scr_ = static_cast<unsigned>(w);
           break;
         }

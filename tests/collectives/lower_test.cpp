@@ -161,6 +161,28 @@ TEST(Lower, ASizeThatDoesNotFitSaysHowMuchDoes) {
       lower(g, first(8, g), req(Op::kAllReduce, most + 128 * 4 * 8, Algorithm::kRing)).ok());
 }
 
+TEST(Lower, EverySizeUpToTheHierarchicalMostFits) {
+  // The intra-chip ring used to take as many scratch slots as the room left held, leaving
+  // the inter-chip phase too little at some sizes (108-112 KiB per partition on 16 ranks)
+  // that a larger size, whose ring could not be greedy, did fit: "at most N" was not true
+  // of every size below N. Sizes step by 1/128 of the most (about 110 KB here).
+  const Geometry g = Geometry::of(soc::cayman_profile(), 16);
+  for (unsigned ranks : {16U, 24U}) {
+    const Communicator c = first(ranks, g);
+    for (Op op : {Op::kAllReduce, Op::kReduceScatter}) {
+      const std::uint64_t most = max_fitting_bytes(g, c, req(op, 1, Algorithm::kHierarchical));
+      ASSERT_GT(most, 8u << 20) << op_name(op) << " on " << ranks;
+      const std::uint64_t unit = std::uint64_t{128} * 4 * ranks;  // a column of every block
+      for (std::uint64_t b = most / 2 / unit * unit; b <= most; b += most / 128 / unit * unit) {
+        EXPECT_TRUE(check_request(g, c, req(op, b, Algorithm::kHierarchical)).ok())
+            << op_name(op) << " of " << b << " B on " << ranks << " ranks (most " << most << ")";
+      }
+      EXPECT_TRUE(check_request(g, c, req(op, most, Algorithm::kHierarchical)).ok());
+      EXPECT_FALSE(check_request(g, c, req(op, most + unit, Algorithm::kHierarchical)).ok());
+    }
+  }
+}
+
 TEST(Lower, UnderAutoASizeThatDoesNotFitSaysHowMuchAutoRuns) {
   const Geometry g = Geometry::of(soc::cayman_profile(), 1);
   // 60 MB on 2 ranks: auto gives ring above 56 MB, whose scratch holds less than RDH's.
