@@ -216,6 +216,29 @@ bool fits(const Geometry& g, const Communicator& c, const LowerRequest& req, std
   return holds(g, *plan(g, c, req, count, alg).em);
 }
 
+/// fits(), and the relay slots fit too: only emission shows them, and a ring's rotating
+/// scratch slots can add some in every iteration, so all of the request's are emitted.
+bool fits_emitted(const Geometry& g, const Communicator& c, const LowerRequest& req,
+                  std::uint64_t count, Algorithm alg) {
+  LowerRequest quiet = req;
+  quiet.notes = false;
+  Plan p = plan(g, c, quiet, count, alg);
+  for (unsigned it = 0; it < req.iterations && holds(g, *p.em); ++it) emit_phases(p, it);
+  return holds(g, *p.em);
+}
+
+/// True if a leg between two ranks of a group goes through a relay core (D30g).
+bool needs_relays(const Geometry& g, const Communicator& c) {
+  for (const auto& group : c.groups) {
+    for (CoreId from : group) {
+      for (CoreId to : group) {
+        if (from != to && !foldable(g, from, to)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 /// Ranks per chip of `group`, if the same on every chip it spans.
 bool same_ranks_per_chip(const Geometry& g, const std::vector<CoreId>& group) {
   std::vector<unsigned> per(g.chips, 0);
@@ -307,10 +330,13 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
   const bool one_node = std::all_of(c.groups.begin(), c.groups.end(), [&](const auto& group) {
     return chips_spanned(g, group) <= kNodeChips;
   });
-  if (one_node && req.bytes < kMeshBelow && fits(g, c, req, *count, Algorithm::kMesh)) {
-    return Algorithm::kMesh;
-  }
-  if (std::has_single_bit(R) && req.bytes <= kRdhUpTo && fits(g, c, req, *count, Algorithm::kRdh)) {
+  // Relay slots count too (an algorithm that fits only without them yields as well).
+  const bool relays = needs_relays(g, c);
+  const auto fit = [&](Algorithm candidate) {
+    return relays ? fits_emitted(g, c, req, *count, candidate) : fits(g, c, req, *count, candidate);
+  };
+  if (one_node && req.bytes < kMeshBelow && fit(Algorithm::kMesh)) return Algorithm::kMesh;
+  if (std::has_single_bit(R) && req.bytes <= kRdhUpTo && fit(Algorithm::kRdh)) {
     return Algorithm::kRdh;
   }
   return Algorithm::kRing;  // also above 56 MB: KangaRing is not lowered [CHOICE D41b]
@@ -431,17 +457,6 @@ base::Status emit_iteration(const Geometry& g, const Communicator& c, const Lowe
   if (it != 0) return base::ok_status();
   SBRDMA_TRY(check_emitted(g, c, req, alg, *p.em));
   return check_program_words(p.em->words(), req.iterations);
-}
-
-/// fits(), and the relay slots of one emitted iteration fit too (only emission shows them).
-bool fits_emitted(const Geometry& g, const Communicator& c, const LowerRequest& req,
-                  std::uint64_t count, Algorithm alg) {
-  LowerRequest quiet = req;
-  quiet.notes = false;
-  Plan p = plan(g, c, quiet, count, alg);
-  if (!holds(g, *p.em)) return false;
-  emit_phases(p, 0);
-  return holds(g, *p.em);
 }
 
 }  // namespace

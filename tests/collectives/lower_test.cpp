@@ -285,6 +285,32 @@ TEST(Lower, ARingOfSixtyFourWithTightScratchLowers) {
   }
 }
 
+TEST(Lower, RelaySlotsCountForAutoAndForEveryIteration) {
+  // Chip 24's second die with 28 ranks of chips 0-6: legs to 196-199 go through relays.
+  const Geometry g = Geometry::of(soc::cayman_profile(), 64);
+  Communicator c;
+  c.groups.emplace_back(std::vector<CoreId>{196, 197, 198, 199});
+  for (CoreId chip = 0; chip < 7; ++chip) {
+    for (CoreId k = 0; k < 4; ++k) c.groups[0].push_back(chip * 8 + k);
+  }
+  // RDH's plan fits 4 MiB but its relay slots do not: auto must pass on to ring, as it does
+  // for scratch (it picked RDH, and the lowering then failed).
+  auto low = lower(g, c, req(Op::kAllReduce, 4 << 20));
+  ASSERT_TRUE(low.ok()) << low.error().message;
+  EXPECT_EQ(low->algorithm, Algorithm::kRing);
+  EXPECT_GT(low->stats.relayed_legs, 0U);
+  // A ring's rotating scratch slots add relay slots in later iterations: the most that fits
+  // two iterations must lower with two (one iteration's answer, 9846784 B, did not).
+  LowerRequest r = req(Op::kReduceScatter, 1, Algorithm::kRing);
+  r.iterations = 2;
+  const std::uint64_t most = max_fitting_bytes(g, c, r);
+  ASSERT_GT(most, 0U);
+  r.bytes = most;
+  EXPECT_TRUE(lower(g, c, r).ok()) << most;
+  r.bytes = 9846784;
+  EXPECT_FALSE(lower(g, c, r).ok());
+}
+
 TEST(Lower, WhenRelaysDoNotFitTheSizeGivenAsFittingDoes) {
   // 512 ranks on 64 chips: a permute's legs to unroutable addresses go through relay slots,
   // which only emission shows. The "at most" of the error must be a size that lowers (it
