@@ -146,30 +146,60 @@ class RingPhase final : public Phase {
     return sems_[(iter % 2) * w_sem_ + (g % legs_per_iter()) % w_sem_];
   }
 
-  /// Earlier legs on channel (i-1 -> i) whose consumption leg g must wait for.
+  /// Earlier legs on channel (i-1 -> i) whose consumption leg g must wait for: the last leg
+  /// sent before g on its semaphore slot (in its iteration) and on its scratch slot, unless
+  /// the chain orders it. Empty legs are not sent and so do not count as a slot's user: the
+  /// user before g may be several slot-widths back (tiny sizes on many ranks).
   [[nodiscard]] std::vector<std::uint64_t> needs(std::size_t gi, unsigned i,
                                                  std::uint64_t g) const {
     std::vector<std::uint64_t> out;
-    if (g % legs_per_iter() >= w_sem_ && !covered(g - w_sem_, g) && nonempty(gi, i, g - w_sem_)) {
-      out.push_back(g - w_sem_);
-    }
-    const LegInfo li = info(gi, i, g, false);
-    if (li.rs && li.rs_index >= w_scr_) {
-      const std::uint64_t x = rs_leg(li.rs_index - w_scr_);
-      if (!covered(x, g) && nonempty(gi, i, x)) out.push_back(x);
-    }
+    if (auto x = prev_sem_user(gi, i, g); x && !covered(*x, g)) out.push_back(*x);
+    if (auto x = prev_scr_user(gi, i, g); x && !covered(*x, g)) out.push_back(*x);
     return out;
   }
-  /// True if a later leg needs i's credit for consuming leg x.
+  /// True if a later leg needs i's credit for consuming leg x (the mirror of needs()).
   [[nodiscard]] bool credited(std::size_t gi, unsigned i, std::uint64_t x) const {
-    const std::uint64_t g1 = x + w_sem_;
-    if (g1 / legs_per_iter() == x / legs_per_iter() && !covered(x, g1) && nonempty(gi, i, g1)) {
-      return true;
+    if (auto g = next_sem_user(gi, i, x); g && !covered(x, *g)) return true;
+    auto g = next_scr_user(gi, i, x);
+    return g && !covered(x, *g);
+  }
+  /// The last leg sent before g on g's semaphore slot in g's iteration.
+  [[nodiscard]] std::optional<std::uint64_t> prev_sem_user(std::size_t gi, unsigned i,
+                                                           std::uint64_t g) const {
+    for (std::uint64_t x = g; x % legs_per_iter() >= w_sem_;) {
+      x -= w_sem_;
+      if (nonempty(gi, i, x)) return x;
     }
+    return std::nullopt;
+  }
+  /// The first leg sent after x on x's semaphore slot in x's iteration.
+  [[nodiscard]] std::optional<std::uint64_t> next_sem_user(std::size_t gi, unsigned i,
+                                                           std::uint64_t x) const {
+    for (std::uint64_t g = x + w_sem_; g / legs_per_iter() == x / legs_per_iter(); g += w_sem_) {
+      if (nonempty(gi, i, g)) return g;
+    }
+    return std::nullopt;
+  }
+  /// The last reduce-scatter leg sent before g into g's scratch slot (any iteration).
+  [[nodiscard]] std::optional<std::uint64_t> prev_scr_user(std::size_t gi, unsigned i,
+                                                           std::uint64_t g) const {
+    const LegInfo li = info(gi, i, g, false);
+    if (!li.rs) return std::nullopt;
+    for (std::uint64_t q = li.rs_index; q >= w_scr_;) {
+      q -= w_scr_;
+      if (nonempty(gi, i, rs_leg(q))) return rs_leg(q);
+    }
+    return std::nullopt;
+  }
+  /// The first reduce-scatter leg sent after x into x's scratch slot (any iteration).
+  [[nodiscard]] std::optional<std::uint64_t> next_scr_user(std::size_t gi, unsigned i,
+                                                           std::uint64_t x) const {
     const LegInfo li = info(gi, i, x, false);
-    if (!li.rs) return false;
-    const std::uint64_t g2 = rs_leg(li.rs_index + w_scr_);
-    return !covered(x, g2) && nonempty(gi, i, g2);
+    if (!li.rs) return std::nullopt;
+    for (std::uint64_t q = li.rs_index + w_scr_; rs_leg(q) < total_legs(); q += w_scr_) {
+      if (nonempty(gi, i, rs_leg(q))) return rs_leg(q);
+    }
+    return std::nullopt;
   }
 
   Channel& channel(std::size_t gi, unsigned i) { return channels_[gi * n_ + i]; }

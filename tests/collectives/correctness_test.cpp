@@ -270,6 +270,19 @@ TEST(Correctness, RanksOverChipsAndHierarchical) {
     expect_right(g, Case{op, Algorithm::kHierarchical, DataType::kBf16, 999, three}, 1);
 }
 
+TEST(Correctness, RingCreditsTheLastSentUserOfASlotPastEmptyLegs) {
+  // 17 columns over 80 ranks leave most pieces empty. A leg's semaphore slot (32 per
+  // iteration parity) was credited only against the leg one slot-width back; when that one
+  // was empty, the leg two back still counted on the slot, unordered by the chain (80 legs),
+  // and a fast engine's next leg completed its wait early: the interpreter's schedules gave
+  // 960-1760 wrong elements. The wait must be for the last leg actually sent.
+  const Geometry g = small_geometry(10);
+  expect_right(g,
+               Case{Op::kAllReduce, Algorithm::kRing, DataType::kInt32, 17 * 128, ranks(g, 80),
+                    ReduceOp::kMax, 2},
+               1);
+}
+
 TEST(Correctness, UnroutableAddressesAreRelayed) {
   const Geometry g = small_geometry(26);
   // Core 0 (chip 0 die 0) and core 24*8+5 (chip 24 die 1): 0 -> 197 cannot be folded.
