@@ -110,7 +110,7 @@ class ExchangePhase final : public Phase {
           ctx_.em.fail(fmt::format(
               "the {} cannot send from core {} to core {} (chip {} die {}): no fold reaches "
               "it, so the leg would go through a relay core (D30g), whose wait the pairwise "
-              "steps cannot keep exact; --algorithm mesh can",
+              "steps cannot keep exact; --algorithm mesh can (rdh too, on 2^k ranks)",
               name_, from, to, at.chip, at.die));
           return;
         }

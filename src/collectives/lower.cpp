@@ -216,14 +216,33 @@ bool fits(const Geometry& g, const Communicator& c, const LowerRequest& req, std
   return holds(g, *plan(g, c, req, count, alg).em);
 }
 
+/// The iterations to emit to see every relay slot of `req`: a ring's rotating scratch slots
+/// (w_scr <= n x halves of them) relay through new slots until their pattern repeats, after
+/// at most n iterations; mesh's and RDH's two parity sets after 2.
+unsigned relay_iterations(const Communicator& c, const LowerRequest& req) {
+  return std::min(req.iterations, c.ranks() + 1);
+}
+
+/// Emits iterations 1 .. relay_iterations() - 1 of `p` (iteration 0 is emitted), stopping at
+/// whatever does not hold or past the word limit (check_program_words() refuses that).
+void emit_relay_iterations(const Geometry& g, const Communicator& c, const LowerRequest& req,
+                           Plan& p) {
+  const unsigned upto = relay_iterations(c, req);
+  for (unsigned it = 1; it < upto && holds(g, *p.em) && p.em->words() <= kMaxProgramWords; ++it) {
+    emit_phases(p, it);
+  }
+}
+
 /// fits(), and the relay slots fit too: only emission shows them, and a ring's rotating
-/// scratch slots can add some in every iteration, so all of the request's are emitted.
+/// scratch slots can add some in later iterations (relay_iterations()).
 bool fits_emitted(const Geometry& g, const Communicator& c, const LowerRequest& req,
                   std::uint64_t count, Algorithm alg) {
   LowerRequest quiet = req;
   quiet.notes = false;
   Plan p = plan(g, c, quiet, count, alg);
-  for (unsigned it = 0; it < req.iterations && holds(g, *p.em); ++it) emit_phases(p, it);
+  if (!holds(g, *p.em)) return false;
+  emit_phases(p, 0);
+  emit_relay_iterations(g, c, quiet, p);
   return holds(g, *p.em);
 }
 
@@ -469,6 +488,10 @@ base::Result<Footprint> check_request(const Geometry& g, const Communicator& c,
   if (!checked) return checked.error();
   Plan& p = checked->plan;
   SBRDMA_TRY(emit_iteration(g, c, quiet, checked->algorithm, p, 0));
+  if (needs_relays(g, c)) {  // later iterations can relay through new slots
+    emit_relay_iterations(g, c, quiet, p);
+    SBRDMA_TRY(check_emitted(g, c, quiet, checked->algorithm, *p.em));
+  }
   return Footprint{std::move(p.buffers), p.em->sbuf_used(), p.em->words()};
 }
 

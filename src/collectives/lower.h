@@ -91,8 +91,10 @@ base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const Lowe
 /// algorithm that does not apply, no iteration, buffers and scratch that do not fit a
 /// partition, and, from one emitted iteration (thrown away), semaphores exhausted, relay slots
 /// that do not fit and iterations whose programs would pass the word limit. Later iterations
-/// repeat the first's words and semaphores; lower() checks relay slots again at the end.
-/// Returns the first iteration's footprint (later ones may use a few more scratch slots).
+/// repeat the first's words and semaphores; where a group needs relays, a ring's later
+/// iterations can relay through new slots, so those are emitted too (up to the ranks + 1th,
+/// when the slot pattern has repeated) and their relay slots checked. Returns the footprint
+/// of what it emitted.
 base::Result<Footprint> check_request(const Geometry& g, const Communicator& c,
                                       const LowerRequest& req);
 

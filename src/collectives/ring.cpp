@@ -13,7 +13,8 @@
 // Chain: within an iteration a position sends leg g only after it received leg g-H (the same
 // piece), so leg g from i-1 depends on i's receipt of leg g-nH. A semaphore slot (W_sem per
 // iteration parity) or scratch slot (W_scr, numbered across iterations) reused at a distance
-// < nH needs a credit: a semaphore-only leg i -> i-1 after i consumed the leg. Across
+// < nH needs a credit: a semaphore-only leg i -> i-1 after i consumed the leg (the slot's
+// last leg actually sent: an empty piece sends none, so it can be several widths back). Across
 // iterations every rank's iteration needs every other rank's previous one (all-reduce: their
 // all-gather follows their reduce-scatter), so the parity sets and an all-reduce's scratch
 // are safe; a lone reduce-scatter credits scratch reused across an iteration's end.

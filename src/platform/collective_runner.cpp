@@ -352,6 +352,8 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
     // One iteration: the data check of an in-place sum, and the trace.
     collectives::LowerRequest one = job.request;
     one.iterations = 1;
+    // The timed run's algorithm: auto's choice can depend on the iterations (relay slots).
+    one.algorithm = low->algorithm;
     one.notes = one.notes || job.trace;  // step marks for the trace's boxes
     auto low1 = collectives::lower(geom, job.comm, one);
     if (!low1) return low1.error();

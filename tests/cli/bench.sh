@@ -324,6 +324,7 @@ expect_err "error: -n: '0' is not a number of iterations (a whole number, 1 to 4
 expect_err "error: -c: unknown check 'none' (random or all_ones)"
 expect_err "error: -t: unknown statistic 'mean' (avg, or pN for a percentile, N a whole number 1 to 100)"
 expect_err_lines 5
+expect_out_file /dev/null
 # A bad topology is told with them (it needs no other flag).
 check bench_bad_flag_and_topology 1 - -- bench allr -r 2 --topology nosuch -d foo
 expect_err "error: -d: unknown data type 'foo'"

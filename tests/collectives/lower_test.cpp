@@ -307,8 +307,17 @@ TEST(Lower, RelaySlotsCountForAutoAndForEveryIteration) {
   ASSERT_GT(most, 0U);
   r.bytes = most;
   EXPECT_TRUE(lower(g, c, r).ok()) << most;
+  EXPECT_TRUE(check_request(g, c, r).ok()) << most;
   r.bytes = 9846784;
   EXPECT_FALSE(lower(g, c, r).ok());
+  EXPECT_FALSE(check_request(g, c, r).ok());  // a sweep's check agrees with the lowering
+  // Seeing the relay slots of every iteration must not emit iterations past the word limit:
+  // the request is refused for its words, at once.
+  LowerRequest many = req(Op::kAllReduce, 1024);
+  many.iterations = 4294967295U;
+  const auto st = check_request(g, c, many);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("words in all"), std::string::npos) << st.error().message;
 }
 
 TEST(Lower, WhenRelaysDoNotFitTheSizeGivenAsFittingDoes) {
