@@ -103,18 +103,16 @@ class ExchangePhase final : public Phase {
   void refuse_relays() {
     const Geometry& g = ctx_.em.geometry();
     for (const ExchangeGroup& grp : groups_) {
-      for (CoreId from : grp.ranks) {
-        for (CoreId to : grp.ranks) {
-          if (from == to || foldable(g, from, to)) continue;
-          const Place at = g.locate(to);
-          ctx_.em.fail(fmt::format(
-              "the {} cannot send from core {} to core {} (chip {} die {}): no fold reaches "
-              "it, so the leg would go through a relay core (D30g), whose wait the pairwise "
-              "steps cannot keep exact; --algorithm mesh can (rdh too, on 2^k ranks)",
-              name_, from, to, at.chip, at.die));
-          return;
-        }
-      }
+      const auto pair = relayed_pair(g, grp.ranks);
+      if (!pair) continue;
+      const auto [from, to] = *pair;
+      const Place at = g.locate(to);
+      ctx_.em.fail(fmt::format(
+          "the {} cannot send from core {} to core {} (chip {} die {}): no fold reaches it, so "
+          "the leg would go through a relay core (D30g), whose wait the pairwise steps cannot "
+          "keep exact; --algorithm mesh can (rdh too, on 2^k ranks)",
+          name_, from, to, at.chip, at.die));
+      return;
     }
   }
 

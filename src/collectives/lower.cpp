@@ -248,14 +248,8 @@ bool fits_emitted(const Geometry& g, const Communicator& c, const LowerRequest& 
 
 /// True if a leg between two ranks of a group goes through a relay core (D30g).
 bool needs_relays(const Geometry& g, const Communicator& c) {
-  for (const auto& group : c.groups) {
-    for (CoreId from : group) {
-      for (CoreId to : group) {
-        if (from != to && !foldable(g, from, to)) return true;
-      }
-    }
-  }
-  return false;
+  return std::any_of(c.groups.begin(), c.groups.end(),
+                     [&](const auto& group) { return relayed_pair(g, group).has_value(); });
 }
 
 /// Ranks per chip of `group`, if the same on every chip it spans.

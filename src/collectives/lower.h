@@ -99,8 +99,9 @@ base::Result<Footprint> check_request(const Geometry& g, const Communicator& c,
                                       const LowerRequest& req);
 
 /// The largest size of `req` (same op, dtype, algorithm) that fits, in bytes, relay slots
-/// around unroutable addresses included (those of all of req.iterations: a ring's scratch
-/// slots rotate across iterations, so a later one can relay through a new slot); 0 if none.
+/// around unroutable addresses included (those of every iteration up to the ranks + 1th: a
+/// ring's scratch slots rotate across iterations, so a later one can relay through a new
+/// slot, until the pattern repeats); 0 if none.
 /// Where relays decide, it is a size that fits, not always the largest (a larger size can
 /// take fewer ring scratch slots and so fit again).
 std::uint64_t max_fitting_bytes(const Geometry& g, const Communicator& c, const LowerRequest& req);
