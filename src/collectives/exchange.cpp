@@ -46,10 +46,14 @@ bool send_moves(Ctx& ctx, CoreId from, CoreId to, const std::vector<Move>& moves
   }
   flush();
   if (!sent && always) {
-    ctx.em.leg(from, to, 0, 0, 0, sem, note);
+    pace(ctx, from, to, sem, note);
     sent = true;
   }
   return sent;
+}
+
+void pace(Ctx& ctx, CoreId from, CoreId to, unsigned sem, std::string_view note) {
+  ctx.em.leg(from, to, 0, 0, 0, sem, note);
 }
 
 namespace {

@@ -68,7 +68,7 @@ class MeshPhase final : public Phase {
                         fmt::format("mesh rs: piece {} to its owner", j));
             packed += c.size();
           }
-          if (packed == 0) pace(grp.ranks[s], grp.ranks[j], sem, "mesh rs: empty piece");
+          if (packed == 0) pace(ctx_, grp.ranks[s], grp.ranks[j], sem, "mesh rs: empty piece");
           got[j] = true;
         }
       }
@@ -104,19 +104,12 @@ class MeshPhase final : public Phase {
                         fmt::format("mesh ag: piece {}", s));
           }
           if (total_cols(grp.pieces[s]) == 0)
-            pace(grp.ranks[s], grp.ranks[j], sem, "mesh ag: empty piece");
+            pace(ctx_, grp.ranks[s], grp.ranks[j], sem, "mesh ag: empty piece");
           got[j] = true;
         }
       }
       wait_all_sent(ctx_, grp.ranks, got, sem, "mesh ag: all pieces in");
     }
-  }
-
-  /// A semaphore-only leg where a piece is empty: every position then hears from every
-  /// other in every iteration, which the parity argument at the top needs (a position that
-  /// waited for nobody could run iterations ahead and meet a same-parity wait early).
-  void pace(CoreId from, CoreId to, unsigned sem, std::string_view note) {
-    ctx_.em.leg(from, to, 0, 0, 0, sem, note);
   }
 
   Ctx& ctx_;

@@ -46,6 +46,12 @@ struct Group {
   std::uint64_t base = 0;
 };
 
+/// A semaphore-only leg from `from` to `to` on `sem`, in place of a piece with no columns:
+/// every position then hears from its peers in every iteration, which the per-parity
+/// semaphores need (a position that waited for nobody could run iterations ahead and meet a
+/// slower one's same-parity wait early). [CHOICE D30b]
+void pace(Ctx& ctx, CoreId from, CoreId to, unsigned sem, std::string_view note);
+
 /// The end of a one-step exchange: every position in `got` waits until everything sent to
 /// its semaphore `sem` has landed (one joint wait).
 void wait_all_sent(Ctx& ctx, const std::vector<CoreId>& ranks, const std::vector<bool>& got,

@@ -8,7 +8,8 @@
 //   ag step s = k-1..0: send the pieces held to the partner's same columns; ranges double.
 //
 // One semaphore per step and iteration parity; scratch per rs step (two sets for a lone
-// reduce-scatter) — the mesh's argument (mesh.cpp) applies unchanged.
+// reduce-scatter) — the mesh's argument (mesh.cpp) applies unchanged, and as there a range
+// with no columns (fewer elements than ranks) still sends a semaphore-only leg (D30b).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -86,7 +87,6 @@ class RdhPhase final : public Phase {
   void rs_step(const Group& grp, unsigned iter, unsigned s) {
     const unsigned sem = rs_sems_[(iter % 2) * k_ + s];
     const unsigned d = n_ >> (s + 1);
-    std::vector<bool> got(n_, false);
     for (unsigned i = 0; i < n_; ++i) {
       ctx_.em.step(grp.ranks[i], fmt::format("rdh rs step {}", s));
       std::uint64_t packed = 0;
@@ -95,11 +95,10 @@ class RdhPhase final : public Phase {
                     scratch(iter, s) + packed * ctx_.eb(), c.size() * ctx_.eb(), sem,
                     fmt::format("rdh rs step {}: the partner's half", s));
         packed += c.size();
-        got[i ^ d] = true;
       }
+      if (packed == 0) pace(ctx_, grp.ranks[i], grp.ranks[i ^ d], sem, "rdh rs: empty half");
     }
     for (unsigned i = 0; i < n_; ++i) {
-      if (!got[i]) continue;
       const CoreId core = grp.ranks[i];
       ctx_.em.wait(Arrival{core, sem, ctx_.em.expected(core, sem)},
                    fmt::format("rdh rs step {}: half in", s));
@@ -115,15 +114,17 @@ class RdhPhase final : public Phase {
   void ag_step(const Group& grp, unsigned iter, unsigned s) {
     const unsigned sem = ag_sems_[(iter % 2) * k_ + s];
     const unsigned d = n_ >> (s + 1);
-    std::vector<bool> got(n_, false);
+    const std::vector<bool> got(n_, true);
     for (unsigned i = 0; i < n_; ++i) {
       ctx_.em.step(grp.ranks[i], fmt::format("rdh ag step {}", s));
-      for (const Cols& c : segs(grp, keep_range(i, s))) {
+      const Segments held = segs(grp, keep_range(i, s));
+      for (const Cols& c : held) {
         ctx_.em.leg(grp.ranks[i], grp.ranks[i ^ d], grp.base + c.begin * ctx_.eb(),
                     grp.base + c.begin * ctx_.eb(), c.size() * ctx_.eb(), sem,
                     fmt::format("rdh ag step {}: the pieces held", s));
-        got[i ^ d] = true;
       }
+      if (total_cols(held) == 0)
+        pace(ctx_, grp.ranks[i], grp.ranks[i ^ d], sem, "rdh ag: none held");
     }
     wait_all_sent(ctx_, grp.ranks, got, sem, fmt::format("rdh ag step {}: partner's pieces in", s));
   }

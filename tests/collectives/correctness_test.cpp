@@ -105,6 +105,42 @@ TEST(Correctness, RepeatedReduceScattersKeepEachIterationsCountApart) {
   }
 }
 
+// Fewer elements than ranks leave some positions with empty pieces. A position that hears
+// from nobody runs iterations ahead, and its same-parity legs then meet a slower position's
+// wait early, which reduces a scratch slot not yet written (or already overwritten). Min over
+// uint8 shows it on a repeated reduce-scatter, as above.
+TEST(Correctness, EmptyPiecesStillPaceRepeatedReduceScatters) {
+  const Geometry g = small_geometry(2);
+  for (Algorithm a : {Algorithm::kRdh, Algorithm::kRing, Algorithm::kMesh}) {
+    for (std::uint64_t n : {1u, 3u, 5u}) {
+      expect_right(
+          g, Case{Op::kReduceScatter, a, DataType::kUint8, n, ranks(g, 8), ReduceOp::kMin, 6}, 8);
+    }
+  }
+  expect_right(g,
+               Case{Op::kReduceScatter, Algorithm::kHierarchical, DataType::kUint8, 3, ranks(g, 16),
+                    ReduceOp::kMin, 6},
+               8);
+}
+
+// The same with an all-gather after the reduce-scatter: its legs pace the ring's and the
+// hierarchical's inter-chip ring (3 chips) where pieces are empty, as the interpreter's
+// schedules check.
+TEST(Correctness, EmptyPiecesInRepeatedAllReduces) {
+  const Geometry g = small_geometry(3);
+  for (Algorithm a : {Algorithm::kRing, Algorithm::kMesh}) {
+    expect_right(g, Case{Op::kAllReduce, a, DataType::kUint8, 3, ranks(g, 7), ReduceOp::kMin, 6},
+                 4);
+  }
+  expect_right(
+      g, Case{Op::kAllReduce, Algorithm::kRdh, DataType::kUint8, 3, ranks(g, 8), ReduceOp::kMin, 6},
+      4);
+  expect_right(g,
+               Case{Op::kAllReduce, Algorithm::kHierarchical, DataType::kUint8, 20, ranks(g, 24),
+                    ReduceOp::kMin, 6},
+               4);
+}
+
 TEST(Correctness, TinyAndUnevenSizes) {
   const Geometry g = small_geometry(1);
   for (Op op : kReduceOps) {
