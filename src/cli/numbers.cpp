@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <string>
 
 #include "base/number_text.h"
@@ -11,11 +12,16 @@ namespace sbrdma::cli {
 
 namespace {
 
-/// `text` read as parse_u64 reads it (`_` separators dropped).
+/// `text` read as parse_u64 reads it (`_` separators between digits dropped).
 base::UnsignedText read_flag_text(std::string_view text) {
+  // A '_' groups digits: one, between two digits ("0x0052_8000", "1_000"). Any other one is
+  // kept, so the text reads as malformed ("_8", "8_", "0x_10", "1__0").
+  const auto digit = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
   std::string s;
-  for (char c : text) {
-    if (c != '_') s += c;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const bool grouping = text[i] == '_' && i > 0 && i + 1 < text.size() && digit(text[i - 1]) &&
+                          digit(text[i + 1]);
+    if (!grouping) s += text[i];
   }
   return base::read_unsigned_text(s);
 }

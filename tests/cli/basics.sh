@@ -122,6 +122,13 @@ check addr_chip_decimal 0 - -- decode addr 0x0052_8000_0010_0000 --chip 010
 expect_out "route from chip 10 die 0"
 check addr_chip_hex 0 - -- decode addr 0x0052_8000_0010_0000 --chip 0x1_0
 expect_out "route from chip 16 die 0"
+# A '_' groups digits only between two of them: a stray one is no number.
+for bad in 0x_10 1_ _1 1__0; do
+  check "addr_chip_underscore_$bad" 1 - -- decode addr 0 --chip "$bad"
+  expect_err "error: --chip: '$bad' is not a chip routing id (a whole number, 0 to 63)"
+done
+check bench_ranks_underscore 1 - -- bench allr -r 8_ -b 1K
+expect_err "error: -r: '8_' is not a number of ranks (a whole number, 1 to 4294967295)"
 check addr_chip_fraction 1 - -- decode addr 0 --chip 3.0
 expect_err "error: --chip: '3.0' is not a chip routing id (a whole number, 0 to 63)"
 expect_err_lines 1
