@@ -248,15 +248,20 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
       o.algorithms.push_back(*alg);
     }
   }
-  if (auto n = parse_count("-n", a.iters, "iterations", 1, kMaxCount)) {
+  const auto n = parse_count("-n", a.iters, "iterations", 1, kMaxCount);
+  if (n) {
     o.iterations = static_cast<unsigned>(*n);
   } else {
     bad(n.error());
   }
-  if (auto w = parse_count("-w", a.warmups, "warmup iterations", 0, kMaxCount)) {
+  const auto w = parse_count("-w", a.warmups, "warmup iterations", 0, kMaxCount);
+  if (w) {
     o.warmups = static_cast<unsigned>(*w);
   } else {
     bad(w.error());
+  }
+  if (n && w) {
+    if (auto st = platform::check_iteration_total(o.iterations, o.warmups); !st) bad(st.error());
   }
   if (a.check_given) {
     if (a.check.empty() || a.check == "random") {  // a bare -c is nccom-test's default
@@ -539,6 +544,23 @@ base::Result<collectives::Communicator> data_parallel_groups(const collectives::
   return c;
 }
 
+/// Flags this run takes but cannot use, told on stderr (nccom-test accepts them too, so a
+/// script that passes them to every collective still runs).
+std::vector<std::string> unused_flags(const BenchArgs& a, const platform::BenchOptions& o) {
+  std::vector<std::string> out;
+  if (o.reduce != collectives::ReduceOp::kSum && !collectives::is_reduction(o.op)) {
+    out.push_back(fmt::format("-o {}: {} reduces nothing, so -o has no effect",
+                              collectives::reduce_op_name(o.reduce), collectives::op_name(o.op)));
+  }
+  if (o.seed != 0 && !o.check) {
+    out.push_back(
+        fmt::format("--seed {}: without -c no input data is filled, so the seed has no "
+                    "effect",
+                    base::printable_brief(a.seed)));
+  }
+  return out;
+}
+
 int bench(const BenchArgs& a) {
   base::Errors errors;
   auto opts = options_of(a, errors);
@@ -586,6 +608,8 @@ int bench(const BenchArgs& a) {
   if (!a.dump.empty()) {
     if (auto st = check_writable_dir(a.dump); !st) return fail(st.error());
   }
+  for (const std::string& n : unused_flags(a, o))
+    std::fprintf(stderr, "bench: note: %s\n", n.c_str());
   auto r = platform::run_bench(
       o, *topology, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
   if (!r) return fail(r.error());

@@ -91,7 +91,7 @@ struct BenchCost {
   double system_seconds = 0;
   std::uint64_t descriptors = 0;   ///< descriptor pairs simulated
   std::uint64_t copied_bytes = 0;  ///< bytes the engines really copied
-  double memcpy_bytes_per_s = 0;   ///< memcpy of as many bytes, measured in this run
+  double memcpy_bytes_per_s = 0;   ///< memcpy of as many bytes (at most 1 GiB), in this run
   bool timing_only = false;        ///< --timing-only: no engine copies bytes
 };
 
@@ -168,6 +168,9 @@ std::string format_json(const BenchOptions& o, const BenchResult& r);
 /// The SVG plot (`--plot`): busbw against size, log2 x axis, one line per algorithm.
 /// Deterministic: the same rows give the same bytes.
 std::string format_plot(const BenchOptions& o, const BenchResult& r);
+
+/// The closing line's memcpy copies as many bytes as the run did, but at most this many.
+inline constexpr std::uint64_t kMemcpySampleBytes = std::uint64_t{1} << 30;
 
 /// Bytes per second of memcpy over `bytes` bytes (in chunks of `chunk` bytes through two
 /// huge-page-advised buffers of up to 64 MiB, warmed by one untimed pass), measured now.

@@ -206,6 +206,14 @@ collectives::Geometry geometry_of(const device::Topology& topology) {
   return g;
 }
 
+base::Status check_iteration_total(unsigned iterations, unsigned warmups) {
+  if (warmups > std::numeric_limits<unsigned>::max() - iterations) {
+    return base::make_error(fmt::format("-n {} and -w {}: more than {} iterations in all",
+                                        iterations, warmups, std::numeric_limits<unsigned>::max()));
+  }
+  return base::ok_status();
+}
+
 namespace {
 
 /// The job's own contradictions: a data check asked of a run without data, and warmups plus
@@ -214,12 +222,7 @@ base::Status check_modes(const CollectiveJob& job) {
   if (job.check && job.timing_only) {
     return base::make_error("-c (data check) needs data: it cannot run with --timing-only");
   }
-  if (job.warmups > std::numeric_limits<unsigned>::max() - job.request.iterations) {
-    return base::make_error(fmt::format("-n {} and -w {}: more than {} iterations in all",
-                                        job.request.iterations, job.warmups,
-                                        std::numeric_limits<unsigned>::max()));
-  }
-  return base::ok_status();
+  return check_iteration_total(job.request.iterations, job.warmups);
 }
 
 /// What the timed run lowers: the warmups and the measured iterations, back to back.

@@ -136,6 +136,10 @@ inline constexpr std::uint64_t kMaxWholeBackingExtra = std::uint64_t{1} << 30;
 /// block).
 std::uint64_t buffer_span(const std::vector<std::vector<collectives::RankBuffers>>& buffers);
 
+/// Refuses warmups plus iterations past what one count holds (an unsigned): the message
+/// names both flags. run_collective() checks it too; bench checks it with its other flags.
+base::Status check_iteration_total(unsigned iterations, unsigned warmups);
+
 /// Lowers and runs `job`. Errors: lowering errors (bad size, algorithm, SBUF), a check with
 /// timing_only, and a run that failed (firmware or device error, deadlock: the report's lines).
 base::Result<CollectiveResult> run_collective(const CollectiveJob& job);

@@ -29,12 +29,18 @@ if ! cmp -s "$(work)/sendrecv.json" "$DIR/../data/trace/sendrecv_3.json"; then
   _fail "the sendrecv trace differs from tests/data/trace/sendrecv_3.json"
 else pass=$((pass + 1)); fi
 
-# Same command twice, same table (the closing cost line is wall-clock, left out).
-check bench_same_1 0 - -- bench allg -r 3 -b 1000 -e 3000 -i 1000 -d bf16 -c all_ones -t avg p50 p99 --algorithm ring
+# Same command twice, same table and JSON (the closing cost line and the JSON's seconds and
+# memcpy rate are wall-clock, left out).
+check bench_same_1 0 - -- bench allg -r 3 -b 1000 -e 3000 -i 1000 -d bf16 -c all_ones -t avg p50 p99 --algorithm ring --report-to-json-file same1.json
 grep -v '^# run:' "$(work)/out" >"$(work)/first.txt"
-check bench_same_2 0 - -- bench allg -r 3 -b 1000 -e 3000 -i 1000 -d bf16 -c all_ones -t avg p50 p99 --algorithm ring
+check bench_same_2 0 - -- bench allg -r 3 -b 1000 -e 3000 -i 1000 -d bf16 -c all_ones -t avg p50 p99 --algorithm ring --report-to-json-file same2.json
 grep -v '^# run:' "$(work)/out" >"$(work)/second.txt"
 if cmp -s "$(work)/first.txt" "$(work)/second.txt"; then pass=$((pass + 1)); else _fail "two runs differ"; fi
+for k in 1 2; do
+  grep -vE '"[a-z]+_seconds": |"memcpy_bytes_per_second": ' "$(work)/same$k.json" >"$(work)/same$k.txt"
+done
+if [[ $(wc -l <"$(work)/same1.txt") -gt 40 ]] && cmp -s "$(work)/same1.txt" "$(work)/same2.txt"; then
+  pass=$((pass + 1)); else _fail "two runs' JSON reports differ beyond their host measurements"; fi
 expect_out "time:avg(us)  time:p50(us)  time:p99(us)"
 
 check bench_groups 0 - -- bench redsct -b 999 -c random --custom-replica-groups "$BENCH_DATA/groups_2x3.json" --report-to-json-file bench.json --plot bench.svg --dump-programs dump
@@ -72,6 +78,8 @@ if grep -q '"avg_busbw": null' "$(work)/m.json" && grep -q '"reduce": "max"' "$(
 # A collective that does not reduce has no reduction in the JSON, as in the table's header.
 check bench_json_no_reduce 0 - -- bench allg -r 2 -b 1K -o max --timing-only --report-to-json-file g.json
 expect_out "# sbrdma bench allg: 2 ranks x 1 group on trn2, fp32, 5 iterations"
+expect_err "bench: note: -o max: allg reduces nothing, so -o has no effect"
+expect_err_lines 2
 if grep -q '"reduce": null' "$(work)/g.json"; then pass=$((pass + 1)); else
   _fail "g.json: \"reduce\" is not null for allg"; fi
 
@@ -348,9 +356,17 @@ expect_err_lines 3
 check bench_endless_sweep 1 - -- bench allr -r 2 -b 1 -e 1G -i 1
 expect_err "error: -b 1 to -e 1073741824 in steps of +1: more than 1000 sizes"
 expect_err_lines 1
-check bench_iterations_overflow 1 - -- bench allr -r 2 -b 1K -n 4294967295 -w 1
-expect_err "-n 4294967295 and -w 1: more than 4294967295 iterations in all"
+# A seed without -c fills nothing: said on stderr, and the run goes on.
+check bench_seed_without_check 0 - -- bench allr -r 2 -b 1K -n 1 --seed 0x10
+expect_err "bench: note: --seed 0x10: without -c no input data is filled, so the seed has no effect"
+expect_err_lines 2
+check bench_seed_with_check 0 - -- bench allr -r 2 -b 1K -n 1 --seed 0x10 -c
 expect_err_lines 1
+# A flag error: told with the others (here -d's), before any size runs and without one.
+check bench_iterations_overflow 1 - -- bench allr -r 2 -b 1K -n 4294967295 -w 1 -d foo
+expect_err "error: -n 4294967295 and -w 1: more than 4294967295 iterations in all"
+expect_err "error: -d: unknown data type 'foo'"
+expect_err_lines 2
 check bench_iterations_too_many 1 - -- bench allr -r 2 -b 1K -n 4294967295 -w 0 --timing-only
 expect_err "4294967295 iterations (-n plus -w) of 14 program words each: more than 33554432 words in all"
 expect_err_lines 1
