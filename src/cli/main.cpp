@@ -1,5 +1,7 @@
 // sbrdma: one CLI over the sbrdma libraries. See README.md and DESIGN.md "CLI contract".
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
@@ -390,8 +392,22 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "sbrdma: error: '%s' needs a command (one of: %s)\n", scope.path.c_str(),
                    scope.choices.c_str());
     } else {
-      // CLI11's own text quotes the value it refused ("--log: ... not in {...}").
-      std::fprintf(stderr, "sbrdma: error: %s\n", sbrdma::base::printable(e.what()).c_str());
+      // CLI11's own text quotes the value it refused ("--log: ... not in {...}"). An option it
+      // names first is named as --help names it ("-b/--minbytes: must not be empty"), and
+      // its count error is worded as ours ("-t/--stats: at most 101 values, got 102").
+      std::string text(what);
+      if (const auto colon = what.find(": ");
+          colon != std::string_view::npos && scope.leaf != nullptr &&
+          scope.leaf->get_option_no_throw(std::string(what.substr(0, colon))) != nullptr) {
+        std::string rest(what.substr(colon + 2));
+        unsigned most = 0;
+        unsigned got = 0;
+        if (std::sscanf(rest.c_str(), "At Most %u required but received %u", &most, &got) == 2) {
+          rest = fmt::format("at most {} value{}, got {}", most, most == 1 ? "" : "s", got);
+        }
+        text = help_name(scope.leaf, std::string(what.substr(0, colon))) + ": " + rest;
+      }
+      std::fprintf(stderr, "sbrdma: error: %s\n", sbrdma::base::printable(text).c_str());
     }
     std::fprintf(stderr, "run '%s --help' for usage\n", scope.path.c_str());
     return 1;

@@ -478,6 +478,10 @@ check bench_stats_twice 1 - -- bench allr -r 2 -b 1K -n 1 -w 0 --stats avg --sta
 expect_err "sbrdma: error: -t/--stats/--time-stats given more than once"
 expect_err_lines 2
 expect_out_file /dev/null
+# More statistics than there are (avg and p1..p100): CLI11's count error, in our words.
+check bench_stats_too_many 1 - -- bench allr -r 2 -b 1K -t avg $(seq -f p%g 1 100) p50
+expect_err "sbrdma: error: -t/--stats/--time-stats: at most 101 values, got 102"
+expect_err_lines 2
 check bench_stats_once 0 - -- bench allr -r 2 -b 1K -n 1 -w 0 --timing-only -t avg p50
 expect_out "time:avg(us)  time:p50(us)"
 # -e alone below -b's default names the default, not a -b the user never gave.
@@ -486,9 +490,9 @@ expect_err "error: -e 65536 is below -b's default, 1M (1048576 B): give -b too"
 expect_err_lines 1
 # An empty step or factor (an unset variable in a script) is refused, not read as "not given".
 check bench_empty_step 1 - -- bench allr -r 2 -i ""
-expect_err "sbrdma: error: --stepbytes: must not be empty"
+expect_err "sbrdma: error: -i/--stepbytes: must not be empty"
 check bench_empty_factor 1 - -- bench allr -r 2 -f ""
-expect_err "sbrdma: error: --stepfactor: must not be empty"
+expect_err "sbrdma: error: -f/--stepfactor: must not be empty"
 # --show-input-output-size: a rank's input and output bytes, as nccom-test's example shows them
 # for all-gather (32 B in, 1024 B out on 32 ranks); rank 0's when the blocks differ.
 check nccom_io_sizes_allg 0 - -- bench allg -r 32 --topology trn2.48xlarge -b 1kb -n 1 -w 0 --timing-only --show-input-output-size --report-to-json-file io.json

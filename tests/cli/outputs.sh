@@ -77,12 +77,12 @@ else _fail "--trace and --report-to-json-file to one named pipe: exit $rc $(head
 rm -f "$(work)/fifo"
 # The other file options refuse an empty value too.
 check bench_groups_empty 1 - -- bench allr -r 2 -b 1K --custom-replica-groups ""
-expect_err "error: --custom-replica-groups: must not be empty"
+expect_err "error: --custom-replica-groups/--custom-replica-group: must not be empty"
 check bench_maxbytes_empty 1 - -- bench allr -r 2 -b 1K -e ""
-expect_err "error: --maxbytes: must not be empty"
+expect_err "error: -e/--maxbytes: must not be empty"
 printf 'rdma_desc_start\n' >"$(work)/one.s"
 check asm_output_empty 1 - -- asm one.s -o ""
-expect_err "error: --output: must not be empty"
+expect_err "error: -o/--output: must not be empty"
 
 # An output that is one of the run's inputs would replace it: refused before the run.
 cp "$EX/ping_pong.s" "$(work)/victim.s"
