@@ -167,7 +167,8 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
     bad(base::make_error(
         fmt::format("-N {}: one node (-N 1) is simulated; --topology picks the machine "
                     "(built-in: {})",
-                    base::printable_brief(a.nnodes), topologies_with_cores())));
+                    a.nnodes.empty() ? std::string("''") : base::printable_brief(a.nnodes),
+                    topologies_with_cores())));
   }
   if (a.hosts_given || !a.hosts_file.empty()) {
     bad(base::make_error(

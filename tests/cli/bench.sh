@@ -438,6 +438,8 @@ expect_err "error: -r 16: topology trn2 has only 8 cores (ranks); built-in topol
 # One node is simulated: -N 1 and --non-interactive are accepted, hosts are refused.
 check nccom_one_node 0 - -- bench allr -r 2 -b 1K -N 1 --non-interactive --timing-only -n 1 -w 0
 expect_out "        1024             256     fp32"
+check nccom_empty_nodes 1 - -- bench allr -r 2 -b 1K -N ""
+expect_err "error: -N '': one node (-N 1) is simulated;"
 check nccom_two_nodes 1 - -- bench allr -r 2 -b 1K -N 2
 expect_err "error: -N 2: one node (-N 1) is simulated; --topology picks the machine (built-in: trn2 (8), trn2.48xlarge (128), trn2u (512), trn1 (2), trn1.32xlarge (32))"
 expect_err_lines 1
