@@ -32,9 +32,9 @@ namespace sbrdma::firmware::testing {
 
 /// One thing the firmware did, in order.
 struct Action {
-  enum class Kind { kWrite32, kWriteBlock, kRead32, kRightPush, kLeftPop, kWaitSem, kFence };
+  enum class Kind { kWrite32, kWriteBlock, kRead32, kRightPush, kLeftPop, kWaitSem, kFence, kLog };
   Kind kind;
-  std::uint64_t addr = 0;   ///< bus actions
+  std::uint64_t addr = 0;   ///< bus actions; kLog: the line's index in ScriptedEnv::lines
   std::uint32_t value = 0;  ///< write32 value, pushed/popped value, wait threshold
   std::size_t bytes = 0;    ///< write_block length
   unsigned prid = 0;        ///< FIFO and fence actions
@@ -103,6 +103,8 @@ class ScriptedEnv : public Q7Env {
   std::vector<Action> actions;     ///< every action, in order
   std::vector<std::string> lines;  ///< DEBUG lines
   bool debug = true;
+  /// Each DEBUG line is also a kLog action (where it falls among the writes and handshakes).
+  bool log_actions = false;
   base::Tick total_delay;
   std::map<unsigned, std::uint32_t> sems;  ///< this core's semaphores
 
@@ -146,7 +148,10 @@ class ScriptedEnv : public Q7Env {
   }
 
   [[nodiscard]] bool debug_enabled() const override { return debug; }
-  void debug_log(std::string_view line) override { lines.emplace_back(line); }
+  void debug_log(std::string_view line) override {
+    lines.emplace_back(line);
+    if (log_actions) actions.push_back({Action::Kind::kLog, lines.size() - 1});
+  }
 
   /// A value from the left neighbour of `prid` (as PRID prid-1 would push it).
   void push_left(unsigned prid, std::uint32_t v) { fifo_[prid].push_back(v); }

@@ -63,6 +63,85 @@ TEST(RdmaDescStart, OrderedWritesForMask3) {
   EXPECT_EQ(c.fw.stream(Role::kRx).expected_total(), 0U);
 }
 
+// Where each DEBUG line falls among the drain, the doorbells and the handshake. [HIGH] spec
+// §4.1, §4.3-4.4: "Draining" before the drain and "drained" after it; RX logs "Writing"
+// before its S2M doorbell, "Signaling" before right_push and "TX signaled" after it; TX logs
+// "Waiting for RX sync" before left_pop returns, "Writing" after it and before its M2S
+// doorbell, and "written" after that doorbell.
+TEST(RdmaDescStart, LogLinesFallBetweenTheirWritesAndHandshakes) {
+  Core c(0, 0);
+  ASSERT_TRUE(c.gen(make_gen(0xFFFF, 64, 0, 0, 1, 0)).ok());
+  c.env.log_actions = true;
+  const std::size_t before = c.env.actions.size();
+  ASSERT_TRUE(c.start().ok());
+  // Each action as a word: a line without its "P0: Q7: rdma_desc_start " prefix, cut at its
+  // first ',' or ';' (values vary), or the bus action it is.
+  std::vector<std::string> got;
+  for (const Action& a : start_actions(c, before)) {
+    switch (a.kind) {
+      case Kind::kLog: {
+        std::string line = c.env.lines[a.addr];
+        if (const auto at = line.find("rdma_desc_start "); at != std::string::npos) {
+          line = line.substr(at + 16);
+        } else if (line.find("Trigger DMA") != std::string::npos) {
+          line = "Trigger DMA";
+        }
+        line = line.substr(0, line.find_first_of(",;\n"));
+        got.push_back(line);
+        break;
+      }
+      case Kind::kFence:
+        got.push_back("fence");
+        break;
+      case Kind::kRightPush:
+        got.push_back("right_push");
+        break;
+      case Kind::kLeftPop:
+        got.push_back("left_pop");
+        break;
+      case Kind::kWrite32:
+        got.push_back(a.addr == kGroupCfg      ? "group"
+                      : a.addr == kBcastS2mInc ? "S2M doorbell"
+                      : a.addr == kBcastM2sInc ? "M2S doorbell"
+                                               : "write");
+        break;
+      default:
+        got.push_back("other");
+    }
+  }
+  const std::vector<std::string> want{
+      "[RX] Start",
+      "[RX] ring_num=0",
+      "[RX] Trigger S2M DMA",
+      "[RX] Draining descriptor writes",
+      "fence",
+      "[RX] Descriptor writes drained",
+      "[RX] Writing tail pointer increment",
+      "Trigger DMA",
+      "group",
+      "S2M doorbell",
+      "[RX] Signaling TX to proceed (right_push)",
+      "right_push",
+      "[RX] TX signaled",
+      "[RX] End",
+      "[TX] Start",
+      "[TX] ring_num=0",
+      "[TX] Trigger M2S DMA",
+      "[TX] Draining descriptor writes",
+      "fence",
+      "[TX] Descriptor writes drained",
+      "[TX] Waiting for RX sync (left_pop)",
+      "left_pop",
+      "[TX] Writing tail pointer increment",
+      "Trigger DMA",
+      "group",
+      "M2S doorbell",
+      "[TX] Tail pointer increment written",
+      "[TX] End",
+  };
+  EXPECT_EQ(got, want);
+}
+
 TEST(RdmaDescStart, AllSixteenEnginesNeedOneTriggerPerRole) {
   Core c(0, 0);
   ASSERT_TRUE(c.gen(make_gen(0xFFFF, 64, 0, 0, 1, 0)).ok());
@@ -151,6 +230,14 @@ TEST(RdmaDescStart, ARoleWordThatSaysTheOtherRoleIsFatal) {
     EXPECT_EQ(std::count_if(got.begin(), got.end(),
                             [](const Action& a) { return a.addr == kBcastS2mInc; }),
               flip_tx ? 2 : 0);
+    // The check comes right after the drain (bne a7,a6 before either role's branch, [HIGH]
+    // wiki-facts §7): the failing role's last action is its fence, so TX never pops.
+    ASSERT_FALSE(got.empty());
+    EXPECT_EQ(got.back().kind, Kind::kFence);
+    EXPECT_EQ(got.back().prid, flip_tx ? 1U : 0U);
+    EXPECT_EQ(std::count_if(got.begin(), got.end(),
+                            [](const Action& a) { return a.kind == Kind::kLeftPop; }),
+              0);
   }
 }
 
