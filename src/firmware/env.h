@@ -30,10 +30,8 @@ enum class Role : std::uint8_t { kRx, kTx };
 inline constexpr unsigned kRxPrid = 0;
 inline constexpr unsigned kTxPrid = 1;
 
-/// Role of a PRID (parity). [CHOICE D7]
-constexpr Role role_of(unsigned prid) {
-  return prid % 2 == 0 ? Role::kRx : Role::kTx;
-}
+// The pair keeps the parity rule: even PRID = RX, odd = TX. [CHOICE D7]
+static_assert(kRxPrid % 2 == 0 && kTxPrid % 2 == 1);
 /// PRID that plays `r`. [CHOICE D22a]
 constexpr unsigned prid_of(Role r) {
   return r == Role::kRx ? kRxPrid : kTxPrid;

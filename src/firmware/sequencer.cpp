@@ -151,10 +151,14 @@ base::Task<base::Status> PoolFirmware::execute(isa::Word word) {
   // 4. The op.
   base::Status st = base::ok_status();
   switch (*op) {
-    case Op::kGen:
-      st = reads_done();
-      if (st) st = co_await rdma_desc_gen(isa::decode_rdma_desc_gen(word).value());
+    case Op::kGen: {
+      // A refused completion_info stops the word before its reads, as start's does (D38).
+      const isa::RdmaDescGen g = isa::decode_rdma_desc_gen(word).value();
+      st = check_rdma_completion_info("rdma_desc_gen", g.completion_info);
+      if (st) st = reads_done();
+      if (st) st = co_await rdma_desc_gen(g);
       break;
+    }
     case Op::kStart:
       st = check_rdma_completion_info("rdma_desc_start",
                                       isa::decode_rdma_desc_start(word).value().completion_info);

@@ -278,6 +278,19 @@ TEST(Sequencer, AnOpRefusedBeforeItsReadsFiresNoReadUpdate) {
     EXPECT_EQ(c.env.sems[3], 0U);
   }
   {
+    Core c(0, 0);  // gen refuses its completion_info at the same point (D38)
+    isa::Word w = with_completion_info(gen_word(), 0x04);
+    w[4] = static_cast<std::uint8_t>(WaitMode::kNone);
+    w[6] = static_cast<std::uint8_t>(UpdateMode::kIncRead);
+    w[7] = 3;
+    auto run = c.fw.run({w});
+    ASSERT_TRUE(testing::drive(run));
+    ASSERT_EQ(c.fw.errors().size(), 1U);
+    EXPECT_NE(c.fw.errors()[0].message.find("rdma_desc_gen"), std::string::npos)
+        << c.fw.errors()[0].message;
+    EXPECT_EQ(c.env.sems[3], 0U);
+  }
+  {
     Core c(0, 0);  // a start with nothing to start: refused after its (empty) reads
     auto run = c.fw.run({start_word(events(WaitMode::kNone, 0, UpdateMode::kIncRead, 3, 0))});
     ASSERT_TRUE(testing::drive(run));
