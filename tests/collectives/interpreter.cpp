@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -38,18 +39,25 @@ Interpreter::Interpreter(const Geometry& g, std::uint64_t sbuf_bytes, std::uint6
 
 std::uint8_t* Interpreter::at(CoreId core, unsigned p, std::uint64_t offset) {
   Core& c = cores_[core];
-  if (c.sbuf.empty()) c.sbuf.assign(g_.partitions * sbuf_bytes_, 0);
+  if (c.sbuf.empty()) {
+    // Garbage, not zeros, from a fixed generator per core: a slot read before it is written
+    // then gives a wrong result under every reduction (zeros hid it from max and sum, and
+    // from min over signed types).
+    c.sbuf.resize(g_.partitions * sbuf_bytes_);
+    std::uint64_t h = 0x9E3779B97F4A7C15ULL * (std::uint64_t{core} + 1);
+    for (std::size_t i = 0; i < c.sbuf.size(); i += sizeof h) {
+      h ^= h << 13;
+      h ^= h >> 7;
+      h ^= h << 17;
+      std::memcpy(c.sbuf.data() + i, &h, std::min(sizeof h, c.sbuf.size() - i));
+    }
+  }
   return c.sbuf.data() + p * sbuf_bytes_ + offset;
 }
 
 void Interpreter::read(CoreId core, unsigned p, std::uint64_t offset, std::uint8_t* out,
-                       std::size_t n) const {
-  const Core& c = cores_[core];
-  if (c.sbuf.empty()) {
-    std::memset(out, 0, n);
-    return;
-  }
-  std::memcpy(out, c.sbuf.data() + p * sbuf_bytes_ + offset, n);
+                       std::size_t n) {
+  std::memcpy(out, at(core, p, offset), n);
 }
 
 void Interpreter::write(CoreId core, unsigned p, std::uint64_t offset, const std::uint8_t* in,

@@ -22,7 +22,7 @@ class Interpreter {
   Interpreter(const Geometry& g, std::uint64_t sbuf_bytes, std::uint64_t seed);
 
   /// Bytes [offset, offset + out.size()) of partition `p` of `core`.
-  void read(CoreId core, unsigned p, std::uint64_t offset, std::uint8_t* out, std::size_t n) const;
+  void read(CoreId core, unsigned p, std::uint64_t offset, std::uint8_t* out, std::size_t n);
   void write(CoreId core, unsigned p, std::uint64_t offset, const std::uint8_t* in, std::size_t n);
 
   /// Runs `programs` to the end. Returns "" or what went wrong (deadlock, ring overflow, a
