@@ -278,8 +278,8 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
                                        base::printable_brief(a.check))));
     }
   }
-  if (o.check && a.timing_only) {
-    bad(base::make_error("-c (data check) needs data: it cannot run with --timing-only"));
+  if (auto st = platform::check_data_mode(o.check.has_value(), a.timing_only); !st) {
+    bad(st.error());
   }
   if (auto seed = parse_flag_u64("--seed", a.seed)) {
     o.seed = *seed;

@@ -206,6 +206,13 @@ collectives::Geometry geometry_of(const device::Topology& topology) {
   return g;
 }
 
+base::Status check_data_mode(bool check, bool timing_only) {
+  if (check && timing_only) {
+    return base::make_error("-c (data check) needs data: it cannot run with --timing-only");
+  }
+  return base::ok_status();
+}
+
 base::Status check_iteration_total(unsigned iterations, unsigned warmups) {
   if (warmups > std::numeric_limits<unsigned>::max() - iterations) {
     return base::make_error(fmt::format("-n {} and -w {}: more than {} iterations in all",
@@ -219,9 +226,7 @@ namespace {
 /// The job's own contradictions: a data check asked of a run without data, and warmups plus
 /// iterations past what one count holds.
 base::Status check_modes(const CollectiveJob& job) {
-  if (job.check && job.timing_only) {
-    return base::make_error("-c (data check) needs data: it cannot run with --timing-only");
-  }
+  SBRDMA_TRY(check_data_mode(job.check.has_value(), job.timing_only));
   return check_iteration_total(job.request.iterations, job.warmups);
 }
 

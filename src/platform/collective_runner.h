@@ -136,6 +136,10 @@ inline constexpr std::uint64_t kMaxWholeBackingExtra = std::uint64_t{1} << 30;
 /// block).
 std::uint64_t buffer_span(const std::vector<std::vector<collectives::RankBuffers>>& buffers);
 
+/// Refuses a data check asked of a run without data (--timing-only). run_collective() checks
+/// it too; bench checks it with its other flags.
+base::Status check_data_mode(bool check, bool timing_only);
+
 /// Refuses warmups plus iterations past what one count holds (an unsigned): the message
 /// names both flags. run_collective() checks it too; bench checks it with its other flags.
 base::Status check_iteration_total(unsigned iterations, unsigned warmups);
