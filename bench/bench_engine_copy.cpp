@@ -3,8 +3,8 @@
 // driven through the MMIO bus like a driver, in simulated bytes per wall-second; next to plain
 // memcpy of the same descriptor-sized pieces between two 28 MiB buffers, measured in the same
 // run. BM_EngineCopyVsMemcpy times both inside each iteration and reports their ratio, with
-// the SBUFs sparse (/0: 4 KiB pages backed where written) and dense (/1: huge pages, as a large
-// collective's SBUFs are, D33).
+// the SBUFs sparse (/0) and dense (/1: MachineOptions::dense_sbuf as a large collective's SBUFs
+// have it, D33, without the prefault); both are backed 4 KiB at a time where written.
 #include <benchmark/benchmark.h>
 
 #include <chrono>

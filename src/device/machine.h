@@ -64,8 +64,9 @@ struct MachineOptions {
   /// A ring-id mismatch stops the queue (true) or is only latched and reported (false, as the
   /// public driver masks it on Trainium2 data engines). [CHOICE D2]
   bool ring_id_abort = true;
-  /// The SBUFs' pages will be filled whole (large collective buffers): back them with huge
-  /// pages. Otherwise only the 4 KiB pages written are backed (device::PageBacking).
+  /// The SBUFs' pages will be filled whole (large collective buffers): they may be backed ahead
+  /// of their writes (prefault_sbufs). Otherwise only the pages written are backed
+  /// (device::PageBacking).
   /// Performance only: contents and timing are the same either way.
   bool dense_sbuf = false;
   /// With dense_sbuf: how many SBUFs (the cores a collective fills) the OS backs ahead of their

@@ -10,7 +10,7 @@
 
 #include "device/machine.h"
 #include "device/ordered_arrivals.h"
-#include "sim/huge_page_pool.h"
+#include "sim/object_pool.h"
 
 namespace sbrdma::device {
 
@@ -165,15 +165,15 @@ struct Machine::PostedWrite {
 /// One core's hardware.
 struct Machine::CoreState {
   CoreState(sim::Kernel& kernel, CoreId core, const soc::Profile& p, PageBacking sbuf_backing);
-  /// Per-core state lives in the huge-page pool (touched at random on every event).
-  static void* operator new(std::size_t n) { return sim::HugePagePool::allocate(n); }
+  /// Per-core state lives in the object pool (touched at random on every event).
+  static void* operator new(std::size_t n) { return sim::ObjectPool::allocate(n); }
   static void operator delete(void* p, std::size_t n) noexcept {
-    sim::HugePagePool::deallocate(p, n);
+    sim::ObjectPool::deallocate(p, n);
   }
   /// STATE_BUF: one page per partition, only its active bytes kept.
   PagedMemory sbuf;
   /// The TPB window's other memories, by offset from the TPB base: mostly descriptor rings,
-  /// which are filled whole, so their pages are huge-page backed (PageBacking::kDense).
+  /// which are filled whole (PageBacking::kDense).
   PagedMemory mem;
   SemaphoreBank sems;
   /// Engines by index, created on first use.

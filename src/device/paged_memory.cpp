@@ -33,30 +33,30 @@ namespace {
 constexpr std::uint64_t kZeroBytes = 64 * 1024;
 const std::array<std::uint8_t, kZeroBytes> kZeros{};
 
-constexpr std::uint64_t kHugePage = 2ULL << 20;
+constexpr std::uint64_t kArenaAlign = 2ULL << 20;
 
-/// A zeroed mapping of at least `bytes` and its huge-page-aligned start.
+/// A zeroed mapping of at least `bytes` and its 2 MiB-aligned start.
 struct Arena {
   void* mapping = nullptr;
   std::uint64_t mapped = 0;
   std::uint8_t* data = nullptr;
 };
 
-/// `bytes` of zeroed memory, huge-page aligned, advised for huge pages if dense.
-Arena map_arena(std::uint64_t bytes, PageBacking backing) {
+/// `bytes` of zeroed memory, 2 MiB-aligned, advised for transparent huge pages if `huge`. The
+/// pool's arenas are not: on this project's VM the OS took longer to find and zero 2 MiB pages
+/// than the TLB saved, most on the first run after other work (D33).
+Arena map_arena(std::uint64_t bytes, bool huge) {
 #if defined(__linux__)
-  const std::uint64_t mapped = bytes + kHugePage;
+  const std::uint64_t mapped = bytes + kArenaAlign;
   void* raw = mmap(nullptr, mapped, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (raw == MAP_FAILED) base::out_of_memory("cannot map the simulated memories' pages");
   const auto at = reinterpret_cast<std::uintptr_t>(raw);
-  auto* p = reinterpret_cast<std::uint8_t*>((at + kHugePage - 1) & ~(kHugePage - 1));
-  if (backing == PageBacking::kDense) {
-    madvise(p, bytes, MADV_HUGEPAGE);  // advice only: failure is harmless
-  }
+  auto* p = reinterpret_cast<std::uint8_t*>((at + kArenaAlign - 1) & ~(kArenaAlign - 1));
+  if (huge) madvise(p, bytes, MADV_HUGEPAGE);  // advice only: failure is harmless
   return Arena{raw, mapped, p};
 #else
-  (void)backing;
+  (void)huge;
   auto* p = static_cast<std::uint8_t*>(std::calloc(1, std::max<std::uint64_t>(bytes, 1)));
   if (p == nullptr) base::out_of_memory("cannot map the simulated memories' pages");
   return Arena{p, bytes, p};
@@ -72,12 +72,11 @@ void unmap_arena(const Arena& a) {
 }
 
 /// Page memory for every PagedMemory of the process, by page size and backing. Fresh pages are
-/// carved from arenas mapped zero-filled by the OS; dense arenas are advised for huge pages (a 2
-/// MiB fault instead of 512 small ones), sparse ones are not, so the OS backs only the 4 KiB pages
-/// really written. Pages given back are kept with the extent their owner wrote, poisoned for ASan,
-/// and that extent is zeroed when they are taken again. Memory is never returned to the OS: the
-/// pool stays as large as the most pages ever alive at once, which a bench run reaches with its
-/// first Simulation.
+/// carved from arenas mapped zero-filled by the OS, which backs them 4 KiB at a time where
+/// written, or ahead of the writes for a dense memory (prefault). Pages given back are kept with
+/// the extent their owner wrote, poisoned for ASan, and that extent is zeroed when they are taken
+/// again. Memory is never returned to the OS: the pool stays as large as the most pages ever alive
+/// at once, which a bench run reaches with its first Simulation.
 class PagePool {
  public:
   static PagePool& instance() {
@@ -103,7 +102,7 @@ class PagePool {
       return u;
     }
     const std::uint64_t step = step_of(bytes);
-    if (c.left < step) new_arena(c, step, backing);
+    if (c.left < step) new_arena(c, step);
     std::uint8_t* p = c.next;
     c.next += step;
     c.left -= step;
@@ -129,7 +128,7 @@ class PagePool {
           c.free.push_back(Used{c.next, 0, 0});
         }
         want = c.free.size() >= count ? 0 : (count - c.free.size()) * step;
-        if (want > 0) new_arena(c, want, backing);
+        if (want > 0) new_arena(c, want);
       }
       if (want > 0) spans.emplace_back(c.next, want);
     }
@@ -174,10 +173,10 @@ class PagePool {
   static std::uint64_t round_up(std::uint64_t n, std::uint64_t to) {
     return (n + to - 1) / to * to;
   }
-  /// Makes `c` carve from a fresh arena of at least `bytes` (whole huge pages).
-  static void new_arena(SizeClass& c, std::uint64_t bytes, PageBacking backing) {
-    c.left = round_up(std::max(bytes, kArenaBytes), kHugePage);
-    c.next = map_zeroed(c.left, backing);
+  /// Makes `c` carve from a fresh arena of at least `bytes` (whole 2 MiB blocks).
+  static void new_arena(SizeClass& c, std::uint64_t bytes) {
+    c.left = round_up(std::max(bytes, kArenaBytes), kArenaAlign);
+    c.next = map_arena(c.left, false).data;  // never given back: the pool keeps its arenas
   }
   /// Arena bytes one page of `bytes` takes.
   static std::uint64_t step_of(std::uint64_t bytes) {
@@ -187,10 +186,10 @@ class PagePool {
   /// Backs [p, p + n) now, as writes to it would, without changing its bytes.
   static void populate(std::uint8_t* p, std::uint64_t n) {
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-    // From the far end down, in huge pages: the caller's first writes start at the near end,
+    // From the far end down, 2 MiB at a time: the caller's first writes start at the near end,
     // and the two meet once instead of contending for every page.
     while (n > 0) {
-      const std::uint64_t k = n % kHugePage != 0 ? n % kHugePage : kHugePage;
+      const std::uint64_t k = n % kArenaAlign != 0 ? n % kArenaAlign : kArenaAlign;
       n -= k;
       madvise(p + n, k, MADV_POPULATE_WRITE);  // advice only: an old kernel refuses, harmlessly
     }
@@ -198,12 +197,6 @@ class PagePool {
     (void)p;
     (void)n;
 #endif
-  }
-
-  /// `bytes` of zeroed memory, huge-page aligned, advised for huge pages if dense (never given
-  /// back: the pool keeps its arenas).
-  static std::uint8_t* map_zeroed(std::uint64_t bytes, PageBacking backing) {
-    return map_arena(bytes, backing).data;
   }
 
   std::mutex mu_;
@@ -223,7 +216,7 @@ void wait_prefault() {
 }
 
 DenseBuffer::DenseBuffer(std::uint64_t bytes) : size_(bytes) {
-  const Arena a = map_arena(bytes, PageBacking::kDense);
+  const Arena a = map_arena(bytes, true);
   mapping_ = a.mapping;
   mapped_ = a.mapped;
   data_ = a.data;

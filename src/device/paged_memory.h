@@ -16,17 +16,15 @@
 /// Pages are found through a two-level table (a directory of leaves of 1024 page pointers, leaves
 /// made on first use): an SBUF's 128 partitions sit in one leaf. Page memory comes from a
 /// process-wide pool of large arenas and goes back to it when the memory dies, so that a second
-/// Simulation in the same process reuses pages the first one already faulted in. A dense memory's
-/// arenas are advised for huge pages: right when its pages are filled whole (a large collective's
-/// SBUF buffers, the descriptor rings), wasteful when they are written here and there (a 1 KiB
-/// collective over 128 partitions), where the OS would zero whole 2 MiB pages to back a few words;
-/// a sparse memory's pages are backed 4 KiB at a time where written; pages known to be filled soon
-/// can be backed ahead on a background thread (prefault_pages). A fresh page is zero from the OS. A
-/// reused one comes with the extent its last owner wrote, kept "stale": stale bytes read as zero,
-/// and are zeroed only when a write run hands them to a caller that may read them first; a caller
-/// that overwrites a whole run (write, copy_bytes) takes its bytes out of the stale extent without
-/// zeroing them. The stale extent stays one interval: a run in its middle also zeroes the shorter
-/// side.
+/// Simulation in the same process reuses pages the first one already faulted in. The OS backs
+/// pages 4 KiB at a time where written; a dense memory's pages (filled whole: a large collective's
+/// SBUF buffers, the descriptor rings) can be backed ahead on a background thread
+/// (prefault_pages). No arena is advised for transparent huge pages (D33). A fresh page is zero
+/// from the OS. A reused one comes with the extent its last owner wrote, kept "stale": stale bytes
+/// read as zero, and are zeroed only when a write run hands them to a caller that may read them
+/// first; a caller that overwrites a whole run (write, copy_bytes) takes its bytes out of the stale
+/// extent without zeroing them. The stale extent stays one interval: a run in its middle also
+/// zeroes the shorter side.
 ///
 ///   reused page:  | written by us | stale (reads 0) |  fresh or zeroed  |
 ///                 0               sb                se                  valid_bytes
@@ -41,7 +39,7 @@ namespace sbrdma::device {
 /// How the OS backs a memory's pages (see the top of this file).
 enum class PageBacking : std::uint8_t {
   kSparse,  ///< 4 KiB pages, only where written
-  kDense,   ///< huge pages where the OS allows: pages are expected to be filled whole
+  kDense,   ///< pages are expected to be filled whole, and may be backed ahead (prefault_pages)
 };
 
 /// A sparse, lazily allocated byte memory (see the top of this file).
@@ -150,9 +148,10 @@ void prefault_pages(std::uint64_t valid_bytes, PageBacking backing, std::uint64_
 /// memory bandwidth to itself).
 void wait_prefault();
 
-/// `bytes` of zeroed host memory mapped the way a dense SBUF's pages are (huge-page aligned and
-/// advised, on Linux), given back to the OS on destruction. For measuring the host with the kind
-/// of memory the simulation copies into: the bench's memcpy reference.
+/// `bytes` of zeroed host memory, 2 MiB-aligned and advised for transparent huge pages (on
+/// Linux), given back to the OS on destruction. For the bench's memcpy reference: once backed
+/// (outside the timing), huge pages give the host's best copy rate, a stricter reference than
+/// the 4 KiB pages the simulated SBUFs use (D33).
 class DenseBuffer {
  public:
   explicit DenseBuffer(std::uint64_t bytes);

@@ -27,7 +27,7 @@
 #include "device/reg_file.h"
 #include "device/topology.h"
 #include "device/udma_queue.h"
-#include "sim/huge_page_pool.h"
+#include "sim/object_pool.h"
 
 namespace sbrdma::device {
 
@@ -44,10 +44,10 @@ class UdmaEngine {
   /// Contract: queues <= kMaxQueues.
   UdmaEngine(CoreId core, unsigned index, unsigned queues);
 
-  /// Engines live in the huge-page pool (a machine has thousands, touched at random).
-  static void* operator new(std::size_t n) { return sim::HugePagePool::allocate(n); }
+  /// Engines live in the object pool (a machine has thousands, touched at random).
+  static void* operator new(std::size_t n) { return sim::ObjectPool::allocate(n); }
   static void operator delete(void* p, std::size_t n) noexcept {
-    sim::HugePagePool::deallocate(p, n);
+    sim::ObjectPool::deallocate(p, n);
   }
 
   /// The global core the engine belongs to.

@@ -24,7 +24,7 @@
 #include "base/taken_prefix.h"
 #include "base/units.h"
 #include "device/reg_file.h"
-#include "sim/huge_page_pool.h"
+#include "sim/object_pool.h"
 #include "soc/address_map.h"
 
 namespace sbrdma::device {
@@ -89,10 +89,10 @@ class UdmaQueue {
  public:
   explicit UdmaQueue(soc::Direction dir);
 
-  /// Queues live in the huge-page pool (a machine has thousands, touched at random).
-  static void* operator new(std::size_t n) { return sim::HugePagePool::allocate(n); }
+  /// Queues live in the object pool (a machine has thousands, touched at random).
+  static void* operator new(std::size_t n) { return sim::ObjectPool::allocate(n); }
   static void operator delete(void* p, std::size_t n) noexcept {
-    sim::HugePagePool::deallocate(p, n);
+    sim::ObjectPool::deallocate(p, n);
   }
 
   /// M2S or S2M.

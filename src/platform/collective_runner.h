@@ -118,8 +118,8 @@ MemoryNeed memory_need(const CollectiveJob& job,
                        const std::vector<std::vector<collectives::RankBuffers>>& buffers,
                        std::uint64_t sbuf_bytes, std::uint64_t words);
 
-/// Whether `job`'s simulations back each SBUF whole with huge pages (device::PageBacking
-/// kDense) rather than 4 KiB at a time where written: when the lowering uses `sbuf_bytes` >=
+/// Whether `job`'s simulations back each SBUF whole, ahead of its writes (device::PageBacking
+/// kDense), rather than 4 KiB at a time where written: when the lowering uses `sbuf_bytes` >=
 /// 64 KiB of each partition, and backing the participating cores' SBUFs whole adds at most
 /// kMaxWholeBackingExtra beyond the bytes their input and output buffers span
 /// (`buffer_bytes` per partition; scratch does not count, since a large group reserves relay

@@ -44,7 +44,7 @@ struct SimOptions {
   bool ring_id_abort = true;
   /// Non-zero: same-time events run in a reproducible shuffled order (sim::EventQueue).
   std::uint64_t seed = 0;
-  /// The SBUFs will be filled whole: back them with huge pages (device::MachineOptions).
+  /// The SBUFs will be filled whole (device::MachineOptions::dense_sbuf).
   bool dense_sbuf = false;
   /// With dense_sbuf: SBUFs backed ahead of use (device::MachineOptions).
   std::uint32_t prefault_sbufs = 0;

@@ -38,7 +38,7 @@
 
 #include "base/units.h"
 #include "sim/callback.h"
-#include "sim/huge_page_allocator.h"
+#include "sim/mapped_allocator.h"
 
 namespace sbrdma::sim {
 
@@ -191,13 +191,13 @@ class EventQueue {
   std::uint64_t seed_;
   std::uint64_t next_seq_ = 0;
   std::size_t size_ = 0;
-  std::vector<Key, HugePageAllocator<Key, 64>> keys_;                    // kPad unused first
-  std::vector<std::uint32_t, HugePageAllocator<std::uint32_t>> ref_at_;  // beside keys_
+  std::vector<Key, MappedAllocator<Key, 64>> keys_;                    // kPad unused first
+  std::vector<std::uint32_t, MappedAllocator<std::uint32_t>> ref_at_;  // beside keys_
   std::vector<Run> runs_;
   std::vector<std::uint32_t> free_runs_;
   std::uint32_t cur_ = kNoRun;  // the current run: out of the heap, popping
   Recent recent_[std::size_t{1} << kRecentBits];
-  std::vector<Slot, HugePageAllocator<Slot>> slots_;
+  std::vector<Slot, MappedAllocator<Slot>> slots_;
   std::vector<std::uint32_t> free_;
 };
 

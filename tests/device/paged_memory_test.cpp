@@ -5,8 +5,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <fstream>
 #include <numeric>
+#include <optional>
+#include <span>
 #include <vector>
+
+#include "support/vm_flags.h"
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -238,8 +243,8 @@ TEST(PagedMemory, LongCopiesAtEveryAlignmentLandExactly) {
   }
 }
 
-TEST(DenseBuffer, IsZeroedWritableAndHugePageAligned) {
-  constexpr std::uint64_t kBytes = (3ULL << 20) + 100;  // not a whole number of huge pages
+TEST(DenseBuffer, IsZeroedWritableAnd2MiBAligned) {
+  constexpr std::uint64_t kBytes = (3ULL << 20) + 100;  // not a whole number of 2 MiB blocks
   DenseBuffer b(kBytes);
   ASSERT_NE(b.data(), nullptr);
   EXPECT_EQ(b.size(), kBytes);
@@ -250,7 +255,25 @@ TEST(DenseBuffer, IsZeroedWritableAndHugePageAligned) {
   b.data()[0] = 1;
   b.data()[kBytes - 1] = 2;
   EXPECT_EQ(b.data()[0] + b.data()[kBytes - 1], 3);
+#if defined(__linux__)
+  if (std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled").good()) {  // a THP kernel
+    EXPECT_EQ(testing::advised_huge(b.data()), std::optional<bool>(true));
+  }
+#endif
 }
+
+#if defined(__linux__)
+// The simulation's pages are 4 KiB ones, dense or sparse: huge-page advice cost more than it
+// saved on this project's VM (D33).
+TEST(PagedMemory, NoPageIsAdvisedForHugePages) {
+  for (const PageBacking backing : {PageBacking::kSparse, PageBacking::kDense}) {
+    PagedMemory m(4ULL << 20, 1ULL << 20, 1ULL << 20, backing);
+    const std::span<std::uint8_t> run = m.write_run(3ULL << 20, 4096);
+    ASSERT_FALSE(run.empty());
+    EXPECT_EQ(testing::advised_huge(run.data()), std::optional<bool>(false));
+  }
+}
+#endif
 
 #if defined(__linux__)
 TEST(DenseBuffer, GivesItsMemoryBackToTheOs) {

@@ -1,17 +1,17 @@
-#include "sim/huge_page_pool.h"
+#include "sim/object_pool.h"
 
 #include <mutex>
 #include <new>
 #include <vector>
 
 #include "base/check.h"
-#include "sim/huge_page_allocator.h"
+#include "sim/mapped_allocator.h"
 
 namespace sbrdma::sim {
 namespace {
 
 constexpr std::size_t kChunkBytes = std::size_t{16} << 20;
-constexpr std::size_t kClasses = HugePagePool::kMaxBlock / HugePagePool::kAlign + 1;
+constexpr std::size_t kClasses = ObjectPool::kMaxBlock / ObjectPool::kAlign + 1;
 
 /// A freed block, linked into its size class's list.
 struct FreeBlock {
@@ -26,9 +26,9 @@ class Pool {
       free_[cls] = b->next;
       return b;
     }
-    const std::size_t bytes = cls * HugePagePool::kAlign;
+    const std::size_t bytes = cls * ObjectPool::kAlign;
     if (next_ == nullptr || bytes > left_) {
-      void* chunk = map_huge(kChunkBytes);
+      void* chunk = map_block(kChunkBytes);
       if (chunk == nullptr) base::out_of_memory("cannot map the simulated engines' state");
       next_ = static_cast<std::byte*>(chunk);
       left_ = kChunkBytes;  // the old chunk's rest is left uncarved
@@ -57,21 +57,21 @@ Pool& pool() {
 }
 
 std::size_t size_class(std::size_t bytes) {
-  return (bytes + HugePagePool::kAlign - 1) / HugePagePool::kAlign;
+  return (bytes + ObjectPool::kAlign - 1) / ObjectPool::kAlign;
 }
 
 }  // namespace
 
-void* HugePagePool::allocate(std::size_t bytes) {
-  if (!HugePagePool::kPooled || bytes > kMaxBlock || bytes == 0) {
+void* ObjectPool::allocate(std::size_t bytes) {
+  if (!ObjectPool::kPooled || bytes > kMaxBlock || bytes == 0) {
     return ::operator new (bytes == 0 ? 1 : bytes, std::align_val_t{kAlign});
   }
   return pool().allocate(size_class(bytes));
 }
 
-void HugePagePool::deallocate(void* p, std::size_t bytes) noexcept {
+void ObjectPool::deallocate(void* p, std::size_t bytes) noexcept {
   if (p == nullptr) return;
-  if (!HugePagePool::kPooled || bytes > kMaxBlock || bytes == 0) {
+  if (!ObjectPool::kPooled || bytes > kMaxBlock || bytes == 0) {
     ::operator delete (p, std::align_val_t{kAlign});
     return;
   }

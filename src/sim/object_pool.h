@@ -1,23 +1,23 @@
 #pragma once
-/// HugePagePool: process-wide storage for the many small, long-lived objects a large machine
+/// ObjectPool: process-wide storage for the many small, long-lived objects a large machine
 /// touches at random on every event (DMA engines, their queues, per-core state). Blocks are
-/// carved from 16 MiB huge-page-advised mappings (see huge_page_allocator.h), 64-byte aligned
+/// carved from 16 MiB mappings (map_block, see mapped_allocator.h), 64-byte aligned
 /// (an object starts on a cache line), and recycled per size through free lists; the
 /// mappings are kept for the process's life, so a later machine reuses them.
 ///
-///   chunk (16 MiB, THP) : [obj][obj][obj]...[  uncarved  ]
+///   chunk (16 MiB)      : [obj][obj][obj]...[  uncarved  ]
 ///   free lists          : size class (64-byte steps) -> freed blocks, linked through them
 ///
-/// A class opts in with HUGE_PAGE_POOLED-style members:
-///   static void* operator new(std::size_t n) { return sim::HugePagePool::allocate(n); }
+/// A class opts in with these members:
+///   static void* operator new(std::size_t n) { return sim::ObjectPool::allocate(n); }
 ///   static void operator delete(void* p, std::size_t n) noexcept {
-///     sim::HugePagePool::deallocate(p, n); }
+///     sim::ObjectPool::deallocate(p, n); }
 /// Thread-safe (one mutex; allocation is rare next to use). Under AddressSanitizer every
 /// block comes from operator new (use-after-free stays detectable).
 
 #include <cstddef>
 
-#include "sim/huge_page_allocator.h"
+#include "sim/mapped_allocator.h"
 
 namespace sbrdma::sim {
 
@@ -34,12 +34,12 @@ inline constexpr bool kAddressSanitizer = false;
 inline constexpr bool kAddressSanitizer = false;
 #endif
 
-class HugePagePool {
+class ObjectPool {
  public:
   /// Alignment of every block.
   static constexpr std::size_t kAlign = 64;
   /// Whether blocks come from the pool (Linux, not under AddressSanitizer) or operator new.
-  static constexpr bool kPooled = kCanMapHuge && !kAddressSanitizer;
+  static constexpr bool kPooled = kCanMap && !kAddressSanitizer;
   /// Largest block served from the pool; larger ones come from operator new.
   static constexpr std::size_t kMaxBlock = std::size_t{1} << 20;
 
