@@ -160,6 +160,38 @@ TEST(BenchRunner, TheIterationsTimeAddsUpToTheRun) {
   EXPECT_FALSE(r->wrong.has_value());
 }
 
+TEST(BenchRunner, TheCheckAndTraceRunsUseTheTimedRunsAlgorithm) {
+  // 32 ranks on trn2u, chip 24's second die with four cores of chips 0-6: some legs go through
+  // relays. A lone reduce-scatter's RDH reuses slots by iteration parity, so its relay slots
+  // fit 4 MiB for one iteration but not for two: auto picks RDH for one iteration and ring
+  // for two. The one-iteration run that traces (and checks: the same lowering) must run the
+  // timed run's ring. Timing only, to keep the test short.
+  Machine m = on("trn2u", 32);
+  m.comm.groups = {{196, 197, 198, 199}};
+  for (collectives::CoreId chip = 0; chip < 7; ++chip) {
+    for (collectives::CoreId k = 0; k < 4; ++k) m.comm.groups[0].push_back(chip * 8 + k);
+  }
+  const auto traced = [&](Algorithm a, unsigned iterations) {
+    CollectiveJob j = job(m, Op::kReduceScatter, a, DataType::kFp32, 4 << 20);
+    j.check.reset();
+    j.timing_only = true;
+    j.trace = true;
+    j.request.iterations = iterations;
+    auto r = run_collective(j);
+    EXPECT_TRUE(r.ok()) << r.error().message;
+    return r.ok() ? std::move(*r) : CollectiveResult{};
+  };
+  const CollectiveResult rdh = traced(Algorithm::kAuto, 1);
+  ASSERT_EQ(rdh.algorithm, Algorithm::kRdh);
+  const CollectiveResult ring = traced(Algorithm::kRing, 1);
+  ASSERT_TRUE(ring.trace_run);
+  ASSERT_NE(ring.trace_json, rdh.trace_json);  // so the test can tell them apart
+  const CollectiveResult r = traced(Algorithm::kAuto, 2);
+  EXPECT_EQ(r.algorithm, Algorithm::kRing);
+  ASSERT_TRUE(r.trace_run);
+  EXPECT_TRUE(r.trace_json == ring.trace_json) << "the trace is not ring's one iteration";
+}
+
 TEST(BenchRunner, TimingOnlyMovesNoBytesAndRefusesACheck) {
   const Machine s = on("trn2", 4);
   CollectiveJob j = job(s, Op::kAllGather, Algorithm::kRing, DataType::kFp32, 1 << 16);
