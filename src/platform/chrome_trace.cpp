@@ -122,9 +122,11 @@ void ChromeTrace::record(const sim::TraceRecord& r) {
 void ChromeTrace::end(base::Tick t) {
   poll(last_);
   for (auto& [core, ct] : cores_) {
-    if (ct.wait) slice(core, ct.wait->tid, ct.wait->name, ct.wait->since, t);
+    if (ct.wait) wait_slice(core, *ct.wait, t);
     close_word(core, ct, t);
     ct.wait.reset();
+    for (auto& [from, e] : ct.inner) events_.push_back(std::move(e));  // in no word
+    ct.inner.clear();
   }
 }
 
@@ -156,7 +158,7 @@ void ChromeTrace::poll_core(device::CoreId core, CoreTrack& ct, base::Tick t) {
   const bool waiting =
       st == sim::ProcessState::kWaiting || (st == sim::ProcessState::kReady && ct.wait);
   if (ct.wait && (!waiting || !lw || lw->seq != ct.wait->seq)) {
-    slice(core, ct.wait->tid, ct.wait->name, ct.wait->since, t);
+    wait_slice(core, *ct.wait, t);
     ct.closed_wait = ct.wait->seq;
     ct.wait.reset();
   }
@@ -188,7 +190,16 @@ void ChromeTrace::close_word(device::CoreId core, CoreTrack& ct, base::Tick to) 
   if (!ct.word) return;
   slice(core, kPoolTid, ct.word->name, ct.word->since, to, fmt::format("\"pc\":{}", ct.pc));
   words_.push_back(WordSpan{core, ct.pc, ct.word->since, to});
+  // Then the inner slices that start in the word (at its start if it takes no time).
+  const base::Tick since = ct.word->since;
   ct.word.reset();
+  auto in_word = [&](const auto& i) {
+    return i.first >= since && (i.first < to || i.first == since);
+  };
+  for (auto& i : ct.inner) {
+    if (in_word(i)) events_.push_back(std::move(i.second));
+  }
+  std::erase_if(ct.inner, in_word);
 }
 
 void ChromeTrace::poll_semaphores(base::Tick t) {
@@ -229,7 +240,7 @@ std::uint32_t ChromeTrace::engine_head(device::CoreId core, unsigned engine) con
 }
 
 void ChromeTrace::on_busy(device::CoreId core, base::Tick t, base::Tick d) {
-  slice(core, kPoolTid, "q7 busy", t, t + d);
+  inner_slice(core, "q7 busy", t, t + d);
 }
 
 void ChromeTrace::on_fence(device::CoreId core, unsigned prid, base::Tick t, base::Tick until) {
@@ -246,9 +257,26 @@ void ChromeTrace::on_push(device::CoreId core, unsigned prid, base::Tick t, std:
 void ChromeTrace::slice(device::CoreId core, unsigned tid, const std::string& name, base::Tick from,
                         base::Tick to, const std::string& args) {
   use_track(core, tid);
-  events_.push_back(
-      fmt::format(R"J({{"name":{},"ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{{{}}}}})J",
-                  quote(name), core, tid, trace_us(from), trace_us(to - from), args));
+  events_.push_back(slice_event(core, tid, name, from, to, args));
+}
+
+void ChromeTrace::inner_slice(device::CoreId core, const std::string& name, base::Tick from,
+                              base::Tick to) {
+  const auto ct = cores_.find(core);
+  if (ct == cores_.end()) return slice(core, kPoolTid, name, from, to);
+  use_track(core, kPoolTid);
+  ct->second.inner.emplace_back(from, slice_event(core, kPoolTid, name, from, to, {}));
+}
+
+void ChromeTrace::wait_slice(device::CoreId core, const OpenSlice& wait, base::Tick to) {
+  if (wait.tid == kPoolTid) return inner_slice(core, wait.name, wait.since, to);
+  slice(core, wait.tid, wait.name, wait.since, to);
+}
+
+std::string ChromeTrace::slice_event(device::CoreId core, unsigned tid, const std::string& name,
+                                     base::Tick from, base::Tick to, const std::string& args) {
+  return fmt::format(R"J({{"name":{},"ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{{{}}}}})J",
+                     quote(name), core, tid, trace_us(from), trace_us(to - from), args);
 }
 
 void ChromeTrace::use_track(device::CoreId core, unsigned tid) {

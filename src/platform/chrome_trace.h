@@ -91,6 +91,11 @@ class ChromeTrace final : public sim::TraceSink {
     std::size_t pc = 0;
     std::optional<OpenSlice> wait;
     std::uint64_t closed_wait = 0;
+    /// POOL slices inside a word (waits, q7 busy) and their starts, held until the word that
+    /// holds their start is written, then written right after it: a viewer makes the first of
+    /// two equal slices the parent, and the word must be. (A busy can come before its word
+    /// opens: the trace sees a new pc only at the next event.)
+    std::vector<std::pair<base::Tick, std::string>> inner;
   };
   struct EngineTrack {
     std::vector<base::Tick> taken;     ///< take ticks of pairs not landed yet (FIFO)
@@ -112,6 +117,13 @@ class ChromeTrace final : public sim::TraceSink {
   [[nodiscard]] std::uint32_t engine_head(device::CoreId core, unsigned engine) const;
   void slice(device::CoreId core, unsigned tid, const std::string& name, base::Tick from,
              base::Tick to, const std::string& args = {});
+  /// A slice on `core`'s POOL thread inside one of its words (written after the word's own).
+  void inner_slice(device::CoreId core, const std::string& name, base::Tick from, base::Tick to);
+  /// A wait's slice: inside the word on the POOL thread, else on its Q7 thread.
+  void wait_slice(device::CoreId core, const OpenSlice& wait, base::Tick to);
+  [[nodiscard]] static std::string slice_event(device::CoreId core, unsigned tid,
+                                               const std::string& name, base::Tick from,
+                                               base::Tick to, const std::string& args);
   void use_track(device::CoreId core, unsigned tid);
 
   const Simulation& sim_;

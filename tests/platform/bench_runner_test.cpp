@@ -423,6 +423,7 @@ TEST(BenchRunner, TheTraceSlicesNestOnEveryThread) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   const testing_trace::TraceSlices t = testing_trace::trace_slices(r->trace_json);
   EXPECT_EQ(t.crossing, 0U) << t.examples;
+  EXPECT_EQ(t.inner_before_word, 0U) << "waits and q7 busy of a word's span come after it";
   // One slice per descriptor pair of the traced iteration, as before the lanes.
   EXPECT_EQ(t.dma, 17920U);
   EXPECT_EQ(t.dma, r->stats.descriptors);

@@ -22,6 +22,10 @@ struct TraceSlices {
   std::size_t crossing = 0;     ///< slices that partly overlap another on their thread
   std::string examples;         ///< the first few crossing pairs, one a line
   std::size_t spare_lanes = 0;  ///< DMA threads beyond the most pairs an engine had in flight
+  /// Slices written before an instruction word's slice (args.pc) of the same span on the same
+  /// thread: a viewer makes the first of two equal slices the parent, so the wait or "q7
+  /// busy" would show where the word's name should.
+  std::size_t inner_before_word = 0;
   std::map<std::pair<int, int>, std::string> names;  ///< (pid, tid) -> thread name
   std::map<std::pair<int, int>, int> sort_index;     ///< (pid, tid) -> thread sort index
 };
@@ -38,6 +42,7 @@ inline TraceSlices trace_slices(const std::string& json) {
     std::int64_t from;
     std::int64_t to;
     std::string name;
+    bool word;  ///< an instruction word's slice (it has args.pc)
   };
   std::map<std::pair<int, int>, std::vector<Slice>> threads;
   for (const auto& e : doc.at("traceEvents")) {
@@ -49,7 +54,8 @@ inline TraceSlices trace_slices(const std::string& json) {
     } else if (ph == "X") {
       const std::int64_t from = trace_ps(e.at("ts"));
       threads[{e.at("pid"), e.at("tid")}].push_back(
-          {from, from + trace_ps(e.at("dur")), e.at("name")});
+          {from, from + trace_ps(e.at("dur")), e.at("name"),
+           e.contains("args") && e.at("args").contains("pc")});
     }
   }
   // Per engine ((pid, "DMA e")): its slices over all its lanes, as +1 at a start, -1 at an
@@ -73,6 +79,11 @@ inline TraceSlices trace_slices(const std::string& json) {
     });
     std::vector<const Slice*> open;
     std::vector<const Slice*> crossing;
+    for (std::size_t i = 1; i < slices.size(); ++i) {  // file order within equal spans
+      const Slice& a = slices[i - 1];
+      const Slice& b = slices[i];
+      if (a.from == b.from && a.to == b.to && !a.word && b.word) ++out.inner_before_word;
+    }
     for (const Slice& s : slices) {
       while (!open.empty() && open.back()->to <= s.from) open.pop_back();
       if (!open.empty() && open.back()->to < s.to) {

@@ -325,6 +325,7 @@ TEST(Transport, TraceSlicesNestOnEveryThread) {
   const ProgramOutcome o = run_text(copy_program(0, 1, 0, 1, 0xf, 4096), "trn2", opt);
   const testing_trace::TraceSlices t = testing_trace::trace_slices(o.trace_json);
   EXPECT_EQ(t.crossing, 0U) << t.examples;
+  EXPECT_EQ(t.inner_before_word, 0U) << "a word's slice comes before its equal inner ones";
   // One slice per descriptor pair, as before the lanes (4 engines x 34, 12 x 1 LOCAL).
   EXPECT_EQ(t.dma, 148U);
   EXPECT_EQ(t.dma, o.report.stats.descriptors);
