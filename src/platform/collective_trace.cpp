@@ -29,6 +29,9 @@ std::string add_step_boxes(const std::string& trace_json, const std::vector<Word
         "\"steps\"}}}}",
         p.core, kStepsTid);
     for (std::size_t k = 0; k < p.steps.size(); ++k) {
+      // A mark that owns no word (the next mark is at its pc: a step with nothing to do on
+      // this core) gets no box: it would be 0 us long, at the next step's start.
+      if (k + 1 < p.steps.size() && p.steps[k + 1].pc <= p.steps[k].pc) continue;
       auto first = at.lower_bound(p.steps[k].pc);
       if (first == at.end()) continue;
       base::Tick end = at.rbegin()->second->to;

@@ -2,7 +2,10 @@
 /// Step boxes for the trace of a collective: the platform's Chrome trace has one slice per
 /// instruction word (thread "POOL"); this adds, per core, a thread "steps" with one box per
 /// step of the algorithm (collectives::StepMark), from the start of the step's first word to
-/// the start of the next step's first word (the last one to the end of the last word).
+/// the start of the next step's first word (the last one to the end of the last word). A step
+/// with no word on a core (its mark and the next are at one pc) has no box there. The
+/// lowering may place a word of one step after the next step's mark (a leg started early, a
+/// wait left for later): the word then counts in the box of the mark it follows.
 
 #include <string>
 #include <vector>

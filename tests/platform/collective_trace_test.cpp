@@ -38,6 +38,18 @@ TEST(CollectiveTrace, TheLastStepBoxEndsWithTheLastWord) {
   EXPECT_TRUE(out.ends_with("\n]}\n"));
 }
 
+TEST(CollectiveTrace, AStepWithNoWordsHasNoBox) {
+  collectives::CoreProgram p = two_steps();
+  p.steps = {{0, "empty"}, {0, "step a"}, {2, "step b"}, {2, "empty too"}};
+  const std::vector<WordSpan> words = {
+      {3, 0, Tick{0}, Tick{1000}}, {3, 1, Tick{1000}, Tick{2000}}, {3, 2, Tick{2000}, Tick{3000}}};
+  const std::string out = add_step_boxes(kTrace, words, {p});
+  EXPECT_TRUE(has_box(out, "step a", "0.000000", "0.002000")) << out;
+  EXPECT_EQ(out.find("\"empty\""), std::string::npos) << out;
+  EXPECT_TRUE(has_box(out, "empty too", "0.002000", "0.001000")) << "the last mark owns word 2";
+  EXPECT_EQ(out.find("\"step b\""), std::string::npos) << out;
+}
+
 TEST(CollectiveTrace, AWordRunTwiceCountsFromItsLastRun) {
   const std::vector<WordSpan> words = {{3, 0, Tick{0}, Tick{1000}},
                                        {3, 1, Tick{1000}, Tick{2000}},
