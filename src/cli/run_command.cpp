@@ -35,15 +35,8 @@ struct RunArgs {
 };
 
 int run(const RunArgs& a) {
-  auto text = read_text_input(a.program);
-  if (!text) return fail(text.error());
-  auto topology = platform::load_topology(a.topology);
-  if (!topology) return fail(flag_error("--topology", topology.error()));
-  auto profile = soc::find_profile(topology->profile());
-  if (!profile) return fail(profile.error());
-  const platform::ProgramParse parsed =
-      platform::parse_program(text->data, text->name, *topology, **profile);
-  if (!parsed.ok()) return fail(parsed.errors);
+  // The flags first, as a usage error would be: a bad flag is not hidden behind the
+  // program's errors (and the user does not fix the program only to learn of it).
   platform::SimOptions opt;
   opt.timing_only = a.timing_only;
   opt.ring_id_abort = !a.no_ring_id_abort;
@@ -52,6 +45,10 @@ int run(const RunArgs& a) {
   opt.seed = *seed;
   opt.debug_log = a.log == "debug";
   opt.trace = !a.trace.empty();
+  auto topology = platform::load_topology(a.topology);
+  if (!topology) return fail(flag_error("--topology", topology.error()));
+  auto profile = soc::find_profile(topology->profile());
+  if (!profile) return fail(profile.error());
   const std::string name = topology->name();
   // The trace is checked before the run: a file, writable, and none of the run's inputs.
   if (a.trace == "-") {
@@ -66,6 +63,11 @@ int run(const RunArgs& a) {
     return fail(st.error());
   }
   if (auto st = check_writable(a.trace); !st) return fail(st.error());
+  auto text = read_text_input(a.program);
+  if (!text) return fail(text.error());
+  const platform::ProgramParse parsed =
+      platform::parse_program(text->data, text->name, *topology, **profile);
+  if (!parsed.ok()) return fail(parsed.errors);
   auto outcome = platform::run_program(parsed.program, std::move(*topology), opt);
   if (!outcome) return fail(outcome.error());
   // The trace first: one that cannot be written (a full disk) fails the run before any report.

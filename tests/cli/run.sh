@@ -97,6 +97,12 @@ expect_out_file "$(work)/out_s"
 check run_seed_negative 1 - -- run "$EXAMPLES/ping_pong.s" --seed -1
 expect_err "error: --seed: '-1' is not a whole number (0 or more, decimal or 0x-hex)"
 expect_err_lines 1
+# The flags are read before the program: a bad one is not hidden behind the program's errors.
+printf 'rdma_desc_start\n' >"$(work)/no_core.s"
+check run_flag_before_program 1 - -- run no_core.s --seed -1
+expect_err "error: --seed: '-1' is not a whole number"
+check run_topology_before_program 1 - -- run missing.s --topology nope
+expect_err "error: --topology: unknown topology 'nope'"
 
 # Timing-only: same time, data expects skipped.
 check run_timing_only 0 - -- run "$EXAMPLES/same_die_copy.s" --timing-only
