@@ -53,8 +53,11 @@ base::Result<std::optional<std::uint64_t>> parse_number_at_most(std::string_view
 
 base::Result<std::uint32_t> parse_semaphore_value(std::string_view text, std::string_view what) {
   const bool negative = text.starts_with('-');
-  const base::UnsignedText n = base::read_unsigned_text(negative ? text.substr(1) : text);
-  if (n.form == base::NumberForm::kMalformed) {
+  const std::string_view digits = negative ? text.substr(1) : text;
+  const base::UnsignedText n = base::read_unsigned_text(digits);
+  // Negative numbers are decimal only, as on an instruction line (isa/text_values.cpp).
+  const bool negative_hex = negative && (digits.starts_with("0x") || digits.starts_with("0X"));
+  if (n.form == base::NumberForm::kMalformed || negative_hex) {
     return base::make_error(
         fmt::format("bad number '{}' for {}", base::printable_brief(text), what));
   }

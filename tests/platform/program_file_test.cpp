@@ -161,6 +161,8 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
       {".expect sem core=0 idx=1 value=-", "p.s:1: error: bad number '-' for value"},
       {".expect sem core=0 idx=1 value=--1", "p.s:1: error: bad number '--1' for value"},
       {".expect sem core=0 idx=1 value=-abc", "p.s:1: error: bad number '-abc' for value"},
+      // Negative numbers are decimal only, as on an instruction line.
+      {".expect sem core=0 idx=1 value=-0x10", "p.s:1: error: bad number '-0x10' for value"},
       {".expect sem core=0 value=1", "p.s:1: error: missing key 'idx' for .expect sem"},
       {".expect sbuf core=0 addr=0 bytes=4 core=1 addr=0",
        "p.s:1: error: .expect sbuf needs 'equals core=M addr=A2' after its region"},
