@@ -177,7 +177,7 @@ void add_decode_word(CLI::App& decode, Context& ctx) {
     }
     auto w = isa::parse_hex_word(joined);
     if (!w.ok()) {
-      ctx.status = fail(w.error());
+      ctx.status = fail(flag_error("HEX", w.error()));  // named as --help names it
       return;
     }
     std::printf("%s\n", isa::print_word(*w).c_str());

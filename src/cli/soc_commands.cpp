@@ -32,7 +32,7 @@ int run_decode_addr(const AddrArgs& a) {
   auto die = parse_flag_number("--die", a.die, "a die", 0, 1);
   if (!die) return fail(die.error());
   auto v = parse_u64(a.addr);
-  if (!v) return fail(v.error());
+  if (!v) return fail(flag_error("ADDR", v.error()));  // named as --help names it
   auto profile = soc::find_profile(a.profile);
   if (!profile) return fail(flag_error("--profile", profile.error()));
   if ((*profile)->dies_per_chip != 0 && *die >= (*profile)->dies_per_chip) {

@@ -52,10 +52,10 @@ check decode_word_raw 0 - -- decode word "f0100000000000000000000005$(printf '0%
 expect_out ".raw f0100000000000000000000005"
 expect_out "# illegal extended_opcode 5 (not in EXTENDED_OPCODES1)"
 check decode_word_short 1 - -- decode word 12
-expect_err "error: expected 128 hex digits, got 2"
+expect_err "error: HEX: expected 128 hex digits, got 2"
 expect_err_lines 1
 check decode_word_nonhex 1 - -- decode word "zz$(printf '0%.0s' {1..126})"
-expect_err "error: bad hex digit 'z'"
+expect_err "error: HEX: bad hex digit 'z'"
 
 # info ops: the table
 check info_ops 0 - -- info ops

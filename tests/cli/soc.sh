@@ -64,7 +64,7 @@ expect_out "route: not routable"
 
 # Bad input: one error line, exit 1.
 check addr_not_a_number 1 - -- decode addr 0x12zz
-expect_err "error: '0x12zz' is not a whole number (0 or more, decimal or 0x-hex)"
+expect_err "error: ADDR: '0x12zz' is not a whole number (0 or more, decimal or 0x-hex)"
 expect_err_lines 1
 check addr_too_big 1 - -- decode addr 0x1ffffffffffffffff
 expect_err "does not fit in 64 bits"
