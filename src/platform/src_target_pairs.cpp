@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <nlohmann/json.hpp>
 #include <utility>
@@ -26,6 +27,13 @@ base::Result<collectives::SrcTargetPairs> parse_src_target_pairs(std::string_vie
     if (!pairs.is_array()) {
       return json_error(file, json_index_path(at, std::array{k}),
                         "expected a list of pairs [source, target]");
+    }
+    // [[0,1],[1,0]]: pairs where the lists of pairs should be, one level short.
+    if (!pairs.empty() &&
+        std::all_of(pairs.begin(), pairs.end(), [](const json& v) { return v.is_number(); })) {
+      return json_error(file, json_index_path(at, std::array{k}),
+                        "expected a list of pairs [source, target], got a pair: the outer list "
+                        "holds one list of pairs per replica group (one group: [[[0,1],[1,0]]])");
     }
     out.emplace_back();
     for (std::size_t i = 0; i < pairs.size(); ++i) {

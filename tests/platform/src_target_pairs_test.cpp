@@ -72,7 +72,11 @@ TEST(SrcTargetPairsFile, PairsThatAreNoPermutationAreRefusedAtTheirPath) {
 TEST(SrcTargetPairsFile, TheShapeIsCheckedFirstAndNamedByItsPath) {
   EXPECT_EQ(pairs_error("[[[0, 1, 2]]]"),
             "p.json: error: /0/0: expected a pair [source, target] of positions in the group");
-  EXPECT_EQ(pairs_error("[[0, 1]]"),
+  // Pairs in the outer list itself, one level short: told as such.
+  EXPECT_EQ(pairs_error("[[0, 1], [1, 0]]"),
+            "p.json: error: /0: expected a list of pairs [source, target], got a pair: the outer "
+            "list holds one list of pairs per replica group (one group: [[[0,1],[1,0]]])");
+  EXPECT_EQ(pairs_error("[[0, [1, 0]]]"),
             "p.json: error: /0/0: expected a pair [source, target] of positions in the group");
   EXPECT_EQ(pairs_error("[[[0, -1]]]"),
             "p.json: error: /0/0/1: expected a position in the group (0 or more), got -1");
