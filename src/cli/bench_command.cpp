@@ -614,6 +614,11 @@ int bench(const BenchArgs& a) {
   auto r = platform::run_bench(
       o, *topology, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
   if (!r) return fail(r.error());
+  if (!a.trace.empty() && r->trace_json.find("\"ph\":") == std::string::npos) {
+    std::fprintf(stderr,
+                 "bench: note: --trace: no core ran an instruction in the traced iteration (a "
+                 "group of one rank moves nothing): the trace has no events\n");
+  }
   // The files first, the table last: an output that cannot be written after all (a full disk)
   // fails the run with nothing on stdout, as any other bad outcome does.
   std::vector<OutputFile> files;

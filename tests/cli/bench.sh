@@ -362,6 +362,12 @@ expect_err "bench: note: --seed 0x10: without -c no input data is filled, so the
 expect_err_lines 2
 check bench_seed_with_check 0 - -- bench allr -r 2 -b 1K -n 1 --seed 0x10 -c
 expect_err_lines 1
+# A group of one rank moves nothing: its trace is valid but has no events, and says so.
+check bench_trace_one_rank 0 - -- bench allr -r 1 -b 4K -n 1 -w 0 --trace one.json
+expect_err "bench: note: --trace: no core ran an instruction in the traced iteration"
+if grep -q '"ph":' "$(work)/one.json"; then _fail "one rank's trace has events"; else pass=$((pass + 1)); fi
+check bench_trace_two_ranks_no_note 0 - -- bench allr -r 2 -b 4K -n 1 -w 0 --trace two.json
+expect_err_lines 1
 # A flag error: told with the others (here -d's), before any size runs and without one.
 check bench_iterations_overflow 1 - -- bench allr -r 2 -b 1K -n 4294967295 -w 1 -d foo
 expect_err "error: -n 4294967295 and -w 1: more than 4294967295 iterations in all"
