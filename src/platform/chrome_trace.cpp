@@ -125,7 +125,7 @@ void ChromeTrace::end(base::Tick t) {
     if (ct.wait) wait_slice(core, *ct.wait, t);
     close_word(core, ct, t);
     ct.wait.reset();
-    for (auto& [from, e] : ct.inner) events_.push_back(std::move(e));  // in no word
+    for (CoreTrack::Inner& i : ct.inner) events_.push_back(std::move(i.event));  // in no word
     ct.inner.clear();
   }
 }
@@ -190,14 +190,12 @@ void ChromeTrace::close_word(device::CoreId core, CoreTrack& ct, base::Tick to) 
   if (!ct.word) return;
   slice(core, kPoolTid, ct.word->name, ct.word->since, to, fmt::format("\"pc\":{}", ct.pc));
   words_.push_back(WordSpan{core, ct.pc, ct.word->since, to});
-  // Then the inner slices that start in the word (at its start if it takes no time).
+  // Then the inner slices the word's span holds.
   const base::Tick since = ct.word->since;
   ct.word.reset();
-  auto in_word = [&](const auto& i) {
-    return i.first >= since && (i.first < to || i.first == since);
-  };
-  for (auto& i : ct.inner) {
-    if (in_word(i)) events_.push_back(std::move(i.second));
+  auto in_word = [&](const CoreTrack::Inner& i) { return i.from >= since && i.to <= to; };
+  for (CoreTrack::Inner& i : ct.inner) {
+    if (in_word(i)) events_.push_back(std::move(i.event));
   }
   std::erase_if(ct.inner, in_word);
 }
@@ -265,7 +263,7 @@ void ChromeTrace::inner_slice(device::CoreId core, const std::string& name, base
   const auto ct = cores_.find(core);
   if (ct == cores_.end()) return slice(core, kPoolTid, name, from, to);
   use_track(core, kPoolTid);
-  ct->second.inner.emplace_back(from, slice_event(core, kPoolTid, name, from, to, {}));
+  ct->second.inner.push_back({from, to, slice_event(core, kPoolTid, name, from, to, {})});
 }
 
 void ChromeTrace::wait_slice(device::CoreId core, const OpenSlice& wait, base::Tick to) {

@@ -91,11 +91,16 @@ class ChromeTrace final : public sim::TraceSink {
     std::size_t pc = 0;
     std::optional<OpenSlice> wait;
     std::uint64_t closed_wait = 0;
-    /// POOL slices inside a word (waits, q7 busy) and their starts, held until the word that
-    /// holds their start is written, then written right after it: a viewer makes the first of
-    /// two equal slices the parent, and the word must be. (A busy can come before its word
-    /// opens: the trace sees a new pc only at the next event.)
-    std::vector<std::pair<base::Tick, std::string>> inner;
+    /// POOL slices inside a word (waits, q7 busy), held until the word whose span holds
+    /// theirs is written, then written right after it: a viewer makes the first of two equal
+    /// slices the parent, and the word must be. (A busy can come before its word opens: the
+    /// trace sees a new pc only at the next event.)
+    struct Inner {
+      base::Tick from;
+      base::Tick to;
+      std::string event;
+    };
+    std::vector<Inner> inner;
   };
   struct EngineTrack {
     std::vector<base::Tick> taken;     ///< take ticks of pairs not landed yet (FIFO)
