@@ -78,11 +78,15 @@ class Helper {
   void post(std::uint32_t n, const std::function<void(std::size_t)>& piece) {
     mu_.lock();
     const std::uint64_t ticket = (claim_.load(std::memory_order_relaxed) >> 32) + 1;
-    n_.store(n, std::memory_order_relaxed);
+    // The new ticket first: a helper late for the last job may still hold a claim on it, and
+    // must not see the new count while that claim can still succeed (the last job's claim
+    // index is past its own count, but can be below the new one: the piece would run twice
+    // and count twice).
+    claim_.store(ticket << 32);              // seq_cst
+    n_.store(n, std::memory_order_release);  // after the ticket, for a helper that reads n_
     piece_.store(&piece, std::memory_order_relaxed);
     finished_.store(0, std::memory_order_relaxed);
-    claim_.store(ticket << 32);  // seq_cst, as is the store the helper wakes on
-    posted_.store(static_cast<std::uint32_t>(ticket));
+    posted_.store(static_cast<std::uint32_t>(ticket));  // seq_cst: the helper wakes on it
     posted_.notify_one();
   }
 
@@ -99,6 +103,7 @@ class Helper {
     }
     for (std::uint32_t f = finished_.load(std::memory_order_acquire); f != n;) {
       f = await_change(finished_, f);
+      SBRDMA_CHECK_MSG(f <= n, "split_work: more pieces finished than the job has");
     }
     mu_.unlock();
   }
@@ -119,7 +124,9 @@ class Helper {
       seen = await_change(posted_, seen);
       const std::uint64_t mine = std::uint64_t{seen} << 32;
       std::uint64_t c = claim_.load(std::memory_order_acquire);
-      while ((c & ~kIndex) == mine && (c & kIndex) < n_.load(std::memory_order_relaxed)) {
+      // n_ is read after claim_: a count newer than `c`'s job comes with a ticket that makes
+      // the compare-and-swap below fail.
+      while ((c & ~kIndex) == mine && (c & kIndex) < n_.load(std::memory_order_acquire)) {
         if (!claim_.compare_exchange_weak(c, c + 1, std::memory_order_acq_rel)) continue;
         // Claimed for this ticket: the caller waits for the piece, so the job (its piece_ and
         // n_ included) stays as it was until the piece is finished.
@@ -132,9 +139,10 @@ class Helper {
   }
 
   std::mutex mu_;  ///< one job at a time
-  // The job: written by the caller before claim_ and posted_ are stored, read by the helper
-  // after it loads them. A helper that lags a job behind may read a newer job's n_; its
-  // compare-and-swap on claim_ then fails, and it runs nothing.
+  // The job: written by the caller after claim_ takes the new ticket and before posted_ is
+  // stored, read by the helper after it loads them. A helper that lags a job behind may read a
+  // newer job's n_; claim_ then holds the newer ticket, its compare-and-swap fails, and it
+  // runs nothing.
   std::atomic<std::uint32_t> n_{0};
   std::atomic<const std::function<void(std::size_t)>*> piece_{nullptr};
   std::atomic<std::uint64_t> claim_{0};

@@ -3,8 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -28,6 +33,44 @@ TEST(SplitWork, ManyCallsInARowEachSeeTheirOwnPieces) {
   }
   const std::uint64_t calls_sum = 3000ULL * 3001 / 2;
   for (std::size_t i = 0; i < slot.size(); ++i) EXPECT_EQ(slot[i], calls_sum * (i + 1)) << i;
+}
+
+TEST(SplitWork, AHelperLateForASmallJobDoesNotClaimInTheNextLargerOne) {
+  // Tiny jobs of 2 pieces, each followed by one of 64: the caller often runs the small job
+  // alone while the helper is still waking for it. A helper that then checked its stale claim
+  // against the next job's larger count (published before the claim counter moved on) ran a
+  // piece twice and counted it twice: the caller waited forever for a count it had passed.
+  // Each piece counts its own runs. Before the fix, 300,000 calls hung (or ran a piece twice)
+  // in 7 of 9 tries; a watchdog turns a hang into a failure.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  std::thread watchdog([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    if (!cv.wait_for(lock, std::chrono::seconds(120), [&] { return done; })) {
+      std::fprintf(stderr, "split_work hung: the caller waits for pieces no thread runs\n");
+      std::abort();
+    }
+  });
+  std::vector<int> runs(64);
+  int wrong = 0;
+  for (int call = 0; call < 300000 && wrong == 0; ++call) {
+    const std::size_t n = call % 2 == 0 ? 2 : runs.size();
+    split_work(n, [&](std::size_t i) { ++runs[i]; });
+    for (std::size_t i = 0; i < n; ++i) {
+      if (runs[i] != 1) {
+        ADD_FAILURE() << "call " << call << ": piece " << i << " ran " << runs[i] << " times";
+        ++wrong;
+      }
+    }
+    std::fill(runs.begin(), runs.end(), 0);
+  }
+  {
+    const std::lock_guard<std::mutex> lock(mu);
+    done = true;
+  }
+  cv.notify_one();
+  watchdog.join();
 }
 
 TEST(SplitWork, WhileTheCallerIsBusyTheHelperTakesAnotherPiece) {
