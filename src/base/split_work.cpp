@@ -112,10 +112,7 @@ class Helper {
   static constexpr std::uint64_t kIndex = 0xffffffffULL;
 
   Helper() {
-    std::thread([this] {
-      block_stop_signals_here();  // they are the main thread's to take (stop_signals.h)
-      loop();
-    }).detach();
+    worker_thread([this] { loop(); }).detach();  // the stop signals are not its to take
   }
 
   [[noreturn]] void loop() {

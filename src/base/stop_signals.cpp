@@ -16,11 +16,6 @@ sigset_t stop_signals() {
 
 }  // namespace
 
-void block_stop_signals_here() {
-  const sigset_t s = stop_signals();
-  pthread_sigmask(SIG_BLOCK, &s, nullptr);
-}
-
 StopSignalsMask::StopSignalsMask(int how) {
   const sigset_t s = stop_signals();
   pthread_sigmask(how, &s, &old_);

@@ -4,7 +4,7 @@
 /// half-replaced set of outputs behind: it takes effect (by its default action) once the
 /// writes are done.
 ///
-///   base::block_stop_signals_here();        // first thing in a worker thread, for its life
+///   std::thread t = base::worker_thread(f);  // a worker: blocks them from its first instruction
 ///   { base::StopSignalsHeld held; write(); } // the main thread: pending until here
 ///
 /// A signal sent to the process goes to a thread that does not block it, so worker threads
@@ -12,10 +12,10 @@
 
 #include <signal.h>
 
-namespace sbrdma::base {
+#include <thread>
+#include <utility>
 
-/// Blocks the stop signals in the calling thread (it never handles them).
-void block_stop_signals_here();
+namespace sbrdma::base {
 
 /// The calling thread's mask with the stop signals blocked or unblocked while it lives; its
 /// destructor restores the earlier mask. Made through the two names below.
@@ -45,5 +45,16 @@ class StopSignalsReleased : public StopSignalsMask {
  public:
   StopSignalsReleased() : StopSignalsMask(SIG_UNBLOCK) {}
 };
+
+/// A thread running `f` with the stop signals blocked for its whole life: it is created while
+/// the calling thread holds them, and a new thread starts with its creator's mask, so none can
+/// reach it before its first instruction (a thread that blocked them itself, first thing, could
+/// still take one sent in between, while the main thread held them). The caller's mask is
+/// restored on return.
+template <typename F>
+std::thread worker_thread(F&& f) {
+  const StopSignalsHeld held;
+  return std::thread(std::forward<F>(f));
+}
 
 }  // namespace sbrdma::base

@@ -135,8 +135,7 @@ class PagePool {
     if (spans.empty()) return;
     const std::lock_guard<std::mutex> lock(worker_mu_);
     if (worker_.joinable()) worker_.join();
-    worker_ = std::thread([spans = std::move(spans)] {
-      base::block_stop_signals_here();  // the main thread's to take (base/stop_signals.h)
+    worker_ = base::worker_thread([spans = std::move(spans)] {  // stop signals: not its to take
       for (const auto& [p, n] : spans) populate(p, n);
     });
   }

@@ -33,8 +33,7 @@ TEST(StopSignalsDeathTest, WorkerThreadsNeverTakeThem) {
   EXPECT_EXIT(
       {
         std::atomic<bool> blocked{false};
-        std::thread worker([&blocked] {
-          block_stop_signals_here();
+        std::thread worker = worker_thread([&blocked] {
           blocked = true;
           ::sleep(5);
         });
@@ -48,6 +47,27 @@ TEST(StopSignalsDeathTest, WorkerThreadsNeverTakeThem) {
         std::_Exit(0);
       },
       ::testing::KilledBySignal(SIGINT), "writes done");
+}
+
+// A worker made by worker_thread() blocks them from its first instruction, and its creator's
+// mask is as it was.
+TEST(StopSignals, AWorkerThreadStartsWithThemBlocked) {
+  sigset_t before;
+  ASSERT_EQ(::pthread_sigmask(SIG_SETMASK, nullptr, &before), 0);
+  int blocked_in_worker = -1;
+  std::thread worker = worker_thread([&blocked_in_worker] {
+    sigset_t now;
+    ::pthread_sigmask(SIG_SETMASK, nullptr, &now);
+    blocked_in_worker =
+        sigismember(&now, SIGINT) + sigismember(&now, SIGTERM) + sigismember(&now, SIGHUP);
+  });
+  worker.join();
+  EXPECT_EQ(blocked_in_worker, 3);
+  sigset_t after;
+  ASSERT_EQ(::pthread_sigmask(SIG_SETMASK, nullptr, &after), 0);
+  for (const int s : {SIGINT, SIGTERM, SIGHUP}) {
+    EXPECT_EQ(sigismember(&after, s), sigismember(&before, s)) << s;
+  }
 }
 
 // Released inside a hold (around a write that may wait for ever), a signal acts at once; the
