@@ -123,10 +123,14 @@ class PagePool {
         // The rest of the current arena is handed out first, as free pages that were never
         // written; a new arena takes all the others.
         if (c.left >= step) spans.emplace_back(c.next, c.left / step * step);
+        const std::size_t first = c.free.size();
         for (; c.left >= step; c.next += step, c.left -= step) {
           SBRDMA_POISON(c.next, bytes);
           c.free.push_back(Used{c.next, 0, 0});
         }
+        // take() hands out the back first: the lowest address, as a fresh arena's pages go,
+        // so that the first writes and populate() (from the far end down) meet once.
+        std::reverse(c.free.begin() + static_cast<std::ptrdiff_t>(first), c.free.end());
         want = c.free.size() >= count ? 0 : (count - c.free.size()) * step;
         if (want > 0) new_arena(c, want);
       }
