@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <optional>
+#include <utility>
 
 #include "firmware/gen_plan.h"
 #include "firmware/log_formats.h"
@@ -135,11 +136,7 @@ base::Task<base::Status> PoolFirmware::execute(isa::Word word) {
   if (!op) co_return op.error();
   // 2. The word decodes: reserved bits clear, every enum value defined. The ops' own rules
   //    are checked by the routines, with the firmware's messages.
-  for (const isa::Problem& pr : isa::validate(word)) {
-    if (pr.fault == isa::Fault::kReservedBits || pr.fault == isa::Fault::kBadValue) {
-      co_return base::make_error(pr.message);
-    }
-  }
+  if (auto pr = isa::field_problem(word)) co_return base::make_error(std::move(pr->message));
   const isa::Events ev = isa::decode_events(word);
   if (auto u = update_action(ev.update_mode); !u) co_return u.error();
   // 3. Wait before issue. The _READ update fires "after the instruction's reads finish"

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "isa/field_access.h"
 #include "isa/op_table.h"
 #include "isa/views.h"
@@ -102,6 +104,15 @@ void name_op(const OpDesc& op, Problems& ps, std::size_t from) {
   }
 }
 
+/// Reserved bits and undefined values, field by field: the word's problems before its op's
+/// own rules.
+void field_problems(const OpDesc& op, const Word& w, Problems& out) {
+  for (const Field& field : op.fields) {
+    reserved_problems(field, w, out);
+    value_problems(field, w, out);
+  }
+}
+
 }  // namespace
 
 std::optional<Problem> decode_problem(const Word& w) {
@@ -121,14 +132,22 @@ Problems validate(const Word& w) {
     return out;
   }
   const OpDesc& op = *find_op(w);
-  for (const Field& field : op.fields) {
-    reserved_problems(field, w, out);
-    value_problems(field, w, out);
-  }
-  const bool decodes = !decode_problem(w).has_value();
+  field_problems(op, w, out);
+  const bool decodes = std::none_of(
+      out.begin(), out.end(), [](const Problem& p) { return p.fault == Fault::kReservedBits; });
   if (decodes && op.rules != nullptr) op.rules(w, out);
   name_op(op, out, 0);
   return out;
+}
+
+std::optional<Problem> field_problem(const Word& w) {
+  const OpDesc* op = find_op(w);
+  if (op == nullptr) return std::nullopt;
+  Problems out;
+  field_problems(*op, w, out);
+  if (out.empty()) return std::nullopt;
+  name_op(*op, out, 0);
+  return out.front();
 }
 
 }  // namespace sbrdma::isa

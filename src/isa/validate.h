@@ -21,4 +21,10 @@ std::optional<Problem> decode_problem(const Word& word);
 /// (`rdma_desc_gen: ...`) once the op is known.
 Problems validate(const Word& word);
 
+/// validate()'s first problem of kind kReservedBits or kBadValue (those come first, field by
+/// field, before the op's rules), with its message; nullopt if there is none or the word
+/// names no op. What the sequencer refuses a word for, without checking the rules it leaves
+/// to the routines.
+std::optional<Problem> field_problem(const Word& word);
+
 }  // namespace sbrdma::isa

@@ -298,5 +298,38 @@ TEST(Validate, TypedDecodeChecksOpAndReservedButNotRules) {
   EXPECT_FALSE(decode_event_semaphore(Word{}).ok());
 }
 
+// field_problem() is validate()'s first reserved-bit or bad-value problem, and nothing of the
+// op's rules: what the sequencer refuses a word for before the routine checks the rest.
+TEST(Validate, FieldProblemIsTheFirstFieldFaultAndSkipsTheRules) {
+  EXPECT_FALSE(field_problem(encode(good_gen())));
+  Word unknown{};
+  unknown[0] = 0x12;
+  EXPECT_FALSE(field_problem(unknown));  // no op: validate() says so, not field_problem()
+
+  RdmaDescGen g = good_gen();
+  g.dma_engine_mask.imm = 0x7;  // a rule violation only
+  ASSERT_FALSE(validate(encode(g)).empty());
+  EXPECT_FALSE(field_problem(encode(g)));
+
+  Word w = encode(RdmaDescStart{});
+  w[4] = 0x42;   // wait_mode: a bad value
+  w[14] = 0x80;  // and reserved bits later in the word
+  const Problems all = validate(w);
+  ASSERT_EQ(all.size(), 2u);
+  ASSERT_TRUE(field_problem(w));
+  EXPECT_EQ(field_problem(w)->fault, all.front().fault);
+  EXPECT_EQ(field_problem(w)->message, all.front().message);
+  EXPECT_EQ(field_problem(w)->message, "rdma_desc_start: wait_mode 0x42 is not a WAIT_MODE");
+
+  // With reserved bits set the rules are not checked (the word does not decode): the
+  // rule-breaking mask adds nothing after the reserved-bit fault.
+  Word r = encode(g);
+  r[50] = 1;
+  EXPECT_EQ(faults(r), std::vector<Fault>{Fault::kReservedBits});
+  ASSERT_TRUE(field_problem(r));
+  EXPECT_EQ(field_problem(r)->message,
+            "rdma_desc_gen: reserved bits set in reserved1 (byte 50 = 0x01)");
+}
+
 }  // namespace
 }  // namespace sbrdma::isa
