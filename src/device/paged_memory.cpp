@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/check.h"
+#include "base/mapped_block.h"
 #include "base/stop_signals.h"
 
 #if defined(__linux__)
@@ -33,42 +34,27 @@ namespace {
 constexpr std::uint64_t kZeroBytes = 64 * 1024;
 const std::array<std::uint8_t, kZeroBytes> kZeros{};
 
-constexpr std::uint64_t kArenaAlign = 2ULL << 20;
+constexpr std::uint64_t kArenaAlign = base::kMapBlockBytes;
 
-/// A zeroed mapping of at least `bytes` and its 2 MiB-aligned start.
-struct Arena {
-  void* mapping = nullptr;
-  std::uint64_t mapped = 0;
-  std::uint8_t* data = nullptr;
-};
-
-/// `bytes` of zeroed memory, 2 MiB-aligned, advised for transparent huge pages if `huge`. The
-/// pool's arenas are not: on this project's VM the OS took longer to find and zero 2 MiB pages
-/// than the TLB saved, most on the first run after other work (D33).
-Arena map_arena(std::uint64_t bytes, bool huge) {
-#if defined(__linux__)
-  const std::uint64_t mapped = bytes + kArenaAlign;
-  void* raw = mmap(nullptr, mapped, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (raw == MAP_FAILED) base::out_of_memory("cannot map the simulated memories' pages");
-  const auto at = reinterpret_cast<std::uintptr_t>(raw);
-  auto* p = reinterpret_cast<std::uint8_t*>((at + kArenaAlign - 1) & ~(kArenaAlign - 1));
-  if (huge) madvise(p, bytes, MADV_HUGEPAGE);  // advice only: failure is harmless
-  return Arena{raw, mapped, p};
-#else
-  (void)huge;
-  auto* p = static_cast<std::uint8_t*>(std::calloc(1, std::max<std::uint64_t>(bytes, 1)));
+/// `bytes` of zeroed memory, 2 MiB-aligned (base::map_block, with no swap reserved: an
+/// arena's tail may never be touched), or calloc's where nothing can be mapped. Nothing of the
+/// simulation is advised for transparent huge pages: on this project's VM the OS took longer
+/// to find and zero 2 MiB pages than the TLB saved, most on the first run after other work
+/// (D33).
+std::uint8_t* map_arena(std::uint64_t bytes) {
+  void* p = base::kCanMap ? base::map_block(bytes, base::Reserve::kNo)
+                          : std::calloc(1, std::max<std::uint64_t>(bytes, 1));
   if (p == nullptr) base::out_of_memory("cannot map the simulated memories' pages");
-  return Arena{p, bytes, p};
-#endif
+  return static_cast<std::uint8_t*>(p);
 }
 
-void unmap_arena(const Arena& a) {
-#if defined(__linux__)
-  munmap(a.mapping, a.mapped);
-#else
-  std::free(a.mapping);
-#endif
+/// Gives back map_arena(bytes).
+void unmap_arena(std::uint8_t* p, std::uint64_t bytes) {
+  if (base::kCanMap) {
+    base::unmap_block(p, bytes);
+  } else {
+    std::free(p);
+  }
 }
 
 /// Page memory for every PagedMemory of the process, by page size and backing. Fresh pages are
@@ -179,7 +165,7 @@ class PagePool {
   /// Makes `c` carve from a fresh arena of at least `bytes` (whole 2 MiB blocks).
   static void new_arena(SizeClass& c, std::uint64_t bytes) {
     c.left = round_up(std::max(bytes, kArenaBytes), kArenaAlign);
-    c.next = map_arena(c.left, false).data;  // never given back: the pool keeps its arenas
+    c.next = map_arena(c.left);  // never given back: the pool keeps its arenas
   }
   /// Arena bytes one page of `bytes` takes.
   static std::uint64_t step_of(std::uint64_t bytes) {
@@ -218,15 +204,15 @@ void wait_prefault() {
   PagePool::instance().wait_prefault();
 }
 
-DenseBuffer::DenseBuffer(std::uint64_t bytes) : size_(bytes) {
-  const Arena a = map_arena(bytes, true);
-  mapping_ = a.mapping;
-  mapped_ = a.mapped;
-  data_ = a.data;
+DenseBuffer::DenseBuffer(std::uint64_t bytes) : data_(map_arena(bytes)), size_(bytes) {
+#if defined(__linux__)
+  // Advice only: failure is harmless. Whole blocks, as mapped.
+  madvise(data_, base::map_block_length(bytes), MADV_HUGEPAGE);
+#endif
 }
 
 DenseBuffer::~DenseBuffer() {
-  unmap_arena(Arena{mapping_, mapped_, data_});
+  unmap_arena(data_, size_);
 }
 
 PagedMemory::PagedMemory(std::uint64_t size, std::uint64_t page_bytes, std::uint64_t valid_bytes,

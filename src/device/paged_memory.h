@@ -163,8 +163,6 @@ class DenseBuffer {
   [[nodiscard]] std::uint64_t size() const noexcept { return size_; }
 
  private:
-  void* mapping_ = nullptr;  ///< what to give back (the aligned data_ lies inside it)
-  std::uint64_t mapped_ = 0;
   std::uint8_t* data_ = nullptr;
   std::uint64_t size_ = 0;
 };

@@ -5,61 +5,16 @@
 /// keep that memory); smaller blocks come from operator new, as does every block off Linux.
 /// The blocks are not advised for transparent huge pages: on this project's VM the advice cost
 /// more in the OS's time to find and zero 2 MiB pages than it saved in TLB misses (D33).
-///
-///   mmap(len + 2 MiB) -> |head| 2 MiB-aligned block of len bytes |tail|  (head, tail unmapped)
+/// The blocks are base::map_block's.
 
 #include <cstddef>
 #include <cstdint>
 #include <new>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 #include "base/check.h"
+#include "base/mapped_block.h"
 
 namespace sbrdma::sim {
-
-/// Bytes from which a block is mapped on its own (and its alignment).
-inline constexpr std::size_t kMapBlockBytes = std::size_t{2} << 20;
-
-/// True where map_block can map memory.
-#if defined(__linux__)
-inline constexpr bool kCanMap = true;
-#else
-inline constexpr bool kCanMap = false;
-#endif
-
-/// Maps `bytes` (rounded up to 2 MiB) 2 MiB-aligned; nullptr if the mapping fails (or
-/// !kCanMap).
-inline void* map_block(std::size_t bytes) {
-#if defined(__linux__)
-  const std::size_t len = (bytes + kMapBlockBytes - 1) / kMapBlockBytes * kMapBlockBytes;
-  void* raw = ::mmap(nullptr, len + kMapBlockBytes, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED) return nullptr;
-  const auto start = reinterpret_cast<std::uintptr_t>(raw);
-  const std::uintptr_t aligned = (start + kMapBlockBytes - 1) / kMapBlockBytes * kMapBlockBytes;
-  if (aligned > start) ::munmap(raw, aligned - start);
-  const std::uintptr_t tail = start + len + kMapBlockBytes - (aligned + len);
-  if (tail > 0) ::munmap(reinterpret_cast<void*>(aligned + len), tail);
-  return reinterpret_cast<void*>(aligned);
-#else
-  (void)bytes;
-  return nullptr;
-#endif
-}
-
-/// Unmaps a block from map_block of `bytes`.
-inline void unmap_block(void* p, std::size_t bytes) {
-#if defined(__linux__)
-  const std::size_t len = (bytes + kMapBlockBytes - 1) / kMapBlockBytes * kMapBlockBytes;
-  ::munmap(p, len);
-#else
-  (void)p;
-  (void)bytes;
-#endif
-}
 
 /// See the top of this file. Stateless: all instances are equal. `Align` (at least alignof(T)):
 /// the alignment of every block, e.g. a cache line for an array laid out in line-sized groups.
@@ -78,13 +33,13 @@ class MappedAllocator {
   MappedAllocator(const MappedAllocator<U, A>& /*other*/) noexcept {}
 
   [[nodiscard]] T* allocate(std::size_t n) {
-    static_assert(Align >= alignof(T) && Align <= kMapBlockBytes);
+    static_assert(Align >= alignof(T) && Align <= base::kMapBlockBytes);
     const std::size_t bytes = n * sizeof(T);
     if (!mapped(bytes)) {
       void* small = ::operator new (bytes, std::align_val_t{Align});
       return static_cast<T*>(small);
     }
-    void* p = map_block(bytes);
+    void* p = base::map_block(bytes);
     if (p == nullptr) base::out_of_memory("cannot map the simulator's event arrays");
     return static_cast<T*>(p);
   }
@@ -92,7 +47,7 @@ class MappedAllocator {
   void deallocate(T* p, std::size_t n) noexcept {
     const std::size_t bytes = n * sizeof(T);
     if (mapped(bytes)) {
-      unmap_block(p, bytes);
+      base::unmap_block(p, bytes);
     } else {
       ::operator delete (p, std::align_val_t{Align});
     }
@@ -104,9 +59,9 @@ class MappedAllocator {
   }
 
  private:
-  /// Whether a block of `bytes` comes from map_block (else from operator new).
+  /// Whether a block of `bytes` comes from base::map_block (else from operator new).
   static constexpr bool mapped(std::size_t bytes) noexcept {
-    return kCanMap && bytes >= kMapBlockBytes;
+    return base::kCanMap && bytes >= base::kMapBlockBytes;
   }
 };
 

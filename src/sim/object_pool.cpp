@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "base/check.h"
+#include "base/mapped_block.h"
 #include "sim/mapped_allocator.h"
 
 namespace sbrdma::sim {
@@ -28,7 +29,7 @@ class Pool {
     }
     const std::size_t bytes = cls * ObjectPool::kAlign;
     if (next_ == nullptr || bytes > left_) {
-      void* chunk = map_block(kChunkBytes);
+      void* chunk = base::map_block(kChunkBytes);
       if (chunk == nullptr) base::out_of_memory("cannot map the simulated engines' state");
       next_ = static_cast<std::byte*>(chunk);
       left_ = kChunkBytes;  // the old chunk's rest is left uncarved

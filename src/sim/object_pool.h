@@ -1,7 +1,7 @@
 #pragma once
 /// ObjectPool: process-wide storage for the many small, long-lived objects a large machine
 /// touches at random on every event (DMA engines, their queues, per-core state). Blocks are
-/// carved from 16 MiB mappings (map_block, see mapped_allocator.h), 64-byte aligned
+/// carved from 16 MiB mappings (base::map_block), 64-byte aligned
 /// (an object starts on a cache line), and recycled per size through free lists; the
 /// mappings are kept for the process's life, so a later machine reuses them.
 ///
@@ -39,7 +39,7 @@ class ObjectPool {
   /// Alignment of every block.
   static constexpr std::size_t kAlign = 64;
   /// Whether blocks come from the pool (Linux, not under AddressSanitizer) or operator new.
-  static constexpr bool kPooled = kCanMap && !kAddressSanitizer;
+  static constexpr bool kPooled = base::kCanMap && !kAddressSanitizer;
   /// Largest block served from the pool; larger ones come from operator new.
   static constexpr std::size_t kMaxBlock = std::size_t{1} << 20;
 

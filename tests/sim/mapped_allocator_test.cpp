@@ -15,24 +15,24 @@ namespace {
 
 TEST(MappedAllocator, LargeBlocksAre2MiBAlignedAndGrowthKeepsContents) {
   std::vector<std::uint64_t, MappedAllocator<std::uint64_t>> v;
-  constexpr std::size_t kN = 3 * kMapBlockBytes / sizeof(std::uint64_t);  // 6 MiB
+  constexpr std::size_t kN = 3 * base::kMapBlockBytes / sizeof(std::uint64_t);  // 6 MiB
   for (std::size_t i = 0; i < kN; ++i) v.push_back(i * 2654435761U);
-  if (kCanMap) {
-    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % kMapBlockBytes, 0U);
+  if (base::kCanMap) {
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % base::kMapBlockBytes, 0U);
   }
   for (std::size_t i = 0; i < kN; i += 4099) ASSERT_EQ(v[i], i * 2654435761U);
   v.resize(10);
   v.shrink_to_fit();  // back below the threshold: an operator new block
   EXPECT_EQ(v[9], std::uint64_t{9} * 2654435761U);
   MappedAllocator<int> a;
-  int* big = a.allocate(kMapBlockBytes / sizeof(int) + 1);
+  int* big = a.allocate(base::kMapBlockBytes / sizeof(int) + 1);
   big[0] = 1;
-  big[kMapBlockBytes / sizeof(int)] = 2;
-  EXPECT_EQ(big[0] + big[kMapBlockBytes / sizeof(int)], 3);
-  if (kCanMap) {  // not advised for huge pages (D33)
+  big[base::kMapBlockBytes / sizeof(int)] = 2;
+  EXPECT_EQ(big[0] + big[base::kMapBlockBytes / sizeof(int)], 3);
+  if (base::kCanMap) {  // not advised for huge pages (D33)
     EXPECT_EQ(testing::advised_huge(big), std::optional<bool>(false));
   }
-  a.deallocate(big, kMapBlockBytes / sizeof(int) + 1);
+  a.deallocate(big, base::kMapBlockBytes / sizeof(int) + 1);
 }
 
 TEST(MappedAllocator, SmallBlocksTakeTheAlignmentAsked) {
