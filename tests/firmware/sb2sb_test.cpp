@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include "firmware/fixtures.h"
 #include "soc/profile.h"
 
@@ -53,6 +55,27 @@ TEST(Sb2sbLowering, Lnc2PairsNeighboursAndUsesEveryEngine) {
   auto self = lower_sb2sb(fp32_leg(LncSizeFmt::kLnc1), soc::cayman_profile(), id, {});
   ASSERT_TRUE(self.ok());
   EXPECT_EQ(self->peer, 2U);
+}
+
+// Each DTYPE code's element width sets the bytes a leg moves per partition: num_elem x width.
+// [HIGH] wiki-facts §1.10 (the widths are the DTYPE names'). INVALID (0) has none.
+TEST(Sb2sbLowering, EveryDtypeMovesItsOwnWidthPerElement) {
+  // Codes 1..15: uint64 int8 uint8 int16 uint16 bfloat16 fp16 int32 uint32 fp32 fp32r int64
+  // fp8_exp3 fp8_exp4 fp8_exp5.
+  constexpr std::array<unsigned, 15> kWidth = {8, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4, 8, 1, 1, 1};
+  for (unsigned code = 1; code <= kWidth.size(); ++code) {
+    isa::Sb2sbCollective s = fp32_leg(LncSizeFmt::kLnc1);
+    s.in_dtype = s.out_dtype = static_cast<Dtype>(code);
+    auto low = lower_sb2sb(s, soc::cayman_profile(), CoreIdentity{0, 0}, {});
+    ASSERT_TRUE(low.ok()) << code << ": " << low.error().message;
+    EXPECT_EQ(low->element_bytes, kWidth[code - 1]) << code;
+    EXPECT_EQ(low->gen.free_dim_bytes, 64 * kWidth[code - 1]) << code;
+  }
+  isa::Sb2sbCollective s = fp32_leg(LncSizeFmt::kLnc1);
+  s.in_dtype = s.out_dtype = Dtype::kInvalid;
+  auto low = lower_sb2sb(s, soc::cayman_profile(), CoreIdentity{0, 0}, {});
+  ASSERT_FALSE(low.ok());
+  EXPECT_EQ(low.error().message, "sb2sb_collective: in_dtype has no element size");
 }
 
 struct BadLeg {
