@@ -6,7 +6,6 @@
 
 #include "base/check.h"
 #include "base/mapped_block.h"
-#include "sim/mapped_allocator.h"
 
 namespace sbrdma::sim {
 namespace {

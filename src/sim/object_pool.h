@@ -17,7 +17,7 @@
 
 #include <cstddef>
 
-#include "sim/mapped_allocator.h"
+#include "base/mapped_block.h"
 
 namespace sbrdma::sim {
 
