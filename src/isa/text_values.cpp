@@ -72,6 +72,10 @@ std::optional<std::string> number_in(std::string_view text, const std::string& k
   }
   // "-0" is zero, but no field without negative values is written with a sign.
   const bool signed_text = text.starts_with('-') && lo >= 0;
+  if (signed_text && n.form == base::NumberForm::kValue && n.value == 0) {
+    return fmt::format("value {} for {} takes no sign ({}..{})", base::printable_brief(text), key,
+                       format_number(lo, radix), format_number(hi, radix));
+  }
   if (n.form == base::NumberForm::kTooLarge || n.value < lo || n.value > hi || signed_text) {
     return fmt::format("value {} out of range for {} ({}..{})", base::printable_brief(text), key,
                        format_number(lo, radix), format_number(hi, radix));

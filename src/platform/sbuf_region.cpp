@@ -64,8 +64,8 @@ base::Result<std::uint32_t> parse_semaphore_value(std::string_view text, std::st
   const std::uint64_t v = n.value;
   if (n.form == base::NumberForm::kTooLarge ||
       (negative ? v > std::uint64_t{1} << 31 : v > UINT32_MAX)) {
-    return base::make_error(fmt::format("{} {} out of range (-2147483648..{})", what,
-                                        base::printable_brief(text), UINT32_MAX));
+    return base::make_error(fmt::format("value {} out of range for {} (-2147483648..{})",
+                                        base::printable_brief(text), what, UINT32_MAX));
   }
   return static_cast<std::uint32_t>(negative ? (std::uint64_t{1} << 32) - v : v);
 }

@@ -87,7 +87,9 @@ TEST(Assembler, NumberPast64BitsIsOutOfRange) {
 // A field without negative values takes no sign, not even on zero; a signed one takes "-0".
 TEST(Assembler, MinusZeroOnlyForSignedFields) {
   EXPECT_EQ(formatted(assemble("rdma_desc_start wait_idx=-0\n", "m.s").errors),
-            "m.s:1: error: value -0 out of range for wait_idx (0..255)\n");
+            "m.s:1: error: value -0 for wait_idx takes no sign (0..255)\n");
+  EXPECT_EQ(formatted(assemble("rdma_desc_start wait_idx=-1\n", "m.s").errors),
+            "m.s:1: error: value -1 out of range for wait_idx (0..255)\n");
   EXPECT_TRUE(assemble("event_semaphore semaphore_value=-0\n", "m.s").ok());
 }
 

@@ -151,13 +151,15 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
       {".expect dram core=0", "p.s:1: error: unknown .expect kind 'dram' (sem or sbuf)"},
       {".expect sem core=0 idx=256 value=1", "p.s:1: error: idx 256 out of range (0..255)"},
       {".expect sem core=0 idx=1 value=0x100000000",
-       "p.s:1: error: value 0x100000000 out of range (-2147483648..4294967295)"},
+       "p.s:1: error: value 0x100000000 out of range for value (-2147483648..4294967295)"},
       {".expect sem core=0 idx=1 value=-2147483649",
-       "p.s:1: error: value -2147483649 out of range (-2147483648..4294967295)"},
+       "p.s:1: error: value -2147483649 out of range for value (-2147483648..4294967295)"},
       {".expect sem core=0 idx=1 value=-99999999999999999999",
-       "p.s:1: error: value -99999999999999999999 out of range (-2147483648..4294967295)"},
+       "p.s:1: error: value -99999999999999999999 out of range for value "
+       "(-2147483648..4294967295)"},
       {".expect sem core=0 idx=1 value=0xfffffffffffffffffffff",
-       "p.s:1: error: value 0xfffffffffffffffffffff out of range (-2147483648..4294967295)"},
+       "p.s:1: error: value 0xfffffffffffffffffffff out of range for value "
+       "(-2147483648..4294967295)"},
       {".expect sem core=0 idx=1 value=-", "p.s:1: error: bad number '-' for value"},
       {".expect sem core=0 idx=1 value=--1", "p.s:1: error: bad number '--1' for value"},
       {".expect sem core=0 idx=1 value=-abc", "p.s:1: error: bad number '-abc' for value"},
@@ -206,7 +208,7 @@ TEST(ProgramFile, LongTokensAreEchoedCut) {
       {".expect " + x, "p.s:1: error: unknown .expect kind '" + cut + "' (sem or sbuf)"},
       {".expect sem core=0 idx=0 value=1" + std::string(1'000'000, '0'),
        "p.s:1: error: value 1" + std::string(36, '0') +
-           "... out of range (-2147483648..4294967295)"},
+           "... out of range for value (-2147483648..4294967295)"},
       {"." + x, "p.s:1: error: unknown directive '." + std::string(36, 'x') +
                     "...' (.core, .init, .expect, .raw)"},
   };
