@@ -6,6 +6,9 @@
 #include <filesystem>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "base/printable.h"
 #include "platform/json_file.h"
@@ -198,6 +201,45 @@ base::Status read_params(const json& root, TopologySpec& s) {
   return base::ok_status();
 }
 
+/// The code points of `s`. Contract: `s` is valid UTF-8 (base::first_non_xml_utf8 found nothing).
+std::vector<char32_t> code_points(std::string_view s) {
+  std::vector<char32_t> out;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto lead = static_cast<unsigned char>(s[i]);
+    const std::size_t n = lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+    char32_t c = n == 1 ? lead : n == 2 ? lead & 0x1fU : n == 3 ? lead & 0x0fU : lead & 0x07U;
+    for (std::size_t k = 1; k < n && i + k < s.size(); ++k) {
+      c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3fU);
+    }
+    out.push_back(c);
+    i += n;
+  }
+  return out;
+}
+
+/// Unicode White_Space (the controls aside: refused before) and the zero-width characters.
+bool shows_as_blank(char32_t c) {
+  return c == 0x20 || c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200d) || c == 0x2028 ||
+         c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x2060 || c == 0x3000 || c == 0xfeff ||
+         c == 0x180e;
+}
+
+/// The bidirectional formatting characters (marks, embeddings, overrides, isolates).
+bool bidi_control(char32_t c) {
+  return c == 0x061c || c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) ||
+         (c >= 0x2066 && c <= 0x2069);
+}
+
+/// "U+3000 U+00A0": the code points of a name that shows nothing, so that it can be found.
+std::string code_point_list(const std::vector<char32_t>& points) {
+  std::string out;
+  for (std::size_t i = 0; i < points.size() && i < 8; ++i) {
+    out += fmt::format("{}U+{:04X}", i == 0 ? "" : " ", static_cast<unsigned>(points[i]));
+  }
+  if (points.size() > 8) out += " ...";
+  return out;
+}
+
 Result<TopologySpec> read_spec(const json& root, const std::string& default_name) {
   TopologySpec s;
   s.name = default_name;
@@ -255,6 +297,22 @@ Result<TopologySpec> read_spec(const json& root, const std::string& default_name
     if (lead == 0xc2 && next >= 0x80 && next <= 0x9f) {
       return bad_name(fmt::format("control character U+{:04X} in the name", unsigned{next}),
                       fmt::format("has control character U+{:04X}", unsigned{next}));
+    }
+  }
+  // Nor a name that shows as nothing (Unicode spaces and zero-width characters only), or
+  // holds a bidirectional control, which reorders what a terminal shows around it.
+  const std::vector<char32_t> points = code_points(s.name);
+  if (std::all_of(points.begin(), points.end(), shows_as_blank)) {
+    return bad_name(fmt::format("expected a name that shows, got only spaces or invisible "
+                                "characters ({})",
+                                code_point_list(points)),
+                    fmt::format("shows as blank ({})", code_point_list(points)));
+  }
+  for (const char32_t c : points) {
+    if (bidi_control(c)) {
+      return bad_name(
+          fmt::format("bidirectional control U+{:04X} in the name", static_cast<unsigned>(c)),
+          fmt::format("has bidirectional control U+{:04X}", static_cast<unsigned>(c)));
     }
   }
   SBRDMA_TRY(optional(root, "", "profile", s.profile, kString));

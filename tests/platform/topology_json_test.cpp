@@ -201,6 +201,28 @@ TEST(TopologyJson, TypesAndShapesAreChecked) {
   EXPECT_EQ(parse_error(R"({"chips": 1, "name": "\u00a0x\u00c2\u009fy"})"),
             "t.json: error: /name: control character U+009F in the name");
   EXPECT_EQ(parse_error(R"({"chips": 1, "name": "nb\u00a0sp \u00c2"})"), "ok");
+  // A name of Unicode spaces and zero-width characters shows as nothing; a bidirectional
+  // control reorders the line around it. Both are refused, their code points named.
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "\u3000\u00a0"})"),
+            "t.json: error: /name: expected a name that shows, got only spaces or invisible "
+            "characters (U+3000 U+00A0)");
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "\u200b"})"),
+            "t.json: error: /name: expected a name that shows, got only spaces or invisible "
+            "characters (U+200B)");
+  EXPECT_EQ(
+      parse_error(R"({"chips": 1, "name": " \ufeff\u2060\u200d\u2028\u2029\u202f\u205f\u1680 "})"),
+      "t.json: error: /name: expected a name that shows, got only spaces or invisible "
+      "characters (U+0020 U+FEFF U+2060 U+200D U+2028 U+2029 U+202F U+205F ...)");
+  EXPECT_EQ(parse_topology_json(R"({"chips": 1})", "\u3000.json").error().format(),
+            "\\xe3\\x80\\x80.json: error: /: the file name, the topology's name when it gives "
+            "none, shows "
+            "as blank (U+3000): give a \"name\"");
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "\u3000x\u200b"})"), "ok");
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "abc\u202egnp.exe"})"),
+            "t.json: error: /name: bidirectional control U+202E in the name");
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "x\u2066y"})"),
+            "t.json: error: /name: bidirectional control U+2066 in the name");
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "\u05e9\u05dc\u05d5\u05dd 2"})"), "ok");
   EXPECT_EQ(
       parse_topology_json(R"({"chips": 1})", "x\xc2\x85.json").error().format(),
       "x\\xc2\\x85.json: error: /: the file name, the topology's name when it gives none, has "
