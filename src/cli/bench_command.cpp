@@ -686,7 +686,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--tie-seed", a->tie_seed,
                   "Run same-tick events in an order shuffled by this seed (0: as scheduled; "
                   "decimal or 0x-hex): the data must come out right in any order; times move "
-                  "with it, by up to ~20% where many engines share chip-to-chip links")
+                  "with it, by tens of percent where many engines share chip-to-chip links")
       ->type_name("UINT")
       ->capture_default_str();
   cmd->add_flag("--show-algorithm", a->show_algorithm,
