@@ -112,7 +112,10 @@ class Helper {
   static constexpr std::uint64_t kIndex = 0xffffffffULL;
 
   Helper() {
-    worker_thread([this] { loop(); }).detach();  // the stop signals are not its to take
+    // The stop signals are not its to take. Without a thread (the system refused one) the
+    // caller runs every piece: finish() claims whatever no helper has.
+    std::thread t = worker_thread([this] { loop(); });
+    if (t.joinable()) t.detach();
   }
 
   [[noreturn]] void loop() {

@@ -12,6 +12,7 @@
 
 #include <signal.h>
 
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -51,10 +52,17 @@ class StopSignalsReleased : public StopSignalsMask {
 /// reach it before its first instruction (a thread that blocked them itself, first thing, could
 /// still take one sent in between, while the main thread held them). The caller's mask is
 /// restored on return.
+/// Workers only speed the simulator up, so one the system cannot create (a process limit, or
+/// an address-space limit its stack does not fit) is not an error: an empty std::thread (not
+/// joinable) comes back and `f` does not run; the caller does without it.
 template <typename F>
 std::thread worker_thread(F&& f) {
   const StopSignalsHeld held;
-  return std::thread(std::forward<F>(f));
+  try {
+    return std::thread(std::forward<F>(f));
+  } catch (const std::system_error&) {
+    return std::thread();
+  }
 }
 
 }  // namespace sbrdma::base

@@ -125,7 +125,9 @@ class PagePool {
     if (spans.empty()) return;
     const std::lock_guard<std::mutex> lock(worker_mu_);
     if (worker_.joinable()) worker_.join();
-    worker_ = base::worker_thread([spans = std::move(spans)] {  // stop signals: not its to take
+    // Stop signals: not its to take. No thread (the system refused one): no prefault, and the
+    // pages are backed where first written, as without it.
+    worker_ = base::worker_thread([spans = std::move(spans)] {
       for (const auto& [p, n] : spans) populate(p, n);
     });
   }

@@ -13,6 +13,12 @@
 #include <thread>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/resource.h>
+#endif
+
+#include "base/stop_signals.h"
+
 namespace sbrdma::base {
 namespace {
 
@@ -209,6 +215,48 @@ TEST(BackgroundWorkDeathTest, FinishingOnAnotherThreadIsABug) {
       },
       "a background job finished on a thread other than the one that started it");
 }
+
+#if defined(__linux__) && !defined(__SANITIZE_ADDRESS__)
+/// This process's address space in bytes (VmSize in /proc/self/status), 0 if unknown.
+std::uint64_t address_space_bytes() {
+  std::FILE* f = std::fopen("/proc/self/status", "r");
+  if (f == nullptr) return 0;
+  char line[256];
+  unsigned long long kib = 0;
+  while (std::fgets(line, sizeof line, f) != nullptr) {
+    if (std::sscanf(line, "VmSize: %llu kB", &kib) == 1) break;
+  }
+  std::fclose(f);
+  return kib * 1024;
+}
+
+/// The body of the test below, in its own process: exits 0 if every piece ran twice, once per
+/// job, with no helper thread to be had.
+[[noreturn]] void run_pieces_without_a_helper_thread() {
+  const std::uint64_t now = address_space_bytes();
+  if (now == 0) std::_Exit(3);
+  rlimit lim{};
+  lim.rlim_cur = lim.rlim_max = now + (1U << 20);  // no room for a thread's 8 MiB stack
+  if (setrlimit(RLIMIT_AS, &lim) != 0) std::_Exit(4);
+  if (worker_thread([] {}).joinable()) std::_Exit(5);  // the limit did not bite
+  std::vector<int> runs(64, 0);
+  split_work(runs.size(), [&](std::size_t i) { ++runs[i]; });
+  BackgroundWork work;
+  work.start(runs.size(), [&](std::size_t i) { ++runs[i]; });
+  work.finish();
+  std::_Exit(runs == std::vector<int>(64, 2) ? 0 : 6);
+}
+
+// A helper thread only speeds jobs up: where the system refuses to create one (here, an
+// address space with no room for its stack), split_work and BackgroundWork run every piece on
+// the caller instead of failing (it used to reach main as an internal error, exit 2), and
+// worker_thread() gives an empty thread. In a fresh process, so that this is the helper's
+// first use.
+TEST(SplitWorkDeathTest, WithoutAHelperThreadTheCallerRunsEveryPiece) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(run_pieces_without_a_helper_thread(), ::testing::ExitedWithCode(0), "");
+}
+#endif
 
 }  // namespace
 }  // namespace sbrdma::base
