@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <string>
+#include <vector>
+
+#include "base/check.h"
 
 namespace sbrdma::base {
 namespace {
@@ -50,31 +53,54 @@ std::size_t first_control_byte(std::string_view s) {
   return std::string_view::npos;
 }
 
+namespace {
+
+/// The code point of the well-formed UTF-8 sequence of an XML character at `at` and the bytes
+/// it takes; length 0 if none starts there.
+struct XmlChar {
+  char32_t cp = 0;
+  std::size_t length = 0;
+};
+XmlChar xml_char_at(std::string_view s, std::size_t at) {
+  const auto b0 = static_cast<unsigned char>(s[at]);
+  if (b0 < 0x80) return {b0, 1};
+  // The sequence's length and the smallest code point it may hold (longer is overlong).
+  const std::size_t n = b0 >= 0xf0 ? 4 : b0 >= 0xe0 ? 3 : b0 >= 0xc0 ? 2 : 0;
+  if (n == 0 || b0 >= 0xf8 || at + n > s.size()) return {};
+  char32_t cp = b0 & (0x7fU >> n);
+  for (std::size_t k = 1; k < n; ++k) {
+    const auto b = static_cast<unsigned char>(s[at + k]);
+    if ((b & 0xc0U) != 0x80U) return {};
+    cp = (cp << 6) | (b & 0x3fU);
+  }
+  constexpr char32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < kMin[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe ||
+      cp == 0xffff) {
+    return {};
+  }
+  return {cp, n};
+}
+
+}  // namespace
+
 std::size_t first_non_xml_utf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const auto b0 = static_cast<unsigned char>(s[i]);
-    if (b0 < 0x80) {
-      ++i;
-      continue;
-    }
-    // The sequence's length and the smallest code point it may hold (longer is overlong).
-    const std::size_t n = b0 >= 0xf0 ? 4 : b0 >= 0xe0 ? 3 : b0 >= 0xc0 ? 2 : 0;
-    if (n == 0 || b0 >= 0xf8 || i + n > s.size()) return i;
-    char32_t cp = b0 & (0x7fU >> n);
-    for (std::size_t k = 1; k < n; ++k) {
-      const auto b = static_cast<unsigned char>(s[i + k]);
-      if ((b & 0xc0U) != 0x80U) return i;
-      cp = (cp << 6) | (b & 0x3fU);
-    }
-    constexpr char32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < kMin[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe ||
-        cp == 0xffff) {
-      return i;
-    }
-    i += n;
+  for (std::size_t i = 0; i < s.size();) {
+    const XmlChar c = xml_char_at(s, i);
+    if (c.length == 0) return i;
+    i += c.length;
   }
   return std::string_view::npos;
+}
+
+std::vector<char32_t> xml_code_points(std::string_view s) {
+  std::vector<char32_t> out;
+  for (std::size_t i = 0; i < s.size();) {
+    const XmlChar c = xml_char_at(s, i);
+    SBRDMA_CHECK_MSG(c.length != 0, "xml_code_points: not UTF-8 text that XML allows");
+    out.push_back(c.cp);
+    i += c.length;
+  }
+  return out;
 }
 
 std::size_t non_xml_utf8_length(std::string_view s, std::size_t at) {

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sbrdma::base {
 
@@ -29,6 +30,9 @@ std::size_t first_control_byte(std::string_view s);
 /// U+10FFFF, or U+FFFE and U+FFFF), or npos. Control characters are left to
 /// first_control_byte.
 std::size_t first_non_xml_utf8(std::string_view s);
+/// The code points of `s`, decoded as first_non_xml_utf8 reads them. Contract: it finds
+/// nothing in `s` (npos).
+std::vector<char32_t> xml_code_points(std::string_view s);
 /// The length of the unit first_non_xml_utf8 found at `at`: its lead byte and the continuation
 /// bytes after it, up to the length the lead byte gives (1 for a byte that leads nothing).
 std::size_t non_xml_utf8_length(std::string_view s, std::size_t at);

@@ -201,22 +201,6 @@ base::Status read_params(const json& root, TopologySpec& s) {
   return base::ok_status();
 }
 
-/// The code points of `s`. Contract: `s` is valid UTF-8 (base::first_non_xml_utf8 found nothing).
-std::vector<char32_t> code_points(std::string_view s) {
-  std::vector<char32_t> out;
-  for (std::size_t i = 0; i < s.size();) {
-    const auto lead = static_cast<unsigned char>(s[i]);
-    const std::size_t n = lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
-    char32_t c = n == 1 ? lead : n == 2 ? lead & 0x1fU : n == 3 ? lead & 0x0fU : lead & 0x07U;
-    for (std::size_t k = 1; k < n && i + k < s.size(); ++k) {
-      c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3fU);
-    }
-    out.push_back(c);
-    i += n;
-  }
-  return out;
-}
-
 /// Unicode White_Space (the controls aside: refused before) and the zero-width characters.
 bool shows_as_blank(char32_t c) {
   return c == 0x20 || c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200d) || c == 0x2028 ||
@@ -289,19 +273,18 @@ Result<TopologySpec> read_spec(const json& root, const std::string& default_name
         base::printable(s.name.substr(bad, base::non_xml_utf8_length(s.name, bad))), bad);
     return bad_name("the name is " + what, "is " + what);
   }
-  // The C1 controls (U+0080..U+009F, UTF-8 C2 80..C2 9F) are control characters too: U+009B
-  // starts a terminal escape. In valid UTF-8, C2 is always a lead byte.
-  for (std::size_t i = 0; i + 1 < s.name.size(); ++i) {
-    const auto lead = static_cast<unsigned char>(s.name[i]);
-    const auto next = static_cast<unsigned char>(s.name[i + 1]);
-    if (lead == 0xc2 && next >= 0x80 && next <= 0x9f) {
-      return bad_name(fmt::format("control character U+{:04X} in the name", unsigned{next}),
-                      fmt::format("has control character U+{:04X}", unsigned{next}));
+  // The C1 controls (U+0080..U+009F) are control characters too: U+009B starts a terminal
+  // escape.
+  const std::vector<char32_t> points = base::xml_code_points(s.name);
+  for (const char32_t c : points) {
+    if (c >= 0x80 && c <= 0x9f) {
+      return bad_name(
+          fmt::format("control character U+{:04X} in the name", static_cast<unsigned>(c)),
+          fmt::format("has control character U+{:04X}", static_cast<unsigned>(c)));
     }
   }
   // Nor a name that shows as nothing (Unicode spaces and zero-width characters only), or
   // holds a bidirectional control, which reorders what a terminal shows around it.
-  const std::vector<char32_t> points = code_points(s.name);
   if (std::all_of(points.begin(), points.end(), shows_as_blank)) {
     return bad_name(fmt::format("expected a name that shows, got only spaces or invisible "
                                 "characters ({})",

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace sbrdma::base {
 namespace {
@@ -47,6 +48,13 @@ TEST(Printable, FindsTheFirstControlByte) {
   EXPECT_EQ(first_control_byte("abc\x7f"s), 3U);
   EXPECT_EQ(first_control_byte("\x1b[0m"s), 0U);
   EXPECT_EQ(first_control_byte(""), std::string_view::npos);
+}
+
+TEST(Printable, XmlCodePointsDecodeWhatFirstNonXmlUtf8Accepts) {
+  EXPECT_EQ(xml_code_points(""), std::vector<char32_t>{});
+  EXPECT_EQ(xml_code_points("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\xc2\x9b"s),
+            (std::vector<char32_t>{'c', 'a', 'f', 0xe9, ' ', 0x20ac, ' ', 0x1f600, 0x9b}));
+  EXPECT_EQ(xml_code_points("\xf4\x8f\xbf\xbd"s), std::vector<char32_t>{0x10fffd});
 }
 
 TEST(Printable, FindsTheFirstByteThatIsNotXmlText) {
