@@ -34,8 +34,6 @@ namespace {
 constexpr std::uint64_t kZeroBytes = 64 * 1024;
 const std::array<std::uint8_t, kZeroBytes> kZeros{};
 
-constexpr std::uint64_t kArenaAlign = base::kMapBlockBytes;
-
 /// `bytes` of zeroed memory, 2 MiB-aligned (base::map_block, with no swap reserved: an
 /// arena's tail may never be touched), or calloc's where nothing can be mapped. Nothing of the
 /// simulation is advised for transparent huge pages: on this project's VM the OS took longer
@@ -166,7 +164,7 @@ class PagePool {
   }
   /// Makes `c` carve from a fresh arena of at least `bytes` (whole 2 MiB blocks).
   static void new_arena(SizeClass& c, std::uint64_t bytes) {
-    c.left = round_up(std::max(bytes, kArenaBytes), kArenaAlign);
+    c.left = base::map_block_length(std::max(bytes, kArenaBytes));  // all of the mapping
     c.next = map_arena(c.left);  // never given back: the pool keeps its arenas
   }
   /// Arena bytes one page of `bytes` takes.
@@ -179,8 +177,9 @@ class PagePool {
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
     // From the far end down, 2 MiB at a time: the caller's first writes start at the near end,
     // and the two meet once instead of contending for every page.
+    constexpr std::uint64_t kStep = 2ULL << 20;
     while (n > 0) {
-      const std::uint64_t k = n % kArenaAlign != 0 ? n % kArenaAlign : kArenaAlign;
+      const std::uint64_t k = n % kStep != 0 ? n % kStep : kStep;
       n -= k;
       madvise(p + n, k, MADV_POPULATE_WRITE);  // advice only: an old kernel refuses, harmlessly
     }
