@@ -24,8 +24,9 @@ struct Error {
   std::string message;
 
   /// `file:line: error: message` (or `file: error: ...` without a line, or
-  /// `error: ...` without a file). This is the CLI's output format. File name and message are
-  /// written as base::printable() gives them: bytes outside printable ASCII as \xNN.
+  /// `error: ...` without a file, before which the CLI puts its name: cli::diagnostic). File
+  /// name and message are written as base::printable() gives them: bytes outside printable
+  /// ASCII as \xNN.
   [[nodiscard]] std::string format() const;
 };
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "base/printable.h"
 #include "cli/commands.h"
 #include "isa/assembler.h"
 #include "isa/binary_io.h"
@@ -27,7 +28,10 @@ constexpr const char* kDemoProgram =
 
 /// The demo's inputs are fixed: an error from the libraries is our bug (exit 2).
 int internal(const base::Error& e) {
-  std::fprintf(stderr, "sbrdma: internal error: %s\n", e.format().c_str());
+  // format() would say "error:" a second time.
+  const std::string where = e.loc.file.empty() ? "" : base::printable(e.loc.file) + ": ";
+  std::fprintf(stderr, "sbrdma: internal error: %s%s\n", where.c_str(),
+               base::printable(e.message).c_str());
   return 2;
 }
 

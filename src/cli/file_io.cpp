@@ -506,13 +506,21 @@ bool same_output(const std::string& a, const std::string& a_id, const std::strin
   return fs::equivalent(a, b, ec) && !ec;
 }
 
+std::string diagnostic(const base::Error& e) {
+  return e.loc.file.empty() ? "sbrdma: " + e.format() : e.format();
+}
+
+void print_errors(std::span<const base::Error> errors) {
+  for (const base::Error& e : errors) std::fprintf(stderr, "%s\n", diagnostic(e).c_str());
+}
+
 int fail(const base::Error& e) {
-  std::fprintf(stderr, "%s\n", e.format().c_str());
+  print_errors({&e, 1});
   return 1;
 }
 
 int fail(const base::Errors& errors) {
-  for (const base::Error& e : errors) std::fprintf(stderr, "%s\n", e.format().c_str());
+  print_errors(errors);
   return 1;
 }
 

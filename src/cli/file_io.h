@@ -83,6 +83,12 @@ base::Status check_not_an_input(const std::string& out_flag, const std::string& 
 base::Status check_not_std_stream(const std::string& out_flag, const std::string& out_path,
                                   std::string_view stdout_text, std::string_view stderr_text);
 
+/// `e` as the CLI prints it: `file:line: error: ...` where the error is in a file, and
+/// `sbrdma: error: ...` otherwise (a flag's value, the run's outcome), as the argument
+/// parser's own usage errors read.
+[[nodiscard]] std::string diagnostic(const base::Error& e);
+/// Prints every error on stderr, one line each (diagnostic()).
+void print_errors(std::span<const base::Error> errors);
 /// Prints `e` as one line on stderr and returns exit status 1 (bad input).
 int fail(const base::Error& e);
 /// Prints every error, one line each; returns 1.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/file_io.h"
 #include "device/timing_params.h"
 #include "device/topology.h"
 #include "platform/topology_json.h"
@@ -89,20 +90,14 @@ std::string format_topology(const Topology& t) {
 
 int run_info_topology(const std::string& name) {
   auto t = platform::load_topology(name);
-  if (!t.ok()) {
-    std::fprintf(stderr, "%s\n", t.error().format().c_str());
-    return 1;
-  }
+  if (!t.ok()) return fail(t.error());
   std::fputs(format_topology(*t).c_str(), stdout);
   return 0;
 }
 
 int run_info_params(const std::string& profile) {
   auto rows = device::timing_param_table(profile);
-  if (!rows.ok()) {
-    std::fprintf(stderr, "%s\n", flag_error("--profile", rows.error()).format().c_str());
-    return 1;
-  }
+  if (!rows.ok()) return fail(flag_error("--profile", rows.error()));
   std::size_t wn = 4;
   std::size_t wv = 5;
   std::size_t ws = 6;

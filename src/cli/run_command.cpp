@@ -85,9 +85,7 @@ int run(const RunArgs& a) {
     std::printf("%s\n", line.c_str());
   }
   std::fflush(stdout);
-  for (const base::Error& e : platform::outcome_failures(*outcome)) {
-    std::fprintf(stderr, "%s\n", e.format().c_str());
-  }
+  print_errors(platform::outcome_failures(*outcome));
   return outcome->ok() ? 0 : 1;
 }
 

@@ -6,7 +6,7 @@
 ///                                `simulated time: ...`, per core the changed semaphores,
 ///                                the counters, each expect with ok / FAILED / skipped, and
 ///                                `result: ok` or `result: FAILED (...)`
-///   stderr (outcome_failures)    one `error:` line per failure: firmware and device errors,
+///   stderr (outcome_failures)    one error per failure: firmware and device errors,
 ///                                deadlocked cores, failed expects (what differed; the
 ///                                directive cut as base::printable_brief cuts a token)
 ///

@@ -130,7 +130,8 @@ done
 check bench_ranks_underscore 1 - -- bench allr -r 8_ -b 1K
 expect_err "error: -r: '8_' is not a number of ranks (a whole number, 1 to 4294967295)"
 check addr_chip_fraction 1 - -- decode addr 0 --chip 3.0
-expect_err "error: --chip: '3.0' is not a chip routing id (a whole number, 0 to 63)"
+# A flag's bad value is the program's error, named as the parser's usage errors are.
+expect_err_first "sbrdma: error: --chip: '3.0' is not a chip routing id (a whole number, 0 to 63)"
 expect_err_lines 1
 check addr_chip_binary 1 - -- decode addr 0 --chip 0b11
 expect_err "error: --chip: '0b11' is not a chip routing id (a whole number, 0 to 63)"

@@ -101,7 +101,7 @@ expect_out "ring        0"
 check bench_a2a_hier 0 - -- bench alltoall --topology trn2.48xlarge --custom-replica-groups "$BENCH_DATA/groups_2chips.json" -b 4K -c random --algorithm hierarchical --show-algorithm
 expect_out "hierarchical        0"
 check bench_a2a_rdh_6 1 - -- bench alltoall -r 6 -b 4K --algorithm rdh
-expect_err "error: --algorithm rdh needs a power-of-2 number of ranks per group, got 6"
+expect_err_first "sbrdma: error: --algorithm rdh needs a power-of-2 number of ranks per group, got 6"
 
 check bench_trace 0 - -- bench permute -r 2 -b 4K --trace trace.json
 if grep -q '"name":"steps"' "$(work)/trace.json"; then pass=$((pass + 1)); else _fail "trace lacks step boxes"; fi

@@ -32,6 +32,7 @@ expect_out "c2c        chip2.die0    chip3.die0         128     400  c2c.chip2-c
 
 check topo_file_bad_link 1 - -- info topology "$TOPO_DATA/link_to_missing_chip.json"
 expect_err "link_to_missing_chip.json: error: /links/3/to: chip 17 does not exist (16 chips)"
+expect_err_first "$TOPO_DATA/link_to_missing_chip.json: error:"  # the file at fault heads it
 expect_err_lines 1
 # A key twice is refused, not read as its last value (here: 1 chip and an unrelated error).
 check topo_file_duplicate_key 1 - -- info topology "$TOPO_DATA/duplicate_key.json"
@@ -46,7 +47,7 @@ expect_err_lines 1
 check topo_file_missing 1 - -- info topology "$TOPO_DATA/absent.json"
 expect_err "absent.json: error: cannot open: No such file or directory"
 check topo_unknown 1 - -- info topology trn9
-expect_err "error: unknown topology 'trn9' (built-in: trn2, trn2.48xlarge, trn2u, trn1, trn1.32xlarge; or a JSON file)"
+expect_err_first "sbrdma: error: unknown topology 'trn9' (built-in: trn2, trn2.48xlarge, trn2u, trn1, trn1.32xlarge; or a JSON file)"
 expect_err_lines 1
 
 check params_default 0 - -- info params
@@ -60,7 +61,7 @@ expect_out "c2c_bandwidth               96  B/ns"
 check params_mariana 0 - -- info params --profile mariana
 expect_out "dma_engine_rate             33  B/ns"
 check params_unknown 1 - -- info params --profile maverick
-expect_err "error: --profile: unknown profile 'maverick' (known: cayman, sunda, mariana)"
+expect_err_first "sbrdma: error: --profile: unknown profile 'maverick' (known: cayman, sunda, mariana)"
 expect_err_lines 1
 
 # The name heads run and bench output: an empty one is refused, not printed as 'on ;'.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every tests/cli/*.sh case file against the sbrdma binary.
 # A case file calls `check NAME EXPECTED_EXIT [stdin-file|-] -- ARGS...` and then
-# `expect_out TEXT` / `expect_err TEXT` / `expect_out_file FILE` / `expect_row SIZE COUNT TYPE`
+# `expect_out TEXT` / `expect_err TEXT` / `expect_err_first TEXT` / `expect_out_file FILE` / `expect_row SIZE COUNT TYPE`
 # on the last command's output.
 # CHECK_SECONDS=N before `check` stops the command after N seconds (exit 124: a failure unless
 # expected), for a case whose bug would be a run that does not end soon.
@@ -54,6 +54,14 @@ expect_out() {
 expect_err() {
   if grep -qF -- "$1" "$WORK/err"; then pass=$((pass + 1)); else
     _fail "stderr lacks: $1"; sed 's/^/  stderr: /' "$WORK/err" | head -10; fi
+}
+# expect_err_first TEXT: stderr's first line starts with TEXT (an error's prefix: the file at
+# fault, or the program's name where no file is).
+expect_err_first() {
+  local first
+  first=$(head -n 1 "$WORK/err")
+  if [[ $first == "$1"* ]]; then pass=$((pass + 1)); else
+    _fail "stderr's first line does not start with: $1"; sed 's/^/  stderr: /' "$WORK/err" | head -3; fi
 }
 # expect_err_bytes_below N: stderr is shorter than N bytes (a long token echoed cut, not whole).
 expect_err_bytes_below() {
