@@ -19,6 +19,21 @@ base::Result<Communicator> default_communicator(const Geometry& g, unsigned rank
   return c;
 }
 
+base::Result<Communicator> data_parallel_communicator(const Geometry& g, unsigned ranks,
+                                                      unsigned per) {
+  SBRDMA_CHECK(per >= 1 && ranks % per == 0);
+  auto all = default_communicator(g, ranks);
+  if (!all) return all.error();
+  const std::vector<CoreId>& order = all->groups.front();
+  const unsigned groups = ranks / per;
+  Communicator c;
+  c.groups.resize(groups);
+  for (unsigned k = 0; k < groups; ++k) {
+    for (unsigned j = 0; j < per; ++j) c.groups[k].push_back(order[k + j * groups]);
+  }
+  return c;
+}
+
 std::optional<CommunicatorProblem> find_communicator_problem(const Geometry& g,
                                                              const Communicator& c) {
   if (c.groups.empty()) return CommunicatorProblem{{}, "replica groups: no group given"};

@@ -23,6 +23,13 @@ struct Communicator {
 /// than the topology has cores.
 base::Result<Communicator> default_communicator(const Geometry& g, unsigned ranks);
 
+/// The first `ranks` cores (default_communicator's order) as ranks / `per` groups of `per`,
+/// group k holding positions k, k + G, k + 2G ... (G groups): one rank from each G-rank
+/// slice, as nccom-test's --data-parallel-dimension means it for one rank per node.
+/// [CHOICE D30i] Errors: default_communicator's. Contract: per >= 1 and divides ranks.
+base::Result<Communicator> data_parallel_communicator(const Geometry& g, unsigned ranks,
+                                                      unsigned per);
+
 /// Checks `c` on `g`: at least one group, no empty group, every group the same size, every
 /// core on the topology, no core twice.
 base::Status check_communicator(const Geometry& g, const Communicator& c);
