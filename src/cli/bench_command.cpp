@@ -5,29 +5,20 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 
-#include "base/check.h"
 #include "base/printable.h"
-#include "base/stop_signals.h"
+#include "cli/bench_outputs.h"
 #include "cli/commands.h"
 #include "cli/file_io.h"
 #include "cli/numbers.h"
-#include "collectives/program.h"
 #include "platform/bench.h"
 #include "platform/collective_groups.h"
-#include "platform/collective_runner.h"
 #include "platform/host_memory.h"
 #include "platform/src_target_pairs.h"
 #include "platform/topology_json.h"
@@ -55,16 +46,13 @@ struct BenchArgs {
   std::string dp_dimension;  ///< --data-parallel-dimension, empty: not given
   std::vector<std::string> time_stats;
   unsigned time_stats_given = 0;  ///< -t occurrences
-  std::string json;
+  BenchOutputs out;               ///< --report-to-json-file, --plot, --trace, --dump-programs
   std::string groups;
   std::string pairs;  ///< --custom-src-target-pairs
   bool sb2sb = false;
   std::string topology = "trn2";
   std::string algorithm = "auto";
   bool timing_only = false;
-  std::string trace;
-  std::string plot;
-  std::string dump;
   // nccom-test's multi-node flags: one node is what is simulated.
   std::string nnodes = "1";
   std::vector<std::string> hosts;
@@ -310,8 +298,8 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   } else if (!o.timing_only) {  // a timing-only run backs no data pages [CHOICE D43]
     o.host_memory = *mem;
   }
-  o.trace = !a.trace.empty();
-  o.keep_programs = !a.dump.empty();
+  o.trace = !a.out.trace.empty();
+  o.keep_programs = !a.out.dump.empty();
   if (!a.ranks.empty()) {
     if (auto r = parse_count("-r", a.ranks, "ranks", 1, kMaxCount)) {
       o.ranks = static_cast<unsigned>(*r);
@@ -329,220 +317,20 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   return o;
 }
 
-/// True if `name` is what add_programs() calls a program file ("coreN.s", N in decimal
-/// without leading zeros).
-bool is_program_name(const std::string& name) {
-  if (name.size() < 7 || !name.starts_with("core") || !name.ends_with(".s")) return false;
-  const std::string_view digits = std::string_view(name).substr(4, name.size() - 6);
-  if (digits.size() > 1 && digits.front() == '0') return false;
-  return std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 /// The files a bench run reads, by flag ("" for a built-in topology, no groups or no pairs).
-using BenchInputs = std::array<std::pair<std::string_view, std::string>, 3>;
 BenchInputs bench_inputs(const BenchArgs& a) {
   return {{{"--topology", platform::topology_file(a.topology)},
            {"--custom-replica-groups", a.groups},
            {"--custom-src-target-pairs", a.pairs}}};
 }
 
-/// Refuses, before the run, outputs that would be written over one another (two flags that
-/// reach one file, or a file where --dump-programs may put a program), "-" for an output
-/// file (standard output carries the table) and the file standard output or error goes to.
-base::Status check_distinct_outputs(const BenchArgs& a) {
-  const std::pair<const char*, const std::string*> outs[] = {{"--report-to-json-file", &a.json},
-                                                             {"--plot", &a.plot},
-                                                             {"--trace", &a.trace},
-                                                             {"--dump-programs", &a.dump}};
-  const BenchInputs inputs = bench_inputs(a);
-  std::string dump_id;
-  if (!a.dump.empty()) {
-    auto id = output_identity(a.dump);
-    if (!id) return id.error();
-    dump_id = *id;
-  }
-  // Whether the file reached as `file_id` is one --dump-programs may write ("DIR/coreN.s").
-  const auto may_hold_program = [&](const std::string& file_id) {
-    const std::filesystem::path f(file_id);
-    return !dump_id.empty() && f.parent_path() == dump_id && is_program_name(f.filename().string());
-  };
-  std::vector<std::tuple<const char*, std::string, std::string>> seen;  // flag, path, identity
-  for (const auto& [flag, path] : outs) {
-    if (path->empty()) continue;
-    if (*path == "-") {
-      return base::make_error(
-          fmt::format("{} -: standard output carries the table; give a file", flag));
-    }
-    auto id = output_identity(*path);
-    if (!id) return id.error();
-    if (path != &a.dump)
-      SBRDMA_TRY(check_not_std_stream(flag, *path, "the table", "progress and errors"));
-    if (id->empty()) continue;  // a device or pipe: nothing is overwritten
-    for (const auto& [other, other_path, known] : seen) {
-      if (same_output(*path, *id, other_path, known)) {
-        return base::make_error(
-            fmt::format("{} {}: the same path as {}", flag, base::printable(*path), other));
-      }
-    }
-    if (path == &a.dump) {  // an input named like a program in the folder would be replaced
-      for (const auto& [in_flag, in_path] : inputs) {
-        std::error_code ec;
-        if (in_path.empty() || !std::filesystem::is_regular_file(in_path, ec)) continue;
-        auto in_id = output_identity(in_path);
-        if (in_id && may_hold_program(*in_id)) {
-          return base::make_error(
-              fmt::format("--dump-programs {}: it may write a program over {} ({}), an input "
-                          "of this run",
-                          base::printable(a.dump), in_flag, base::printable(in_path)));
-        }
-      }
-    } else {
-      SBRDMA_TRY(check_not_an_input(flag, *path, inputs));
-      if (may_hold_program(*id)) {
-        return base::make_error(fmt::format("{} {}: --dump-programs {} may write a program there",
-                                            flag, base::printable(*path), base::printable(a.dump)));
-      }
-    }
-    seen.emplace_back(flag, *path, std::move(*id));
-  }
-  return base::ok_status();
-}
-
-/// A file the run writes, and what goes in it.
-struct OutputFile {
-  std::string path;
-  std::string text;
-  bool program = false;  ///< one of --dump-programs' files
-};
-
-/// One .s file per rank's core, readable back by `sbrdma asm`. A rank with nothing to do (a
-/// group of one rank reduces or gathers nothing) gets a file without words that says so.
-void add_programs(const std::string& dir, const platform::BenchOptions& o,
-                  const platform::BenchResult& r, std::vector<OutputFile>& out) {
-  const platform::BenchRow& last = r.rows.back();
-  auto header = [&](collectives::CoreId core) {
-    return fmt::format(
-        "sbrdma bench {} {} B {} on {}: core {}, {} iteration{} after {} warmup{}\n"
-        "(assemble with `sbrdma asm`; notes after `#` say what each word is for)",
-        collectives::op_name(o.op), last.size, collectives::algorithm_name(last.algorithm),
-        o.topology_name, core, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
-        o.warmups == 1 ? "" : "s");
-  };
-  std::vector<collectives::CoreProgram> programs = r.programs;
-  for (const collectives::CoreId core : r.cores) {
-    if (std::none_of(programs.begin(), programs.end(),
-                     [&](const collectives::CoreProgram& p) { return p.core == core; })) {
-      collectives::CoreProgram empty;
-      empty.core = core;
-      programs.push_back(std::move(empty));
-    }
-  }
-  std::sort(programs.begin(), programs.end(),
-            [](const auto& a, const auto& b) { return a.core < b.core; });
-  for (const collectives::CoreProgram& p : programs) {
-    std::string text = header(p.core);
-    if (p.words.empty()) text += "\nno words: this rank has nothing to send, receive or reduce";
-    out.push_back(
-        {fmt::format("{}/core{}.s", dir, p.core), collectives::program_text(p, text), true});
-  }
-}
-
-/// The folders create_directories(`dir`) would make, deepest first.
-std::vector<std::filesystem::path> missing_folders(const std::filesystem::path& dir) {
-  std::vector<std::filesystem::path> out;
-  std::error_code ec;
-  for (std::filesystem::path p = dir; !p.empty() && !std::filesystem::exists(p, ec);
-       p = p.parent_path()) {
-    out.push_back(p);
-    if (p == p.parent_path()) break;
-  }
-  return out;
-}
-
-/// Removes the program files ("coreN.s") in `dir` that this run did not write, so that the
-/// folder holds one run's programs. [CHOICE D30i]
-void remove_stale_programs(const std::string& dir, const std::vector<OutputFile>& files) {
-  std::error_code ec;
-  std::vector<std::filesystem::path> stale;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (!is_program_name(name) || !entry.is_regular_file(ec)) continue;
-    const bool ours = std::any_of(files.begin(), files.end(), [&](const OutputFile& f) {
-      return f.program && std::filesystem::path(f.path).filename() == name;
-    });
-    if (!ours) stale.push_back(entry.path());
-  }
-  for (const auto& p : stale) std::filesystem::remove(p, ec);
-}
-
-/// Writes every file or none, after checking that each can be and that no two reach one
-/// file: a path that cannot be written (a folder named like one of the programs) fails the
-/// run before anything is written or created. A dump folder that does not exist yet is
-/// created last (its programs are then new files in an empty folder), and removed again if
-/// a write fails. A program file that reaches an input (a link in the dump folder) is refused.
-base::Status write_files(const std::vector<OutputFile>& files, const std::string& dump_dir,
-                         const BenchInputs& inputs) {
-  // An interrupt from here on waits until the files are written or given up (a dump folder
-  // this creates is then filled or removed again).
-  const base::StopSignalsHeld held;
-  std::vector<std::pair<std::string, std::string>> seen;  // path, identity
-  for (const OutputFile& f : files) {
-    if (f.program) {
-      SBRDMA_TRY(check_not_an_input("--dump-programs", f.path, inputs));
-      SBRDMA_TRY(
-          check_not_std_stream("--dump-programs", f.path, "the table", "progress and errors"));
-    }
-    auto id = output_identity(f.path);
-    if (!id) return id.error();
-    for (const auto& [other, known] : seen) {
-      if (same_output(f.path, *id, other, known)) {
-        return base::make_error(base::SourceLoc{f.path, 0},
-                                "cannot write: another output of this run goes there too");
-      }
-    }
-    seen.emplace_back(f.path, std::move(*id));
-  }
-  std::error_code ec;
-  const bool new_dir = !dump_dir.empty() && !std::filesystem::exists(dump_dir, ec);
-  for (const OutputFile& f : files) {
-    if (!(new_dir && f.program)) SBRDMA_TRY(check_writable(f.path));
-  }
-  std::vector<std::filesystem::path> created;
-  if (new_dir) {
-    SBRDMA_TRY(check_writable_dir(dump_dir));
-    created = missing_folders(dump_dir);
-    std::filesystem::create_directories(dump_dir, ec);
-    if (ec) return base::make_error(base::SourceLoc{dump_dir, 0}, "cannot create: " + ec.message());
-  }
-  std::vector<OutputText> texts;
-  for (const OutputFile& f : files) texts.push_back({f.path, f.text});
-  if (auto st = write_outputs(texts); !st) {
-    for (const auto& dir : created) std::filesystem::remove(dir, ec);  // empty again
-    return st;
-  }
-  if (!dump_dir.empty() && !new_dir) remove_stale_programs(dump_dir, files);
-  return base::ok_status();
-}
-
-/// --data-parallel-dimension D: the first R cores (chip-major) as R / D groups of D, group k
-/// holding positions k, k + R/D, k + 2R/D ... (one rank from each R/D-rank slice: nccom-test
-/// means it for one rank per node). [CHOICE D30i]
+/// --data-parallel-dimension D: the first R cores as R / D groups of D (D30i).
 base::Result<collectives::Communicator> data_parallel_groups(const collectives::Geometry& geom,
                                                              unsigned ranks,
                                                              const std::string& text) {
   auto d = data_parallel_dimension(text, ranks);
   if (!d) return d.error();
-  const unsigned per = *d;
-  auto all = collectives::default_communicator(geom, ranks);
-  if (!all) return all.error();
-  const std::vector<device::CoreId>& order = all->groups.front();
-  const unsigned groups = ranks / per;
-  collectives::Communicator c;
-  c.groups.resize(groups);
-  for (unsigned k = 0; k < groups; ++k) {
-    for (unsigned j = 0; j < per; ++j) c.groups[k].push_back(order[k + j * groups]);
-  }
-  return c;
+  return collectives::data_parallel_communicator(geom, ranks, *d);
 }
 
 /// Flags this run takes but cannot use, told on stderr (nccom-test accepts them too, so a
@@ -602,31 +390,20 @@ int bench(const BenchArgs& a) {
     o.pairs = std::move(*p);
   }
   // Outputs are checked before the run, which may be long, rather than after it.
-  if (auto st = check_distinct_outputs(a); !st) return fail(st.error());
-  for (const std::string* out : {&a.json, &a.plot, &a.trace}) {
-    if (auto st = check_writable(*out); !st) return fail(st.error());
-  }
-  if (!a.dump.empty()) {
-    if (auto st = check_writable_dir(a.dump); !st) return fail(st.error());
-  }
+  if (auto st = check_bench_outputs(a.out, bench_inputs(a)); !st) return fail(st.error());
   for (const std::string& n : unused_flags(a, o))
     std::fprintf(stderr, "bench: note: %s\n", n.c_str());
   auto r = platform::run_bench(
       o, *topology, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
   if (!r) return fail(r.error());
-  if (!a.trace.empty() && r->trace_json.find("\"ph\":") == std::string::npos) {
+  if (!a.out.trace.empty() && r->trace_json.find("\"ph\":") == std::string::npos) {
     std::fprintf(stderr,
                  "bench: note: --trace: no core ran an instruction in the traced iteration (a "
                  "group of one rank moves nothing): the trace has no events\n");
   }
   // The files first, the table last: an output that cannot be written after all (a full disk)
   // fails the run with nothing on stdout, as any other bad outcome does.
-  std::vector<OutputFile> files;
-  if (!a.json.empty()) files.push_back({a.json, platform::format_json(o, *r)});
-  if (!a.plot.empty()) files.push_back({a.plot, platform::format_plot(o, *r)});
-  if (!a.trace.empty()) files.push_back({a.trace, std::move(r->trace_json)});
-  if (!a.dump.empty()) add_programs(a.dump, o, *r, files);
-  if (auto st = write_files(files, a.dump, bench_inputs(a)); !st) return fail(st.error());
+  if (auto st = write_bench_outputs(a.out, bench_inputs(a), o, *r); !st) return fail(st.error());
   std::fputs(platform::format_table(o, *r).c_str(), stdout);
   std::fflush(stdout);
   if (auto e = platform::wrong_data_error(*r)) return fail(*e);
@@ -706,7 +483,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
          "Time columns: avg and/or percentiles pN (e.g. avg p50 p99)")
       ->expected(1, kMaxStats)
       ->trigger_on_parse();
-  cmd->add_option("--report-to-json-file", a->json, "Also write the results as JSON")
+  cmd->add_option("--report-to-json-file", a->out.json, "Also write the results as JSON")
       ->check(kNonEmpty);
   auto* dp = cmd->add_option("--data-parallel-dimension", a->dp_dimension,
                              "Run -r ranks as groups of this many at once, group k holding ranks "
@@ -730,11 +507,11 @@ void add_bench_command(CLI::App& app, Context& ctx) {
                   "auto, ring, mesh, rdh, hierarchical or hier (a comma list runs each)")
       ->capture_default_str();
   cmd->add_flag("--timing-only", a->timing_only, "Move no data (times are unchanged)");
-  cmd->add_option("--trace", a->trace,
+  cmd->add_option("--trace", a->out.trace,
                   "Chrome/Perfetto trace of one iteration of the last algorithm's last size")
       ->check(kNonEmpty);
-  cmd->add_option("--plot", a->plot, "SVG plot of busbw against size")->check(kNonEmpty);
-  cmd->add_option("--dump-programs", a->dump,
+  cmd->add_option("--plot", a->out.plot, "SVG plot of busbw against size")->check(kNonEmpty);
+  cmd->add_option("--dump-programs", a->out.dump,
                   "Write each core's program (the last algorithm's last size) to DIR/coreN.s; "
                   "other coreN.s files there are removed")
       ->check(kNonEmpty);
