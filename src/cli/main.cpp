@@ -240,6 +240,97 @@ void refuse_repeated_flags(CLI::App& cmd) {
   }
 }
 
+/// The usage error (without "sbrdma: error: ") of a line CLI11 refused with `e`, worded as
+/// ours: the first word the command had no place for, an option given twice, a flag given a
+/// value, an unknown or missing command, or CLI11's own text with the option named as --help
+/// names it.
+std::string parse_error_text(const CLI::ParseError& e, const UsageScope& scope) {
+  // A "-digit" word the command took as an argument, where that left an argument over, was
+  // meant as an option ("bench -1 allr").
+  const bool extras = dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr;
+  std::string number_word = scope.number_word;
+  if (extras && number_word.empty() && scope.leaf != nullptr) {
+    // Or one after the command's options ("bench -r 2 -1 allr"): a positional holding it.
+    for (const CLI::Option* opt : scope.leaf->get_options()) {
+      if (!opt->get_positional()) continue;
+      for (const std::string& v : opt->results()) {
+        if (negative_number(v)) number_word = v;
+      }
+    }
+  }
+  const bool stray_number = !number_word.empty() && extras;
+  // The first word the command had no place for: an option it does not have, or an
+  // argument too many (CLI11 lists them all, last first).
+  // A word after "--" is an argument, whatever it looks like.
+  const std::string_view what = std::string_view(e.what());
+  std::optional<std::string> extra;
+  bool after_dashes = false;
+  if (extras && scope.leaf != nullptr) {
+    for (const std::string& w : scope.leaf->remaining()) {
+      if (w == "--" && !after_dashes) {
+        after_dashes = true;
+        continue;
+      }
+      extra = w;
+      break;
+    }
+    // Words after a "--" that CLI11 keeps out of remaining(): its message names them, one
+    // whole, or several (last first) split at blanks.
+    constexpr std::string_view kOne = "The following argument was not expected: ";
+    constexpr std::string_view kSome = "The following arguments were not expected: ";
+    if (!extra && what.starts_with(kOne)) {
+      extra = std::string(what.substr(kOne.size()));
+      after_dashes = true;
+    } else if (!extra && what.starts_with(kSome)) {
+      extra = std::string(what.substr(what.rfind(' ') + 1));
+      after_dashes = true;
+    }
+  }
+  if (!scope.unknown_option.empty() || stray_number ||
+      (extra && !after_dashes && extra->size() > 1 && extra->front() == '-')) {
+    const std::string& word = stray_number                    ? number_word
+                              : !scope.unknown_option.empty() ? scope.unknown_option
+                                                              : *extra;
+    return unknown_option(word, scope.path);
+  }
+  if (extra) {
+    return unexpected_argument(*extra, scope.path);
+  }
+  if (const auto at = what.find(": At Most 1 required but received ");
+      at != std::string_view::npos) {
+    return help_name(scope.leaf, std::string(what.substr(0, at))) + " given more than once";
+  }
+  if (const auto flag_end = what.find(" was given a disallowed flag override");
+      flag_end != std::string_view::npos) {
+    // "--timing-only=0": a flag is on when given; CLI11 names it without its dashes.
+    const std::string bare(what.substr(0, flag_end));
+    const std::string name = help_name(scope.leaf, (bare.size() == 1 ? "-" : "--") + bare);
+    return sbrdma::base::printable(name) + " takes no value (give it to turn it on)";
+  }
+  if (!scope.unknown.empty()) {
+    return unknown_command(scope);
+  }
+  if (!scope.choices.empty() && what == "A subcommand is required") {
+    return fmt::format("'{}' needs a command (one of: {})", scope.path, scope.choices);
+  }
+  // CLI11's own text quotes the value it refused ("--log: ... not in {...}"). An option it
+  // names first is named as --help names it ("-b/--minbytes: must not be empty"), and
+  // its count error is worded as ours ("-t/--stats: at most 101 values, got 102").
+  std::string text(what);
+  if (const auto colon = what.find(": ");
+      colon != std::string_view::npos && scope.leaf != nullptr &&
+      scope.leaf->get_option_no_throw(std::string(what.substr(0, colon))) != nullptr) {
+    std::string rest(what.substr(colon + 2));
+    unsigned most = 0;
+    unsigned got = 0;
+    if (std::sscanf(rest.c_str(), "At Most %u required but received %u", &most, &got) == 2) {
+      rest = fmt::format("at most {} value{}, got {}", most, most == 1 ? "" : "s", got);
+    }
+    text = help_name(scope.leaf, std::string(what.substr(0, colon))) + ": " + rest;
+  }
+  return sbrdma::base::printable(text);
+}
+
 /// Output that never arrived (a full disk) is a failure, not a success: true (and said on
 /// stderr) if standard output, C or C++ side, could not be written.
 bool stdout_failed() {
@@ -326,90 +417,8 @@ int main(int argc, char** argv) {
     return exit_printing(app, e);
   } catch (const CLI::ParseError& e) {
     const UsageScope scope = usage_scope(app, argc, argv);
-    // A "-digit" word the command took as an argument, where that left an argument over, was
-    // meant as an option ("bench -1 allr").
-    const bool extras = dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr;
-    std::string number_word = scope.number_word;
-    if (extras && number_word.empty() && scope.leaf != nullptr) {
-      // Or one after the command's options ("bench -r 2 -1 allr"): a positional holding it.
-      for (const CLI::Option* opt : scope.leaf->get_options()) {
-        if (!opt->get_positional()) continue;
-        for (const std::string& v : opt->results()) {
-          if (negative_number(v)) number_word = v;
-        }
-      }
-    }
-    const bool stray_number = !number_word.empty() && extras;
-    // The first word the command had no place for: an option it does not have, or an
-    // argument too many (CLI11 lists them all, last first).
-    // A word after "--" is an argument, whatever it looks like.
-    const std::string_view what = std::string_view(e.what());
-    std::optional<std::string> extra;
-    bool after_dashes = false;
-    if (extras && scope.leaf != nullptr) {
-      for (const std::string& w : scope.leaf->remaining()) {
-        if (w == "--" && !after_dashes) {
-          after_dashes = true;
-          continue;
-        }
-        extra = w;
-        break;
-      }
-      // Words after a "--" that CLI11 keeps out of remaining(): its message names them, one
-      // whole, or several (last first) split at blanks.
-      constexpr std::string_view kOne = "The following argument was not expected: ";
-      constexpr std::string_view kSome = "The following arguments were not expected: ";
-      if (!extra && what.starts_with(kOne)) {
-        extra = std::string(what.substr(kOne.size()));
-        after_dashes = true;
-      } else if (!extra && what.starts_with(kSome)) {
-        extra = std::string(what.substr(what.rfind(' ') + 1));
-        after_dashes = true;
-      }
-    }
-    if (!scope.unknown_option.empty() || stray_number ||
-        (extra && !after_dashes && extra->size() > 1 && extra->front() == '-')) {
-      const std::string& word = stray_number                    ? number_word
-                                : !scope.unknown_option.empty() ? scope.unknown_option
-                                                                : *extra;
-      std::fprintf(stderr, "sbrdma: error: %s\n", unknown_option(word, scope.path).c_str());
-    } else if (extra) {
-      std::fprintf(stderr, "sbrdma: error: %s\n", unexpected_argument(*extra, scope.path).c_str());
-    } else if (const auto at = what.find(": At Most 1 required but received ");
-               at != std::string_view::npos) {
-      std::fprintf(stderr, "sbrdma: error: %s given more than once\n",
-                   help_name(scope.leaf, std::string(what.substr(0, at))).c_str());
-    } else if (const auto flag_end = what.find(" was given a disallowed flag override");
-               flag_end != std::string_view::npos) {
-      // "--timing-only=0": a flag is on when given; CLI11 names it without its dashes.
-      const std::string bare(what.substr(0, flag_end));
-      const std::string name = help_name(scope.leaf, (bare.size() == 1 ? "-" : "--") + bare);
-      std::fprintf(stderr, "sbrdma: error: %s takes no value (give it to turn it on)\n",
-                   sbrdma::base::printable(name).c_str());
-    } else if (!scope.unknown.empty()) {
-      std::fprintf(stderr, "sbrdma: error: %s\n", unknown_command(scope).c_str());
-    } else if (!scope.choices.empty() && what == "A subcommand is required") {
-      std::fprintf(stderr, "sbrdma: error: '%s' needs a command (one of: %s)\n", scope.path.c_str(),
-                   scope.choices.c_str());
-    } else {
-      // CLI11's own text quotes the value it refused ("--log: ... not in {...}"). An option it
-      // names first is named as --help names it ("-b/--minbytes: must not be empty"), and
-      // its count error is worded as ours ("-t/--stats: at most 101 values, got 102").
-      std::string text(what);
-      if (const auto colon = what.find(": ");
-          colon != std::string_view::npos && scope.leaf != nullptr &&
-          scope.leaf->get_option_no_throw(std::string(what.substr(0, colon))) != nullptr) {
-        std::string rest(what.substr(colon + 2));
-        unsigned most = 0;
-        unsigned got = 0;
-        if (std::sscanf(rest.c_str(), "At Most %u required but received %u", &most, &got) == 2) {
-          rest = fmt::format("at most {} value{}, got {}", most, most == 1 ? "" : "s", got);
-        }
-        text = help_name(scope.leaf, std::string(what.substr(0, colon))) + ": " + rest;
-      }
-      std::fprintf(stderr, "sbrdma: error: %s\n", sbrdma::base::printable(text).c_str());
-    }
-    std::fprintf(stderr, "run '%s --help' for usage\n", scope.path.c_str());
+    std::fprintf(stderr, "sbrdma: error: %s\nrun '%s --help' for usage\n",
+                 parse_error_text(e, scope).c_str(), scope.path.c_str());
     return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sbrdma: internal error: %s\n", e.what());
