@@ -29,6 +29,21 @@ TEST(LinkCalendar, BooksInOrderAndFillsGaps) {
   EXPECT_EQ(c.intervals(), 1U);
 }
 
+TEST(LinkCalendar, ABookingWhereAForgottenIntervalEndedIsKept) {
+  // A forgotten interval stays in the buffer, behind the head index, until the buffer is
+  // compacted. A booking that starts exactly where it ended, before the intervals kept, is a
+  // new interval: merged into the forgotten one it would be lost, and the next booking would
+  // overlap it.
+  LinkCalendar c;
+  EXPECT_EQ(c.book(Tick{0}, Tick{10}, Tick{0}), Tick{0});
+  EXPECT_EQ(c.book(Tick{50}, Tick{10}, Tick{0}), Tick{50});
+  EXPECT_EQ(c.book(Tick{10}, Tick{5}, Tick{10}), Tick{10});  // [0, 10) forgotten first
+  EXPECT_EQ(c.intervals(), 2U);                              // [10, 15) [50, 60)
+  EXPECT_EQ(c.book(Tick{10}, Tick{5}, Tick{10}), Tick{15});  // after [10, 15), not on it
+  EXPECT_EQ(c.intervals(), 2U);                              // [10, 20) [50, 60)
+  EXPECT_EQ(c.busy_until(), Tick{60});
+}
+
 /// The calendar as first written (a plain vector, forgotten intervals erased at once): the
 /// reference the head-index calendar must match booking for booking.
 class ReferenceCalendar {
@@ -122,6 +137,81 @@ TEST(Fabric, ASlowLinkSerialisesTransfers) {
   EXPECT_GE(one, link_time);
   EXPECT_LT(one, link_time + Tick{2000000});
   EXPECT_GE(two, one + link_time - Tick{1000000});  // waited for most of the first
+}
+
+TEST(Fabric, ASlowLinkCarriesTheChunksBackToBackAtItsRate) {
+  // c2c at 4 B/ns, far below the engine rate: chunk 0's head reaches the c2c link after the
+  // latencies of the hops before it, then the chunks cross it back to back, each taking a full
+  // chunk's time at the link's bandwidth; the last tail has only the latencies from there on.
+  // So, exactly: t0 + the route's latencies + chunks x chunk time on the slow link.
+  TopologySpec spec = builtin_topology_spec("trn2.48xlarge").value();
+  spec.params.push_back({"c2c_bandwidth", 4});
+  const Topology t = build_topology(spec).value();
+  Fabric f(t);
+  const Route r = f.data_route(0, 0, 8);  // chip 0 -> chip 1 over the x link
+  Tick lat;
+  int slow = 0;
+  for (const Hop& h : r) {
+    lat += t.link(h.link).latency;
+    if (t.link(h.link).kind == LinkKind::kC2c) ++slow;
+  }
+  ASSERT_EQ(slow, 1);
+  constexpr std::uint64_t kChunks = 16;
+  const Tick chunk_time = transfer_time(base::Bytes{kChunkBytes}, bytes_per_ns(4));
+  const Tick t0{1000000};
+  EXPECT_EQ(f.transfer(r, base::Bytes{kChunks * kChunkBytes}, t0, t.params().dma_engine_rate, t0),
+            t0 + lat + Tick{kChunks * chunk_time.ps});
+}
+
+TEST(Fabric, EachLinkIsBusyUntilTheLastFourKibChunkHasCrossedIt) {
+  // Every link of the route is faster than the engine, so each chunk crosses a link as soon as
+  // its head arrives. The last chunk of 64 KiB is bytes [60 KiB, 64 KiB) (chunks are 4 KiB,
+  // [CHOICE D26]): its head leaves the engine once 60 KiB have streamed and reaches hop h after
+  // the latencies of the hops before it; hop h is then busy for 4 KiB at its own bandwidth.
+  const Topology t = builtin_topology("trn2.48xlarge").value();
+  Fabric f(t);
+  const Route r = f.data_route(0, 0, 8);
+  const Bandwidth rate = t.params().dma_engine_rate;
+  const Tick t0{1000000};
+  f.transfer(r, base::Bytes{65536}, t0, rate, t0);
+  Tick head = t0 + transfer_time(base::Bytes{65536 - 4096}, rate);
+  for (const Hop& h : r) {
+    const Link& l = t.link(h.link);
+    ASSERT_GT(l.bandwidth.bytes_per_us, rate.bytes_per_us) << l.name;
+    EXPECT_EQ(f.busy_until(h), head + transfer_time(base::Bytes{4096}, l.bandwidth)) << l.name;
+    head += l.latency;
+  }
+}
+
+TEST(Fabric, TheTwoDirectionsOfALinkAreSeparateResources) {
+  // Links are full duplex: each direction has its own calendar. Chip 0 -> chip 1 and chip 1 ->
+  // chip 0 at once over a slow x link each take what they take alone.
+  TopologySpec spec = builtin_topology_spec("trn2.48xlarge").value();
+  spec.params.push_back({"c2c_bandwidth", 4});
+  const Topology t = build_topology(spec).value();
+  const Bandwidth rate = t.params().dma_engine_rate;
+  const Tick t0{1000000};
+  Fabric f(t);
+  const Route there = f.data_route(0, 0, 8);
+  const Route back = f.data_route(8, 8, 0);
+  bool shared = false;  // the same link, the other way
+  for (const Hop& a : there) {
+    for (const Hop& b : back) shared |= a.link == b.link && a.reverse != b.reverse;
+  }
+  ASSERT_TRUE(shared);
+  Fabric alone(t);
+  const Tick want = alone.transfer(back, base::Bytes{65536}, t0, rate, t0);
+  f.transfer(there, base::Bytes{65536}, t0, rate, t0);
+  EXPECT_EQ(f.transfer(back, base::Bytes{65536}, t0, rate, t0), want);
+}
+
+TEST(Fabric, MmioLatencyIsTheRoutesLatenciesWithoutTheSbufPorts) {
+  const Topology t = builtin_topology("trn2.48xlarge").value();
+  const Fabric f(t);
+  // Core 1 (chip 0) to core 10 (chip 1): sbuf, onchip, c2c, onchip, sbuf; a write to a
+  // register does not enter either SBUF.
+  EXPECT_EQ(f.mmio_latency(t.route(1, 10)).ps, (20 + 200 + 20) * 1000);
+  EXPECT_EQ(f.mmio_latency(t.route(1, 1)), Tick{});  // the core's own: SBUF ports only
 }
 
 TEST(Fabric, RememberedChunkTimesGiveWhatAFreshFabricGives) {

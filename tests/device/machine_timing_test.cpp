@@ -172,6 +172,60 @@ TEST(MachineTiming, AStronglyOrderedS2mWriteLandsBehindTheQueuesEarlierData) {
             kLandsAtIt);
 }
 
+TEST(MachineTiming, ASemaphoreLandsBehindAllTheQueuesEarlierDataNotOnlyTheLatest) {
+  // A 64 KiB copy to another chip lands late; a 4 KiB local copy taken after it lands before
+  // it; then a semaphore pair. The semaphore lands behind every earlier data landing of the
+  // queue (D26d), so behind the far copy, not just behind the copy taken last.
+  Rig rig("trn2.48xlarge");
+  const TimingParams& p = rig.m->params();
+  const CoreId far = 8;  // chip 1
+  const SecondTimes t = second_times(rig, far);
+  ASSERT_LT(t.plain, t.first);  // the local copy lands first
+  rig.one_word(0);
+  Channel ch = rig.open(0, 0, 0, 8);
+  rig.copy(ch, rig.sbuf(0, 0, 0), rig.routed(0, rig.sbuf(far, 0, 0), far), 65536);
+  rig.copy(ch, rig.sbuf(0, 1, 0), rig.sbuf(0, 2, 0), 4096);
+  rig.sema(ch, rig.sem_inc(0, 9));
+  rig.start(ch, 3);
+  const Tick sem_lands = t.first + p.semaphore_write_latency;
+  rig.kernel.run_until(sem_lands - Tick{1});
+  EXPECT_EQ(rig.m->semaphore(0, 9), 0U);
+  rig.kernel.run_until(sem_lands);
+  EXPECT_EQ(rig.m->semaphore(0, 9), 1U);
+  rig.run();
+  EXPECT_TRUE(rig.m->errors().empty()) << rig.m->error_report();
+}
+
+TEST(MachineTiming, ADoorbellWhileTheEngineStreamsWaitsUntilTheEngineIsFree) {
+  // The engine streams one descriptor at a time: a copy posted while it still streams a 64 KiB
+  // one is ready (doorbell + fixed cost) long before the engine is free, and starts only then.
+  Rig rig;
+  const TimingParams& p = rig.m->params();
+  const auto data = pattern(4096);
+  rig.seed(0, 1, 0, data);
+  Channel ch = rig.open(0, 0, 0, 8);
+  rig.copy(ch, rig.sbuf(0, 0, 0), rig.sbuf(0, 3, 0), 65536);
+  rig.start(ch, 1);
+  const Tick engine_free = p.mmio_write_latency + p.dma_fixed_cost + p.dma_desc_cost +
+                           transfer_time(base::Bytes{65536}, p.dma_engine_rate);
+  const Tick later{2000000};  // 2 us: the first copy is taken and streams until engine_free
+  const Tick ready = later + p.mmio_write_latency + p.dma_fixed_cost;
+  ASSERT_LT(p.mmio_write_latency + p.dma_fixed_cost, later);  // the first copy was taken
+  ASSERT_LT(ready, engine_free);
+  rig.kernel.run_until(later);
+  rig.copy(ch, rig.sbuf(0, 1, 0), rig.sbuf(0, 2, 0), 4096);
+  rig.start(ch, 1);
+  const Tick lands = engine_free + p.dma_desc_cost +
+                     transfer_time(base::Bytes{4096}, p.dma_engine_rate) +
+                     route_latency(rig.m->topology(), 0, 0);
+  rig.kernel.run_until(lands - Tick{1});
+  EXPECT_NE(rig.read(0, 2, 0, 4096), data);
+  rig.kernel.run_until(lands);
+  EXPECT_EQ(rig.read(0, 2, 0, 4096), data);
+  rig.run();
+  EXPECT_TRUE(rig.m->errors().empty()) << rig.m->error_report();
+}
+
 TEST(MachineTiming, OneEngineMoves32KibAndASemaphoreInAboutTheProfiledTime) {
   // hw-params 1b: a trn2 profile shows one engine moving 32 KiB plus a 4 B semaphore write
   // in 1416 ns (about 23 B/ns). The 1300 ns fixed cost comes before that span, not inside
