@@ -275,6 +275,29 @@ TEST(Correctness, RingHalvesAndCredits) {
   EXPECT_EQ(low->stats.legs - low->stats.semaphore_legs, 8u * 2 * 14 * 3) << "two halves a step";
 }
 
+// The split is "from" ring_halves_from: a piece whose half is exactly that many bytes per
+// partition already goes in two halves (hw-params §3, [CHOICE D30d]); one byte more of
+// threshold and it goes whole. 4 ranks x 100 fp32 columns: a half is 200 bytes.
+TEST(Correctness, RingSplitsAPieceWhoseHalfIsExactlyTheThreshold) {
+  const Geometry g = small_geometry(1);
+  const auto data_legs = [&](std::uint64_t halves_from) {
+    LowerRequest r;
+    r.op = Op::kAllReduce;
+    r.algorithm = Algorithm::kRing;
+    r.dtype = DataType::kFp32;
+    r.bytes = 128 * 400 * 4;
+    r.iterations = 1;
+    r.ring_halves_from = halves_from;
+    const auto low = lower(g, ranks(g, 4), r);
+    EXPECT_TRUE(low.ok()) << (low.ok() ? "" : low.error().message);
+    return low.ok() ? low->stats.legs - low->stats.semaphore_legs : 0;
+  };
+  EXPECT_EQ(data_legs(200), 4u * 6 * 2) << "at the threshold: two halves a step";
+  EXPECT_EQ(data_legs(201), 4u * 6) << "below it: one leg a step";
+  expect_right(g, Case{Op::kAllReduce, Algorithm::kRing, DataType::kFp32, 128 * 400, ranks(g, 4)},
+               1, 200);
+}
+
 TEST(Correctness, ReplicaGroupsRunSideBySide) {
   const Geometry g = small_geometry(1);
   const Communicator c = groups({{0, 5, 2}, {7, 1, 4}});

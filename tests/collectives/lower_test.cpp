@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "collectives/harness.h"
+#include "collectives/phases.h"
 #include "isa/assembler.h"
 #include "isa/views.h"
 
@@ -24,6 +25,15 @@ LowerRequest req(Op op, std::uint64_t bytes, Algorithm a = Algorithm::kAuto,
   r.algorithm = a;
   r.dtype = dt;
   return r;
+}
+
+// The ring's order is a snake: chips in order of first appearance, each chip's ranks by tpb,
+// every other chip (the second, fourth, ...) reversed, so that the hop from one chip to the
+// next leaves and enters on the same end. [CHOICE D30d]
+TEST(Lower, RingOrderReversesEveryOtherChipStartingWithTheSecond) {
+  const Geometry g = small_geometry(3);
+  // Chip 2 appears first, then chip 0, then chip 1.
+  EXPECT_EQ(snake_order(g, {17, 3, 9, 0, 16, 8}), (std::vector<CoreId>{16, 17, 3, 0, 8, 9}));
 }
 
 TEST(Lower, AutoPicksBySize) {
