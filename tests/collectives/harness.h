@@ -3,6 +3,7 @@
 /// output elements against the CPU reference.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,8 +28,11 @@ inline Geometry small_geometry(unsigned chips, std::uint64_t partition_bytes = 1
   return g;
 }
 
+/// Lowers `req`, runs it in the Interpreter under schedule `sched_seed` (with core `slow`
+/// slowed down, if given) and checks every rank's output.
 inline Outcome run_collective(const Geometry& g, const Communicator& c, const LowerRequest& req,
-                              DataFill fill = DataFill::kRandom, std::uint64_t sched_seed = 1) {
+                              DataFill fill = DataFill::kRandom, std::uint64_t sched_seed = 1,
+                              std::optional<CoreId> slow = std::nullopt) {
   Outcome out;
   auto low = lower(g, c, req);
   if (!low) {
@@ -38,6 +42,7 @@ inline Outcome run_collective(const Geometry& g, const Communicator& c, const Lo
   out.lowered = std::move(*low);
   const Lowered& L = out.lowered;
   Interpreter in(g, std::max<std::uint64_t>(L.sbuf_bytes, 64), sched_seed);
+  if (slow) in.slow_down(*slow);
   const unsigned eb = dtype_bytes(req.dtype);
   for (std::size_t gi = 0; gi < c.groups.size(); ++gi) {  // 1. fill every rank's input
     for (unsigned r = 0; r < c.ranks(); ++r) {

@@ -218,11 +218,14 @@ std::string Interpreter::run(const std::vector<CoreProgram>& programs) {
       }
     }
     if (acts.empty()) return left ? "deadlock" : "";
-    // Try actions in a random rotation until one makes progress.
+    // Try actions in a random rotation until one makes progress; the slow core's words only
+    // once nothing else did.
     const std::size_t start = next(rng_) % acts.size();
     bool moved = false;
-    for (std::size_t i = 0; i < acts.size() && !moved; ++i) {
+    for (std::size_t i = 0; i < 2 * acts.size() && !moved; ++i) {
       const Action& a = acts[(start + i) % acts.size()];
+      const bool slow_word = a.kind == 0 && slow_ && a.core == *slow_;
+      if (slow_word == (i < acts.size())) continue;
       Core& c = cores_[a.core];
       if (a.kind == 0) {
         moved = step_core(c, err);

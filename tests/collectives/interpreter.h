@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,11 @@ class Interpreter {
   /// Runs `programs` to the end. Returns "" or what went wrong (deadlock, ring overflow, a
   /// word it cannot run, an address out of range).
   std::string run(const std::vector<CoreProgram>& programs);
+
+  /// Makes `core` the slowest: its words run only when nothing else can move (its engines and
+  /// semaphore writes still go at random). An adversary for races that random schedules
+  /// rarely reach: every other core runs as far ahead as the semaphores let it.
+  void slow_down(CoreId core) { slow_ = core; }
 
   /// Legs started, for tests that count them.
   [[nodiscard]] std::uint64_t legs() const { return legs_; }
@@ -77,6 +83,7 @@ class Interpreter {
   std::uint64_t rng_;
   std::vector<Core> cores_;
   std::uint64_t legs_ = 0;
+  std::optional<CoreId> slow_;
 };
 
 }  // namespace sbrdma::collectives::testing
