@@ -97,6 +97,20 @@ std::vector<std::uint32_t> waits_on(const CoreProgram& p, unsigned sem) {
   return out;
 }
 
+TEST(AllToAll, ARingOfOneRankStillWaitsForItsOwnBlock) {
+  // One rank: the pairwise exchange is only step 0, the leg to itself, which is otherwise
+  // waited for with step 1. With no step 1 the program must still wait for it, once per
+  // iteration, or the core finishes before its output block has landed.
+  const Geometry g = small_geometry(1);
+  const Lowered low = lowered(g, *default_communicator(g, 1), Algorithm::kRing, 128 * 3 * 4);
+  ASSERT_EQ(low.programs.size(), 1u);
+  std::vector<std::uint32_t> all;
+  for (unsigned sem = 0; sem < 32; ++sem) {
+    for (std::uint32_t v : waits_on(low.programs[0], sem)) all.push_back(v);
+  }
+  EXPECT_EQ(all, std::vector<std::uint32_t>{16}) << "the own block's 16 engines (D5)";
+}
+
 TEST(AllToAll, MeshRanksThatReceiveNothingStillWait) {
   // 3 elements over 5 ranks: blocks for ranks 3 and 4 are empty, so no data reaches them.
   // Each still waits, every iteration, for a leg from each peer (D34d): without those waits

@@ -298,6 +298,18 @@ TEST(Correctness, RingSplitsAPieceWhoseHalfIsExactlyTheThreshold) {
                1, 200);
 }
 
+TEST(Correctness, RingScratchSlotsHoldTheLargerHalfOfAnOddPiece) {
+  // 33 columns a piece in two halves: half 0 has 17 columns, half 1 has 16. A scratch slot
+  // must hold the larger one (a rounded-down slot lets half 0's last column run into the next
+  // slot, where the next leg's data lands before it is reduced, or past the scratch).
+  const Geometry g = small_geometry(1);
+  for (const Op op : {Op::kReduceScatter, Op::kAllReduce}) {
+    expect_right(
+        g, Case{op, Algorithm::kRing, DataType::kInt32, 128 * 4 * 33, ranks(g, 4), ReduceOp::kMax},
+        2, 64);
+  }
+}
+
 // Random schedules rarely let one rank fall far behind. Here each rank in turn runs its words
 // only when no other core can move, so its neighbours run ahead as far as the semaphores
 // allow: a slot reused without a credit (the next iteration's data landing in scratch the
@@ -333,6 +345,28 @@ TEST(Correctness, ASlowRankIsNotOverrunByItsNeighbours) {
         }
       }
     }
+  }
+}
+
+TEST(Correctness, AMeshRankWithAnEmptyPieceStillWaitsForItsPeers) {
+  // 3 elements over 4 ranks: rank 3's piece is empty, so no reduce-scatter data reaches it.
+  // Its peers still pace it with a semaphore-only leg each iteration; without them it would
+  // wait for nothing and run iterations ahead, and its later iterations' arrivals (same
+  // semaphore parity) could complete a peer's wait before a slow rank's data has landed.
+  // A sum shows the early read (max would hide it: the last iteration reads the right data).
+  const Geometry g = small_geometry(1);
+  LowerRequest r;
+  r.op = Op::kReduceScatter;
+  r.algorithm = Algorithm::kMesh;
+  r.dtype = DataType::kInt32;
+  r.reduce = ReduceOp::kSum;  // mesh keeps the other blocks, so repeated sums are exact
+  r.bytes = 3 * 4;
+  r.iterations = 3;
+  for (CoreId slow = 0; slow < 3; ++slow) {
+    const Outcome o = run_collective(g, ranks(g, 4), r, DataFill::kRandom, 1, slow);
+    ASSERT_EQ(o.error, "") << "slow rank " << slow;
+    EXPECT_EQ(o.wrong, 0u) << "slow rank " << slow;
+    EXPECT_GT(o.checked, 0u);
   }
 }
 

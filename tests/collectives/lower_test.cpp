@@ -295,6 +295,21 @@ TEST(Lower, ARingOfSixtyFourWithTightScratchLowers) {
   }
 }
 
+TEST(Lower, ARingWhoseChainFitsTheSemaphoreSlotsSendsNoCredits) {
+  // 16 ranks in halves: a chain of 32 legs, within the 32 semaphore slots per parity, with
+  // room for 32 scratch slots. Every slot's reuse is then ordered by the chain itself, so the
+  // ring sends no credit legs (each one is a round trip on the critical path); fewer slots
+  // than the chain would make it credit every reuse.
+  const Geometry g = small_geometry(2);
+  LowerRequest r = req(Op::kAllReduce, 16 * 16 * 128 * 4, Algorithm::kRing, DataType::kInt32);
+  r.ring_halves_from = 32;  // 16 columns a piece: two halves of 32 bytes a partition
+  r.iterations = 2;
+  auto low = lower(g, first(16, g), r);
+  ASSERT_TRUE(low.ok()) << low.error().message;
+  EXPECT_EQ(low->stats.legs - low->stats.semaphore_legs, 16u * 2 * 15 * 2 * 2) << "two halves";
+  EXPECT_EQ(low->stats.semaphore_legs, 0u) << "no credits";
+}
+
 TEST(Lower, RelaySlotsCountForAutoAndForEveryIteration) {
   // Chip 24's second die with 28 ranks of chips 0-6: legs to 196-199 go through relays.
   const Geometry g = Geometry::of(soc::cayman_profile(), 64);

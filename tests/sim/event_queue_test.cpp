@@ -6,6 +6,7 @@
 #include <memory>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sbrdma::sim {
@@ -97,6 +98,35 @@ TEST(EventQueue, SeedNeverReordersDifferentTimes) {
   drain(q);
   ASSERT_EQ(times.size(), 300u);
   EXPECT_TRUE(std::is_sorted(times.begin(), times.end()));
+}
+
+TEST(EventQueue, PopsBeforeAgreesWithThePopOrderWithAndWithoutASeed) {
+  // The kernel's ran_before_now() asks pops_before() whether a DMA completion already "ran"
+  // relative to the event now running; under a tie seed the answer must follow the shuffled
+  // order the queue really pops in, for either argument, or same-time completions are
+  // reported out of order.
+  for (const std::uint64_t seed : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{99}}) {
+    EventQueue q(seed);
+    std::vector<std::uint64_t> seqs;
+    for (int i = 0; i < 40; ++i) {
+      seqs.push_back(q.push(
+          Tick{static_cast<std::uint64_t>(5 + i % 3)}, [] {}, "e"));
+    }
+    std::vector<std::pair<Tick, std::uint64_t>> popped;
+    while (!q.empty()) {
+      const Event ev = q.pop();
+      popped.emplace_back(ev.time, ev.seq);
+    }
+    unsigned wrong = 0;
+    for (std::size_t a = 0; a < popped.size(); ++a) {
+      for (std::size_t b = 0; b < popped.size(); ++b) {
+        const bool before =
+            q.pops_before(popped[a].first, popped[a].second, popped[b].first, popped[b].second);
+        if (before != (a < b)) ++wrong;
+      }
+    }
+    EXPECT_EQ(wrong, 0u) << "seed " << seed;
+  }
 }
 
 TEST(EventQueue, RecyclesSlotsAndKeepsOrderWhilePushingDuringDrain) {
