@@ -175,9 +175,9 @@ class PagePool {
   /// Backs [p, p + n) now, as writes to it would, without changing its bytes.
   static void populate(std::uint8_t* p, std::uint64_t n) {
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-    // From the far end down, 2 MiB at a time: the caller's first writes start at the near end,
-    // and the two meet once instead of contending for every page.
-    constexpr std::uint64_t kStep = 2ULL << 20;
+    // From the far end down, a mapping block (2 MiB) at a time: the caller's first writes start
+    // at the near end, and the two meet once instead of contending for every page.
+    constexpr std::uint64_t kStep = base::kMapBlockBytes;
     while (n > 0) {
       const std::uint64_t k = n % kStep != 0 ? n % kStep : kStep;
       n -= k;
