@@ -3,7 +3,7 @@
 #include "base/printable.h"
 
 namespace sbrdma::base {
-std::string Error::format() const {
+std::string Error::where() const {
   std::string out;
   if (!loc.file.empty()) {
     out += printable(loc.file);  // a file name is user text: no control byte reaches the terminal
@@ -13,6 +13,11 @@ std::string Error::format() const {
     }
     out += ": ";
   }
+  return out;
+}
+
+std::string Error::format() const {
+  std::string out = where();
   out += "error: ";
   // Messages quote user text (a flag's value, a JSON string, a word of a file): every byte of
   // it that is not printable ASCII is escaped here, once for all of them, so that none reaches

@@ -28,6 +28,8 @@ struct Error {
   /// name and message are written as base::printable() gives them: bytes outside printable
   /// ASCII as \xNN.
   [[nodiscard]] std::string format() const;
+  /// format()'s location part: `file:line: `, `file: `, or "" without a file.
+  [[nodiscard]] std::string where() const;
 };
 
 /// An Error built from a message alone (location filled in by the caller if it knows one).

@@ -28,9 +28,8 @@ constexpr const char* kDemoProgram =
 
 /// The demo's inputs are fixed: an error from the libraries is our bug (exit 2).
 int internal(const base::Error& e) {
-  // format() would say "error:" a second time.
-  const std::string where = e.loc.file.empty() ? "" : base::printable(e.loc.file) + ": ";
-  std::fprintf(stderr, "sbrdma: internal error: %s%s\n", where.c_str(),
+  // Not format(): that would say "error:" a second time.
+  std::fprintf(stderr, "sbrdma: internal error: %s%s\n", e.where().c_str(),
                base::printable(e.message).c_str());
   return 2;
 }

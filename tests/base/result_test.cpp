@@ -44,6 +44,17 @@ TEST(Error, FormatsWithoutLineOrFile) {
   EXPECT_EQ(make_error("bad hex digit '\\xf0'").format(), "error: bad hex digit '\\xf0'");
 }
 
+// where() is format()'s location alone, for a line that heads the error otherwise (the
+// demo's internal error): the line number kept, the file name escaped as format() escapes it.
+TEST(Error, WhereIsTheLocationFormatPrints) {
+  EXPECT_EQ(make_error(SourceLoc{"in.s", 3}, "x").where(), "in.s:3: ");
+  EXPECT_EQ(make_error(SourceLoc{"f.bin", 0}, "x").where(), "f.bin: ");
+  EXPECT_EQ(make_error("x").where(), "");
+  EXPECT_EQ(make_error(SourceLoc{"a\x1b.s", 2}, "x").where(), "a\\x1b.s:2: ");
+  EXPECT_EQ(make_error(SourceLoc{"a\x1b[31m.s", 2}, "bad").where() + "error: bad",
+            make_error(SourceLoc{"a\x1b[31m.s", 2}, "bad").format());
+}
+
 TEST(Bits, FieldGetSet) {
   constexpr BitField f{25, 24};
   static_assert(f.width() == 2);
