@@ -39,11 +39,17 @@ const std::array<std::uint8_t, kZeroBytes> kZeros{};
 /// simulation is advised for transparent huge pages: on this project's VM the OS took longer
 /// to find and zero 2 MiB pages than the TLB saved, most on the first run after other work
 /// (D33).
-std::uint8_t* map_arena(std::uint64_t bytes) {
+/// map_arena, or nullptr where the memory cannot be mapped.
+std::uint8_t* try_map_arena(std::uint64_t bytes) {
   void* p = base::kCanMap ? base::map_block(bytes, base::Reserve::kNo)
                           : std::calloc(1, std::max<std::uint64_t>(bytes, 1));
-  if (p == nullptr) base::out_of_memory("cannot map the simulated memories' pages");
   return static_cast<std::uint8_t*>(p);
+}
+
+std::uint8_t* map_arena(std::uint64_t bytes) {
+  std::uint8_t* p = try_map_arena(bytes);
+  if (p == nullptr) base::out_of_memory("cannot map the simulated memories' pages");
+  return p;
 }
 
 /// Gives back map_arena(bytes).
@@ -205,15 +211,15 @@ void wait_prefault() {
   PagePool::instance().wait_prefault();
 }
 
-DenseBuffer::DenseBuffer(std::uint64_t bytes) : data_(map_arena(bytes)), size_(bytes) {
+DenseBuffer::DenseBuffer(std::uint64_t bytes) : data_(try_map_arena(bytes)), size_(bytes) {
 #if defined(__linux__)
   // Advice only: failure is harmless. Whole blocks, as mapped.
-  madvise(data_, base::map_block_length(bytes), MADV_HUGEPAGE);
+  if (data_ != nullptr) madvise(data_, base::map_block_length(bytes), MADV_HUGEPAGE);
 #endif
 }
 
 DenseBuffer::~DenseBuffer() {
-  unmap_arena(data_, size_);
+  if (data_ != nullptr) unmap_arena(data_, size_);
 }
 
 PagedMemory::PagedMemory(std::uint64_t size, std::uint64_t page_bytes, std::uint64_t valid_bytes,

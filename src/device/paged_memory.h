@@ -151,7 +151,8 @@ void wait_prefault();
 /// `bytes` of zeroed host memory, 2 MiB-aligned and advised for transparent huge pages (on
 /// Linux), given back to the OS on destruction. For the bench's memcpy reference: once backed
 /// (outside the timing), huge pages give the host's best copy rate, a stricter reference than
-/// the 4 KiB pages the simulated SBUFs use (D33).
+/// the 4 KiB pages the simulated SBUFs use (D33). The mapping can fail (no room left, or a
+/// limit such as ulimit -v): then data() is null and mapped() false, and the caller decides.
 class DenseBuffer {
  public:
   explicit DenseBuffer(std::uint64_t bytes);
@@ -159,6 +160,7 @@ class DenseBuffer {
   DenseBuffer(const DenseBuffer&) = delete;
   DenseBuffer& operator=(const DenseBuffer&) = delete;
 
+  [[nodiscard]] bool mapped() const noexcept { return data_ != nullptr; }
   [[nodiscard]] std::uint8_t* data() noexcept { return data_; }
   [[nodiscard]] std::uint64_t size() const noexcept { return size_; }
 

@@ -40,14 +40,14 @@ double system_seconds_now() {
 #endif
 }
 
+}  // namespace
+
 std::string size_name(std::uint64_t b) {
   if (b >= (1ULL << 30) && b % (1ULL << 30) == 0) return fmt::format("{}G", b >> 30);
   if (b >= (1ULL << 20) && b % (1ULL << 20) == 0) return fmt::format("{}M", b >> 20);
   if (b >= (1ULL << 10) && b % (1ULL << 10) == 0) return fmt::format("{}K", b >> 10);
   return fmt::format("{}", b);
 }
-
-}  // namespace
 
 double percentile(const std::vector<double>& sorted, unsigned p) {
   if (sorted.empty()) return 0;
@@ -191,16 +191,35 @@ base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::u
   return out;
 }
 
-double measure_memcpy(std::uint64_t bytes, std::uint64_t chunk) {
-  if (bytes == 0) return 0;
+std::unique_ptr<device::DenseBuffer> map_dense_buffer(std::uint64_t bytes) {
+  auto b = std::make_unique<device::DenseBuffer>(bytes);
+  if (!b->mapped()) return nullptr;
+  return b;
+}
+
+std::optional<MemcpyRate> measure_memcpy(std::uint64_t bytes, std::uint64_t chunk,
+                                         const MapBuffer& map) {
+  if (bytes == 0) return MemcpyRate{};
   chunk = std::clamp<std::uint64_t>(std::min(chunk, bytes), 64, 64ULL << 20);
-  const std::uint64_t span = std::max(chunk, std::min<std::uint64_t>(bytes, 64ULL << 20));
+  const std::uint64_t asked = std::max(chunk, std::min<std::uint64_t>(bytes, 64ULL << 20));
+  std::uint64_t span = asked;
   // Memory like a dense SBUF's (device::DenseBuffer), written once and then copied across once
   // untimed: the figure is a steady memcpy. (Freshly mapped 4 KiB-page buffers, measured as
   // the first memcpy of a bench process, ran at about half the rate the same measurement gave
   // later in that process, and varied with it.)
-  device::DenseBuffer src(span);
-  device::DenseBuffer dst(span);
+  std::unique_ptr<device::DenseBuffer> src_buf;
+  std::unique_ptr<device::DenseBuffer> dst_buf;
+  for (;;) {
+    src_buf = map(span);
+    if (src_buf) dst_buf = map(span);
+    if (dst_buf) break;
+    src_buf.reset();  // before the smaller pair is tried
+    if (span <= kMemcpyMinSpan) return std::nullopt;
+    span = std::max(kMemcpyMinSpan, span / 2);
+    chunk = std::min(chunk, span);
+  }
+  device::DenseBuffer& src = *src_buf;
+  device::DenseBuffer& dst = *dst_buf;
   std::memset(src.data(), 1, span);
   std::memcpy(dst.data(), src.data(), span);
   const auto t0 = Clock::now();
@@ -215,7 +234,7 @@ double measure_memcpy(std::uint64_t bytes, std::uint64_t chunk) {
   const double s = seconds_since(t0);
   volatile std::uint8_t sink = dst.data()[span / 2];  // keep the copies
   (void)sink;
-  return s > 0 ? static_cast<double>(bytes) / s : 0;
+  return MemcpyRate{s > 0 ? static_cast<double>(bytes) / s : 0, span == asked ? 0 : span};
 }
 
 namespace {
@@ -373,8 +392,7 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
   device::wait_prefault();  // the memcpy gets the memory to itself
   // A sample of at most kMemcpySampleBytes: the rate is what the line compares, and a long
   // sweep's whole volume took seconds more after its last row, outside its wall time.
-  out.cost.memcpy_bytes_per_s =
-      measure_memcpy(std::min(out.cost.copied_bytes, kMemcpySampleBytes), chunk);
+  out.cost.memcpy = measure_memcpy(std::min(out.cost.copied_bytes, kMemcpySampleBytes), chunk);
   return out;
 }
 

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,10 @@
 #include "collectives/reference.h"
 #include "device/topology.h"
 #include "platform/collective_runner.h"
+
+namespace sbrdma::device {
+class DenseBuffer;
+}  // namespace sbrdma::device
 
 namespace sbrdma::platform {
 
@@ -82,6 +87,18 @@ struct BenchRow {
   double wall_seconds = 0;  ///< the whole point: lowering, runs, check
 };
 
+/// A size as -b takes it: whole G, M or K where it is one ("16M"), bytes otherwise.
+std::string size_name(std::uint64_t bytes);
+
+/// What measure_memcpy measured.
+struct MemcpyRate {
+  double bytes_per_s = 0;
+  /// Where its buffers were smaller than asked (no memory for them), their size: a span that
+  /// fits the cache copies faster than memory does. 0: as asked.
+  std::uint64_t reduced_span = 0;
+  bool operator==(const MemcpyRate&) const = default;
+};
+
 /// The run's own cost, for the closing line.
 struct BenchCost {
   double wall_seconds = 0;  ///< the whole sweep
@@ -91,8 +108,10 @@ struct BenchCost {
   double system_seconds = 0;
   std::uint64_t descriptors = 0;   ///< descriptor pairs simulated
   std::uint64_t copied_bytes = 0;  ///< bytes the engines really copied
-  double memcpy_bytes_per_s = 0;   ///< memcpy of as many bytes (at most 1 GiB), in this run
-  bool timing_only = false;        ///< --timing-only: no engine copies bytes
+  /// memcpy of as many bytes (at most 1 GiB), in this run; nullopt: its buffers could not be
+  /// mapped (measure_memcpy)
+  std::optional<MemcpyRate> memcpy = MemcpyRate{};
+  bool timing_only = false;  ///< --timing-only: no engine copies bytes
 };
 
 /// What run_bench produced.
@@ -172,8 +191,20 @@ std::string format_plot(const BenchOptions& o, const BenchResult& r);
 /// The closing line's memcpy copies as many bytes as the run did, but at most this many.
 inline constexpr std::uint64_t kMemcpySampleBytes = std::uint64_t{1} << 30;
 
+/// Maps one of measure_memcpy's buffers of `bytes` bytes, or returns null: no memory for it.
+using MapBuffer = std::function<std::unique_ptr<device::DenseBuffer>(std::uint64_t bytes)>;
+/// The MapBuffer of a run: a device::DenseBuffer, null where it could not be mapped.
+std::unique_ptr<device::DenseBuffer> map_dense_buffer(std::uint64_t bytes);
+
+/// The span measure_memcpy falls back to, halving, before it gives up.
+inline constexpr std::uint64_t kMemcpyMinSpan = 64 * 1024;
+
 /// Bytes per second of memcpy over `bytes` bytes (in chunks of `chunk` bytes through two
-/// huge-page-advised buffers of up to 64 MiB, warmed by one untimed pass), measured now.
-double measure_memcpy(std::uint64_t bytes, std::uint64_t chunk);
+/// huge-page-advised buffers of up to 64 MiB, warmed by one untimed pass), measured now; 0 for
+/// no bytes. The run's own memory is still held then: where two buffers of that span cannot be
+/// mapped (`map` returns null), half the span is tried, the chunk no larger, down to
+/// kMemcpyMinSpan; nullopt if even that fails, rather than losing the run's results.
+std::optional<MemcpyRate> measure_memcpy(std::uint64_t bytes, std::uint64_t chunk,
+                                         const MapBuffer& map = map_dense_buffer);
 
 }  // namespace sbrdma::platform

@@ -158,14 +158,23 @@ std::string format_cost(const BenchCost& c) {
     // Timing-only runs copy nothing by design; a functional run can too (one rank).
     return out + (c.timing_only ? "no bytes copied (timing only)" : "no bytes copied");
   }
-  auto pct = [&](double v) {
-    return c.memcpy_bytes_per_s > 0 ? 100.0 * v / c.memcpy_bytes_per_s : 0;
-  };
+  if (!c.memcpy) {
+    return out + fmt::format(
+                     "{:.3f} GB copied: {:.2f} GB/s per wall-second ({:.2f} GB/s while "
+                     "simulating; no memcpy to compare: no memory was left for its buffers)",
+                     static_cast<double>(c.copied_bytes) / 1e9, per_s / 1e9, sim_per_s / 1e9);
+  }
+  const double memcpy = c.memcpy->bytes_per_s;
+  auto pct = [&](double v) { return memcpy > 0 ? 100.0 * v / memcpy : 0; };
   return out + fmt::format(
                    "{:.3f} GB copied: {:.2f} GB/s per wall-second = {:.0f}% of memcpy ({:.0f}% "
-                   "while simulating; memcpy {:.2f} GB/s in this run)",
+                   "while simulating; memcpy {:.2f} GB/s in this run{})",
                    static_cast<double>(c.copied_bytes) / 1e9, per_s / 1e9, pct(per_s),
-                   pct(sim_per_s), c.memcpy_bytes_per_s / 1e9);
+                   pct(sim_per_s), memcpy / 1e9,
+                   c.memcpy->reduced_span == 0
+                       ? std::string()
+                       : fmt::format(", through {} buffers: no memory was left for larger ones",
+                                     size_name(c.memcpy->reduced_span)));
 }
 
 std::string format_json(const BenchOptions& o, const BenchResult& r) {
@@ -244,12 +253,14 @@ std::string format_json(const BenchOptions& o, const BenchResult& r) {
     }
     j["avg_busbw_by_algorithm"] = std::move(by);
   }
-  j["run"] = {{"wall_seconds", r.cost.wall_seconds},
-              {"sim_seconds", r.cost.sim_seconds},
-              {"system_seconds", r.cost.system_seconds},
-              {"descriptors", r.cost.descriptors},
-              {"copied_bytes", r.cost.copied_bytes},
-              {"memcpy_bytes_per_second", r.cost.memcpy_bytes_per_s}};
+  j["run"] = {
+      {"wall_seconds", r.cost.wall_seconds},
+      {"sim_seconds", r.cost.sim_seconds},
+      {"system_seconds", r.cost.system_seconds},
+      {"descriptors", r.cost.descriptors},
+      {"copied_bytes", r.cost.copied_bytes},
+      {"memcpy_bytes_per_second", r.cost.memcpy ? nlohmann::ordered_json(r.cost.memcpy->bytes_per_s)
+                                                : nlohmann::ordered_json(nullptr)}};
   return j.dump(2) + "\n";
 }
 

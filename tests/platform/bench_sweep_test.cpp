@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "collectives/lower.h"
+#include "device/paged_memory.h"
 #include "platform/bench.h"
 #include "platform/collective_groups.h"
 #include "platform/collective_runner.h"
@@ -21,12 +24,59 @@ namespace sbrdma::platform {
 namespace {
 
 TEST(BenchSweep, MemcpyReferenceIsARateAndNothingForNoBytes) {
-  EXPECT_EQ(measure_memcpy(0, 4096), 0.0);
+  EXPECT_EQ(measure_memcpy(0, 4096), std::optional<MemcpyRate>(MemcpyRate{}));
   // 3 MiB in 4 KiB chunks through one span: a rate, finite and above zero (too short to bound
   // it from below: this machine is shared).
-  const double rate = measure_memcpy(3ULL << 20, 4096);
-  EXPECT_GT(rate, 0.0);
-  EXPECT_TRUE(std::isfinite(rate));
+  const std::optional<MemcpyRate> rate = measure_memcpy(3ULL << 20, 4096);
+  ASSERT_TRUE(rate.has_value());
+  EXPECT_GT(rate->bytes_per_s, 0.0);
+  EXPECT_TRUE(std::isfinite(rate->bytes_per_s));
+  EXPECT_EQ(rate->reduced_span, 0U);  // its 3 MiB buffers mapped
+}
+
+/// A MapBuffer that maps buffers of at most `limit` bytes and records every request.
+struct LimitedMapper {
+  std::uint64_t limit = 0;
+  std::vector<std::uint64_t> asked;
+  MapBuffer fn() {
+    return [this](std::uint64_t bytes) -> std::unique_ptr<device::DenseBuffer> {
+      asked.push_back(bytes);
+      return bytes <= limit ? map_dense_buffer(bytes) : nullptr;
+    };
+  }
+};
+
+TEST(BenchSweep, MemcpyReferenceHalvesItsBuffersWhereTheyCannotBeMapped) {
+  // After a run that held most of the memory: 64 MiB buffers do not fit, 16 MiB ones do. The
+  // reference is still measured (over all the bytes), with the larger spans given back first.
+  LimitedMapper m;
+  m.limit = 16ULL << 20;
+  const std::optional<MemcpyRate> rate = measure_memcpy(96ULL << 20, 32ULL << 20, m.fn());
+  ASSERT_TRUE(rate.has_value());
+  EXPECT_GT(rate->bytes_per_s, 0.0);
+  EXPECT_EQ(rate->reduced_span, 16ULL << 20);
+  EXPECT_EQ(m.asked,
+            (std::vector<std::uint64_t>{64ULL << 20, 32ULL << 20, 16ULL << 20, 16ULL << 20}));
+  // Where the source maps and the destination does not, the pair is tried again at half.
+  std::vector<std::uint64_t> asked;
+  const MapBuffer second_from_8m =
+      [&](std::uint64_t bytes) -> std::unique_ptr<device::DenseBuffer> {
+    asked.push_back(bytes);
+    const bool second = asked.size() % 2 == 0;
+    return !second || bytes <= (8ULL << 20) ? map_dense_buffer(bytes) : nullptr;
+  };
+  ASSERT_TRUE(measure_memcpy(32ULL << 20, 4096, second_from_8m).has_value());
+  EXPECT_EQ(asked, (std::vector<std::uint64_t>{32ULL << 20, 32ULL << 20, 16ULL << 20, 16ULL << 20,
+                                               8ULL << 20, 8ULL << 20}));
+}
+
+TEST(BenchSweep, NoMemcpyReferenceWhereNoBufferCanBeMapped) {
+  LimitedMapper m;  // maps nothing
+  EXPECT_EQ(measure_memcpy(1ULL << 20, 4096, m.fn()), std::nullopt);
+  // It gave up at the smallest span, halving from 1 MiB.
+  EXPECT_EQ(m.asked.front(), 1ULL << 20);
+  EXPECT_EQ(m.asked.back(), kMemcpyMinSpan);
+  EXPECT_EQ(m.asked.size(), 5U);  // 1 MiB, 512, 256, 128, 64 KiB
 }
 
 TEST(BenchSweep, SizesTakeBinarySuffixes) {
@@ -581,11 +631,34 @@ TEST(BenchSweep, TheRunLineAndTheJsonGiveTheSystemTime) {
   c.system_seconds = 0.85;
   c.descriptors = 128296;
   c.copied_bytes = 1'644'000'000;
-  c.memcpy_bytes_per_s = 11e9;
+  c.memcpy = MemcpyRate{11e9, 0};
   EXPECT_EQ(format_cost(c),
             "# run: 0.58 s wall (0.54 s simulating, 0.85 s system CPU), 128296 descriptors (0.22 "
             "M/s per wall-second, 0.24 M/s while simulating), 1.644 GB copied: 2.83 GB/s per "
             "wall-second = 26% of memcpy (28% while simulating; memcpy 11.00 GB/s in this run)");
+  // A memcpy through smaller buffers than asked (no memory for them) says so: a span that
+  // fits the cache copies faster.
+  c.memcpy = MemcpyRate{11e9, 2ULL << 20};
+  EXPECT_EQ(format_cost(c),
+            "# run: 0.58 s wall (0.54 s simulating, 0.85 s system CPU), 128296 descriptors (0.22 "
+            "M/s per wall-second, 0.24 M/s while simulating), 1.644 GB copied: 2.83 GB/s per "
+            "wall-second = 26% of memcpy (28% while simulating; memcpy 11.00 GB/s in this run, "
+            "through 2M buffers: no memory was left for larger ones)");
+  // Without a memcpy (no memory was left for its buffers) the line says so, and the JSON
+  // has null.
+  c.memcpy = std::nullopt;
+  EXPECT_EQ(format_cost(c),
+            "# run: 0.58 s wall (0.54 s simulating, 0.85 s system CPU), 128296 descriptors (0.22 "
+            "M/s per wall-second, 0.24 M/s while simulating), 1.644 GB copied: 2.83 GB/s per "
+            "wall-second (3.04 GB/s while simulating; no memcpy to compare: no memory was left "
+            "for its buffers)");
+  {
+    BenchResult r = rows_of({{collectives::Algorithm::kRing, {1}}});
+    r.cost = c;
+    const auto j = nlohmann::ordered_json::parse(format_json(ring_allreduce({4096}), r));
+    EXPECT_TRUE(j.at("run").at("memcpy_bytes_per_second").is_null()) << j.at("run");
+  }
+  c.memcpy = MemcpyRate{11e9, 0};
   c.copied_bytes = 0;
   c.timing_only = true;
   EXPECT_EQ(format_cost(c),
@@ -595,6 +668,7 @@ TEST(BenchSweep, TheRunLineAndTheJsonGiveTheSystemTime) {
   r.cost = c;
   const auto j = nlohmann::ordered_json::parse(format_json(ring_allreduce({4096}), r));
   EXPECT_EQ(j.at("run").at("system_seconds"), 0.85) << j.at("run");
+  EXPECT_EQ(j.at("run").at("memcpy_bytes_per_second"), 11e9) << j.at("run");
 }
 
 TEST(BenchSweep, TheJsonNamesAReductionOnlyForACollectiveThatReduces) {
