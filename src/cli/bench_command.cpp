@@ -297,6 +297,7 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
     bad(mem.error());
   } else if (!o.timing_only) {  // a timing-only run backs no data pages [CHOICE D43]
     o.host_memory = *mem;
+    o.address_space = platform::address_space_available();
   }
   o.trace = !a.out.trace.empty();
   o.keep_programs = !a.out.dump.empty();
@@ -421,7 +422,8 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       "Environment: SBRDMA_MEMORY_LIMIT=BYTES (K/M/G) is the host memory a data run plans with, "
       "instead of what the OS reports available: a run whose SBUF pages certainly need more (the "
       "buffers of a checked run, -c; whole SBUFs where they are backed whole) is refused before "
-      "it starts, and a run that may need more warns.");
+      "it starts, and a run that may need more warns. An address-space limit (ulimit -v) is "
+      "checked too, against a whole SBUF partition for each one those buffers use.");
   cmd->add_option("COLLECTIVE", a->collective,
                   collectives::op_name_list() +
                       " (also all_reduce, all_gather, reduce_scatter, all_to_all; required)");

@@ -259,6 +259,7 @@ CollectiveJob job_of(const BenchOptions& o, const device::Topology& topology,
   job.seed = o.seed;
   job.tie_seed = o.tie_seed;
   job.host_memory = o.host_memory;
+  job.address_space = o.address_space;
   return job;
 }
 

@@ -68,6 +68,8 @@ struct BenchOptions {
   std::uint64_t progress_beat_events = kProgressBeatEvents;
   /// Host memory the runs may take (CollectiveJob's); nullopt: not checked. [CHOICE D43]
   std::optional<std::uint64_t> host_memory;
+  /// Address space the runs may map (CollectiveJob's); nullopt: no limit. [CHOICE D43]
+  std::optional<std::uint64_t> address_space;
 };
 
 /// One measured point.

@@ -273,7 +273,7 @@ MemoryNeed memory_need(const CollectiveJob& job,
   const std::uint64_t own = cores * kSimulatorBytesPerCore + words * kSimulatorBytesPerWord;
   if (backs_sbufs_whole(job, sbuf_bytes, buffer_span(buffers))) {  // prefaulted whole
     const std::uint64_t whole = cores * g.partitions * g.partition_bytes;
-    return MemoryNeed{whole, whole + own};
+    return MemoryNeed{whole, whole + own, whole};
   }
   // A sparse SBUF is backed by the OS 4 KiB at a time where written (D33). Only a data check
   // writes every input and makes sure of every output (without one, inputs stay unwritten
@@ -295,6 +295,11 @@ MemoryNeed memory_need(const CollectiveJob& job,
           if (first <= last) pages -= last - first + 1;
         }
         need.at_least += pages * kPage * std::min(b.in.partitions, b.out.partitions);
+        // Each partition written maps whole (the fill writes the input's, the collective the
+        // output's).
+        const unsigned written = std::max(in_end > b.in.base ? b.in.partitions : 0U,
+                                          out_end > b.out.base ? b.out.partitions : 0U);
+        need.mapped += std::uint64_t{written} * g.partition_bytes;
       }
     }
   }
@@ -309,7 +314,9 @@ base::Result<MemoryNeed> check_collective(const CollectiveJob& job) {
   if (!fp) return fp.error();
   const std::uint64_t iterations = std::uint64_t{job.warmups} + job.request.iterations;
   const MemoryNeed need = memory_need(job, fp->buffers, fp->sbuf_bytes, fp->words * iterations);
-  if (auto verdict = judge_memory(need, job.host_memory); !verdict) return verdict.error();
+  if (auto verdict = judge_memory(need, job.host_memory, job.address_space); !verdict) {
+    return verdict.error();
+  }
   return need;
 }
 
@@ -322,8 +329,8 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
   {
     std::uint64_t words = 0;
     for (const CoreProgram& p : low->programs) words += p.words.size();
-    auto verdict =
-        judge_memory(memory_need(job, low->buffers, low->sbuf_bytes, words), job.host_memory);
+    auto verdict = judge_memory(memory_need(job, low->buffers, low->sbuf_bytes, words),
+                                job.host_memory, job.address_space);
     if (!verdict) return verdict.error();
     if (*verdict && job.on_warning) job.on_warning(**verdict);
   }

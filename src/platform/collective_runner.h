@@ -67,6 +67,9 @@ struct CollectiveJob {
   /// Host memory the run may take (host_memory_available()); nullopt: not checked. A data run
   /// whose buffers need more is refused before it starts. [CHOICE D43]
   std::optional<std::uint64_t> host_memory;
+  /// Address space the run may map (address_space_available()); nullopt: no limit. A data run
+  /// whose buffers map more is refused before it starts. [CHOICE D43]
+  std::optional<std::uint64_t> address_space;
   /// Called with a warning before a run that may need more than host_memory.
   std::function<void(const std::string&)> on_warning;
 };

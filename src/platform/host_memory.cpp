@@ -12,6 +12,11 @@
 #include <utility>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+
 #include "platform/bench.h"
 
 namespace sbrdma::platform {
@@ -91,6 +96,19 @@ std::optional<std::uint64_t> cgroup_room(std::string_view max, std::string_view 
   return std::nullopt;  // "max" (no limit) or not a number
 }
 
+std::optional<std::uint64_t> address_space_room(std::optional<std::uint64_t> limit,
+                                                std::string_view statm, std::uint64_t page_bytes) {
+  if (!limit) return std::nullopt;
+  // "size resident shared text lib data dt", in pages.
+  const auto pages = whole_number(statm.substr(0, statm.find(' ')));
+  if (!pages || page_bytes == 0 ||
+      *pages > std::numeric_limits<std::uint64_t>::max() / page_bytes) {
+    return std::nullopt;
+  }
+  const std::uint64_t mapped = *pages * page_bytes;
+  return *limit > mapped ? *limit - mapped : 0;
+}
+
 namespace {
 
 /// The least room under the memory limits of `dir` and its ancestors up to `root`, with the
@@ -147,6 +165,19 @@ base::Result<std::optional<std::uint64_t>> host_memory_available() {
   return room;
 }
 
+std::optional<std::uint64_t> address_space_available() {
+#if defined(__linux__)
+  rlimit as{};
+  if (getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur == RLIM_INFINITY) return std::nullopt;
+  const long page = sysconf(_SC_PAGESIZE);
+  const auto statm = slurp("/proc/self/statm");
+  if (!statm || page <= 0) return std::nullopt;
+  return address_space_room(std::uint64_t{as.rlim_cur}, *statm, static_cast<std::uint64_t>(page));
+#else
+  return std::nullopt;
+#endif
+}
+
 namespace {
 
 /// human_bytes of `need` and of `available`, with the exact bytes when the two read alike.
@@ -163,7 +194,16 @@ std::pair<std::string, std::string> two_figures(std::uint64_t need, std::uint64_
 }  // namespace
 
 base::Result<std::optional<std::string>> judge_memory(const MemoryNeed& need,
-                                                      std::optional<std::uint64_t> available) {
+                                                      std::optional<std::uint64_t> available,
+                                                      std::optional<std::uint64_t> address_space) {
+  if (address_space && need.mapped > *address_space) {
+    const auto [n, a] = two_figures(need.mapped, *address_space);
+    return base::make_error(fmt::format(
+        "the simulated SBUFs map at least {} of address space for the ranks' buffers (each "
+        "SBUF partition written takes a whole partition's), and the address-space limit "
+        "(ulimit -v) leaves {}; use fewer ranks, a smaller size or --timing-only",
+        n, a));
+  }
   if (!available) return std::optional<std::string>();
   if (need.at_least > *available) {
     const auto [n, a] = two_figures(need.at_least, *available);

@@ -12,6 +12,10 @@
 ///              limits of this process's cgroup and its ancestors (v2 memory.max or v1
 ///              memory.limit_in_bytes, less the usage without its inactive page cache);
 ///              unknown when none of these can be read
+///   address space: the room under the address-space limit (RLIMIT_AS, `ulimit -v`), if one
+///              is set, less what the process maps already. It counts mappings, and a
+///              simulated SBUF partition maps whole once written (D33), so it is set against
+///              what the buffers certainly map, not against the bytes they back.
 
 #include <cstdint>
 #include <optional>
@@ -26,6 +30,8 @@ namespace sbrdma::platform {
 struct MemoryNeed {
   std::uint64_t at_least = 0;  ///< pages certainly written (the buffers)
   std::uint64_t at_most = 0;   ///< all the lowering may touch, and the simulator's own
+  /// Address space the buffers certainly map: a whole partition for each partition written.
+  std::uint64_t mapped = 0;
 };
 
 /// The environment variable that sets the memory sbrdma plans with.
@@ -44,15 +50,29 @@ std::optional<std::uint64_t> stat_value(std::string_view stat, std::string_view 
 std::optional<std::uint64_t> cgroup_room(std::string_view max, std::string_view current,
                                          std::uint64_t reclaimable = 0);
 
+/// The room under an address-space limit (RLIMIT_AS, `ulimit -v`) of `limit` bytes (nullopt:
+/// none) for a process that maps what the first field of its /proc/self/statm text says, in
+/// pages of `page_bytes`: 0 past the limit; nullopt without a limit or with a malformed text.
+/// Address space is at least what is backed, so a need that does not fit this cannot run.
+std::optional<std::uint64_t> address_space_room(std::optional<std::uint64_t> limit,
+                                                std::string_view statm, std::uint64_t page_bytes);
+
 /// The memory this process may still take, as the file comment says. Errors: a malformed
 /// SBRDMA_MEMORY_LIMIT.
 base::Result<std::optional<std::uint64_t>> host_memory_available();
 
-/// What a run of `need` may do with `available` bytes (nullopt: unknown, anything goes): an
-/// error when need.at_least does not fit, a warning (returned) when need.at_most does not,
-/// nothing otherwise. The messages name both figures (with their bytes when they read alike).
-base::Result<std::optional<std::string>> judge_memory(const MemoryNeed& need,
-                                                      std::optional<std::uint64_t> available);
+/// The address space this process may still map, as the file comment says; nullopt without a
+/// limit (or where it cannot be read).
+std::optional<std::uint64_t> address_space_available();
+
+/// What a run of `need` may do with `available` bytes (nullopt: unknown, anything goes) and
+/// `address_space` (nullopt: no limit): an error when need.mapped does not fit the address
+/// space or need.at_least the memory, a warning (returned) when need.at_most does not fit the
+/// memory, nothing otherwise. The messages name both figures (with their bytes when they read
+/// alike).
+base::Result<std::optional<std::string>> judge_memory(
+    const MemoryNeed& need, std::optional<std::uint64_t> available,
+    std::optional<std::uint64_t> address_space = std::nullopt);
 
 /// `bytes` for a person: "512 B", "3.00 MiB", "15.0 MiB", "1.50 GiB" (binary units, 3
 /// significant digits).

@@ -590,6 +590,15 @@ expect_err "bench: allr 4M (4194304 B): warning: the simulation may need up to"
 expect_out "     4194304         1048576     fp32"
 SBRDMA_MEMORY_LIMIT= check bench_memory_limit_empty 0 - -- bench allr -r 8 -b 1M -c random -n 1 -w 0
 expect_row 1048576 262144 fp32
+# An address-space limit (ulimit -v) counts too, less what the process maps already: 16 MiB on
+# 8 ranks maps their SBUFs whole (224 MiB) and is refused under 150 MB before it starts,
+# where it used to run into the limit part way, an out-of-memory error.
+if ! sanitized; then
+  CHECK_VMEM_KB=150000 check bench_memory_address_space 1 - -- bench allr -r 8 -b 16M -c random -n 1 -w 0
+  expect_err "error: 16777216 B (auto): the simulated SBUFs map at least 224 MiB of address space for the ranks' buffers (each SBUF partition written takes a whole partition's), and the address-space limit (ulimit -v) leaves "
+  expect_err_lines 1
+  expect_out_file /dev/null
+fi
 SBRDMA_MEMORY_LIMIT=lots check bench_memory_limit_malformed 1 - -- bench allr -r 8 -b 1M -n 1 -w 0
 expect_err "SBRDMA_MEMORY_LIMIT"
 expect_out_file /dev/null

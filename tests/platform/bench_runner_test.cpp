@@ -231,6 +231,8 @@ TEST(BenchRunner, TheMemoryNeedCountsTheBuffersPagesAndAtMostTheScratch) {
   EXPECT_EQ(need.at_least, 8U << 20);
   EXPECT_EQ(need.at_most, 8U * 128 * ((low->sbuf_bytes + 4095) / 4096 * 4096) + own);
   EXPECT_GT(need.at_most, need.at_least + own);  // the ring's scratch
+  // Address space: every partition the buffers use maps whole (224 KiB on trn2).
+  EXPECT_EQ(need.mapped, 8U * 128 * geometry_of(m.topo).partition_bytes);
   // More iterations: more words.
   EXPECT_EQ(memory_need(j, low->buffers, low->sbuf_bytes, 10 * words).at_most,
             need.at_most + 9 * words * kSimulatorBytesPerWord);
@@ -240,6 +242,7 @@ TEST(BenchRunner, TheMemoryNeedCountsTheBuffersPagesAndAtMostTheScratch) {
   const MemoryNeed loose = memory_need(unchecked, low->buffers, low->sbuf_bytes, words);
   EXPECT_EQ(loose.at_least, 0U);
   EXPECT_EQ(loose.at_most, need.at_most);
+  EXPECT_EQ(loose.mapped, 0U);
   // An all-to-all's input and output are apart: both count. 2 MiB on 8 ranks: 2 MiB in and
   // 2 MiB out on every rank, 16 KiB of each partition each, on whole pages.
   const CollectiveJob a2a = job(m, Op::kAllToAll, Algorithm::kMesh, DataType::kFp32, 2 << 20);
@@ -267,6 +270,7 @@ TEST(BenchRunner, TheMemoryNeedCountsTheBuffersPagesAndAtMostTheScratch) {
   const std::uint64_t partitions = 8U * geometry_of(m.topo).partitions;
   EXPECT_EQ(whole.at_least, partitions * geometry_of(m.topo).partition_bytes);
   EXPECT_EQ(whole.at_most, whole.at_least + 8 * kSimulatorBytesPerCore);
+  EXPECT_EQ(whole.mapped, whole.at_least);
   // Timing only: no data pages.
   CollectiveJob t = j;
   t.timing_only = true;
@@ -274,6 +278,7 @@ TEST(BenchRunner, TheMemoryNeedCountsTheBuffersPagesAndAtMostTheScratch) {
   const MemoryNeed none = memory_need(t, low->buffers, low->sbuf_bytes, words);
   EXPECT_EQ(none.at_least, 0U);
   EXPECT_EQ(none.at_most, 0U);
+  EXPECT_EQ(none.mapped, 0U);
 }
 
 TEST(BenchRunner, ARunWhoseBuffersDoNotFitTheHostMemoryIsRefusedBeforeItStarts) {
@@ -307,6 +312,28 @@ TEST(BenchRunner, ARunWhoseBuffersDoNotFitTheHostMemoryIsRefusedBeforeItStarts) 
   j.host_memory = 0;
   EXPECT_TRUE(run_collective(j).ok());
   EXPECT_EQ(warnings.size(), 2U);
+}
+
+TEST(BenchRunner, ARunWhoseBuffersMapMoreThanTheAddressSpaceLeftIsRefused) {
+  // 1 MiB checked on 8 ranks: 8 MiB of pages, but 8 x 128 whole partitions of address space.
+  const Machine m = on("trn2", 8);
+  CollectiveJob j = job(m, Op::kAllReduce, Algorithm::kRing, DataType::kFp32, 1 << 20);
+  j.host_memory = 1U << 30;  // plenty of memory
+  j.address_space = 200U << 20;
+  const std::string want =
+      "the simulated SBUFs map at least 224 MiB of address space for the ranks' buffers (each "
+      "SBUF partition written takes a whole partition's), and the address-space limit (ulimit "
+      "-v) leaves 200 MiB; use fewer ranks, a smaller size or --timing-only";
+  EXPECT_EQ(check_collective(j).error().message, want);
+  EXPECT_EQ(run_collective(j).error().message, want);
+  j.address_space = 224U << 20;
+  EXPECT_TRUE(check_collective(j).ok());
+  // Without a check nothing is sure to be written, and a timing-only run maps no data.
+  j.address_space = 0;
+  j.check.reset();
+  EXPECT_TRUE(check_collective(j).ok());
+  j.timing_only = true;
+  EXPECT_TRUE(run_collective(j).ok());
 }
 
 TEST(BenchRunner, WarmupsPlusIterationsThatOverflowAreRefused) {

@@ -39,6 +39,18 @@ TEST(HostMemory, CgroupRoomIsTheLimitLessTheUsageWithoutItsInactiveCache) {
   EXPECT_FALSE(cgroup_room("100\n", "\n").has_value());
 }
 
+TEST(HostMemory, AddressSpaceRoomIsTheLimitLessWhatIsMapped) {
+  // /proc/self/statm: size resident shared text lib data dt, in pages.
+  constexpr std::string_view kStatm = "25000 4000 1000 300 0 9000 0\n";
+  EXPECT_EQ(address_space_room(400'000'000, kStatm, 4096),
+            std::optional<std::uint64_t>(400'000'000 - 25'000ULL * 4096));
+  EXPECT_EQ(address_space_room(std::nullopt, kStatm, 4096), std::nullopt);  // no limit
+  EXPECT_EQ(address_space_room(50'000'000, kStatm, 4096), std::optional<std::uint64_t>(0));
+  EXPECT_EQ(address_space_room(400'000'000, "x 1 2", 4096), std::nullopt);
+  EXPECT_EQ(address_space_room(400'000'000, "", 4096), std::nullopt);
+  EXPECT_EQ(address_space_room(400'000'000, "99999999999999999 1", 4096), std::nullopt);
+}
+
 TEST(HostMemory, MemoryStatValuesAreFoundByWholeKey) {
   const std::string stat =
       "anon 100\nfile 900\nactive_file 300\ninactive_file 600\ntotal_inactive_file 7\n";
@@ -77,6 +89,22 @@ TEST(HostMemory, TheVerdictRefusesBuffersThatDoNotFitAndWarnsOfScratchThatMayNot
             std::string::npos)
       << just.error().message;
   EXPECT_TRUE(judge_memory(MemoryNeed{}, 0).ok());  // a timing-only run needs nothing
+}
+
+TEST(HostMemory, TheVerdictRefusesBuffersThatMapMoreThanTheAddressSpaceLeft) {
+  const MemoryNeed need{8U << 20, 24U << 20, 224U << 20};
+  // No limit, or room enough: the memory's verdict alone.
+  EXPECT_FALSE(judge_memory(need, 24U << 20, std::nullopt)->has_value());
+  EXPECT_FALSE(judge_memory(need, 24U << 20, 224U << 20)->has_value());
+  auto refused = judge_memory(need, 24U << 20, (224U << 20) - 1);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message,
+            "the simulated SBUFs map at least 224 MiB (234881024 B) of address space for the "
+            "ranks' buffers (each SBUF partition written takes a whole partition's), and the "
+            "address-space limit (ulimit -v) leaves 224 MiB (234881023 B); use fewer ranks, a "
+            "smaller size or --timing-only");
+  // Checked even where the memory is unknown.
+  EXPECT_FALSE(judge_memory(need, std::nullopt, 100U << 20).ok());
 }
 
 TEST(HostMemory, BytesReadForAPerson) {
