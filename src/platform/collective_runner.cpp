@@ -273,7 +273,7 @@ MemoryNeed memory_need(const CollectiveJob& job,
   const std::uint64_t own = cores * kSimulatorBytesPerCore + words * kSimulatorBytesPerWord;
   if (backs_sbufs_whole(job, sbuf_bytes, buffer_span(buffers))) {  // prefaulted whole
     const std::uint64_t whole = cores * g.partitions * g.partition_bytes;
-    return MemoryNeed{whole, whole + own, whole};
+    return MemoryNeed{whole, whole + own, whole, whole + own + kSimulatorAddressSpace};
   }
   // A sparse SBUF is backed by the OS 4 KiB at a time where written (D33). Only a data check
   // writes every input and makes sure of every output (without one, inputs stay unwritten
@@ -299,12 +299,13 @@ MemoryNeed memory_need(const CollectiveJob& job,
         // output's).
         const unsigned written = std::max(in_end > b.in.base ? b.in.partitions : 0U,
                                           out_end > b.out.base ? b.out.partitions : 0U);
-        need.mapped += std::uint64_t{written} * g.partition_bytes;
+        need.mapped_at_least += std::uint64_t{written} * g.partition_bytes;
       }
     }
   }
   const std::uint64_t scratch_pages = base::ceil_div(sbuf_bytes, kPage);
   need.at_most = std::max(need.at_least, cores * g.partitions * scratch_pages * kPage) + own;
+  need.mapped_at_most = cores * g.partitions * g.partition_bytes + own + kSimulatorAddressSpace;
   return need;
 }
 

@@ -108,6 +108,10 @@ base::Result<MemoryNeed> check_collective(const CollectiveJob& job);
 /// 4.25 GiB resident for 4.00 GiB of SBUF pages. [CHOICE D43]
 inline constexpr std::uint64_t kSimulatorBytesPerCore = 512 << 10;
 inline constexpr std::uint64_t kSimulatorBytesPerWord = 384;
+/// Address space the simulator maps beyond the SBUFs' partitions and its own share: page-pool
+/// arenas mapped 64 MiB at a time, event arrays, worker threads' stacks and malloc arenas.
+/// Peak virtual size less those measured 43-268 MiB from 2 to 64 ranks (stop 39). [D43]
+inline constexpr std::uint64_t kSimulatorAddressSpace = 256ULL << 20;
 
 /// The host memory `job` takes with a plan's `buffers` ([group][rank]), `sbuf_bytes` (buffers
 /// and scratch, of each partition) and `words` (program words of all cores and iterations):

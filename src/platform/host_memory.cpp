@@ -196,16 +196,15 @@ std::pair<std::string, std::string> two_figures(std::uint64_t need, std::uint64_
 base::Result<std::optional<std::string>> judge_memory(const MemoryNeed& need,
                                                       std::optional<std::uint64_t> available,
                                                       std::optional<std::uint64_t> address_space) {
-  if (address_space && need.mapped > *address_space) {
-    const auto [n, a] = two_figures(need.mapped, *address_space);
+  if (address_space && need.mapped_at_least > *address_space) {
+    const auto [n, a] = two_figures(need.mapped_at_least, *address_space);
     return base::make_error(fmt::format(
         "the simulated SBUFs map at least {} of address space for the ranks' buffers (each "
         "SBUF partition written takes a whole partition's), and the address-space limit "
         "(ulimit -v) leaves {}; use fewer ranks, a smaller size or --timing-only",
         n, a));
   }
-  if (!available) return std::optional<std::string>();
-  if (need.at_least > *available) {
+  if (available && need.at_least > *available) {
     const auto [n, a] = two_figures(need.at_least, *available);
     return base::make_error(fmt::format(
         "the simulated SBUFs need at least {} of host memory for the ranks' buffers, and {} is "
@@ -213,12 +212,20 @@ base::Result<std::optional<std::string>> judge_memory(const MemoryNeed& need,
         "--timing-only",
         n, a, kMemoryLimitVar));
   }
-  if (need.at_most > *available) {
+  if (available && need.at_most > *available) {
     const auto [n, a] = two_figures(need.at_most, *available);
     return std::optional<std::string>(
         fmt::format("the simulation may need up to {} of host memory (SBUF scratch and the "
                     "simulator's own included), and {} is available: the run may run out of "
                     "memory",
+                    n, a));
+  }
+  if (address_space && need.mapped_at_most > *address_space) {
+    const auto [n, a] = two_figures(need.mapped_at_most, *address_space);
+    return std::optional<std::string>(
+        fmt::format("the simulation may map up to {} of address space (every partition of the "
+                    "participating SBUFs, whole, and the simulator's own mappings), and the "
+                    "address-space limit (ulimit -v) leaves {}: the run may run out of memory",
                     n, a));
   }
   return std::optional<std::string>();

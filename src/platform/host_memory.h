@@ -31,7 +31,10 @@ struct MemoryNeed {
   std::uint64_t at_least = 0;  ///< pages certainly written (the buffers)
   std::uint64_t at_most = 0;   ///< all the lowering may touch, and the simulator's own
   /// Address space the buffers certainly map: a whole partition for each partition written.
-  std::uint64_t mapped = 0;
+  std::uint64_t mapped_at_least = 0;
+  /// Address space the run may map: every partition of every participating core, whole, and
+  /// the simulator's own mappings (an estimate).
+  std::uint64_t mapped_at_most = 0;
 };
 
 /// The environment variable that sets the memory sbrdma plans with.
@@ -66,10 +69,10 @@ base::Result<std::optional<std::uint64_t>> host_memory_available();
 std::optional<std::uint64_t> address_space_available();
 
 /// What a run of `need` may do with `available` bytes (nullopt: unknown, anything goes) and
-/// `address_space` (nullopt: no limit): an error when need.mapped does not fit the address
-/// space or need.at_least the memory, a warning (returned) when need.at_most does not fit the
-/// memory, nothing otherwise. The messages name both figures (with their bytes when they read
-/// alike).
+/// `address_space` (nullopt: no limit): an error when need.mapped_at_least does not fit the
+/// address space or need.at_least the memory, a warning (returned) when need.at_most does not
+/// fit the memory or need.mapped_at_most the address space, nothing otherwise. The messages name
+/// both figures (with their bytes when they read alike).
 base::Result<std::optional<std::string>> judge_memory(
     const MemoryNeed& need, std::optional<std::uint64_t> available,
     std::optional<std::uint64_t> address_space = std::nullopt);

@@ -92,10 +92,23 @@ TEST(HostMemory, TheVerdictRefusesBuffersThatDoNotFitAndWarnsOfScratchThatMayNot
 }
 
 TEST(HostMemory, TheVerdictRefusesBuffersThatMapMoreThanTheAddressSpaceLeft) {
-  const MemoryNeed need{8U << 20, 24U << 20, 224U << 20};
+  const MemoryNeed need{8U << 20, 24U << 20, 224U << 20, 240U << 20};
   // No limit, or room enough: the memory's verdict alone.
   EXPECT_FALSE(judge_memory(need, 24U << 20, std::nullopt)->has_value());
-  EXPECT_FALSE(judge_memory(need, 24U << 20, 224U << 20)->has_value());
+  EXPECT_FALSE(judge_memory(need, 24U << 20, 240U << 20)->has_value());
+  // Room for the buffers' partitions, not for every partition: a warning.
+  auto tight = judge_memory(need, 24U << 20, 224U << 20);
+  ASSERT_TRUE(tight.ok());
+  ASSERT_TRUE(tight->has_value());
+  EXPECT_EQ(**tight,
+            "the simulation may map up to 240 MiB of address space (every partition of the "
+            "participating SBUFs, whole, and the simulator's own mappings), and the address-space "
+            "limit (ulimit -v) leaves 224 MiB: the run may run out of memory");
+  // The memory's warning comes first.
+  EXPECT_NE(judge_memory(need, 8U << 20, 224U << 20)->value().find("of host memory"),
+            std::string::npos);
+  // Warned of where the memory is unknown too.
+  EXPECT_TRUE(judge_memory(need, std::nullopt, 224U << 20)->has_value());
   auto refused = judge_memory(need, 24U << 20, (224U << 20) - 1);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().message,
