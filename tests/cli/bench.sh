@@ -565,7 +565,7 @@ expect_err "needs 274877906944 MiB per SBUF partition"
 if ! sanitized; then
   CHECK_VMEM_KB=500000 check bench_out_of_memory 1 - -- bench allr -r 2 -b 1K -n 300000 -w 0 --timing-only
   # A timing-only run is not told to use --timing-only, nor fewer bytes.
-  expect_err "sbrdma: error: out of memory: an allocation failed (a smaller run needs less: fewer ranks or iterations)"
+  expect_err "sbrdma: error: out of memory: an allocation failed (a smaller run needs less: fewer ranks or iterations; the address-space limit is ulimit -v 500000)"
   expect_err_lines 1
   expect_out_file /dev/null
 fi

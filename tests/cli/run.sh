@@ -183,7 +183,7 @@ if ! sanitized; then
   for c in $(seq 0 511); do echo ".init core=$c addr=0 bytes=229376 pattern=const:1"; done \
     >"$(work)/init_all.s"
   CHECK_VMEM_KB=400000 check run_out_of_memory 1 - -- run init_all.s --topology trn2u
-  expect_err "sbrdma: error: out of memory: cannot map the simulated memories' pages (a smaller run needs less: a smaller topology, or fewer or smaller .init regions and copies)"
+  expect_err "sbrdma: error: out of memory: cannot map the simulated memories' pages (a smaller run needs less: a smaller topology, or fewer or smaller .init regions and copies; the address-space limit is ulimit -v 400000)"
   expect_err_lines 1
   expect_out_file /dev/null
 fi
