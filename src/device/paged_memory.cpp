@@ -38,21 +38,21 @@ const std::array<std::uint8_t, kZeroBytes> kZeros{};
 /// arena's tail may never be touched), or calloc's where nothing can be mapped. Nothing of the
 /// simulation is advised for transparent huge pages: on this project's VM the OS took longer
 /// to find and zero 2 MiB pages than the TLB saved, most on the first run after other work
-/// (D33).
-/// map_arena, or nullptr where the memory cannot be mapped.
+/// (D33). nullptr where the memory cannot be mapped (nor calloc'd).
 std::uint8_t* try_map_arena(std::uint64_t bytes) {
   void* p = base::kCanMap ? base::map_block(bytes, base::Reserve::kNo)
                           : std::calloc(1, std::max<std::uint64_t>(bytes, 1));
   return static_cast<std::uint8_t*>(p);
 }
 
+/// try_map_arena, or the end of the process with an out-of-memory error.
 std::uint8_t* map_arena(std::uint64_t bytes) {
   std::uint8_t* p = try_map_arena(bytes);
   if (p == nullptr) base::out_of_memory("cannot map the simulated memories' pages");
   return p;
 }
 
-/// Gives back map_arena(bytes).
+/// Gives back (try_)map_arena(bytes).
 void unmap_arena(std::uint8_t* p, std::uint64_t bytes) {
   if (base::kCanMap) {
     base::unmap_block(p, bytes);
