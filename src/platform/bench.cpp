@@ -318,6 +318,11 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
       const auto p0 = Clock::now();
       const bool last = ai + 1 == o.algorithms.size() && si + 1 == o.sizes.size();
       CollectiveJob job = job_of(o, topology, comm, o.sizes[si], o.algorithms[ai]);
+      // Under an address-space limit, what the earlier sizes left mapped (the page pool keeps
+      // it) counts against this one's warning.
+      if (o.address_space && (ai > 0 || si > 0)) {
+        job.address_space_left = address_space_available();
+      }
       job.request.notes = o.keep_programs && last;
       job.trace = o.trace && last;
       const std::uint64_t element = collectives::dtype_bytes(o.dtype);

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "base/mapped_block.h"
 #include "base/result.h"
 #include "collectives/communicator.h"
 #include "collectives/lower.h"
@@ -198,8 +199,9 @@ using MapBuffer = std::function<std::unique_ptr<device::DenseBuffer>(std::uint64
 /// The MapBuffer of a run: a device::DenseBuffer, null where it could not be mapped.
 std::unique_ptr<device::DenseBuffer> map_dense_buffer(std::uint64_t bytes);
 
-/// The span measure_memcpy falls back to, halving, before it gives up.
-inline constexpr std::uint64_t kMemcpyMinSpan = 64 * 1024;
+/// The span measure_memcpy falls back to, halving, before it gives up: a mapping block (each
+/// buffer is mapped in whole blocks, so a smaller one needs as much room).
+inline constexpr std::uint64_t kMemcpyMinSpan = base::kMapBlockBytes;
 
 /// Bytes per second of memcpy over `bytes` bytes (in chunks of `chunk` bytes through two
 /// huge-page-advised buffers of up to 64 MiB, warmed by one untimed pass), measured now; 0 for

@@ -260,7 +260,10 @@ std::string format_json(const BenchOptions& o, const BenchResult& r) {
       {"descriptors", r.cost.descriptors},
       {"copied_bytes", r.cost.copied_bytes},
       {"memcpy_bytes_per_second", r.cost.memcpy ? nlohmann::ordered_json(r.cost.memcpy->bytes_per_s)
-                                                : nlohmann::ordered_json(nullptr)}};
+                                                : nlohmann::ordered_json(nullptr)},
+      {"memcpy_reduced_span_bytes", r.cost.memcpy && r.cost.memcpy->reduced_span != 0
+                                        ? nlohmann::ordered_json(r.cost.memcpy->reduced_span)
+                                        : nlohmann::ordered_json(nullptr)}};
   return j.dump(2) + "\n";
 }
 

@@ -315,7 +315,8 @@ base::Result<MemoryNeed> check_collective(const CollectiveJob& job) {
   if (!fp) return fp.error();
   const std::uint64_t iterations = std::uint64_t{job.warmups} + job.request.iterations;
   const MemoryNeed need = memory_need(job, fp->buffers, fp->sbuf_bytes, fp->words * iterations);
-  if (auto verdict = judge_memory(need, job.host_memory, job.address_space); !verdict) {
+  if (auto verdict = judge_memory(need, job.host_memory, job.address_space, job.address_space_left);
+      !verdict) {
     return verdict.error();
   }
   return need;
@@ -331,7 +332,7 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
     std::uint64_t words = 0;
     for (const CoreProgram& p : low->programs) words += p.words.size();
     auto verdict = judge_memory(memory_need(job, low->buffers, low->sbuf_bytes, words),
-                                job.host_memory, job.address_space);
+                                job.host_memory, job.address_space, job.address_space_left);
     if (!verdict) return verdict.error();
     if (*verdict && job.on_warning) job.on_warning(**verdict);
   }

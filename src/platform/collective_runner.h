@@ -70,6 +70,9 @@ struct CollectiveJob {
   /// Address space the run may map (address_space_available()); nullopt: no limit. A data run
   /// whose buffers map more is refused before it starts. [CHOICE D43]
   std::optional<std::uint64_t> address_space;
+  /// The address space left when this run starts, for the warning of (D43): a sweep's page
+  /// pool keeps what its earlier sizes mapped. nullopt: address_space.
+  std::optional<std::uint64_t> address_space_left;
   /// Called with a warning before a run that may need more than host_memory.
   std::function<void(const std::string&)> on_warning;
 };

@@ -170,9 +170,11 @@ std::optional<std::uint64_t> address_space_available() {
   rlimit as{};
   if (getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur == RLIM_INFINITY) return std::nullopt;
   const long page = sysconf(_SC_PAGESIZE);
+  const std::uint64_t limit = as.rlim_cur;
   const auto statm = slurp("/proc/self/statm");
-  if (!statm || page <= 0) return std::nullopt;
-  return address_space_room(std::uint64_t{as.rlim_cur}, *statm, static_cast<std::uint64_t>(page));
+  if (!statm || page <= 0) return limit;  // what is mapped already unknown: the limit bounds it
+  const auto room = address_space_room(limit, *statm, static_cast<std::uint64_t>(page));
+  return room ? room : std::optional<std::uint64_t>(limit);
 #else
   return std::nullopt;
 #endif
@@ -193,15 +195,16 @@ std::pair<std::string, std::string> two_figures(std::uint64_t need, std::uint64_
 
 }  // namespace
 
-base::Result<std::optional<std::string>> judge_memory(const MemoryNeed& need,
-                                                      std::optional<std::uint64_t> available,
-                                                      std::optional<std::uint64_t> address_space) {
+base::Result<std::optional<std::string>> judge_memory(
+    const MemoryNeed& need, std::optional<std::uint64_t> available,
+    std::optional<std::uint64_t> address_space, std::optional<std::uint64_t> address_space_left) {
   if (address_space && need.mapped_at_least > *address_space) {
     const auto [n, a] = two_figures(need.mapped_at_least, *address_space);
     return base::make_error(fmt::format(
         "the simulated SBUFs map at least {} of address space for the ranks' buffers (each "
         "SBUF partition written takes a whole partition's), and the address-space limit "
-        "(ulimit -v) leaves {}; use fewer ranks, a smaller size or --timing-only",
+        "(ulimit -v) leaves {}; use fewer ranks or --timing-only (a rank's buffers use every "
+        "partition, whatever their size)",
         n, a));
   }
   if (available && need.at_least > *available) {
@@ -220,8 +223,9 @@ base::Result<std::optional<std::string>> judge_memory(const MemoryNeed& need,
                     "memory",
                     n, a));
   }
-  if (address_space && need.mapped_at_most > *address_space) {
-    const auto [n, a] = two_figures(need.mapped_at_most, *address_space);
+  if (!address_space_left) address_space_left = address_space;
+  if (address_space_left && need.mapped_at_most > *address_space_left) {
+    const auto [n, a] = two_figures(need.mapped_at_most, *address_space_left);
     return std::optional<std::string>(
         fmt::format("the simulation may map up to {} of address space (every partition of the "
                     "participating SBUFs, whole, and the simulator's own mappings), and the "

@@ -71,11 +71,13 @@ std::optional<std::uint64_t> address_space_available();
 /// What a run of `need` may do with `available` bytes (nullopt: unknown, anything goes) and
 /// `address_space` (nullopt: no limit): an error when need.mapped_at_least does not fit the
 /// address space or need.at_least the memory, a warning (returned) when need.at_most does not
-/// fit the memory or need.mapped_at_most the address space, nothing otherwise. The messages name
+/// fit the memory or need.mapped_at_most the address space (`address_space_left`, where
+/// given: the room now, after earlier runs of the process), nothing otherwise. The messages name
 /// both figures (with their bytes when they read alike).
 base::Result<std::optional<std::string>> judge_memory(
     const MemoryNeed& need, std::optional<std::uint64_t> available,
-    std::optional<std::uint64_t> address_space = std::nullopt);
+    std::optional<std::uint64_t> address_space = std::nullopt,
+    std::optional<std::uint64_t> address_space_left = std::nullopt);
 
 /// `bytes` for a person: "512 B", "3.00 MiB", "15.0 MiB", "1.50 GiB" (binary units, 3
 /// significant digits).

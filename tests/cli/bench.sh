@@ -598,6 +598,12 @@ if ! sanitized; then
   expect_err "error: 16777216 B (auto): the simulated SBUFs map at least 224 MiB of address space for the ranks' buffers (each SBUF partition written takes a whole partition's), and the address-space limit (ulimit -v) leaves "
   expect_err_lines 1
   expect_out_file /dev/null
+  # In a sweep, a size is warned of against the room left when it starts: the 4K row's
+  # mappings stay, and the 16M row (whole-backed SBUFs, about 484 MiB in all) no longer fits.
+  CHECK_VMEM_KB=600000 check bench_memory_address_space_sweep 1 - -- bench allr -r 8 -b 4K -e 16M -f 4096 -c random -n 1 -w 0
+  expect_err "bench: allr 16M (16777216 B): warning: the simulation may map up to "
+  expect_err "the address-space limit is ulimit -v 600000)"
+  expect_out_file /dev/null
 fi
 SBRDMA_MEMORY_LIMIT=lots check bench_memory_limit_malformed 1 - -- bench allr -r 8 -b 1M -n 1 -w 0
 expect_err "SBRDMA_MEMORY_LIMIT"

@@ -327,7 +327,8 @@ TEST(BenchRunner, ARunWhoseBuffersMapMoreThanTheAddressSpaceLeftIsRefused) {
   const std::string want =
       "the simulated SBUFs map at least 224 MiB of address space for the ranks' buffers (each "
       "SBUF partition written takes a whole partition's), and the address-space limit (ulimit "
-      "-v) leaves 200 MiB; use fewer ranks, a smaller size or --timing-only";
+      "-v) leaves 200 MiB; use fewer ranks or --timing-only (a rank's buffers use every "
+      "partition, whatever their size)";
   EXPECT_EQ(check_collective(j).error().message, want);
   EXPECT_EQ(run_collective(j).error().message, want);
   // Room for the buffers' partitions but not for the simulator's own mappings too: it runs,

@@ -72,11 +72,14 @@ TEST(BenchSweep, MemcpyReferenceHalvesItsBuffersWhereTheyCannotBeMapped) {
 
 TEST(BenchSweep, NoMemcpyReferenceWhereNoBufferCanBeMapped) {
   LimitedMapper m;  // maps nothing
-  EXPECT_EQ(measure_memcpy(1ULL << 20, 4096, m.fn()), std::nullopt);
-  // It gave up at the smallest span, halving from 1 MiB.
-  EXPECT_EQ(m.asked.front(), 1ULL << 20);
-  EXPECT_EQ(m.asked.back(), kMemcpyMinSpan);
-  EXPECT_EQ(m.asked.size(), 5U);  // 1 MiB, 512, 256, 128, 64 KiB
+  EXPECT_EQ(measure_memcpy(16ULL << 20, 4096, m.fn()), std::nullopt);
+  // It gave up at the smallest span, a 2 MiB mapping block, halving from 16 MiB.
+  EXPECT_EQ(m.asked, (std::vector<std::uint64_t>{16ULL << 20, 8ULL << 20, 4ULL << 20, 2ULL << 20}));
+  EXPECT_EQ(kMemcpyMinSpan, 2ULL << 20);
+  // A sample smaller than that is not halved.
+  LimitedMapper small;
+  EXPECT_EQ(measure_memcpy(1ULL << 20, 4096, small.fn()), std::nullopt);
+  EXPECT_EQ(small.asked, std::vector<std::uint64_t>{1ULL << 20});
 }
 
 TEST(BenchSweep, SizesTakeBinarySuffixes) {
@@ -657,6 +660,10 @@ TEST(BenchSweep, TheRunLineAndTheJsonGiveTheSystemTime) {
     r.cost = c;
     const auto j = nlohmann::ordered_json::parse(format_json(ring_allreduce({4096}), r));
     EXPECT_TRUE(j.at("run").at("memcpy_bytes_per_second").is_null()) << j.at("run");
+    EXPECT_TRUE(j.at("run").at("memcpy_reduced_span_bytes").is_null()) << j.at("run");
+    r.cost.memcpy = MemcpyRate{11e9, 2ULL << 20};
+    const auto reduced = nlohmann::ordered_json::parse(format_json(ring_allreduce({4096}), r));
+    EXPECT_EQ(reduced.at("run").at("memcpy_reduced_span_bytes"), 2ULL << 20) << reduced.at("run");
   }
   c.memcpy = MemcpyRate{11e9, 0};
   c.copied_bytes = 0;
@@ -669,6 +676,7 @@ TEST(BenchSweep, TheRunLineAndTheJsonGiveTheSystemTime) {
   const auto j = nlohmann::ordered_json::parse(format_json(ring_allreduce({4096}), r));
   EXPECT_EQ(j.at("run").at("system_seconds"), 0.85) << j.at("run");
   EXPECT_EQ(j.at("run").at("memcpy_bytes_per_second"), 11e9) << j.at("run");
+  EXPECT_TRUE(j.at("run").at("memcpy_reduced_span_bytes").is_null()) << j.at("run");
 }
 
 TEST(BenchSweep, TheJsonNamesAReductionOnlyForACollectiveThatReduces) {
