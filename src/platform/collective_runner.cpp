@@ -271,9 +271,11 @@ MemoryNeed memory_need(const CollectiveJob& job,
   std::uint64_t cores = 0;
   for (const auto& group : job.comm.groups) cores += group.size();
   const std::uint64_t own = cores * kSimulatorBytesPerCore + words * kSimulatorBytesPerWord;
+  // Every participating partition, whole: what a run may map either way.
+  const std::uint64_t whole = cores * g.partitions * g.partition_bytes;
+  const std::uint64_t mapped_at_most = whole + own + kSimulatorAddressSpace;
   if (backs_sbufs_whole(job, sbuf_bytes, buffer_span(buffers))) {  // prefaulted whole
-    const std::uint64_t whole = cores * g.partitions * g.partition_bytes;
-    return MemoryNeed{whole, whole + own, whole, whole + own + kSimulatorAddressSpace};
+    return MemoryNeed{whole, whole + own, whole, mapped_at_most};
   }
   // A sparse SBUF is backed by the OS 4 KiB at a time where written (D33). Only a data check
   // writes every input and makes sure of every output (without one, inputs stay unwritten
@@ -305,7 +307,7 @@ MemoryNeed memory_need(const CollectiveJob& job,
   }
   const std::uint64_t scratch_pages = base::ceil_div(sbuf_bytes, kPage);
   need.at_most = std::max(need.at_least, cores * g.partitions * scratch_pages * kPage) + own;
-  need.mapped_at_most = cores * g.partitions * g.partition_bytes + own + kSimulatorAddressSpace;
+  need.mapped_at_most = mapped_at_most;
   return need;
 }
 

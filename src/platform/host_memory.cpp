@@ -171,10 +171,12 @@ std::optional<std::uint64_t> address_space_available() {
   if (getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur == RLIM_INFINITY) return std::nullopt;
   const long page = sysconf(_SC_PAGESIZE);
   const std::uint64_t limit = as.rlim_cur;
-  const auto statm = slurp("/proc/self/statm");
-  if (!statm || page <= 0) return limit;  // what is mapped already unknown: the limit bounds it
-  const auto room = address_space_room(limit, *statm, static_cast<std::uint64_t>(page));
-  return room ? room : std::optional<std::uint64_t>(limit);
+  // Where what is mapped already is unknown (no page size, statm unreadable), the limit bounds
+  // the room.
+  if (page <= 0) return limit;
+  return address_space_room(limit, slurp("/proc/self/statm").value_or(""),
+                            static_cast<std::uint64_t>(page))
+      .value_or(limit);
 #else
   return std::nullopt;
 #endif
