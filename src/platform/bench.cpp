@@ -379,13 +379,16 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
         if (o.keep_programs) out.programs = std::move(r->programs);
       }
       if (progress) {
+        // The row's figures too: the table waits for the whole sweep (its columns fit every
+        // row), so a long sweep shows its results here as they come.
         progress(fmt::format(
             "bench: {} {} ({} B), {}: {} iteration{}{}{} in {:.2f} s wall, {} "
-            "descriptors",
+            "descriptors; avg {:.2f} us, busbw {:.2f} GB/s{}",
             collectives::op_name(o.op), size_name(row.size), row.size,
             collectives::algorithm_name(row.algorithm), o.warmups + o.iterations,
             o.warmups + o.iterations == 1 ? "" : "s", r->check_run ? ", a check run" : "",
-            r->trace_run ? ", a traced run" : "", row.wall_seconds, row.descriptors));
+            r->trace_run ? ", a traced run" : "", row.wall_seconds, row.descriptors, row.avg_us,
+            row.busbw, row.wrong ? fmt::format(", #wrong {}", *row.wrong) : std::string()));
       }
       out.rows.push_back(std::move(row));
     }

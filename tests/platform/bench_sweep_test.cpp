@@ -1,5 +1,6 @@
 // platform/bench.h: size parsing, sweeps, the shape of busbw against size, and the
 // deterministic table / JSON / plot.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -232,6 +233,37 @@ BenchOptions ring_allreduce(std::vector<std::uint64_t> sizes) {
   o.warmups = 0;
   o.timing_only = true;
   return o;
+}
+
+TEST(BenchSweep, EachSizesProgressLineGivesItsRowsFigures) {
+  // The table comes once the sweep is done; a size's line on stderr gives its results as soon
+  // as it has them, the very figures its row will show. #wrong only where the data is checked.
+  auto topo = load_topology("trn2");
+  ASSERT_TRUE(topo.ok());
+  BenchOptions o = ring_allreduce({1024, 65536});
+  std::vector<std::string> lines;
+  auto r = run_bench(o, *topo, [&](const std::string& l) { lines.push_back(l); });
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(lines.size(), 2u);
+  ASSERT_EQ(r->rows.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const BenchRow& row = r->rows[i];
+    const std::string tail =
+        fmt::format("descriptors; avg {:.2f} us, busbw {:.2f} GB/s", row.avg_us, row.busbw);
+    ASSERT_GE(lines[i].size(), tail.size());
+    EXPECT_EQ(lines[i].substr(lines[i].size() - tail.size()), tail) << lines[i];
+  }
+  EXPECT_NE(r->rows[0].busbw, r->rows[1].busbw);  // each line has its own row's figures
+  o.timing_only = false;
+  o.check = collectives::DataFill::kRandom;
+  o.sizes = {1024};
+  lines.clear();
+  r = run_bench(o, *topo, [&](const std::string& l) { lines.push_back(l); });
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(lines.size(), 1u);
+  const std::string tail = ", #wrong 0";
+  ASSERT_GE(lines[0].size(), tail.size());
+  EXPECT_EQ(lines[0].substr(lines[0].size() - tail.size()), tail) << lines[0];
 }
 
 TEST(BenchSweep, ALongPointReportsItsIterationsAsTheyFinish) {
