@@ -288,8 +288,10 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
   const unsigned R = comm.ranks();
   BenchResult out;
   out.groups = static_cast<unsigned>(comm.groups.size());
-  for (const auto& group : comm.groups)
+  for (const auto& group : comm.groups) {
     out.cores.insert(out.cores.end(), group.begin(), group.end());
+    out.several_chips = out.several_chips || collectives::chips_spanned(geom, group) > 1;
+  }
   std::sort(out.cores.begin(), out.cores.end());
   // An algorithm asked for by name that does not apply to these groups (RDH on 6 ranks,
   // hierarchical on one chip) is told without a size: it applies to none.
@@ -302,13 +304,25 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
   // Every size and algorithm is checked before any runs: a sweep whose last size does not fit
   // fails at once, not after the sizes before it have run. (A single row fails first anyway:
   // it is not planned twice.)
+  // The error names the first row that cannot run; where a shorter sweep would run whole
+  // (every algorithm's sizes up to some -e pass), it says which -e.
   if (o.algorithms.size() * o.sizes.size() > 1) {
+    std::optional<base::Error> first;
+    std::size_t runs = o.sizes.size();  // sizes[0, runs) pass with every algorithm
     for (const collectives::Algorithm alg : o.algorithms) {
-      for (const std::uint64_t size : o.sizes) {
-        if (auto st = check_collective(job_of(o, topology, comm, size, alg)); !st) {
-          return size_error(size, alg, st.error());
+      for (std::size_t si = 0; si < runs; ++si) {
+        if (auto st = check_collective(job_of(o, topology, comm, o.sizes[si], alg)); !st) {
+          if (!first) first = size_error(o.sizes[si], alg, st.error());
+          runs = si;
         }
       }
+    }
+    if (first) {
+      if (runs == 0 || runs == o.sizes.size()) return *first;
+      const std::uint64_t element = collectives::dtype_bytes(o.dtype);
+      const std::uint64_t last = o.sizes[runs - 1] / element * element;  // as its row says
+      return base::make_error(fmt::format("{}; the sweep runs whole up to -e {} ({} B)",
+                                          first->message, size_name(last), last));
     }
   }
   std::uint64_t data_descriptors = 0;  // of the timed runs, for the memcpy's chunk

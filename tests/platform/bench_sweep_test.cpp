@@ -235,6 +235,41 @@ BenchOptions ring_allreduce(std::vector<std::uint64_t> sizes) {
   return o;
 }
 
+TEST(BenchSweep, TheTableWarnsOfLinkBookingOrderWhereAGroupSpansChips) {
+  // On several chips the times depend on which engine books a shared link first (D31d): the
+  // table says so under its header. Groups that each stay on one chip need no such line, however
+  // many chips the groups cover together.
+  auto topo = load_topology("trn2.48xlarge");
+  ASSERT_TRUE(topo.ok());
+  const std::string_view note = "# several chips: engines contending for chip-to-chip links";
+  auto table_of = [&](BenchOptions o) {
+    o.sizes = {4096};
+    auto r = run_bench(o, *topo, {});
+    EXPECT_TRUE(r.ok()) << r.error().message;
+    return r.ok() ? std::optional(std::pair(r->several_chips, format_table(o, *r))) : std::nullopt;
+  };
+  BenchOptions o = ring_allreduce({});
+  o.ranks = 16;  // chips 0 and 1
+  auto t = table_of(o);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_TRUE(t->first);
+  EXPECT_NE(t->second.find(note), std::string::npos) << t->second;
+  o.ranks = 8;  // chip 0 alone
+  t = table_of(o);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_FALSE(t->first);
+  EXPECT_EQ(t->second.find("several chips"), std::string::npos) << t->second;
+  o.groups = collectives::Communicator{{{0, 1}, {8, 9}}};  // one chip each
+  t = table_of(o);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_FALSE(t->first);
+  o.groups = collectives::Communicator{{{0, 1}, {2, 8}}};  // the second spans chips 0 and 1
+  t = table_of(o);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_TRUE(t->first);
+  EXPECT_NE(t->second.find(note), std::string::npos) << t->second;
+}
+
 TEST(BenchSweep, EachSizesProgressLineGivesItsRowsFigures) {
   // The table comes once the sweep is done; a size's line on stderr gives its results as soon
   // as it has them, the very figures its row will show. #wrong only where the data is checked.
@@ -748,8 +783,26 @@ TEST(BenchSweep, ASweepThatCannotRunWholeFailsBeforeRunningAnySize) {
   req.algorithm = collectives::Algorithm::kRing;
   auto low = collectives::lower(geom, *comm, req);
   ASSERT_FALSE(low.ok());
-  EXPECT_EQ(r.error().message, "33554432 B (ring): " + low.error().message);
+  // The sizes before it run: the error says up to which -e.
+  EXPECT_EQ(r.error().message, "33554432 B (ring): " + low.error().message +
+                                   "; the sweep runs whole up to -e 4M (4194304 B)");
   EXPECT_NE(r.error().message.find("at most 23486464 B"), std::string::npos) << r.error().message;
+  EXPECT_TRUE(lines.empty()) << lines.front();
+  // With two algorithms the sweep runs whole up to the last size both run: ring runs up to
+  // 16M, RDH (more scratch) up to 8M. The error still names the first row that fails.
+  o.sizes = {1 << 20, 8 << 20, 16 << 20, 32 << 20};
+  o.algorithms = {collectives::Algorithm::kRing, collectives::Algorithm::kRdh};
+  r = run_bench(o, *topo, progress);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message.substr(0, 19), "33554432 B (ring): ") << r.error().message;
+  EXPECT_NE(r.error().message.find("; the sweep runs whole up to -e 8M (8388608 B)"),
+            std::string::npos)
+      << r.error().message;
+  // Where not even the first size runs, there is no shorter sweep to offer.
+  o.sizes = {32 << 20, 64 << 20};
+  r = run_bench(o, *topo, progress);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message.find("runs whole"), std::string::npos) << r.error().message;
   EXPECT_TRUE(lines.empty()) << lines.front();
 
   o = ring_allreduce({1 << 20});
