@@ -6,6 +6,7 @@
 /// `file:line: error: message` on stderr, one line each.
 
 #include <CLI/CLI.hpp>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -40,6 +41,10 @@ void add_decode_soc(CLI::App& decode, Context& ctx);  // decode addr ADDR, decod
 void add_info_regs(CLI::App& info, Context& ctx);     // info regs
 // platform_info_commands.cpp
 void add_info_platform(CLI::App& info, Context& ctx);  // info topology NAME|FILE, info params
+/// A --profile value: a built-in topology's name stands for that topology's profile (trn2:
+/// cayman), since users know the instances, not the generations' code names; any other value is
+/// returned as given, for the profile lookup to take or refuse.
+std::string profile_flag(const std::string& value);
 // demo_command.cpp
 void add_demo_command(CLI::App& app, Context& ctx);  // demo (the ./dev run job)
 // run_command.cpp

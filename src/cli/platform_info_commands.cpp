@@ -119,6 +119,12 @@ int run_info_params(const std::string& profile) {
 
 }  // namespace
 
+std::string profile_flag(const std::string& value) {
+  if (!platform::topology_file(value).empty()) return value;  // not a built-in name
+  auto t = platform::load_topology(value);
+  return t ? std::string(t->profile()) : value;
+}
+
 void add_info_platform(CLI::App& info, Context& ctx) {
   auto name = std::make_shared<std::string>("trn2");
   CLI::App* topo = info.add_subcommand(
@@ -132,9 +138,12 @@ void add_info_platform(CLI::App& info, Context& ctx) {
   auto profile = std::make_shared<std::string>("cayman");
   CLI::App* params = info.add_subcommand(
       "params", "Print a profile's timing parameters: name, value, unit, source, meaning");
-  params->add_option("--profile", *profile, "generation profile (cayman, sunda, mariana)")
+  params
+      ->add_option("--profile", *profile,
+                   "generation profile (cayman, sunda, mariana), or a built-in "
+                   "topology for its profile (trn2, trn2u, ...: cayman; trn1, ...: sunda)")
       ->capture_default_str();
-  params->callback([profile, &ctx] { ctx.status = run_info_params(*profile); });
+  params->callback([profile, &ctx] { ctx.status = run_info_params(profile_flag(*profile)); });
 }
 
 }  // namespace sbrdma::cli

@@ -33,7 +33,7 @@ int run_decode_addr(const AddrArgs& a) {
   if (!die) return fail(die.error());
   auto v = parse_u64(a.addr);
   if (!v) return fail(flag_error("ADDR", v.error()));  // named as --help names it
-  auto profile = soc::find_profile(a.profile);
+  auto profile = soc::find_profile(profile_flag(a.profile));
   if (!profile) return fail(flag_error("--profile", profile.error()));
   if ((*profile)->dies_per_chip != 0 && *die >= (*profile)->dies_per_chip) {
     return fail(base::make_error(fmt::format("--die {}: profile {} has {} die{} per chip", *die,
@@ -122,7 +122,8 @@ void add_decode_soc(CLI::App& decode, Context& ctx) {
   addr->add_option("ADDR", args->addr, "address, decimal or 0x-hex (_ separators allowed)")
       ->required();
   addr->add_option("--profile", args->profile,
-                   "generation profile (cayman, sunda, mariana; maverick: the views only, no map)")
+                   "generation profile (cayman, sunda, mariana; maverick: the views only, no "
+                   "map), or a built-in topology for its profile (trn2, trn2u, ...: cayman)")
       ->capture_default_str();
   addr->add_option("--chip", args->chip,
                    fmt::format("issuer's chip (routing id, 0 to {})", soc::kMaxChipId))

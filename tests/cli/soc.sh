@@ -58,6 +58,9 @@ expect_out "route from chip 0 die 0: local -> this chip (0), die 1, LOCAL 0x0"
 expect_out "hits nothing: profile sunda has 1 die per chip, no die 1"
 check addr_maverick_has_no_map 0 - -- decode addr 0x10 --profile maverick
 expect_out "no public SoC address map"
+# A built-in topology's name stands for its profile (trn1: sunda, one die).
+check addr_profile_of_topology 0 - -- decode addr 0x800000000000 --profile trn1
+expect_out "hits nothing: profile sunda has 1 die per chip, no die 1"
 check addr_peb_not_routed 0 - -- decode addr 0x0020008002000000
 expect_out "PEB                          [53]     0x1"
 expect_out "route: not routable"

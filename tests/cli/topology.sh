@@ -60,6 +60,13 @@ expect_out "dma_engine_rate             17  B/ns"
 expect_out "c2c_bandwidth               96  B/ns"
 check params_mariana 0 - -- info params --profile mariana
 expect_out "dma_engine_rate             33  B/ns"
+# A built-in topology's name stands for its profile: trn1's is sunda, trn2u's cayman.
+check params_sunda_again 0 - -- info params --profile sunda
+cp "$(work)/out" "$(work)/sunda_params"
+check params_of_topology 0 - -- info params --profile trn1.32xlarge
+expect_out_file "$(work)/sunda_params"
+check params_of_topology_cayman 0 - -- info params --profile trn2u
+expect_out "timing parameters of profile cayman"
 check params_unknown 1 - -- info params --profile maverick
 expect_err_first "sbrdma: error: --profile: unknown profile 'maverick' (known: cayman, sunda, mariana)"
 expect_err_lines 1
