@@ -443,9 +443,10 @@ base::Status check_program_words(std::uint64_t first_iteration, unsigned iterati
   if (first_iteration == 0 || iterations <= kMaxProgramWords / first_iteration) {
     return base::ok_status();
   }
-  return base::make_error(
-      fmt::format("{} iterations (-n plus -w) of {} program words each: more than {} words in all",
-                  iterations, first_iteration, kMaxProgramWords));
+  return base::make_error(fmt::format(
+      "{} iterations (-n plus -w) of {} program words each: more than {} words in "
+      "all (at most {} iterations at this size)",
+      iterations, first_iteration, kMaxProgramWords, kMaxProgramWords / first_iteration));
 }
 
 /// The checks that need emitted words: the emitter's own errors (semaphores) and relay slots

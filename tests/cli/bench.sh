@@ -374,13 +374,13 @@ expect_err "error: -n 4294967295 and -w 1: more than 4294967295 iterations in al
 expect_err "error: -d: unknown data type 'foo'"
 expect_err_lines 2
 check bench_iterations_too_many 1 - -- bench allr -r 2 -b 1K -n 4294967295 -w 0 --timing-only
-expect_err "4294967295 iterations (-n plus -w) of 14 program words each: more than 33554432 words in all"
+expect_err "4294967295 iterations (-n plus -w) of 14 program words each: more than 33554432 words in all (at most 2396745 iterations at this size)"
 expect_err_lines 1
 if [[ -s "$(work)/out" ]]; then _fail "a table came before the refusal"; else pass=$((pass + 1)); fi
 # A sweep whose later size passes the word limit is refused before its first size runs
 # (1K takes 80 words an iteration, 64K 296: 120000 iterations fit the first, not the second).
 CHECK_SECONDS=60 check bench_sweep_words 1 - -- bench allr -r 8 -b 1K -e 64K -f 64 -n 120000 -w 0 --timing-only --algorithm mesh
-expect_err "error: 65536 B (mesh): 120000 iterations (-n plus -w) of 296 program words each: more than 33554432 words in all"
+expect_err "error: 65536 B (mesh): 120000 iterations (-n plus -w) of 296 program words each: more than 33554432 words in all (at most 113359 iterations at this size); the sweep runs whole up to -e 1K (1024 B)"
 expect_err_lines 1
 if [[ -s "$(work)/out" ]]; then _fail "a table came before the refusal"; else pass=$((pass + 1)); fi
 # A rank past 32 bits is not cut down to a small one (4294967297 is not rank 1).

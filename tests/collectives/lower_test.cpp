@@ -236,7 +236,8 @@ TEST(Lower, IterationsPastTheWordLimitAreRefusedBeforeTheyAreEmitted) {
   ASSERT_FALSE(low.ok());
   EXPECT_EQ(low.error().message,
             "4294967295 iterations (-n plus -w) of 14 program words each: more than 33554432 "
-            "words in all");
+            "words in all (at most 2396745 iterations at this size)");
+  static_assert(2396745ULL * 14 <= 33554432 && 2396746ULL * 14 > 33554432);  // the largest
 }
 
 TEST(Lower, CheckRequestRefusesTheWordLimitWithoutLowering) {
@@ -252,7 +253,11 @@ TEST(Lower, CheckRequestRefusesTheWordLimitWithoutLowering) {
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.error().message,
             "120000 iterations (-n plus -w) of 296 program words each: more than 33554432 words "
-            "in all");
+            "in all (at most 113359 iterations at this size)");
+  big.iterations = 113'359;  // the most it names: they fit
+  EXPECT_TRUE(check_request(g, first(8, g), big).ok());
+  big.iterations = 113'360;
+  EXPECT_FALSE(check_request(g, first(8, g), big).ok());
 }
 
 TEST(Lower, CheckRequestGivesTheFootprintLowerUses) {
