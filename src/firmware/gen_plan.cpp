@@ -105,8 +105,12 @@ base::Result<GenPlan> plan_gen(const isa::RdmaDescGen& g, const soc::AddressMap&
   // 5. The peer: a core of a chip, reached by the fold of D9.
   plan.peer_core = g.remote_core_id.imm;
   if (plan.peer_core >= prof.cores_per_chip) {
-    return gen_error(fmt::format("remote_core_id {} is not a core of the chip (0..{} on {})",
-                                 plan.peer_core, prof.cores_per_chip - 1, prof.name));
+    // Program files number cores globally (.core, .expect): say how the two meet. [D9]
+    return gen_error(
+        fmt::format("remote_core_id {} is not a core of the chip (0..{} on {}; global core N is "
+                    "remote_core_id N % {} on chip remote_routing_id N / {})",
+                    plan.peer_core, prof.cores_per_chip - 1, prof.name, prof.cores_per_chip,
+                    prof.cores_per_chip));
   }
   plan.issuer = soc::ChipDie{id.chip, map.die_of(id.tpb).value()};
   plan.peer = soc::ChipDie{g.remote_routing_id.imm, map.die_of(plan.peer_core).value()};

@@ -242,7 +242,9 @@ INSTANTIATE_TEST_SUITE_P(
                "rdma_desc_gen: src_addr is a register form (marker 0x80); only an immediate "
                "partition offset is supported"},
         BadGen{make_gen(0x1, 16, 0, 0, 8, 0),
-               "rdma_desc_gen: remote_core_id 8 is not a core of the chip (0..7 on cayman)"},
+               "rdma_desc_gen: remote_core_id 8 is not a core of the chip (0..7 on cayman; global "
+               "core N "
+               "is remote_core_id N % 8 on chip remote_routing_id N / 8)"},
         BadGen{make_gen(0x1, 16, 0, 0, 1, 64),
                "rdma_desc_gen: remote_routing_id 64: chip id 64 out of range (0..63)"}));
 
