@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <tuple>
 #include <vector>
@@ -206,7 +209,27 @@ base::Status write_files(const std::vector<OutputFile>& files, const std::string
 
 }  // namespace
 
+namespace {
+
+/// Refuses a --plot name that says another image format (p.png): the plot is SVG text, which
+/// an image viewer would then fail to open. Any other name (p.svg, plot, a pipe) is the
+/// user's to choose.
+base::Status check_plot_name(const std::string& plot) {
+  std::string ext = std::filesystem::path(plot).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  static constexpr std::array<std::string_view, 9> kOther = {
+      ".png", ".jpg", ".jpeg", ".gif", ".pdf", ".bmp", ".webp", ".tif", ".tiff"};
+  if (std::find(kOther.begin(), kOther.end(), ext) == kOther.end()) return base::ok_status();
+  return base::make_error(
+      fmt::format("--plot {}: the plot is SVG text, not {}; give a name ending in .svg",
+                  base::printable(plot), ext.substr(1)));
+}
+
+}  // namespace
+
 base::Status check_bench_outputs(const BenchOutputs& out, const BenchInputs& inputs) {
+  SBRDMA_TRY(check_plot_name(out.plot));
   SBRDMA_TRY(check_distinct_outputs(out, inputs));
   for (const std::string* path : {&out.json, &out.plot, &out.trace}) {
     SBRDMA_TRY(check_writable(*path));

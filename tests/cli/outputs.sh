@@ -10,6 +10,13 @@ expect_err_lines 1
 # Standard output carries the table.
 check bench_output_stdout 1 - -- bench allr -r 2 -b 1K --plot -
 expect_err "error: --plot -: standard output carries the table; give a file"
+# The plot is SVG: a name of another image format is refused before the run (no file made).
+check bench_plot_not_svg 1 - -- bench allr -r 2 -b 1K --plot plot.PNG
+expect_err "error: --plot plot.PNG: the plot is SVG text, not png; give a name ending in .svg"
+expect_err_lines 1
+if [[ -e "$(work)/plot.PNG" ]]; then _fail "plot.PNG was written"; else pass=$((pass + 1)); fi
+check bench_plot_svg_or_plain 0 - -- bench allr -r 2 -b 1K --timing-only --plot plot
+if head -c 5 "$(work)/plot" | grep -q "<svg\|<?xml"; then pass=$((pass + 1)); else _fail "plot is not SVG"; fi
 
 # A program that cannot be dumped (a folder has its name) fails the run with nothing written.
 mkdir -p "$(work)/dq/core1.s"
