@@ -3,8 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "base/nearest_name.h"
 #include "base/printable.h"
 #include "isa/binary_io.h"
 #include "isa/field_access.h"
@@ -42,6 +46,12 @@ KeyRef find_key(const OpDesc& op, std::string_view key) {
   return {};
 }
 
+/// "; did you mean 'x'?" where `typed` is a likely slip for a name of `known`, else "".
+std::string did_you_mean(std::string_view typed, std::span<const std::string_view> known) {
+  const auto near = base::nearest_name(typed, known);
+  return near ? fmt::format("; did you mean '{}'?", *near) : std::string();
+}
+
 void directive(std::string_view body, const base::SourceLoc& loc, const DirectiveHandler& handler,
                AsmResult& out) {
   const std::string_view name = body.substr(0, body.find_first_of(" \t"));
@@ -55,8 +65,11 @@ void directive(std::string_view body, const base::SourceLoc& loc, const Directiv
     return;
   }
   if (!handler) {
-    out.errors.push_back(
-        base::make_error(loc, fmt::format("unknown directive '{}'", base::printable_brief(name))));
+    // A program file given to the assembler: say where its directives are read.
+    const bool program_file = name == ".core" || name == ".init" || name == ".expect";
+    out.errors.push_back(base::make_error(
+        loc, fmt::format("unknown directive '{}'{}", base::printable_brief(name),
+                         program_file ? " (a program file's: `sbrdma run` reads it)" : "")));
     return;
   }
   for (base::Error& e : handler(body, loc)) {
@@ -80,8 +93,11 @@ std::optional<Word> parse_instruction(std::string_view line, const base::SourceL
   if (toks.empty()) return std::nullopt;
   const OpDesc* op = find_mnemonic(toks[0]);
   if (op == nullptr) {
-    errors.push_back(base::make_error(
-        loc, fmt::format("unknown mnemonic '{}'", base::printable_brief(toks[0]))));
+    std::vector<std::string_view> known;
+    for (const OpDesc& o : all_ops()) known.push_back(o.mnemonic);
+    errors.push_back(
+        base::make_error(loc, fmt::format("unknown mnemonic '{}'{}", base::printable_brief(toks[0]),
+                                          did_you_mean(toks[0], known))));
     return std::nullopt;
   }
   Word word = blank_word(*op);
@@ -98,8 +114,14 @@ std::optional<Word> parse_instruction(std::string_view line, const base::SourceL
     const std::string_view key = tok.substr(0, eq);
     const KeyRef ref = find_key(*op, key);
     if (ref.field == nullptr) {
+      std::vector<std::string> keys;
+      for (const Field& field : op->fields) {
+        for (const Part& part : parts_of(field.kind)) keys.push_back(key_name(field, part));
+      }
+      const std::vector<std::string_view> known(keys.begin(), keys.end());
       errors.push_back(base::make_error(
-          loc, fmt::format("unknown field '{}' for {}", base::printable_brief(key), op->mnemonic)));
+          loc, fmt::format("unknown field '{}' for {}{}", base::printable_brief(key), op->mnemonic,
+                           did_you_mean(key, known))));
       continue;
     }
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) {

@@ -186,7 +186,8 @@ TEST(Transport, PeerOutsideTheTopology) {
   EXPECT_EQ(only_error(run_text(".core 0\nrdma_desc_gen local_sem=3 remote_sem=4 "
                                 "remote_core_id=8 dma_engine_mask=0x1 free_dim_bytes=64\n")),
             "t.s:2: error: core 0 word 0: rdma_desc_gen: remote_core_id 8 is not a core of the "
-            "chip (0..7 on cayman)");
+            "chip (0..7 on cayman; global core N is remote_core_id N % 8 on chip "
+            "remote_routing_id N / 8)");
 }
 
 TEST(Transport, FailingExpectSaysWhatDiffered) {

@@ -1,0 +1,22 @@
+#pragma once
+/// nearest_name: the known name a mistyped one most likely meant, for "did you mean" hints in
+/// error messages ("unknown field 'remote_core' for rdma_desc_gen; did you mean
+/// 'remote_core_id'?").
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace sbrdma::base {
+
+/// Edits (insert, delete or replace one character, or swap two adjacent ones) that turn `a`
+/// into `b`: the optimal-string-alignment distance.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+/// The name in `known` closest to `typed`, case aside, if it is close enough to be what was
+/// meant (at most max(2, |typed| / 3) edits) and no other name is as close. nullopt for an
+/// empty `typed`.
+std::optional<std::string_view> nearest_name(std::string_view typed,
+                                             std::span<const std::string_view> known);
+
+}  // namespace sbrdma::base

@@ -1,0 +1,46 @@
+// base/nearest_name.h: the edit distance and the "did you mean" pick.
+#include "base/nearest_name.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <string_view>
+
+namespace sbrdma::base {
+namespace {
+
+TEST(EditDistance, CountsInsertsDeletesReplacementsAndSwaps) {
+  EXPECT_EQ(edit_distance("", ""), 0u);
+  EXPECT_EQ(edit_distance("abc", "abc"), 0u);
+  EXPECT_EQ(edit_distance("", "abc"), 3u);
+  EXPECT_EQ(edit_distance("abc", ""), 3u);
+  EXPECT_EQ(edit_distance("remote_core", "remote_core_id"), 3u);  // three inserted
+  EXPECT_EQ(edit_distance("rdma_desc_strt", "rdma_desc_start"), 1u);
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
+  EXPECT_EQ(edit_distance("ab", "ba"), 1u);  // one swap, not two replacements
+  EXPECT_EQ(edit_distance("local_sme", "local_sem"), 1u);
+  EXPECT_EQ(edit_distance("abc", "xyz"), 3u);
+}
+
+TEST(NearestName, PicksTheOneCloseNameOrNone) {
+  const std::array<std::string_view, 4> fields{"local_sem", "remote_sem", "remote_core_id",
+                                               "remote_routing_id"};
+  EXPECT_EQ(nearest_name("remote_core", fields), "remote_core_id");
+  EXPECT_EQ(nearest_name("local_sme", fields), "local_sem");
+  EXPECT_EQ(nearest_name("remote_sem", fields), "remote_sem");  // a known name is its own
+  EXPECT_EQ(nearest_name("LOCAL_SEM", fields), "local_sem");    // case aside
+  // Too far from everything: no guess.
+  EXPECT_EQ(nearest_name("free_dim_bytes", fields), std::nullopt);
+  EXPECT_EQ(nearest_name("x", fields), std::nullopt);
+  EXPECT_EQ(nearest_name("", fields), std::nullopt);
+  // Two names equally close: no guess either.
+  const std::array<std::string_view, 2> twins{"ab1", "ab2"};
+  EXPECT_EQ(nearest_name("ab", twins), std::nullopt);
+  // The limit: max(2, length / 3) edits.
+  const std::array<std::string_view, 1> one{"abcdefghijkl"};  // 12 characters
+  EXPECT_EQ(nearest_name("abcdefghi", one), "abcdefghijkl");  // 3 edits, 9 / 3 = 3
+  EXPECT_EQ(nearest_name("abcdefgh", one), std::nullopt);     // 4 edits, 8 / 3 = 2
+}
+
+}  // namespace
+}  // namespace sbrdma::base
