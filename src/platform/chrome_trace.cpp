@@ -3,12 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
+#include <optional>
 #include <utility>
 
 #include "base/bits.h"
 #include "base/check.h"
 #include "platform/simulation.h"
+#include "soc/address_map.h"
+#include "soc/udma_descriptor.h"
+#include "soc/udma_regs.h"
 
 namespace sbrdma::platform {
 namespace {
@@ -21,6 +26,9 @@ constexpr std::size_t kNoRow = SIZE_MAX;
 constexpr device::CoreId kNoCore = UINT32_MAX;
 
 /// JSON string escaping for the few texts we write (names are ASCII).
+/// engine_head()'s slot bits (below the ring id it keeps at bit 30).
+constexpr std::uint32_t kSlotMask = (1U << 30) - 1;
+
 std::string quote(std::string_view s) {
   std::string out = "\"";
   for (const char c : s) {
@@ -107,13 +115,17 @@ void ChromeTrace::begin() {
 void ChromeTrace::record(const sim::TraceRecord& r) {
   poll(last_);
   if (auto e = engine_of(r.label, ".step")) {
-    head_checks_.push_back({e->first, e->second, engine_head(e->first, e->second)});
+    const auto s2m = sim_.machine().queue_state(e->first, e->second, soc::Direction::kS2M,
+                                                sim_.firmware_config().ring_num);
+    head_checks_.push_back(
+        {e->first, e->second, engine_head(e->first, e->second), s2m.head.offset});
   } else if (auto l = engine_of(r.label, ".land")) {
     EngineTrack& et = engines_[*l];
     if (et.next < et.taken.size()) {
-      const base::Tick from = et.taken[et.next++];
-      const std::size_t lane = take_lane(et.lane_end, from, r.time);
-      slice(l->first, dma_tid(l->second, lane), "descriptor", from, r.time);
+      Taken& p = et.taken[et.next++];
+      const std::size_t lane = take_lane(et.lane_end, p.at, r.time);
+      slice(l->first, dma_tid(l->second, lane), "descriptor", p.at, r.time, p.args);
+      p.args = std::string();  // landed: its text is not needed again
     }
   }
   last_ = r.time;
@@ -133,7 +145,9 @@ void ChromeTrace::end(base::Tick t) {
 void ChromeTrace::poll(base::Tick t) {
   for (const HeadCheck& h : head_checks_) {
     if (engine_head(h.core, h.engine) != h.head_before) {
-      engines_[{h.core, h.engine}].taken.push_back(t);
+      EngineTrack& et = engines_[{h.core, h.engine}];
+      et.taken.push_back(
+          {t, pair_args(h.core, h.engine, h.head_before & kSlotMask, h.s2m_before, et)});
     }
   }
   head_checks_.clear();
@@ -235,6 +249,54 @@ std::uint32_t ChromeTrace::engine_head(device::CoreId core, unsigned engine) con
   const device::QueueState q = sim_.machine().queue_state(core, engine, soc::Direction::kM2S,
                                                           sim_.firmware_config().ring_num);
   return q.head.offset | (q.head.ring_id << 30);
+}
+
+std::string ChromeTrace::pair_args(device::CoreId core, unsigned engine, std::uint32_t m2s,
+                                   std::uint32_t s2m, EngineTrack& et) const {
+  const device::Machine& m = sim_.machine();
+  if (!et.ring_bases) {
+    const unsigned queue = sim_.firmware_config().ring_num;
+    std::array<std::uint64_t, 2> bases{};
+    for (const soc::Direction dir : {soc::Direction::kM2S, soc::Direction::kS2M}) {
+      const auto& o = soc::queue_offsets(dir);
+      auto lo = m.peek_reg(core, engine, dir, queue, o.ring_base_low);
+      auto hi = m.peek_reg(core, engine, dir, queue, o.ring_base_high);
+      if (!lo || !hi) return {};
+      bases[dir == soc::Direction::kM2S ? 0 : 1] = (std::uint64_t{*hi} << 32) | *lo;
+    }
+    et.ring_bases = bases;
+  }
+  // A descriptor as the engine read it: from its ring at `slot`.
+  const auto read = [&](std::uint64_t base, std::uint32_t slot) {
+    std::array<std::uint8_t, soc::kDescBytes> raw{};
+    const bool ok =
+        m.mem_read(core, base::SocAddr{base + std::uint64_t{slot} * soc::kDescBytes}, raw).ok();
+    return ok ? std::optional(soc::decode_descriptor(raw)) : std::nullopt;
+  };
+  const auto src = read((*et.ring_bases)[0], m2s);
+  const auto dst = read((*et.ring_bases)[1], s2m);
+  if (!src || !dst) return {};
+  // place_of's text holds no quote or backslash: it goes in as it is.
+  return fmt::format(R"J("bytes":{},"from":"{}","to":"{}")J", src->length(),
+                     place_of(core, src->addr()), place_of(core, dst->addr()));
+}
+
+std::string ChromeTrace::place_of(device::CoreId core, base::SocAddr a) const {
+  const device::Topology& topo = sim_.topology();
+  const device::CoreLoc loc = topo.locate(core);
+  const soc::AddressMap& map = sim_.machine().address_map();
+  auto d = map.decode(a, soc::ChipDie{topo.routing_id(loc.chip), loc.die});
+  if (d && d->hit && d->hit->region->core >= 0 && d->target.chip < topo.num_chips()) {
+    const unsigned peer =
+        d->target.chip * map.profile().cores_per_chip + static_cast<unsigned>(d->hit->region->core);
+    if (d->hit->sbuf) {
+      return fmt::format("core {} partition {} +{:#x}", peer, d->hit->sbuf->partition,
+                         d->hit->sbuf->byte);
+    }
+    if (d->hit->sem) return fmt::format("core {} sem[{}]", peer, d->hit->sem->index);
+    return fmt::format("core {} {} +{:#x}", peer, d->hit->region->name, d->hit->offset);
+  }
+  return fmt::format("{:#x}", a.v);
 }
 
 void ChromeTrace::on_busy(device::CoreId core, base::Tick t, base::Tick d) {

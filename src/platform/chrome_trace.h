@@ -26,6 +26,7 @@
 /// environments report delays, fences and pushes.
 /// Traced cores: those with a program and the peers their gen / SB2SB words name.
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -102,15 +103,23 @@ class ChromeTrace final : public sim::TraceSink {
     };
     std::vector<Inner> inner;
   };
+  struct Taken {  ///< a pair taken: when, and its slice's args (what it moves where)
+    base::Tick at;
+    std::string args;
+  };
   struct EngineTrack {
-    std::vector<base::Tick> taken;     ///< take ticks of pairs not landed yet (FIFO)
+    std::vector<Taken> taken;          ///< pairs not landed yet (FIFO)
     std::size_t next = 0;              ///< index of the oldest in `taken`
     std::vector<base::Tick> lane_end;  ///< per lane (thread), the end of its last slice
+    /// Its M2S and S2M rings' bases, read from their registers at its first pair (boot set
+    /// them, and nothing moves them after).
+    std::optional<std::array<std::uint64_t, 2>> ring_bases;
   };
   struct HeadCheck {  ///< an engine step ran: did it take a pair?
     device::CoreId core;
     unsigned engine;
     std::uint32_t head_before;
+    std::uint32_t s2m_before;  ///< the S2M head's slot then (the pair's other descriptor)
   };
 
   void poll(base::Tick t);
@@ -120,6 +129,13 @@ class ChromeTrace final : public sim::TraceSink {
   void close_word(device::CoreId core, CoreTrack& ct, base::Tick to);
   void engine_event(std::string_view label, base::Tick t);
   [[nodiscard]] std::uint32_t engine_head(device::CoreId core, unsigned engine) const;
+  /// The args of the slice of the pair an engine took from slots `m2s` and `s2m` of its rings:
+  /// its bytes and where they come from and go to (D29g).
+  [[nodiscard]] std::string pair_args(device::CoreId core, unsigned engine, std::uint32_t m2s,
+                                      std::uint32_t s2m, EngineTrack& et) const;
+  /// What address `a` reaches from `core`: "core N partition P +0xB", "core N sem[i]", "core N
+  /// <region> +0xB", else the address in hex.
+  [[nodiscard]] std::string place_of(device::CoreId core, base::SocAddr a) const;
   void slice(device::CoreId core, unsigned tid, const std::string& name, base::Tick from,
              base::Tick to, const std::string& args = {});
   /// A slice on `core`'s POOL thread inside one of its words (written after the word's own).

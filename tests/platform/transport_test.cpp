@@ -318,6 +318,47 @@ TEST(Transport, TraceTracksAndCounters) {
   EXPECT_EQ(last_sem4, 4U) << "the peer's remote_sem counter ends at n_active";
 }
 
+TEST(Transport, TraceDescriptorSlicesSayWhatTheyMove) {
+  // Each DMA slice's args: the pair's bytes, where the M2S descriptor reads and where the S2M
+  // one writes, as the ring holds them. Core 0 copies 4096 B of each partition at 0x1000 to
+  // core 5 (chip 0 tpb 5, the other die) at 0x2000 on engines 0-3, 32 partitions each.
+  SimOptions opt;
+  opt.trace = true;
+  const ProgramOutcome o =
+      run_text(copy_program(0, 5, 0, 5, 0xf, 4096, 0x1000, 0x2000), "trn2", opt);
+  const nlohmann::json doc = nlohmann::json::parse(o.trace_json);
+  std::set<unsigned> partitions;
+  unsigned data = 0;
+  unsigned remote = 0;
+  unsigned local = 0;
+  for (const auto& e : doc.at("traceEvents")) {
+    if (e.at("ph") != "X" || e.at("name") != "descriptor") continue;
+    const auto& a = e.at("args");
+    ASSERT_TRUE(a.contains("bytes") && a.contains("from") && a.contains("to")) << e.dump();
+    const std::string from = a.at("from");
+    const std::string to = a.at("to");
+    if (to == "core 5 sem[4]") {
+      ++remote;
+      EXPECT_EQ(a.at("bytes"), 4);
+      EXPECT_EQ(from, "core 0 TPB_0.DGE_MEMORY +0x0") << "the one word (D20a)";
+    } else if (to == "core 0 sem[3]") {
+      ++local;
+      EXPECT_EQ(a.at("bytes"), 4);
+    } else {
+      ++data;
+      EXPECT_EQ(a.at("bytes"), 4096) << e.dump();
+      unsigned p = 0;
+      ASSERT_EQ(std::sscanf(from.c_str(), "core 0 partition %u +0x1000", &p), 1) << from;
+      EXPECT_EQ(to, fmt::format("core 5 partition {} +0x2000", p));
+      partitions.insert(p);
+    }
+  }
+  EXPECT_EQ(data, 128U);
+  EXPECT_EQ(partitions.size(), 128U) << "every partition once";
+  EXPECT_EQ(remote, 4U) << "one REMOTE per active engine";
+  EXPECT_EQ(local, 16U) << "one LOCAL per engine";
+}
+
 TEST(Transport, TraceSlicesNestOnEveryThread) {
   // An engine has several descriptor pairs in flight at once: their slices overlap, which
   // one Chrome-trace thread cannot show, so they go to lanes "DMA e (2)", ... [CHOICE D29g]
