@@ -148,6 +148,16 @@ expect_err "aloop/x: error: cannot write: Too many levels of symbolic links"
 expect_err_lines 1
 check bench_dump_new_folders 0 - -- bench allr -r 2 -b 1K --dump-programs new/deeper
 if [[ -s "$(work)/new/deeper/core0.s" ]]; then pass=$((pass + 1)); else _fail "no dump in new folders"; fi
+# The dumped programs run under `sbrdma run` once joined, each after its `.core N` (as their
+# header says): the same words, so the same simulated time as the bench's own run of them.
+check bench_dump_to_run 0 - -- bench allr -r 2 -b 1K -n 1 -w 0 --timing-only --dump-programs runme
+bench_us=$(awk '$1 == "1024" { print $4 }' "$(work)/out")
+{ echo ".core 0"; cat "$(work)/runme/core0.s"; echo ".core 1"; cat "$(work)/runme/core1.s"; } >"$(work)/runme.s"
+check bench_dump_runs 0 - -- run runme.s
+expect_out "result: ok"
+run_us=$(awk '/^simulated time:/ { printf "%.2f", $3 / 1000 }' "$(work)/out")
+if [[ -n $bench_us && $bench_us == "$run_us" ]]; then pass=$((pass + 1)); else
+  _fail "the joined dump ran in $run_us us, the bench's row says $bench_us us"; fi
 
 check bench_b_above_e 1 - -- bench allr -r 2 -b 4K -e 1K
 expect_err "error: -b 4096 is larger than -e 1024"
