@@ -253,16 +253,16 @@ bool needs_relays(const Geometry& g, const Communicator& c) {
 }
 
 /// Ranks per chip of `group`, if the same on every chip it spans.
-bool same_ranks_per_chip(const Geometry& g, const std::vector<CoreId>& group) {
+/// The chips `group` has ranks on, ascending, each with its rank count.
+std::vector<std::pair<unsigned, unsigned>> ranks_per_chip(const Geometry& g,
+                                                          const std::vector<CoreId>& group) {
   std::vector<unsigned> per(g.chips, 0);
   for (CoreId r : group) ++per[g.locate(r).chip];
-  unsigned n = 0;
-  for (unsigned k : per) {
-    if (k == 0) continue;
-    if (n != 0 && k != n) return false;
-    n = k;
+  std::vector<std::pair<unsigned, unsigned>> out;
+  for (unsigned chip = 0; chip < per.size(); ++chip) {
+    if (per[chip] != 0) out.emplace_back(chip, per[chip]);
   }
-  return true;
+  return out;
 }
 
 std::string bytes_text(std::uint64_t b) {
@@ -307,11 +307,14 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
         return base::make_error(fmt::format(
             "--algorithm hierarchical needs groups on more than one chip (group {} is on one)", k));
       }
-      if (!same_ranks_per_chip(g, c.groups[k])) {
+      const auto per = ranks_per_chip(g, c.groups[k]);
+      const auto odd = std::find_if(per.begin(), per.end(),
+                                    [&](const auto& p) { return p.second != per.front().second; });
+      if (odd != per.end()) {
         return base::make_error(fmt::format(
             "--algorithm hierarchical needs the same number of ranks on every chip of a group "
-            "(group {} differs)",
-            k));
+            "(group {} has {} on chip {} but {} on chip {})",
+            k, per.front().second, per.front().first, odd->second, odd->first));
       }
     }
     // Its phases run every group's intra-chip and inter-chip steps together, in step: all

@@ -119,7 +119,14 @@ TEST(Lower, AlgorithmsThatDoNotApplyAreErrors) {
   auto e3 = resolve_algorithm(g, first(12, g), req(Op::kAllGather, 4096, Algorithm::kHierarchical));
   EXPECT_EQ(e3.error().message,
             "--algorithm hierarchical needs the same number of ranks on every chip of a group "
-            "(group 0 differs)");
+            "(group 0 has 8 on chip 0 but 4 on chip 1)");
+  // The first chip that differs is named, however far along.
+  const Geometry g16 = Geometry::of(soc::cayman_profile(), 16);
+  auto e3b =
+      resolve_algorithm(g16, first(73, g16), req(Op::kAllGather, 4096, Algorithm::kHierarchical));
+  EXPECT_EQ(e3b.error().message,
+            "--algorithm hierarchical needs the same number of ranks on every chip of a group "
+            "(group 0 has 8 on chip 0 but 1 on chip 9)");
   auto e4 = resolve_algorithm(g, first(6, g), req(Op::kAllToAll, 4096, Algorithm::kRdh));
   EXPECT_EQ(e4.error().message,
             "--algorithm rdh needs a power-of-2 number of ranks per group, got 6");
