@@ -140,10 +140,15 @@ std::string format_plot(const BenchOptions& o, const BenchResult& r) {
       "viewBox=\"0 0 {:.0f} {:.0f}\" font-family=\"sans-serif\" font-size=\"12\">\n",
       kW, kH, kW, kH);
   svg += fmt::format("<rect width=\"{:.0f}\" height=\"{:.0f}\" fill=\"white\"/>\n", kW, kH);
-  svg += text(fmt::format("x=\"{:.1f}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\"", kW / 2),
-              fitted_title(fmt::format("sbrdma bench {}: {} on ", collectives::op_name(o.op),
-                                       ranks_and_groups(o, r.groups)),
-                           o.topology_name, fmt::format(", {}", collectives::dtype_name(o.dtype))));
+  svg +=
+      text(fmt::format("x=\"{:.1f}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\"", kW / 2),
+           fitted_title(fmt::format("sbrdma bench {}: {} on ", collectives::op_name(o.op),
+                                    ranks_and_groups(o, r.groups)),
+                        o.topology_name,
+                        fmt::format(", {}{}", collectives::dtype_name(o.dtype),
+                                    collectives::is_reduction(o.op)
+                                        ? fmt::format(" {}", collectives::reduce_op_name(o.reduce))
+                                        : std::string())));
   // Axes, grid and ticks.
   svg +=
       fmt::format("<path d=\"M{:.1f} {:.1f} V{:.1f} H{:.1f}\" stroke=\"black\" fill=\"none\"/>\n",
@@ -187,8 +192,12 @@ std::string format_plot(const BenchOptions& o, const BenchResult& r) {
     for (const BenchRow& row : r.rows) {
       if (row.requested != o.algorithms[a]) continue;
       pts += fmt::format("{}{:.1f},{:.1f}", pts.empty() ? "" : " ", X(row.size), Y(row.busbw));
-      svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\" fill=\"{}\"/>\n",
-                         X(row.size), Y(row.busbw), radius, color);
+      // Its tooltip names the size, the algorithm that ran (auto's choice) and the busbw.
+      svg += fmt::format(
+          "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\" fill=\"{}\"><title>{}</title></circle>\n",
+          X(row.size), Y(row.busbw), radius, color,
+          xml_escape(fmt::format("{} B: {}, busbw {:.2f} GB/s", row.size,
+                                 collectives::algorithm_name(row.algorithm), row.busbw)));
     }
     svg += fmt::format("<polyline points=\"{}\" fill=\"none\" {}/>\n", pts, stroke);
     const double ly = kTop + 10 + 20 * static_cast<double>(a);

@@ -56,7 +56,7 @@ expect_out "rdma_desc_gen"
 # A JSON topology is named after its file: the plot's title escapes it, so the SVG parses.
 printf '{"chips":1}' >"$(work)/R&D.json"
 check bench_plot_escapes 0 - -- bench allr -r 2 -b 4K --topology 'R&D.json' --plot rd.svg
-if grep -qF '>sbrdma bench allr: 2 ranks x 1 group on R&amp;D, fp32</text>' "$(work)/rd.svg"; then
+if grep -qF '>sbrdma bench allr: 2 ranks x 1 group on R&amp;D, fp32 sum</text>' "$(work)/rd.svg"; then
   pass=$((pass + 1)); else _fail "the plot's title does not escape R&D"; fi
 if command -v python3 >/dev/null; then
   if python3 -c 'import sys,xml.dom.minidom as m; m.parse(sys.argv[1])' "$(work)/rd.svg" 2>/dev/null; then

@@ -551,7 +551,7 @@ TEST(BenchSweep, CoincidingLinesBothShowInThePlot) {
       << "the rows coincide, so must the points";
   const auto radii = [&](std::string_view color) {
     std::set<std::string> out;
-    const std::string tail = std::string("fill=\"") + std::string(color) + "\"/>";
+    const std::string tail = std::string("fill=\"") + std::string(color) + "\"><title>";
     for (std::size_t at = svg.find("<circle "); at != std::string::npos;
          at = svg.find("<circle ", at + 1)) {
       const std::string c = svg.substr(at, svg.find('\n', at) - at);
@@ -617,15 +617,32 @@ TEST(BenchSweep, ThePlotKeepsItsTextApartAndInside) {
   o.topology_name = std::string(100, 'n');
   svg = format_plot(o, r);
   EXPECT_EQ(chars(title()), 84) << title();
-  EXPECT_TRUE(title().ends_with("n\u2026, fp32")) << title();
+  EXPECT_TRUE(title().ends_with("n\u2026, fp32 sum")) << title();
   o.topology_name.clear();
   for (int i = 0; i < 50; ++i) o.topology_name += "\u00e9";
   svg = format_plot(o, r);
   EXPECT_EQ(chars(title()), 84) << title();
-  EXPECT_TRUE(title().ends_with("\u00e9\u2026, fp32")) << title();
+  EXPECT_TRUE(title().ends_with("\u00e9\u2026, fp32 sum")) << title();
   o.topology_name = "trn2";
   svg = format_plot(o, r);
-  EXPECT_EQ(title(), "sbrdma bench allr: 8 ranks x 1 group on trn2, fp32");
+  EXPECT_EQ(title(), "sbrdma bench allr: 8 ranks x 1 group on trn2, fp32 sum");
+  o.op = collectives::Op::kAllGather;  // reduces nothing: no reduction named
+  svg = format_plot(o, r);
+  EXPECT_EQ(title(), "sbrdma bench allg: 8 ranks x 1 group on trn2, fp32");
+}
+
+TEST(BenchSweep, ThePlotsPointsNameTheAlgorithmThatRan) {
+  // auto's line joins sizes that ran different algorithms: each point's tooltip says which.
+  BenchOptions o = ring_allreduce({4096, 8192});
+  o.algorithms = {collectives::Algorithm::kAuto};
+  BenchResult r = rows_of({{collectives::Algorithm::kAuto, {1, 2.5}}});
+  r.rows[0].algorithm = collectives::Algorithm::kMesh;
+  r.rows[1].algorithm = collectives::Algorithm::kRdh;
+  const std::string svg = format_plot(o, r);
+  EXPECT_NE(svg.find("<title>4096 B: mesh, busbw 1.00 GB/s</title></circle>"), std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find("<title>8192 B: rdh, busbw 2.50 GB/s</title></circle>"), std::string::npos)
+      << svg;
 }
 
 TEST(BenchSweep, ThePlotEscapesItsText) {
@@ -634,7 +651,7 @@ TEST(BenchSweep, ThePlotEscapesItsText) {
   o.topology_name = "R&D <x> \"q\" 'a'";
   const std::string svg = format_plot(o, rows_of({{collectives::Algorithm::kRing, {1, 2}}}));
   EXPECT_NE(svg.find(">sbrdma bench allr: 8 ranks x 1 group on R&amp;D &lt;x&gt; &quot;q&quot; "
-                     "&apos;a&apos;, fp32</text>\n"),
+                     "&apos;a&apos;, fp32 sum</text>\n"),
             std::string::npos)
       << svg;
   // The title counts ranks and groups as the table's header does ("1 rank", not "1 ranks").
