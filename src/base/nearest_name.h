@@ -14,8 +14,10 @@ namespace sbrdma::base {
 std::size_t edit_distance(std::string_view a, std::string_view b);
 
 /// The name in `known` closest to `typed`, case aside, if it is close enough to be what was
-/// meant (at most max(2, |typed| / 3) edits) and no other name is as close. nullopt for an
-/// empty `typed`.
+/// meant and no other name is as close. Close enough: at most max(2, |typed| / 3) edits, fewer
+/// than |typed|, and every word of `typed` (its parts between '_' and '.') a word of the name
+/// or within max(1, |word| / 2) edits of one, so that a different field (remote_tpb for
+/// remote_sem) is never offered. nullopt for an empty `typed` or one over 64 characters.
 std::optional<std::string_view> nearest_name(std::string_view typed,
                                              std::span<const std::string_view> known);
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <string>
 #include <string_view>
 
 namespace sbrdma::base {
@@ -36,6 +37,22 @@ TEST(NearestName, PicksTheOneCloseNameOrNone) {
   // Two names equally close: no guess either.
   const std::array<std::string_view, 2> twins{"ab1", "ab2"};
   EXPECT_EQ(nearest_name("ab", twins), std::nullopt);
+  // A different field is no slip, however few the edits: each typed word must be a word of
+  // the name or a slip for one.
+  const std::array<std::string_view, 5> gen{"local_sem", "remote_sem", "remote_core_id",
+                                            "remote_routing_id", "src_mem_pattern.start_addr"};
+  EXPECT_EQ(nearest_name("remote_tpb", gen), std::nullopt);      // 3 edits from remote_sem
+  EXPECT_EQ(nearest_name("remote_chip_id", gen), std::nullopt);  // 3 edits from remote_core_id
+  EXPECT_EQ(nearest_name("remote_id", gen), std::nullopt);
+  EXPECT_EQ(nearest_name("src_mem_pattern.start", gen), "src_mem_pattern.start_addr");
+  const std::array<std::string_view, 3> ops{"ext_copy", "ext_engine_nop", "rdma_desc_start"};
+  EXPECT_EQ(nearest_name("ext_nop", ops), std::nullopt);  // 2 edits from ext_copy
+  EXPECT_EQ(nearest_name("rdma_desc_strt", ops), "rdma_desc_start");
+  // Never every character of a short name.
+  const std::array<std::string_view, 1> cd{"cd"};
+  EXPECT_EQ(nearest_name("ab", cd), std::nullopt);
+  // A token far longer than any name gets no hint (and costs no distance table).
+  EXPECT_EQ(nearest_name(std::string(65, 'a'), std::array<std::string_view, 1>{"a"}), std::nullopt);
   // The limit: max(2, length / 3) edits.
   const std::array<std::string_view, 1> one{"abcdefghijkl"};  // 12 characters
   EXPECT_EQ(nearest_name("abcdefghi", one), "abcdefghijkl");  // 3 edits, 9 / 3 = 3
