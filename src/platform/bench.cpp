@@ -308,21 +308,32 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
   // (every algorithm's sizes up to some -e pass), it says which -e.
   if (o.algorithms.size() * o.sizes.size() > 1) {
     std::optional<base::Error> first;
+    std::pair<std::size_t, collectives::Algorithm> first_at{};  // its row
     std::size_t runs = o.sizes.size();  // sizes[0, runs) pass with every algorithm
+    collectives::Algorithm limiting = o.algorithms.front();  // whose failure set `runs`
     for (const collectives::Algorithm alg : o.algorithms) {
       for (std::size_t si = 0; si < runs; ++si) {
         if (auto st = check_collective(job_of(o, topology, comm, o.sizes[si], alg)); !st) {
-          if (!first) first = size_error(o.sizes[si], alg, st.error());
+          if (!first) {
+            first = size_error(o.sizes[si], alg, st.error());
+            first_at = {si, alg};
+          }
           runs = si;
+          limiting = alg;
         }
       }
     }
     if (first) {
-      if (runs == 0 || runs == o.sizes.size()) return *first;
-      const std::uint64_t element = collectives::dtype_bytes(o.dtype);
-      const std::uint64_t last = o.sizes[runs - 1] / element * element;  // as its row says
-      return base::make_error(fmt::format("{}; the sweep runs whole up to -e {} ({} B)",
-                                          first->message, size_name(last), last));
+      if (runs == 0) return *first;
+      // The size as -e takes it: the sweep's own (a row shows it rounded to whole elements,
+      // which could fall below -b), so that -e gives back exactly the sizes that run.
+      const std::uint64_t last = o.sizes[runs - 1];
+      const std::string also = first_at == std::pair{runs, limiting}
+                                   ? std::string()
+                                   : fmt::format(" {} B ({}) cannot run either:", o.sizes[runs],
+                                                 collectives::algorithm_name(limiting));
+      return base::make_error(fmt::format("{};{} the sweep runs whole up to -e {} ({} B)",
+                                          first->message, also, size_name(last), last));
     }
   }
   std::uint64_t data_descriptors = 0;  // of the timed runs, for the memcpy's chunk

@@ -812,7 +812,9 @@ TEST(BenchSweep, ASweepThatCannotRunWholeFailsBeforeRunningAnySize) {
   r = run_bench(o, *topo, progress);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message.substr(0, 19), "33554432 B (ring): ") << r.error().message;
-  EXPECT_NE(r.error().message.find("; the sweep runs whole up to -e 8M (8388608 B)"),
+  // The row that set the limit is named too.
+  EXPECT_NE(r.error().message.find("; 16777216 B (rdh) cannot run either: the sweep runs whole up "
+                                   "to -e 8M (8388608 B)"),
             std::string::npos)
       << r.error().message;
   // Where not even the first size runs, there is no shorter sweep to offer.
@@ -821,6 +823,14 @@ TEST(BenchSweep, ASweepThatCannotRunWholeFailsBeforeRunningAnySize) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message.find("runs whole"), std::string::npos) << r.error().message;
   EXPECT_TRUE(lines.empty()) << lines.front();
+  // The -e offered is the sweep's own size, not its row's (6 B is one fp32 element, a row of
+  // 4 B): -e 4 would fall below -b 6.
+  o.sizes = {6, 32 << 20};
+  o.algorithms = {collectives::Algorithm::kRing};
+  r = run_bench(o, *topo, progress);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(r.error().message.ends_with("; the sweep runs whole up to -e 6 (6 B)"))
+      << r.error().message;
 
   o = ring_allreduce({1 << 20});
   o.ranks = 6;
