@@ -252,7 +252,6 @@ bool needs_relays(const Geometry& g, const Communicator& c) {
                      [&](const auto& group) { return relayed_pair(g, group).has_value(); });
 }
 
-/// Ranks per chip of `group`, if the same on every chip it spans.
 /// The chips `group` has ranks on, ascending, each with its rank count.
 std::vector<std::pair<unsigned, unsigned>> ranks_per_chip(const Geometry& g,
                                                           const std::vector<CoreId>& group) {

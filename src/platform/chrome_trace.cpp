@@ -25,10 +25,10 @@ constexpr unsigned kDmaLaneStride = 100;
 constexpr std::size_t kNoRow = SIZE_MAX;
 constexpr device::CoreId kNoCore = UINT32_MAX;
 
-/// JSON string escaping for the few texts we write (names are ASCII).
 /// engine_head()'s slot bits (below the ring id it keeps at bit 30).
 constexpr std::uint32_t kSlotMask = (1U << 30) - 1;
 
+/// JSON string escaping for the few texts we write (names are ASCII).
 std::string quote(std::string_view s) {
   std::string out = "\"";
   for (const char c : s) {
@@ -115,10 +115,7 @@ void ChromeTrace::begin() {
 void ChromeTrace::record(const sim::TraceRecord& r) {
   poll(last_);
   if (auto e = engine_of(r.label, ".step")) {
-    const auto s2m = sim_.machine().queue_state(e->first, e->second, soc::Direction::kS2M,
-                                                sim_.firmware_config().ring_num);
-    head_checks_.push_back(
-        {e->first, e->second, engine_head(e->first, e->second), s2m.head.offset});
+    head_checks_.push_back({e->first, e->second, engine_head(e->first, e->second)});
   } else if (auto l = engine_of(r.label, ".land")) {
     EngineTrack& et = engines_[*l];
     if (et.next < et.taken.size()) {
@@ -146,8 +143,7 @@ void ChromeTrace::poll(base::Tick t) {
   for (const HeadCheck& h : head_checks_) {
     if (engine_head(h.core, h.engine) != h.head_before) {
       EngineTrack& et = engines_[{h.core, h.engine}];
-      et.taken.push_back(
-          {t, pair_args(h.core, h.engine, h.head_before & kSlotMask, h.s2m_before, et)});
+      et.taken.push_back({t, pair_args(h.core, h.engine, h.head_before & kSlotMask, et)});
     }
   }
   head_checks_.clear();
@@ -251,8 +247,8 @@ std::uint32_t ChromeTrace::engine_head(device::CoreId core, unsigned engine) con
   return q.head.offset | (q.head.ring_id << 30);
 }
 
-std::string ChromeTrace::pair_args(device::CoreId core, unsigned engine, std::uint32_t m2s,
-                                   std::uint32_t s2m, EngineTrack& et) const {
+std::string ChromeTrace::pair_args(device::CoreId core, unsigned engine, std::uint32_t slot,
+                                   EngineTrack& et) const {
   const device::Machine& m = sim_.machine();
   if (!et.ring_bases) {
     const unsigned queue = sim_.firmware_config().ring_num;
@@ -266,15 +262,15 @@ std::string ChromeTrace::pair_args(device::CoreId core, unsigned engine, std::ui
     }
     et.ring_bases = bases;
   }
-  // A descriptor as the engine read it: from its ring at `slot`.
-  const auto read = [&](std::uint64_t base, std::uint32_t slot) {
+  // A descriptor as the engine read it: from the ring at `ring`, at `slot`.
+  const auto read = [&](std::uint64_t ring) {
     std::array<std::uint8_t, soc::kDescBytes> raw{};
     const bool ok =
-        m.mem_read(core, base::SocAddr{base + std::uint64_t{slot} * soc::kDescBytes}, raw).ok();
+        m.mem_read(core, base::SocAddr{ring + std::uint64_t{slot} * soc::kDescBytes}, raw).ok();
     return ok ? std::optional(soc::decode_descriptor(raw)) : std::nullopt;
   };
-  const auto src = read((*et.ring_bases)[0], m2s);
-  const auto dst = read((*et.ring_bases)[1], s2m);
+  const auto src = read((*et.ring_bases)[0]);
+  const auto dst = read((*et.ring_bases)[1]);
   if (!src || !dst) return {};
   // place_of's text holds no quote or backslash: it goes in as it is.
   return fmt::format(R"J("bytes":{},"from":"{}","to":"{}")J", src->length(),

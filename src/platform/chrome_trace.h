@@ -119,7 +119,6 @@ class ChromeTrace final : public sim::TraceSink {
     device::CoreId core;
     unsigned engine;
     std::uint32_t head_before;
-    std::uint32_t s2m_before;  ///< the S2M head's slot then (the pair's other descriptor)
   };
 
   void poll(base::Tick t);
@@ -129,10 +128,11 @@ class ChromeTrace final : public sim::TraceSink {
   void close_word(device::CoreId core, CoreTrack& ct, base::Tick to);
   void engine_event(std::string_view label, base::Tick t);
   [[nodiscard]] std::uint32_t engine_head(device::CoreId core, unsigned engine) const;
-  /// The args of the slice of the pair an engine took from slots `m2s` and `s2m` of its rings:
-  /// its bytes and where they come from and go to (D29g).
-  [[nodiscard]] std::string pair_args(device::CoreId core, unsigned engine, std::uint32_t m2s,
-                                      std::uint32_t s2m, EngineTrack& et) const;
+  /// The args of the slice of the pair an engine took from slot `slot` of its two rings (a
+  /// pair's descriptors share a slot, D21): its bytes and where they come from and go to
+  /// (D29g).
+  [[nodiscard]] std::string pair_args(device::CoreId core, unsigned engine, std::uint32_t slot,
+                                      EngineTrack& et) const;
   /// What address `a` reaches from `core`: "core N partition P +0xB", "core N sem[i]", "core N
   /// <region> +0xB", else the address in hex.
   [[nodiscard]] std::string place_of(device::CoreId core, base::SocAddr a) const;
