@@ -106,8 +106,9 @@ void add_programs(const std::string& dir, const platform::BenchOptions& o,
   auto header = [&](collectives::CoreId core) {
     return fmt::format(
         "sbrdma bench {} {} B {} on {}: core {}, {} iteration{} after {} warmup{}\n"
-        "(assemble with `sbrdma asm`; `sbrdma run` runs the cores' files joined, each after "
-        "its own `.core N` line; notes after `#` say what each word is for)",
+        "(assemble with `sbrdma asm`; `sbrdma run` with the bench's --topology runs the "
+        "cores' files joined, each after its own `.core N` line: every warmup and iteration; "
+        "notes after `#` say what each word is for)",
         collectives::op_name(o.op), last.size, collectives::algorithm_name(last.algorithm),
         o.topology_name, core, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
         o.warmups == 1 ? "" : "s");

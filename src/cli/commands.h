@@ -45,6 +45,8 @@ void add_info_platform(CLI::App& info, Context& ctx);  // info topology NAME|FIL
 /// cayman), since users know the instances, not the generations' code names; any other value is
 /// returned as given, for the profile lookup to take or refuse.
 std::string profile_flag(const std::string& value);
+/// A --profile lookup's error, which also names the built-in topologies it takes.
+base::Error profile_flag_error(base::Error e);
 // demo_command.cpp
 void add_demo_command(CLI::App& app, Context& ctx);  // demo (the ./dev run job)
 // run_command.cpp

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cli/commands.h"
@@ -97,7 +99,7 @@ int run_info_topology(const std::string& name) {
 
 int run_info_params(const std::string& profile) {
   auto rows = device::timing_param_table(profile);
-  if (!rows.ok()) return fail(flag_error("--profile", rows.error()));
+  if (!rows.ok()) return fail(profile_flag_error(rows.error()));
   std::size_t wn = 4;
   std::size_t wv = 5;
   std::size_t ws = 6;
@@ -123,6 +125,15 @@ std::string profile_flag(const std::string& value) {
   if (!platform::topology_file(value).empty()) return value;  // not a built-in name
   auto t = platform::load_topology(value);
   return t ? std::string(t->profile()) : value;
+}
+
+base::Error profile_flag_error(base::Error e) {
+  std::string names;
+  for (std::string_view n : device::builtin_topology_names()) {
+    names += (names.empty() ? "" : ", ") + std::string(n);
+  }
+  e.message += fmt::format("; or a built-in topology for its profile: {}", names);
+  return flag_error("--profile", std::move(e));
 }
 
 void add_info_platform(CLI::App& info, Context& ctx) {

@@ -34,7 +34,7 @@ int run_decode_addr(const AddrArgs& a) {
   auto v = parse_u64(a.addr);
   if (!v) return fail(flag_error("ADDR", v.error()));  // named as --help names it
   auto profile = soc::find_profile(profile_flag(a.profile));
-  if (!profile) return fail(flag_error("--profile", profile.error()));
+  if (!profile) return fail(profile_flag_error(profile.error()));
   if ((*profile)->dies_per_chip != 0 && *die >= (*profile)->dies_per_chip) {
     return fail(base::make_error(fmt::format("--die {}: profile {} has {} die{} per chip", *die,
                                              (*profile)->name, (*profile)->dies_per_chip,
@@ -123,7 +123,8 @@ void add_decode_soc(CLI::App& decode, Context& ctx) {
       ->required();
   addr->add_option("--profile", args->profile,
                    "generation profile (cayman, sunda, mariana; maverick: the views only, no "
-                   "map), or a built-in topology for its profile (trn2, trn2u, ...: cayman)")
+                   "map), or a built-in topology for its profile (trn2, trn2u, ...: cayman; "
+                   "trn1, ...: sunda)")
       ->capture_default_str();
   addr->add_option("--chip", args->chip,
                    fmt::format("issuer's chip (routing id, 0 to {})", soc::kMaxChipId))
