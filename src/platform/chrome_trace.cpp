@@ -283,8 +283,9 @@ std::string ChromeTrace::place_of(device::CoreId core, base::SocAddr a) const {
   const soc::AddressMap& map = sim_.machine().address_map();
   auto d = map.decode(a, soc::ChipDie{topo.routing_id(loc.chip), loc.die});
   if (d && d->hit && d->hit->region->core >= 0 && d->target.chip < topo.num_chips()) {
-    const unsigned peer =
-        d->target.chip * map.profile().cores_per_chip + static_cast<unsigned>(d->hit->region->core);
+    const auto tpb = static_cast<unsigned>(d->hit->region->core);  // routing id = chip id (D9)
+    const device::CoreId peer =
+        topo.core_id(device::CoreLoc{d->target.chip, tpb / topo.cores_per_die(), tpb});
     if (d->hit->sbuf) {
       return fmt::format("core {} partition {} +{:#x}", peer, d->hit->sbuf->partition,
                          d->hit->sbuf->byte);
