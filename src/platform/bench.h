@@ -185,6 +185,9 @@ std::optional<base::Error> wrong_data_error(const BenchResult& r);
 std::string format_table(const BenchOptions& o, const BenchResult& r);
 /// "R rank(s) x G group(s)", as the table's header and the plot's title say it.
 std::string ranks_and_groups(const BenchOptions& o, unsigned groups);
+/// The data the table's header line and the plot's title name: "fp32 sum", or "fp32" alone
+/// for a collective that reduces nothing.
+std::string dtype_and_reduction(const BenchOptions& o);
 /// The closing line alone: wall seconds, descriptors, bytes copied per wall-second and that
 /// as a percentage of memcpy.
 std::string format_cost(const BenchCost& c);

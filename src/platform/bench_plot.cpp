@@ -140,15 +140,10 @@ std::string format_plot(const BenchOptions& o, const BenchResult& r) {
       "viewBox=\"0 0 {:.0f} {:.0f}\" font-family=\"sans-serif\" font-size=\"12\">\n",
       kW, kH, kW, kH);
   svg += fmt::format("<rect width=\"{:.0f}\" height=\"{:.0f}\" fill=\"white\"/>\n", kW, kH);
-  svg +=
-      text(fmt::format("x=\"{:.1f}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\"", kW / 2),
-           fitted_title(fmt::format("sbrdma bench {}: {} on ", collectives::op_name(o.op),
-                                    ranks_and_groups(o, r.groups)),
-                        o.topology_name,
-                        fmt::format(", {}{}", collectives::dtype_name(o.dtype),
-                                    collectives::is_reduction(o.op)
-                                        ? fmt::format(" {}", collectives::reduce_op_name(o.reduce))
-                                        : std::string())));
+  svg += text(fmt::format("x=\"{:.1f}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\"", kW / 2),
+              fitted_title(fmt::format("sbrdma bench {}: {} on ", collectives::op_name(o.op),
+                                       ranks_and_groups(o, r.groups)),
+                           o.topology_name, ", " + dtype_and_reduction(o)));
   // Axes, grid and ticks.
   svg +=
       fmt::format("<path d=\"M{:.1f} {:.1f} V{:.1f} H{:.1f}\" stroke=\"black\" fill=\"none\"/>\n",

@@ -47,9 +47,7 @@ double avg_busbw(const BenchResult& r, collectives::Algorithm requested) {
 }
 
 std::string header_line(const BenchOptions& o, unsigned groups) {
-  std::string what = collectives::dtype_name(o.dtype).data();
-  if (collectives::is_reduction(o.op))
-    what += fmt::format(" {}", collectives::reduce_op_name(o.reduce));
+  std::string what = dtype_and_reduction(o);
   if (!o.pairs.empty()) what += ", custom source-target pairs";
   return fmt::format("# sbrdma bench {}: {} on {}, {}, {} iteration{} after {} warmup{}{}{}\n",
                      collectives::op_name(o.op), ranks_and_groups(o, groups), o.topology_name, what,
@@ -61,6 +59,13 @@ std::string header_line(const BenchOptions& o, unsigned groups) {
 }
 
 }  // namespace
+
+std::string dtype_and_reduction(const BenchOptions& o) {
+  std::string out(collectives::dtype_name(o.dtype));
+  if (collectives::is_reduction(o.op))
+    out += fmt::format(" {}", collectives::reduce_op_name(o.reduce));
+  return out;
+}
 
 std::string ranks_and_groups(const BenchOptions& o, unsigned groups) {
   const unsigned R = o.groups ? o.groups->ranks() : o.ranks;
