@@ -49,6 +49,7 @@ class LinkCalendar {
     SBRDMA_CHECK(horizon <= earliest);
     forget(horizon.ps);  // nothing can be booked before `horizon` any more
     if (d.ps == 0) return earliest;
+    booked_ps_ += d.ps;
     // Fast path: after every booking (the usual, in-order case). An empty calendar takes it
     // too unless the booking goes before the end of the last interval forgotten (an earlier
     // call's horizon was later), and then book_between books the same.
@@ -70,6 +71,8 @@ class LinkCalendar {
   [[nodiscard]] base::Tick busy_until() const {
     return head_ == busy_.size() ? base::Tick{} : base::Tick{last_end_};
   }
+  /// All the time booked so far (reports: how busy the link direction was).
+  [[nodiscard]] base::Tick booked_total() const { return base::Tick{booked_ps_}; }
   /// Number of disjoint busy intervals kept.
   [[nodiscard]] std::size_t intervals() const noexcept { return busy_.size() - head_; }
 
@@ -100,6 +103,7 @@ class LinkCalendar {
   // after all others and with nothing to forget, reads no interval.
   std::uint64_t first_end_ = kNone;
   std::uint64_t last_end_ = 0;
+  std::uint64_t booked_ps_ = 0;  ///< booked_total()
 };
 
 /// transfer_time(n, bw) that keeps its last answer: the fabric asks the same question again
@@ -145,6 +149,10 @@ class Fabric {
   /// When `rate` has streamed `n` bytes: transfer_time(n, rate), remembering the last answer
   /// (an engine's pair asks it twice, and a leg's pairs have one size).
   [[nodiscard]] base::Tick stream_time(base::Bytes n, Bandwidth rate) { return stream_(n, rate); }
+  /// All the time booked so far on the direction of `hop` (reports).
+  [[nodiscard]] base::Tick booked_total(Hop hop) const {
+    return calendars_[slot(hop)].booked_total();
+  }
   /// When the direction of `hop` has no booking left (tests, reports).
   [[nodiscard]] base::Tick busy_until(Hop hop) const { return calendars_[slot(hop)].busy_until(); }
 

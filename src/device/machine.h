@@ -87,6 +87,8 @@ struct MachineStats {
   std::uint64_t semaphore_writes = 0;  ///< semaphore descriptors completed
   std::uint64_t mmio_writes = 0;       ///< write32 and write_block calls on the buses
   std::uint64_t mmio_reads = 0;
+  /// The engines' busy time, all engines together: dma_desc_cost + streaming per pair taken.
+  base::Tick engine_busy;
 };
 
 /// A queue's pointers and state, for tests and reports.
@@ -215,6 +217,8 @@ class Machine {
   [[nodiscard]] std::string error_report() const { return errors_.report(); }
   /// Counters since the machine was built.
   [[nodiscard]] const MachineStats& stats() const noexcept { return stats_; }
+  /// The links' timing state (reports: how long each link direction was booked).
+  [[nodiscard]] const Fabric& fabric() const noexcept { return fabric_; }
   /// Queues that still hold posted descriptors, one line each with why they are stuck.
   [[nodiscard]] std::vector<std::string> pending_work() const;
   /// Bytes of SBUF and other memory pages allocated so far (untouched memory costs none).

@@ -293,6 +293,7 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   const TimingParams& tp = params();
   const base::Tick t0 = now + tp.dma_desc_cost;
   eng.free_at = t0 + fabric_.stream_time(base::Bytes{len}, tp.dma_engine_rate);
+  stats_.engine_busy += eng.free_at - now;
   const Route& route = engine_route(cache, eng, src->core, dst->core);
   const base::Tick arrival = fabric_.transfer(route, base::Bytes{len}, t0, tp.dma_engine_rate, now);
   base::Tick at = arrival;

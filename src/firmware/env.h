@@ -74,6 +74,10 @@ constexpr bool sem_condition_holds(SemCompare cmp, std::uint32_t current, std::u
 /// "==", "<", "<=", ">", ">=" (for wait descriptions in deadlock reports).
 std::string_view sem_compare_symbol(SemCompare cmp);
 
+/// What a Q7 delay() charges time for: building descriptors (rdma_desc_gen) or local compute
+/// (TENSOR_TENSOR_ARITH). Reports only (bench's --breakdown, D45); the time is the same.
+enum class Q7Work : std::uint8_t { kDescGen, kCompute };
+
 /// The environment of one NeuronCore's POOL firmware.
 class Q7Env {
  public:
@@ -83,8 +87,9 @@ class Q7Env {
   /// order, side-effect-free reads). Lives as long as the Env.
   virtual soc::MmioBus& bus() = 0;
 
-  /// Contract: resumes the caller `d` later (Q7 compute time). A zero delay may not suspend.
-  virtual base::Suspend delay(base::Tick d) = 0;
+  /// Contract: resumes the caller `d` later (Q7 time spent on `what`). A zero delay may not
+  /// suspend.
+  virtual base::Suspend delay(Q7Work what, base::Tick d) = 0;
 
   /// Contract: resumes the caller once semaphore `idx` of this core satisfies
   /// sem_condition_holds(cmp, sem[idx], value); does not suspend if it already does. A wait

@@ -25,7 +25,7 @@ base::Task<base::Status> PoolFirmware::rdma_desc_gen(isa::RdmaDescGen g) {
   // 3. Charge the Q7 time once: each role built the same number of descriptors, in parallel.
   unsigned per_role = 0;
   for (unsigned e = 0; e < kRdmaEngines; ++e) per_role += plan->descs_for_engine(e);
-  co_await env_.delay(base::Tick{cfg_.desc_gen_cost.ps * per_role});
+  co_await env_.delay(Q7Work::kDescGen, base::Tick{cfg_.desc_gen_cost.ps * per_role});
   co_return base::ok_status();
 }
 

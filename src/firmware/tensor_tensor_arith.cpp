@@ -295,7 +295,7 @@ base::Task<base::Status> run_tensor_tensor_arith(Q7Env& env, const soc::Profile&
                                                  std::function<base::Status()> reads_done) {
   auto plan = plan_tensor_tensor_arith(t, p);
   if (!plan) co_return plan.error();
-  co_await env.delay(tensor_tensor_arith_time(*plan, timing));
+  co_await env.delay(Q7Work::kCompute, tensor_tensor_arith_time(*plan, timing));
   if (auto st = reads_done(); !st) co_return st;
   if (env.timing_only()) co_return base::ok_status();  // [CHOICE D27]
   co_return apply_tensor_tensor_arith(env, *plan);

@@ -16,10 +16,10 @@ CoreEnv::CoreEnv(sim::Kernel& kernel, device::Machine& machine, device::CoreId c
   }
 }
 
-base::Suspend CoreEnv::delay(base::Tick d) {
-  return base::Suspend([this, d](std::coroutine_handle<> h) {
+base::Suspend CoreEnv::delay(firmware::Q7Work what, base::Tick d) {
+  return base::Suspend([this, what, d](std::coroutine_handle<> h) {
     if (d.ps == 0) return false;
-    if (observer_ != nullptr) observer_->on_busy(core_, kernel_.now(), d);
+    if (observer_ != nullptr) observer_->on_busy(core_, what, kernel_.now(), d);
     kernel_.sleep(h, d);
     return true;
   });

@@ -48,9 +48,9 @@ class EnvObserver {
   virtual void on_debug(device::CoreId core, base::Tick t, std::string_view line) {
     (void)core, (void)t, (void)line;
   }
-  /// Contract: the Q7 time [t, t + d) charged by delay() (desc gen, local compute).
-  virtual void on_busy(device::CoreId core, base::Tick t, base::Tick d) {
-    (void)core, (void)t, (void)d;
+  /// Contract: the Q7 time [t, t + d) charged by delay() for `what` (desc gen, local compute).
+  virtual void on_busy(device::CoreId core, firmware::Q7Work what, base::Tick t, base::Tick d) {
+    (void)core, (void)what, (void)t, (void)d;
   }
   /// Contract: Q7 `prid` waits for its writes to land, from `t` to `until`.
   virtual void on_fence(device::CoreId core, unsigned prid, base::Tick t, base::Tick until) {
@@ -69,7 +69,7 @@ class CoreEnv final : public firmware::Q7Env {
           EnvObserver* observer);
 
   soc::MmioBus& bus() override { return machine_.bus(core_); }
-  base::Suspend delay(base::Tick d) override;
+  base::Suspend delay(firmware::Q7Work what, base::Tick d) override;
   base::Suspend wait_semaphore(unsigned idx, firmware::SemCompare cmp,
                                std::uint32_t value) override;
   base::Suspend write_fence(unsigned prid) override;

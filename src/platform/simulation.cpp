@@ -47,11 +47,14 @@ class TraceTee final : public sim::TraceSink {
 /// Fans the environments' reports out to the DEBUG collection and the trace.
 class Simulation::Observer final : public EnvObserver {
  public:
-  explicit Observer(ChromeTrace* trace) : trace_(trace) {}
+  Observer(ChromeTrace* trace, std::size_t cores) : busy(cores), trace_(trace) {}
   void on_debug(device::CoreId core, base::Tick t, std::string_view line) override {
     lines.push_back(DebugLine{core, t, std::string(line)});
   }
-  void on_busy(device::CoreId core, base::Tick t, base::Tick d) override {
+  void on_busy(device::CoreId core, firmware::Q7Work what, base::Tick t, base::Tick d) override {
+    Q7Busy& b = busy[core];
+    (what == firmware::Q7Work::kDescGen ? b.desc_gen : b.compute) += d;
+    last[core] = LastDelay{t, d, what};
     if (trace_ != nullptr) trace_->on_busy(core, t, d);
   }
   void on_fence(device::CoreId core, unsigned prid, base::Tick t, base::Tick until) override {
@@ -61,6 +64,15 @@ class Simulation::Observer final : public EnvObserver {
     if (trace_ != nullptr) trace_->on_push(core, prid, t, value);
   }
   std::vector<DebugLine> lines;
+  std::vector<Q7Busy> busy;  ///< per core
+  /// Per core, the latest delay: a core charges a delay whole as it starts, and does not start
+  /// another before it ends.
+  struct LastDelay {
+    base::Tick start;
+    base::Tick length;
+    firmware::Q7Work what = firmware::Q7Work::kDescGen;
+  };
+  std::vector<LastDelay> last = std::vector<LastDelay>(busy.size());
 
  private:
   ChromeTrace* trace_;
@@ -105,7 +117,7 @@ base::Result<std::unique_ptr<Simulation>> Simulation::create(device::Topology to
     return base::make_error("local compute needs a non-zero clock_mhz and vector_bytes");
   }
   if (options.trace) s->trace_ = std::make_unique<ChromeTrace>(*s);
-  s->observer_ = std::make_unique<Observer>(s->trace_.get());
+  s->observer_ = std::make_unique<Observer>(s->trace_.get(), s->topology().num_cores());
   s->slots_.resize(s->topology().num_cores());
   return s;
 }
@@ -115,6 +127,17 @@ base::Result<std::unique_ptr<Simulation>> Simulation::create(std::string_view to
   auto t = load_topology(topology);
   if (!t) return t.error();
   return create(std::move(*t), options);
+}
+
+Q7Busy Simulation::q7_busy(device::CoreId core, std::optional<base::Tick> before) const {
+  if (core >= observer_->busy.size()) return Q7Busy{};
+  Q7Busy b = observer_->busy[core];
+  const Observer::LastDelay& l = observer_->last[core];
+  if (before && l.length.ps > 0 && l.start >= *before) {  // only the latest can start that late
+    base::Tick& part = l.what == firmware::Q7Work::kDescGen ? b.desc_gen : b.compute;
+    part = part - l.length;
+  }
+  return b;
 }
 
 Simulation::CoreSlot& Simulation::slot(device::CoreId core) {

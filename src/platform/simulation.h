@@ -59,6 +59,13 @@ struct SimOptions {
   std::optional<firmware::FirmwareConfig> firmware;
 };
 
+/// The Q7 time a core's firmware has charged so far, by what for (firmware::Q7Work): the rest
+/// of its time it waits (semaphores, its writes landing, the other Q7's handshake) or is done.
+struct Q7Busy {
+  base::Tick desc_gen;  ///< building descriptors (rdma_desc_gen, SB2SB's gen)
+  base::Tick compute;   ///< local compute (TENSOR_TENSOR_ARITH)
+};
+
 /// The firmware configuration a topology implies: the D3 ring defaults, and from its timing
 /// parameters the Q7 descriptor cost, the SBUF access latency and the GpSimd clock of local
 /// compute.
@@ -115,6 +122,11 @@ class Simulation {
   /// The firmware / env of a programmed core, or null.
   [[nodiscard]] const firmware::PoolFirmware* firmware(device::CoreId core) const;
   [[nodiscard]] const CoreEnv* env(device::CoreId core) const;
+  /// The Q7 time core `core` has charged so far (zero for a core without a program); with
+  /// `before`, without a delay that started at or after that time (a delay is charged whole
+  /// as it starts).
+  [[nodiscard]] Q7Busy q7_busy(device::CoreId core,
+                               std::optional<base::Tick> before = std::nullopt) const;
   /// The state of a programmed core's sequencer process (kReady before the run).
   [[nodiscard]] sim::ProcessState process_state(device::CoreId core) const;
   /// A programmed core's sequencer process, once run() has spawned it.

@@ -27,6 +27,8 @@ TEST(LinkCalendar, BooksInOrderAndFillsGaps) {
   // Forgetting the past: intervals that end by the horizon go.
   EXPECT_EQ(c.book(Tick{280}, Tick{5}, Tick{275}), Tick{280});
   EXPECT_EQ(c.intervals(), 1U);
+  // What was booked in all, forgotten intervals too (bench --breakdown's link figure).
+  EXPECT_EQ(c.booked_total(), Tick{10 + 10 + 10 + 30 + 100 + 60 + 5});
 }
 
 TEST(LinkCalendar, ABookingWhereAForgottenIntervalEndedIsKept) {

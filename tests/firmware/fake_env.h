@@ -106,13 +106,16 @@ class ScriptedEnv : public Q7Env {
   /// Each DEBUG line is also a kLog action (where it falls among the writes and handshakes).
   bool log_actions = false;
   base::Tick total_delay;
+  base::Tick gen_delay;                    ///< the part of total_delay charged for rdma_desc_gen
+  base::Tick compute_delay;                ///< the part charged for local compute
   std::map<unsigned, std::uint32_t> sems;  ///< this core's semaphores
 
   soc::MmioBus& bus() override { return bus_; }
   RecordingBus& recording_bus() { return bus_; }
 
-  base::Suspend delay(base::Tick d) override {
+  base::Suspend delay(Q7Work what, base::Tick d) override {
     total_delay += d;
+    (what == Q7Work::kDescGen ? gen_delay : compute_delay) += d;
     return base::Suspend([](std::coroutine_handle<>) { return false; });
   }
 

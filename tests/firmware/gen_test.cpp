@@ -65,6 +65,8 @@ TEST(RdmaDescGen, GoldenMask3Size256PeerOnOtherDie) {
   }
   // Q7 time: 146 descriptors per role at the default 25 ns, charged once.
   EXPECT_EQ(c.env.total_delay, base::nanoseconds(146 * 25));
+  EXPECT_EQ(c.env.gen_delay, c.env.total_delay);  // all of it is descriptor building
+  EXPECT_EQ(c.env.compute_delay, base::Tick{});
 }
 
 TEST(RdmaDescGen, GoldenDescriptorBytes) {

@@ -295,7 +295,7 @@ class MemoryEnv final : public firmware::Q7Env {
  public:
   explicit MemoryEnv(bool views) : views_(views), parts_(128, std::vector<std::uint8_t>(4096)) {}
   soc::MmioBus& bus() override { return bus_; }
-  base::Suspend delay(base::Tick) override { return never(); }
+  base::Suspend delay(firmware::Q7Work, base::Tick) override { return never(); }
   base::Suspend wait_semaphore(unsigned, firmware::SemCompare, std::uint32_t) override {
     return never();
   }
