@@ -42,6 +42,7 @@ struct BenchArgs {
   std::string seed = "0";
   std::string tie_seed = "0";
   bool show_algorithm = false;
+  bool breakdown = false;
   bool show_io_sizes = false;
   std::string dp_dimension;  ///< --data-parallel-dimension, empty: not given
   std::vector<std::string> time_stats;
@@ -292,6 +293,7 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   }
   o.show_algorithm = a.show_algorithm || o.algorithms.size() > 1;
   o.show_io_sizes = a.show_io_sizes;
+  o.breakdown = a.breakdown;
   o.timing_only = a.timing_only;
   if (auto mem = platform::host_memory_available(); !mem) {
     bad(mem.error());
@@ -472,6 +474,10 @@ void add_bench_command(CLI::App& app, Context& ctx) {
                 "Add the algorithm column (always there when --algorithm lists several)");
   cmd->add_flag("--show-input-output-size", a->show_io_sizes,
                 "Add a rank's input and output bytes (rank 0's if blocks differ)");
+  cmd->add_flag("--breakdown", a->breakdown,
+                "After the table, where each size's simulated time goes: the ranks' GPSIMD "
+                "cores building descriptors, reducing or waiting, their DMA engines busy, and "
+                "the busiest link");
   // One -t takes every statistic; a second -t is refused as any option given twice is (CLI11
   // would join the two lists), in the same words main() gives for those.
   cmd->add_option_function<std::vector<std::string>>(

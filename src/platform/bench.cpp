@@ -258,6 +258,7 @@ CollectiveJob job_of(const BenchOptions& o, const device::Topology& topology,
   job.check = o.check;
   job.seed = o.seed;
   job.tie_seed = o.tie_seed;
+  job.breakdown = o.breakdown;
   job.host_memory = o.host_memory;
   job.address_space = o.address_space;
   return job;
@@ -394,6 +395,7 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
       row.copied_bytes = r->copied_bytes;
       row.sim_seconds = r->sim_seconds;
       row.wall_seconds = seconds_since(p0);
+      row.breakdown = r->breakdown;
       data_descriptors += r->stats.descriptors - r->stats.semaphore_writes;
       data_bytes += r->stats.data_bytes;  // the timed run's, as its descriptors
       out.cost.sim_seconds += r->sim_seconds;

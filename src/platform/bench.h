@@ -56,6 +56,7 @@ struct BenchOptions {
   std::vector<TimeStat> stats{TimeStat{}};  ///< the average alone
   bool show_algorithm = false;
   bool show_io_sizes = false;  ///< --show-input-output-size
+  bool breakdown = false;      ///< --breakdown: where each row's time goes (D45)
   bool timing_only = false;
   std::string topology_name = "trn2";
   std::optional<collectives::Communicator> groups;  ///< --custom-replica-groups
@@ -87,7 +88,8 @@ struct BenchRow {
   std::uint64_t descriptors = 0;
   std::uint64_t copied_bytes = 0;
   double sim_seconds = 0;
-  double wall_seconds = 0;  ///< the whole point: lowering, runs, check
+  double wall_seconds = 0;                 ///< the whole point: lowering, runs, check
+  std::optional<TimeBreakdown> breakdown;  ///< with BenchOptions::breakdown
 };
 
 /// A size as -b takes it: whole G, M or K where it is one ("16M"), bytes otherwise.
@@ -188,6 +190,9 @@ std::string ranks_and_groups(const BenchOptions& o, unsigned groups);
 /// The data the table's header line and the plot's title name: "fp32 sum", or "fp32" alone
 /// for a collective that reduces nothing.
 std::string dtype_and_reduction(const BenchOptions& o);
+/// The --breakdown block the table ends with (before the closing line): `#` lines, one per row
+/// that has a breakdown. [CHOICE D45]
+std::string format_breakdown(const BenchResult& r);
 /// The closing line alone: wall seconds, descriptors, bytes copied per wall-second and that
 /// as a percentage of memcpy.
 std::string format_cost(const BenchCost& c);

@@ -145,7 +145,29 @@ std::string format_table(const BenchOptions& o, const BenchResult& r) {
                          collectives::algorithm_name(a), avg);
     }
   }
+  if (o.breakdown) out += format_breakdown(r);
   out += format_cost(r.cost) + "\n";
+  return out;
+}
+
+std::string format_breakdown(const BenchResult& r) {
+  std::string out =
+      "# where the time goes (--breakdown, D45): shares of the measured iterations' simulated "
+      "time\n"
+      "# gen, compute, wait: the ranks' GPSIMD cores (their mean) building descriptors, "
+      "reducing, waiting (for data, semaphores, their own writes) or done; dma: their DMA "
+      "engines busy; link: the busiest link direction\n";
+  out += fmt::format("# {:>10}  {:>12}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {}\n", "size(B)",
+                     "algorithm", "gen", "compute", "wait", "dma", "link", "busiest link");
+  const auto pct = [](double share) { return fmt::format("{:.1f}%", 100.0 * share); };
+  for (const BenchRow& row : r.rows) {
+    if (!row.breakdown) continue;
+    const TimeBreakdown& b = *row.breakdown;
+    out += fmt::format("# {:>10}  {:>12}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {}\n", row.size,
+                       collectives::algorithm_name(row.algorithm), pct(b.desc_gen), pct(b.compute),
+                       pct(b.waiting), pct(b.engines), pct(b.link),
+                       b.link_name.empty() ? "(no link carried data)" : b.link_name);
+  }
   return out;
 }
 
@@ -248,6 +270,21 @@ std::string format_json(const BenchOptions& o, const BenchResult& r) {
     x["descriptors"] = row.descriptors;
     x["copied_bytes"] = row.copied_bytes;
     x["wall_seconds"] = row.wall_seconds;
+    if (o.breakdown) {
+      if (row.breakdown) {
+        const TimeBreakdown& b = *row.breakdown;
+        x["breakdown"] = {
+            {"desc_gen", b.desc_gen},
+            {"compute", b.compute},
+            {"waiting", b.waiting},
+            {"engines", b.engines},
+            {"busiest_link", b.link},
+            {"busiest_link_name", b.link_name.empty() ? nlohmann::ordered_json(nullptr)
+                                                      : nlohmann::ordered_json(b.link_name)}};
+      } else {
+        x["breakdown"] = nullptr;
+      }
+    }
     rows.push_back(std::move(x));
   }
   j["results"] = std::move(rows);

@@ -73,6 +73,11 @@ class IterationClock final : public sim::TraceSink {
     if (pending_ != kNone) poll(pending_, last_);
     pending_ = kNone;
   }
+  /// `on_pass(core, k, t)` hears of each core passing the end of its iteration k at `t`,
+  /// before the on_done call that iteration may complete.
+  void set_on_pass(std::function<void(device::CoreId, std::size_t, base::Tick)> on_pass) {
+    on_pass_ = std::move(on_pass);
+  }
   [[nodiscard]] const std::vector<base::Tick>& ends() const { return ends_; }
 
  private:
@@ -109,6 +114,7 @@ class IterationClock final : public sim::TraceSink {
     while (k < b.size() && k < ends_.size() && fw->pc() >= b[k]) {
       ends_[k] = std::max(ends_[k], t);
       ++passed_[k];
+      if (on_pass_) on_pass_(core, k, t);
       ++k;
     }
     // A core passes its iterations in order, so they complete in order too.
@@ -128,6 +134,7 @@ class IterationClock final : public sim::TraceSink {
   std::uint64_t beat_events_;          ///< events between two "still running" calls; 0: none
   std::uint64_t events_ = 0;
   std::function<void(std::size_t, std::size_t)> on_done_;
+  std::function<void(device::CoreId, std::size_t, base::Tick)> on_pass_;
   device::CoreId pending_ = kNone;
   std::size_t longest_ = 0;  ///< the longest label a programmed core's sequencer can have
   std::vector<Seen> seen_ = std::vector<Seen>(kSeen);
@@ -143,6 +150,68 @@ CollectiveData data_of(const CollectiveJob& job) {
                         .pairs = job.request.pairs};
 }
 
+/// The counters a TimeBreakdown is worked out from, all as totals since the run began: the
+/// programmed cores' Q7 time by what for, their engines' busy time, each link direction's
+/// booked time (index Fabric slot: link * 2 + reverse).
+struct Usage {
+  base::Tick desc_gen;
+  base::Tick compute;
+  base::Tick engines;
+  std::vector<base::Tick> links;
+};
+
+/// The usage now; the Q7 figures are `q7`'s sums where given (each core's own as it passed a
+/// boundary), else the programmed cores' now.
+Usage usage_of(const Simulation& sim, const std::vector<CoreProgram>& programs,
+               const std::vector<Q7Busy>* q7 = nullptr) {
+  Usage u;
+  for (const CoreProgram& p : programs) {
+    const Q7Busy b = q7 != nullptr ? (*q7)[p.core] : sim.q7_busy(p.core);
+    u.desc_gen += b.desc_gen;
+    u.compute += b.compute;
+  }
+  u.engines = sim.machine().stats().engine_busy;
+  const device::Fabric& f = sim.machine().fabric();
+  const std::size_t links = sim.topology().links().size();
+  u.links.reserve(2 * links);
+  for (device::LinkId l = 0; l < links; ++l) {
+    for (const bool reverse : {false, true}) u.links.push_back(f.booked_total({l, reverse}));
+  }
+  return u;
+}
+
+/// The breakdown of a window of `span` between the usage `from` and `to`. [CHOICE D45]
+TimeBreakdown breakdown_of(const Usage& from, const Usage& to, base::Tick span, std::size_t cores,
+                           const device::Topology& topo) {
+  TimeBreakdown b;
+  if (span.ps == 0 || cores == 0) return b;
+  const auto share = [](base::Tick part, double whole) {
+    return std::clamp(static_cast<double>(part.ps) / whole, 0.0, 1.0);
+  };
+  const double core_time = static_cast<double>(span.ps) * static_cast<double>(cores);
+  b.desc_gen = share(to.desc_gen - from.desc_gen, core_time);
+  b.compute = share(to.compute - from.compute, core_time);
+  b.waiting = std::max(0.0, 1.0 - b.desc_gen - b.compute);
+  b.engines = share(to.engines - from.engines, core_time * firmware::kRdmaEngines);
+  std::size_t busiest = to.links.size();
+  base::Tick most;
+  for (std::size_t i = 0; i < to.links.size(); ++i) {
+    const base::Tick booked = to.links[i] - from.links[i];
+    if (booked > most) {  // the first of equals: the lowest link id
+      most = booked;
+      busiest = i;
+    }
+  }
+  if (busiest < to.links.size()) {
+    const device::Link& l = topo.link(static_cast<device::LinkId>(busiest / 2));
+    const bool reverse = busiest % 2 != 0;
+    b.link = share(most, static_cast<double>(span.ps));
+    b.link_name = fmt::format("{} {}->{}", l.name, topo.node_name(reverse ? l.b : l.a),
+                              topo.node_name(reverse ? l.a : l.b));
+  }
+  return b;
+}
+
 /// A simulation of `low`'s programs, run; fills inputs first when asked. `on_iteration` as
 /// CollectiveJob's, for this run.
 struct Ran {
@@ -150,11 +219,14 @@ struct Ran {
   RunReport report;
   std::vector<base::Tick> ends;
   double seconds = 0;
+  /// With `usage_after`: the usage once that many iterations were done.
+  std::optional<Usage> window_start;
 };
 
 base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fill, bool trace,
                            std::size_t iterations,
-                           const std::function<void(std::size_t, std::size_t)>& on_iteration = {}) {
+                           const std::function<void(std::size_t, std::size_t)>& on_iteration = {},
+                           std::optional<std::size_t> usage_after = std::nullopt) {
   SimOptions o;
   o.timing_only = job.timing_only;
   o.seed = job.tie_seed;
@@ -168,7 +240,34 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   if (!sim) return sim.error();
   for (const CoreProgram& p : low.programs) SBRDMA_TRY((*sim)->load_program(p.core, p.words));
   if (fill) SBRDMA_TRY(fill_inputs(**sim, job.comm, low, data_of(job)));
-  IterationClock clock(**sim, low.programs, iterations, on_iteration, job.progress_beat_events);
+  std::optional<Usage> window_start;
+  if (usage_after == 0) {  // nothing has happened yet
+    window_start.emplace();
+    window_start->links.resize(2 * (*sim)->topology().links().size());
+  }
+  const Simulation& watched = **sim;
+  // Each core's Q7 time as it passes the end of iteration `usage_after` - 1 (its own words:
+  // gen is never hoisted across an iteration's end, D30c, so its later gens are all the
+  // window's; the clock reads a pc at the next event, by when the event that moved it may have
+  // started the next iteration's first delay), and the engines' and links' as the last core
+  // does (the kernel reports the next event before it runs: nothing has happened since).
+  std::vector<Q7Busy> q7_at_start(watched.topology().num_cores());
+  auto on_done = [&](std::size_t done, std::size_t total) {
+    if (!window_start && usage_after && done >= *usage_after) {
+      window_start = usage_of(watched, low.programs, &q7_at_start);
+    }
+    if (on_iteration) on_iteration(done, total);
+  };
+  IterationClock clock(**sim, low.programs, iterations,
+                       usage_after || on_iteration
+                           ? std::function<void(std::size_t, std::size_t)>(on_done)
+                           : std::function<void(std::size_t, std::size_t)>{},
+                       job.progress_beat_events);
+  if (usage_after && *usage_after > 0) {
+    clock.set_on_pass([&](device::CoreId core, std::size_t k, base::Tick at) {
+      if (k + 1 == *usage_after) q7_at_start[core] = watched.q7_busy(core, at);
+    });
+  }
   const auto t0 = std::chrono::steady_clock::now();
   auto rep = (*sim)->run(&clock);
   const auto t1 = std::chrono::steady_clock::now();
@@ -187,6 +286,7 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   out.report = std::move(*rep);
   out.ends = clock.ends();
   out.seconds = std::chrono::duration<double>(t1 - t0).count();
+  out.window_start = std::move(window_start);
   return out;
 }
 
@@ -357,7 +457,8 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
     res.descriptors += r.report.stats.descriptors;
     if (!job.timing_only) res.copied_bytes += r.report.stats.data_bytes;
   };
-  auto timed = simulate(job, *low, check_here, false, req.iterations, progress(RunPart::kTimed));
+  auto timed = simulate(job, *low, check_here, false, req.iterations, progress(RunPart::kTimed),
+                        job.breakdown ? std::optional<std::size_t>(job.warmups) : std::nullopt);
   if (!timed) return timed.error();
   res.end_time = timed->report.end_time;
   res.stats = timed->report.stats;
@@ -365,6 +466,11 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
   for (unsigned i = job.warmups; i < req.iterations; ++i) {
     const base::Tick before = i == 0 ? base::Tick{} : timed->ends[i - 1];
     res.iterations.push_back(timed->ends[i] - before);
+  }
+  if (job.breakdown && timed->window_start && !timed->ends.empty()) {
+    const base::Tick from = job.warmups == 0 ? base::Tick{} : timed->ends[job.warmups - 1];
+    res.breakdown = breakdown_of(*timed->window_start, usage_of(*timed->sim, low->programs),
+                                 timed->ends.back() - from, low->programs.size(), *job.topology);
   }
 
   if (job.check || job.trace) {

@@ -54,6 +54,8 @@ struct CollectiveJob {
   /// seed (SimOptions::seed; `--tie-seed`). [CHOICE D31e]
   std::uint64_t tie_seed = 0;
   bool trace = false;  ///< also run one traced iteration
+  /// Work out where the measured iterations' time went (CollectiveResult::breakdown).
+  bool breakdown = false;
   /// Timing-only runs apply data landings without events (SimOptions). Performance only.
   bool elide_data_landings = true;
   /// Called each time every core has passed the end of one more iteration (warmups
@@ -77,6 +79,24 @@ struct CollectiveJob {
   std::function<void(const std::string&)> on_warning;
 };
 
+/// Where the measured iterations' simulated time went, as shares of it (0 to 1): the window
+/// runs from the end of the warmups to the end of the last iteration, and each figure counts
+/// what started in it. [CHOICE D45]
+struct TimeBreakdown {
+  /// Of the programmed cores' Q7 time (the mean over them): building descriptors, local
+  /// compute, and the rest, waiting (semaphores, writes landing, the handshake) or done.
+  double desc_gen = 0;
+  double compute = 0;
+  double waiting = 0;
+  /// The mean busy share of the programmed cores' 16 RDMA engines (descriptor cost and
+  /// streaming of each pair taken).
+  double engines = 0;
+  /// The busy share of the busiest link direction, and its name ("c2c.x.chip0-chip1
+  /// chip0.die1->chip1.die0"; empty when no link carried a byte).
+  double link = 0;
+  std::string link_name;
+};
+
 /// What a run gave.
 struct CollectiveResult {
   collectives::Algorithm algorithm = collectives::Algorithm::kRing;
@@ -93,8 +113,9 @@ struct CollectiveResult {
   bool check_run = false;              ///< the data check ran its own one-iteration run
   bool trace_run = false;              ///< the trace's one-iteration run ran
   collectives::EmitStats emit;
-  std::uint64_t sbuf_bytes = 0;  ///< per partition
-  std::string trace_json;        ///< with job.trace: one iteration, step boxes added
+  std::uint64_t sbuf_bytes = 0;            ///< per partition
+  std::string trace_json;                  ///< with job.trace: one iteration, step boxes added
+  std::optional<TimeBreakdown> breakdown;  ///< with job.breakdown
   std::vector<collectives::CoreProgram> programs;  ///< of the timed run (notes if asked)
 };
 

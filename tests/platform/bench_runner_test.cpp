@@ -160,6 +160,94 @@ TEST(BenchRunner, TheIterationsTimeAddsUpToTheRun) {
   EXPECT_FALSE(r->wrong.has_value());
 }
 
+TEST(BenchRunner, TheBreakdownSplitsTheRanksTimeByWhatTheyDid) {
+  // [CHOICE D45] Without warmups the window is the whole run, so its figures can be checked
+  // against the run's own counters: every descriptor pair simulated was built once by
+  // rdma_desc_gen (both roles build the same count, charged once), at q7_desc_gen_cost each;
+  // an engine is busy dma_desc_cost per pair plus its bytes at the engine's rate.
+  const Machine s = on("trn2", 4);
+  const device::TimingParams& tp = s.topo.params();
+  for (const auto& [op, algo] :
+       {std::pair{Op::kAllReduce, Algorithm::kRing}, std::pair{Op::kAllGather, Algorithm::kMesh}}) {
+    CollectiveJob j = job(s, op, algo, DataType::kFp32, 1 << 20);
+    j.request.iterations = 2;
+    j.breakdown = true;
+    auto r = run_collective(j);
+    ASSERT_TRUE(r.ok()) << what(j) << ": " << r.error().message;
+    ASSERT_TRUE(r->breakdown.has_value()) << what(j);
+    const TimeBreakdown& b = *r->breakdown;
+    base::Tick span;
+    for (base::Tick t : r->iterations) span += t;
+    const double core_time = static_cast<double>(span.ps) * 4;  // four ranks' cores
+    const double gen =
+        static_cast<double>(tp.q7_desc_gen_cost.ps) * static_cast<double>(r->stats.descriptors);
+    EXPECT_NEAR(b.desc_gen, gen / core_time, 1e-12) << what(j);
+    EXPECT_NEAR(b.desc_gen + b.compute + b.waiting, 1.0, 1e-12) << what(j);
+    if (op == Op::kAllReduce) {
+      EXPECT_GT(b.compute, 0.0) << what(j);  // the reduce-scatter's sums
+    } else {
+      EXPECT_EQ(b.compute, 0.0) << what(j);  // all-gather reduces nothing
+    }
+    const double engine_time = core_time * 16;
+    const double least =
+        static_cast<double>(tp.dma_desc_cost.ps) * static_cast<double>(r->stats.descriptors);
+    // Semaphore pairs stream their 4-byte word too.
+    const std::uint64_t bytes = r->stats.data_bytes + 4 * r->stats.semaphore_writes;
+    const double bytes_time =
+        static_cast<double>(device::transfer_time(base::Bytes{bytes}, tp.dma_engine_rate).ps);
+    EXPECT_GE(b.engines, least / engine_time) << what(j);
+    // Each pair's streaming rounds up to a whole picosecond.
+    EXPECT_LE(b.engines,
+              (least + bytes_time + static_cast<double>(r->stats.descriptors)) / engine_time)
+        << what(j);
+    EXPECT_GT(b.link, 0.0) << what(j);
+    EXPECT_LE(b.link, 1.0) << what(j);
+    EXPECT_NE(b.link_name.find("->"), std::string::npos) << b.link_name;
+  }
+}
+
+TEST(BenchRunner, TheBreakdownIsTheSameWithOrWithoutData) {
+  // Times do not depend on the data (D27), so neither does where they go; with a warmup the
+  // window starts at its end. Not asked for: none.
+  Machine s = on("trn2.48xlarge", 8);
+  s.comm.groups = {{0, 3, 5, 7, 8, 11, 13, 14}};  // two chips, both dies
+  CollectiveJob j = job(s, Op::kAllReduce, Algorithm::kRdh, DataType::kBf16, 1 << 18);
+  j.request.iterations = 2;
+  j.warmups = 1;
+  auto plain = run_collective(j);
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  EXPECT_FALSE(plain->breakdown.has_value());
+  j.breakdown = true;
+  auto data = run_collective(j);
+  j.check.reset();
+  j.timing_only = true;
+  auto timing = run_collective(j);
+  ASSERT_TRUE(data.ok() && timing.ok());
+  ASSERT_TRUE(data->breakdown && timing->breakdown);
+  const TimeBreakdown& d = *data->breakdown;
+  const TimeBreakdown& t = *timing->breakdown;
+  EXPECT_EQ(d.desc_gen, t.desc_gen);
+  EXPECT_EQ(d.compute, t.compute);
+  EXPECT_EQ(d.waiting, t.waiting);
+  EXPECT_EQ(d.engines, t.engines);
+  EXPECT_EQ(d.link, t.link);
+  EXPECT_EQ(d.link_name, t.link_name);
+  EXPECT_GT(d.desc_gen, 0.0);
+  EXPECT_GT(d.compute, 0.0);
+  EXPECT_GT(d.waiting, 0.0);
+  EXPECT_NEAR(d.desc_gen + d.compute + d.waiting, 1.0, 1e-12);
+  EXPECT_EQ(plain->iterations, data->iterations);  // asking changes no time
+  // The warmup's gen is not in the window, and all of the measured iterations' is (each
+  // iteration builds as many descriptors): each core's own iterations count, whenever the
+  // last core ends the warmup, and the first gen after its boundary is the window's.
+  base::Tick span;
+  for (base::Tick it : data->iterations) span += it;
+  const double gen = static_cast<double>(s.topo.params().q7_desc_gen_cost.ps) *
+                     static_cast<double>(data->stats.descriptors) * 2 / 3;
+  const double expected = gen / (static_cast<double>(span.ps) * 8);
+  EXPECT_NEAR(d.desc_gen, expected, 1e-12) << d.desc_gen << " vs " << expected;
+}
+
 TEST(BenchRunner, TheCheckAndTraceRunsUseTheTimedRunsAlgorithm) {
   // 32 ranks on trn2u, chip 24's second die with four cores of chips 0-6: some legs go through
   // relays. A lone reduce-scatter's RDH reuses slots by iteration parity, so its relay slots

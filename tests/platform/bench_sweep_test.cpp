@@ -697,6 +697,47 @@ TEST(BenchSweep, TheJsonAveragesPerAlgorithmAsTheTableDoes) {
   EXPECT_EQ(json.find("avg_busbw_by_algorithm"), std::string::npos);
 }
 
+TEST(BenchSweep, TheBreakdownFollowsTheTableAsCommentLinesAndGoesInTheJson) {
+  BenchOptions o = ring_allreduce({4096, 8192});
+  BenchResult r = rows_of({{collectives::Algorithm::kRing, {1, 2}}});
+  r.rows[0].breakdown = TimeBreakdown{.desc_gen = 0.5,
+                                      .compute = 0.125,
+                                      .waiting = 0.375,
+                                      .engines = 0.0625,
+                                      .link = 0.25,
+                                      .link_name = "c2c.x.chip0-chip1 chip0.die0->chip1.die0"};
+  r.rows[1].breakdown = TimeBreakdown{};  // no link carried a byte
+  // Not asked for: neither in the table nor in the JSON.
+  EXPECT_EQ(format_table(o, r).find("where the time goes"), std::string::npos);
+  EXPECT_EQ(format_json(o, r).find("breakdown"), std::string::npos);
+  o.breakdown = true;
+  const std::string table = format_table(o, r);
+  const std::size_t avg = table.find("Avg bus bandwidth:");
+  const std::size_t block = table.find("# where the time goes (--breakdown, D45)");
+  const std::size_t cost = table.find("# run:");
+  ASSERT_NE(block, std::string::npos) << table;
+  EXPECT_LT(avg, block);  // nccom-test's lines first: a parser of its output reads the same
+  EXPECT_LT(block, cost);
+  EXPECT_NE(table.find("\n#    size(B)     algorithm     gen  compute    wait     dma    link  "
+                       "busiest link\n#       4096          ring   50.0%    12.5%   37.5%    6.2%  "
+                       " 25.0%  c2c.x.chip0-chip1 chip0.die0->chip1.die0\n#       8192          "
+                       "ring    0.0%     0.0%    0.0%    0.0%    0.0%  (no link carried data)\n"),
+            std::string::npos)
+      << table;
+  const auto j = nlohmann::ordered_json::parse(format_json(o, r));
+  EXPECT_EQ(
+      j.at("results").at(0).at("breakdown").dump(),
+      R"({"desc_gen":0.5,"compute":0.125,"waiting":0.375,"engines":0.0625,)"
+      R"("busiest_link":0.25,"busiest_link_name":"c2c.x.chip0-chip1 chip0.die0->chip1.die0"})");
+  EXPECT_TRUE(j.at("results").at(1).at("breakdown").at("busiest_link_name").is_null());
+  r.rows[1].breakdown.reset();  // a row without one (none is made without the flag)
+  EXPECT_TRUE(nlohmann::ordered_json::parse(format_json(o, r))
+                  .at("results")
+                  .at(1)
+                  .at("breakdown")
+                  .is_null());
+}
+
 TEST(BenchSweep, TheJsonGivesTheMedianAndThe99thPercentileOfTheIterations) {
   // 100 iterations timed 1..100 us: nearest rank, p50 is the 50th, p99 the 99th.
   const BenchOptions o = ring_allreduce({4096});

@@ -2,7 +2,7 @@
 # Runs every tests/cli/*.sh case file against the sbrdma binary.
 # A case file calls `check NAME EXPECTED_EXIT [stdin-file|-] -- ARGS...` and then
 # `expect_out TEXT` / `expect_err TEXT` / `expect_err_first TEXT` / `expect_out_file FILE` / `expect_row SIZE COUNT TYPE`
-# on the last command's output.
+# on the last command's output (`expect_out_lines TEXT`: TEXT's lines, one after the other).
 # CHECK_SECONDS=N before `check` stops the command after N seconds (exit 124: a failure unless
 # expected), for a case whose bug would be a run that does not end soon.
 # CHECK_VMEM_KB=N before `check` runs the command with its address space limited to N KiB
@@ -50,6 +50,14 @@ check() {
 expect_out() {
   if grep -qF -- "$1" "$WORK/out"; then pass=$((pass + 1)); else
     _fail "stdout lacks: $1"; sed 's/^/  stdout: /' "$WORK/out" | head -10; fi
+}
+# expect_out_lines TEXT: stdout holds TEXT's lines in a row (grep -F would take each line alone).
+expect_out_lines() {
+  local out
+  out=$(cat "$WORK/out")
+  if [[ "$out" == *"$1"* ]]; then pass=$((pass + 1)); else
+    _fail "stdout lacks these lines in a row:"; printf '%s\n' "$1" | sed 's/^/  wanted: /'
+    sed 's/^/  stdout: /' "$WORK/out" | head -20; fi
 }
 expect_err() {
   if grep -qF -- "$1" "$WORK/err"; then pass=$((pass + 1)); else
