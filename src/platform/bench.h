@@ -191,7 +191,7 @@ std::string ranks_and_groups(const BenchOptions& o, unsigned groups);
 /// for a collective that reduces nothing.
 std::string dtype_and_reduction(const BenchOptions& o);
 /// The --breakdown block the table ends with (before the closing line): `#` lines, one per row
-/// that has a breakdown. [CHOICE D45]
+/// (a row without a breakdown took no time). [CHOICE D45]
 std::string format_breakdown(const BenchResult& r);
 /// The closing line alone: wall seconds, descriptors, bytes copied per wall-second and that
 /// as a percentage of memcpy.

@@ -161,7 +161,11 @@ std::string format_breakdown(const BenchResult& r) {
                      "algorithm", "gen", "compute", "wait", "dma", "link", "busiest link");
   const auto pct = [](double share) { return fmt::format("{:.1f}%", 100.0 * share); };
   for (const BenchRow& row : r.rows) {
-    if (!row.breakdown) continue;
+    if (!row.breakdown) {
+      out += fmt::format("# {:>10}  {:>12}  (no time to break down: nothing ran)\n", row.size,
+                         collectives::algorithm_name(row.algorithm));
+      continue;
+    }
     const TimeBreakdown& b = *row.breakdown;
     out += fmt::format("# {:>10}  {:>12}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {}\n", row.size,
                        collectives::algorithm_name(row.algorithm), pct(b.desc_gen), pct(b.compute),

@@ -180,11 +180,12 @@ Usage usage_of(const Simulation& sim, const std::vector<CoreProgram>& programs,
   return u;
 }
 
-/// The breakdown of a window of `span` between the usage `from` and `to`. [CHOICE D45]
-TimeBreakdown breakdown_of(const Usage& from, const Usage& to, base::Tick span, std::size_t cores,
-                           const device::Topology& topo) {
+/// The breakdown of a window of `span` between the usage `from` and `to`; none for an empty
+/// window (nothing ran: groups of one rank). [CHOICE D45]
+std::optional<TimeBreakdown> breakdown_of(const Usage& from, const Usage& to, base::Tick span,
+                                          std::size_t cores, const device::Topology& topo) {
+  if (span.ps == 0 || cores == 0) return std::nullopt;
   TimeBreakdown b;
-  if (span.ps == 0 || cores == 0) return b;
   const auto share = [](base::Tick part, double whole) {
     return std::clamp(static_cast<double>(part.ps) / whole, 0.0, 1.0);
   };

@@ -115,7 +115,7 @@ struct CollectiveResult {
   collectives::EmitStats emit;
   std::uint64_t sbuf_bytes = 0;            ///< per partition
   std::string trace_json;                  ///< with job.trace: one iteration, step boxes added
-  std::optional<TimeBreakdown> breakdown;  ///< with job.breakdown
+  std::optional<TimeBreakdown> breakdown;  ///< with job.breakdown, unless no time passed
   std::vector<collectives::CoreProgram> programs;  ///< of the timed run (notes if asked)
 };
 

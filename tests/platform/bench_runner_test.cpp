@@ -246,6 +246,12 @@ TEST(BenchRunner, TheBreakdownIsTheSameWithOrWithoutData) {
                      static_cast<double>(data->stats.descriptors) * 2 / 3;
   const double expected = gen / (static_cast<double>(span.ps) * 8);
   EXPECT_NEAR(d.desc_gen, expected, 1e-12) << d.desc_gen << " vs " << expected;
+  // Groups of one rank run nothing: no time to break down.
+  j.comm.groups = {{0}, {1}};
+  auto alone = run_collective(j);
+  ASSERT_TRUE(alone.ok()) << alone.error().message;
+  EXPECT_EQ(alone->iterations, (std::vector<base::Tick>{base::Tick{}, base::Tick{}}));
+  EXPECT_FALSE(alone->breakdown.has_value());
 }
 
 TEST(BenchRunner, TheCheckAndTraceRunsUseTheTimedRunsAlgorithm) {

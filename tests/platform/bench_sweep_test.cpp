@@ -730,12 +730,16 @@ TEST(BenchSweep, TheBreakdownFollowsTheTableAsCommentLinesAndGoesInTheJson) {
       R"({"desc_gen":0.5,"compute":0.125,"waiting":0.375,"engines":0.0625,)"
       R"("busiest_link":0.25,"busiest_link_name":"c2c.x.chip0-chip1 chip0.die0->chip1.die0"})");
   EXPECT_TRUE(j.at("results").at(1).at("breakdown").at("busiest_link_name").is_null());
-  r.rows[1].breakdown.reset();  // a row without one (none is made without the flag)
+  r.rows[1].breakdown.reset();  // a row that took no time (groups of one rank) has none
   EXPECT_TRUE(nlohmann::ordered_json::parse(format_json(o, r))
                   .at("results")
                   .at(1)
                   .at("breakdown")
                   .is_null());
+  EXPECT_NE(format_table(o, r).find(
+                "\n#       8192          ring  (no time to break down: nothing ran)\n# run:"),
+            std::string::npos)
+      << format_table(o, r);
 }
 
 TEST(BenchSweep, TheJsonGivesTheMedianAndThe99thPercentileOfTheIterations) {
