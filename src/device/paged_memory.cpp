@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -128,18 +130,27 @@ class PagePool {
     }
     if (spans.empty()) return;
     const std::lock_guard<std::mutex> lock(worker_mu_);
-    if (worker_.joinable()) worker_.join();
-    // Stop signals: not its to take. No thread (the system refused one): no prefault, and the
-    // pages are backed where first written, as without it.
-    worker_ = base::worker_thread([spans = std::move(spans)] {
-      for (const auto& [p, n] : spans) populate(p, n);
-    });
+    finish_job();
+    auto job = std::make_shared<PrefaultJob>();
+    // Each span from its far end down, a mapping block (2 MiB) at a time: the caller's first
+    // writes start at the near end, and the two meet once instead of contending for every page.
+    for (const auto& [p, n] : spans) {
+      for (std::uint64_t left = n; left > 0;) {
+        const std::uint64_t k = left % kPopulateStep != 0 ? left % kPopulateStep : kPopulateStep;
+        left -= k;
+        job->blocks.emplace_back(p + left, k);
+      }
+    }
+    job_ = job;
+    // Stop signals: not its to take. No thread (the system refused one): wait_prefault() does
+    // it all, or the pages are backed where first written, as without a prefault.
+    worker_ = base::worker_thread([job = std::move(job)] { job->work(); });
   }
 
-  /// Returns once the last prefault's thread is done.
+  /// Returns once the last prefault is done, backing what is left of it on this thread too.
   void wait_prefault() {
     const std::lock_guard<std::mutex> lock(worker_mu_);
-    if (worker_.joinable()) worker_.join();
+    finish_job();
   }
 
   /// Takes back a page from take(bytes, backing), non-zero at most in [begin, end).
@@ -181,24 +192,39 @@ class PagePool {
   /// Backs [p, p + n) now, as writes to it would, without changing its bytes.
   static void populate(std::uint8_t* p, std::uint64_t n) {
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-    // From the far end down, a mapping block (2 MiB) at a time: the caller's first writes start
-    // at the near end, and the two meet once instead of contending for every page.
-    constexpr std::uint64_t kStep = base::kMapBlockBytes;
-    while (n > 0) {
-      const std::uint64_t k = n % kStep != 0 ? n % kStep : kStep;
-      n -= k;
-      madvise(p + n, k, MADV_POPULATE_WRITE);  // advice only: an old kernel refuses, harmlessly
-    }
+    madvise(p, n, MADV_POPULATE_WRITE);  // advice only: an old kernel refuses, harmlessly
 #else
     (void)p;
     (void)n;
 #endif
   }
 
+  static constexpr std::uint64_t kPopulateStep = base::kMapBlockBytes;
+  /// The blocks one prefault backs, taken in order by whichever thread is free: its worker,
+  /// and the caller of wait_prefault(), which would otherwise only wait.
+  struct PrefaultJob {
+    std::vector<std::pair<std::uint8_t*, std::uint64_t>> blocks;
+    std::atomic<std::size_t> next{0};
+    void work() {
+      for (std::size_t i = next.fetch_add(1, std::memory_order_relaxed); i < blocks.size();
+           i = next.fetch_add(1, std::memory_order_relaxed)) {
+        populate(blocks[i].first, blocks[i].second);
+      }
+    }
+  };
+
+  /// Helps the current job to its end and joins its worker. Contract: worker_mu_ held.
+  void finish_job() {
+    if (job_) job_->work();
+    if (worker_.joinable()) worker_.join();
+    job_.reset();
+  }
+
   std::mutex mu_;
   std::map<Kind, SizeClass> classes_;
   std::mutex worker_mu_;
-  std::thread worker_;  ///< the last prefault's, joined before the next starts
+  std::thread worker_;                ///< the last prefault's, joined before the next starts
+  std::shared_ptr<PrefaultJob> job_;  ///< the last prefault's blocks (null once finished)
 };
 
 }  // namespace

@@ -144,8 +144,11 @@ class PagedMemory {
 /// populate ahead: MADV_POPULATE_WRITE; elsewhere nothing). Contents are unchanged: fresh pages
 /// read as zero either way. Pages a dead memory gave back are reused first and need nothing.
 void prefault_pages(std::uint64_t valid_bytes, PageBacking backing, std::uint64_t count);
-/// Returns once the last prefault_pages() is done (before timing anything that needs the
-/// memory bandwidth to itself).
+/// Returns once the last prefault_pages() is done, the calling thread backing what is left of
+/// it alongside the background one (before a run that will touch those pages: on a
+/// multi-threaded process, a page read before the prefault reached it maps the OS's shared
+/// zero page, and the first write then costs a fault and a TLB flush on every core; and before
+/// timing anything that needs the memory bandwidth to itself).
 void wait_prefault();
 
 /// `bytes` of zeroed host memory, 2 MiB-aligned and advised for transparent huge pages (on

@@ -224,7 +224,12 @@ base::Result<RunReport> Simulation::run(sim::TraceSink* observer) {
   for (device::CoreId c = 0; c < topology().num_cores(); ++c) {
     for (unsigned i = 0; i < nsem; ++i) sems_before_[c * nsem + i] = machine_->semaphore(c, i);
   }
-  // 3. The sequencers, in core order.
+  // 3. The SBUFs backed ahead (SimOptions::prefault_sbufs) are backed before the first event,
+  //    by both cores: a page the run reads before the prefault reaches it (an in-place
+  //    collective's input, in a run without data fill) maps the OS's zero page, and its first
+  //    write then costs a fault and a TLB flush on every core. [CHOICE D33]
+  if (options_.dense_sbuf && options_.prefault_sbufs > 0) device::wait_prefault();
+  // 4. The sequencers, in core order.
   for (device::CoreId c = 0; c < slots_.size(); ++c) {
     if (!slots_[c]) continue;
     slots_[c]->pid =

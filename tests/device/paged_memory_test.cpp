@@ -341,6 +341,27 @@ TEST(PagedMemory, PrefaultedPagesAreBackedBeforeTheirFirstWriteAndReadZero) {
   }
   expect_zero_pages(ahead, kPages);  // backing ahead changed no byte
 }
+
+TEST(PagedMemory, APrefaultOfSeveralBlocksIsBackedWholeOnceWaitedFor) {
+  if (!kernel_populates()) GTEST_SKIP() << "this kernel cannot populate ahead";
+  // 100 pages of 36 KiB: 3.5 MiB, backed in 2 MiB blocks from the far end (a 1.5 MiB one
+  // first) by the background thread and the waiting one together. Every page, first and last
+  // 4 KiB, is backed when wait_prefault() returns.
+  constexpr std::uint64_t kValid = 36 * 1024;
+  constexpr std::uint64_t kPages = 100;
+  prefault_pages(kValid, PageBacking::kSparse, kPages);
+  wait_prefault();
+  PagedMemory ahead(kPages * 64 * 1024, 64 * 1024, kValid);
+  for (std::uint64_t p = 0; p < kPages; ++p) {
+    const auto first = ahead.write_run(p * 64 * 1024, 4096);
+    const auto last = ahead.write_run(p * 64 * 1024 + kValid - 4096, 4096);
+    ASSERT_EQ(first.size(), 4096U);
+    ASSERT_EQ(last.size(), 4096U);
+    EXPECT_TRUE(resident(first.data())) << "page " << p;
+    EXPECT_TRUE(resident(last.data())) << "page " << p;
+  }
+  expect_zero_pages(ahead, kPages);
+}
 #endif
 
 }  // namespace
