@@ -32,6 +32,16 @@
 namespace sbrdma::device {
 namespace {
 
+/// Backs [p, p + n) now, as writes to it would, without changing its bytes.
+void populate(std::uint8_t* p, std::uint64_t n) {
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+  madvise(p, n, MADV_POPULATE_WRITE);  // advice only: an old kernel refuses, harmlessly
+#else
+  (void)p;
+  (void)n;
+#endif
+}
+
 /// What untouched pages read as.
 constexpr std::uint64_t kZeroBytes = 64 * 1024;
 const std::array<std::uint8_t, kZeroBytes> kZeros{};
@@ -189,16 +199,6 @@ class PagePool {
     return round_up(bytes, bytes < 4096 ? 64 : 4096);
   }
 
-  /// Backs [p, p + n) now, as writes to it would, without changing its bytes.
-  static void populate(std::uint8_t* p, std::uint64_t n) {
-#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-    madvise(p, n, MADV_POPULATE_WRITE);  // advice only: an old kernel refuses, harmlessly
-#else
-    (void)p;
-    (void)n;
-#endif
-  }
-
   static constexpr std::uint64_t kPopulateStep = base::kMapBlockBytes;
   /// The blocks one prefault backs, taken in order by whichever thread is free: its worker,
   /// and the caller of wait_prefault(), which would otherwise only wait.
@@ -256,7 +256,8 @@ PagedMemory::PagedMemory(std::uint64_t size, std::uint64_t page_bytes, std::uint
                       ? static_cast<unsigned>(std::countr_zero(page_bytes))
                       : 0),
       valid_bytes_(valid_bytes),
-      backing_(backing) {
+      backing_(backing),
+      tracked_(valid_bytes <= 64 * kOsPage) {
   SBRDMA_CHECK(page_bytes > 0 && valid_bytes > 0 && valid_bytes <= page_bytes);
   SBRDMA_CHECK(size % page_bytes == 0);
 }
@@ -302,6 +303,18 @@ std::span<const std::uint8_t> PagedMemory::read_run(std::uint64_t offset, std::u
   const std::uint64_t in_page = this->in_page(offset);
   std::uint64_t n = std::min(max, valid_bytes_ - in_page);
   const Slot* s = find_slot(page_of(offset));
+  // Bytes of OS pages that no run has touched are zero (fresh, or stale): read them from
+  // kZeros, not from the page, whose memory the OS may not have backed. A read there would map
+  // the OS's shared zero page, and the first write after it costs a second fault and, in a
+  // process with more than one thread, a TLB flush on every core.
+  if (s != nullptr && tracked_) {
+    const auto g = static_cast<unsigned>(in_page / kOsPage);
+    const std::uint64_t ahead = s->touched >> g;  // bit 0: this OS page
+    const auto same = static_cast<std::uint64_t>((ahead & 1) != 0 ? std::countr_one(ahead)
+                                                                  : std::countr_zero(ahead));
+    n = std::min(n, (g + same) * kOsPage - in_page);  // to the first page that differs
+    if ((ahead & 1) == 0) s = nullptr;
+  }
   if (s != nullptr && s->stale_begin < s->stale_end && in_page < s->stale_end) {
     if (in_page >= s->stale_begin) {  // stale bytes read as zero
       n = std::min(n, s->stale_end - in_page);
@@ -319,6 +332,23 @@ std::span<std::uint8_t> PagedMemory::take_run(std::uint64_t offset, std::uint64_
   const std::uint64_t lo = in_page(offset);
   const std::uint64_t hi = lo + std::min(max, valid_bytes_ - lo);
   Slot& s = this->page(page_of(offset));
+  if (tracked_ && hi > lo) {
+    const auto g0 = static_cast<unsigned>(lo / kOsPage);
+    const auto g1 = static_cast<unsigned>((hi - 1) / kOsPage + 1);
+    const std::uint64_t run_bits =
+        (g1 - g0 == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << (g1 - g0)) - 1) << g0;
+    std::uint64_t fresh = run_bits & ~s.touched;
+    s.touched |= run_bits;
+    // The caller may read before it writes (an in-place reduce): back the run's untouched OS
+    // pages now, rather than let that read map the OS's zero page first (see read_run). A
+    // dense memory was backed ahead; an overwrite_run's caller writes first.
+    while (zero && backing_ == PageBacking::kSparse && fresh != 0) {
+      const auto first = static_cast<unsigned>(std::countr_zero(fresh));
+      const auto count = static_cast<unsigned>(std::countr_one(fresh >> first));
+      populate(s.data + std::uint64_t{first} * kOsPage, std::uint64_t{count} * kOsPage);
+      fresh &= count == 64 ? 0 : ~(((std::uint64_t{1} << count) - 1) << first);
+    }
+  }
   s.dirty_begin = std::min(s.dirty_begin, lo);
   s.dirty_end = std::max(s.dirty_end, hi);
   const std::uint64_t a = std::max(lo, s.stale_begin);

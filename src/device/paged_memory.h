@@ -25,6 +25,11 @@
 /// first; a caller that overwrites a whole run (write, copy_bytes) takes its bytes out of the stale
 /// extent without zeroing them. The stale extent stays one interval: a run in its middle also
 /// zeroes the shorter side.
+/// A page of at most 256 KiB also knows which of its 4 KiB pieces runs were handed out over:
+/// the others read as zeros without touching the page's memory, since a read there would map
+/// the OS's shared zero page and the first write after it would cost a second fault and a TLB
+/// flush on every core; a sparse memory's write_run (whose caller may read first) backs its
+/// untouched pieces before handing them out.
 ///
 ///   reused page:  | written by us | stale (reads 0) |  fresh or zeroed  |
 ///                 0               sb                se                  valid_bytes
@@ -100,6 +105,10 @@ class PagedMemory {
   /// stale extent [stale_begin, stale_end) (empty when begin >= end).
   struct Slot {
     std::uint8_t* data = nullptr;
+    /// With tracked_: bit i set once a run has been handed out over OS page i (4 KiB) of the
+    /// page: that OS page has been written, or backed by write_run. Reads of the others come
+    /// from zeros without touching the page's memory.
+    std::uint64_t touched = 0;
     std::uint64_t dirty_begin = ~std::uint64_t{0};
     std::uint64_t dirty_end = 0;
     std::uint64_t stale_begin = 0;
@@ -134,6 +143,11 @@ class PagedMemory {
   unsigned page_shift_ = 0;  ///< log2(page_bytes_) if a power of two above 1, else 0
   std::uint64_t valid_bytes_;
   PageBacking backing_;
+  /// OS pages of 4 KiB, and whether a page's fit Slot::touched (valid_bytes <= 256 KiB: an
+  /// SBUF partition, a 4 KiB ring page). A larger page is read from its memory wherever it
+  /// was not written.
+  static constexpr std::uint64_t kOsPage = 4096;
+  bool tracked_;
   std::vector<Leaf> dir_;  ///< by page index >> kLeafBits, up to the highest leaf written
   std::size_t allocated_ = 0;
 };

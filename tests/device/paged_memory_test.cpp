@@ -331,15 +331,61 @@ TEST(PagedMemory, PrefaultedPagesAreBackedBeforeTheirFirstWriteAndReadZero) {
   PagedMemory ahead(kPages * 64 * 1024, 64 * 1024, kValid);
   PagedMemory control(kPages * 64 * 1024, 64 * 1024, kControl);
   for (std::uint64_t p = 0; p < kPages; ++p) {
-    // The page's last 4 KiB, taken for writing but not written (a fresh page has nothing to
-    // zero), are backed only if the prefault backed them.
-    const auto run = ahead.write_run(p * 64 * 1024 + kValid - 4096, 4096);
+    // The page's last 4 KiB, taken for writing but not written (overwrite_run: no zeroing, no
+    // backing of its own), are backed only if the prefault backed them.
+    const auto run = ahead.overwrite_run(p * 64 * 1024 + kValid - 4096, 4096);
     ASSERT_EQ(run.size(), 4096U);
     EXPECT_TRUE(resident(run.data())) << "page " << p;
-    const auto cold = control.write_run(p * 64 * 1024 + kControl - 4096, 4096);
+    const auto cold = control.overwrite_run(p * 64 * 1024 + kControl - 4096, 4096);
     EXPECT_FALSE(resident(cold.data())) << "page " << p;
   }
   expect_zero_pages(ahead, kPages);  // backing ahead changed no byte
+}
+
+TEST(PagedMemory, UnwrittenBytesReadFromZerosAndLeaveThePageUnbacked) {
+  // A read of a page's bytes that no write run covered must not touch the page: it would map
+  // the OS's zero page there, and the first write after it would cost a second fault and a
+  // TLB flush on every core. Page size unused by other tests: the page is fresh from the OS.
+  constexpr std::uint64_t kValid = 40 * 1024;
+  PagedMemory m(64 * 1024, 64 * 1024, kValid);
+  const std::vector<std::uint8_t> ones(4096, 1);
+  m.write(0, ones);
+  const std::uint8_t* base = m.read_run(0, 1).data();  // the page's own memory
+  const auto inside = m.read_run(2048, 8192);
+  EXPECT_EQ(inside.data(), base + 2048);
+  EXPECT_EQ(inside.size(), 2048U);  // up to the end of what was written
+  const auto outside = m.read_run(8192, 4096);
+  ASSERT_EQ(outside.size(), 4096U);
+  EXPECT_NE(outside.data(), base + 8192);
+  EXPECT_TRUE(std::all_of(outside.begin(), outside.end(), [](std::uint8_t b) { return b == 0; }));
+  std::vector<std::uint8_t> got(kValid - 4096);
+  m.read(4096, got);  // every unwritten byte, through read()
+  EXPECT_TRUE(std::all_of(got.begin(), got.end(), [](std::uint8_t b) { return b == 0; }));
+  for (std::uint64_t off = 4096; off + 4096 <= kValid; off += 4096) {
+    EXPECT_FALSE(resident(base + off)) << "offset " << off;
+  }
+}
+
+TEST(PagedMemory, AWriteRunOfASparseMemoryIsBackedAtOnceAnOverwriteRunIsNot) {
+  if (!kernel_populates()) GTEST_SKIP() << "this kernel cannot populate ahead";
+  // write_run's caller may read before it writes (an in-place reduce): its OS pages are backed
+  // at once, so that the read does not map the zero page (see above). overwrite_run's caller
+  // writes first: nothing to do.
+  constexpr std::uint64_t kValid = 28 * 1024;
+  PagedMemory m(32 * 1024, 32 * 1024, kValid);
+  const auto cold = m.overwrite_run(16384, 4096);
+  ASSERT_EQ(cold.size(), 4096U);
+  EXPECT_FALSE(resident(cold.data()));
+  const auto warm = m.write_run(0, 8192);
+  ASSERT_EQ(warm.size(), 8192U);
+  EXPECT_TRUE(resident(warm.data()));
+  EXPECT_TRUE(resident(warm.data() + 4096));
+  EXPECT_FALSE(resident(warm.data() + 8192));  // beyond the run: unwritten and not backed
+  // A later run adds to the written extent on both sides: the added parts are backed.
+  const auto wider = m.write_run(0, 24 * 1024);
+  EXPECT_TRUE(resident(wider.data() + 8192));
+  EXPECT_TRUE(resident(wider.data() + 20480));
+  EXPECT_TRUE(std::all_of(wider.begin(), wider.end(), [](std::uint8_t b) { return b == 0; }));
 }
 
 TEST(PagedMemory, APrefaultOfSeveralBlocksIsBackedWholeOnceWaitedFor) {
