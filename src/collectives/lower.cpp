@@ -282,6 +282,22 @@ base::Result<std::uint64_t> element_count(const LowerRequest& req) {
   return count;
 }
 
+namespace {
+
+/// Whether every group spans more than one chip and hierarchical applies to them (the same
+/// number of ranks on each chip of a group, every group laid out alike). [CHOICE D46]
+bool two_level_applies(const Geometry& g, const Communicator& c, const LowerRequest& req) {
+  if (!std::all_of(c.groups.begin(), c.groups.end(),
+                   [&](const auto& group) { return chips_spanned(g, group) > 1; })) {
+    return false;
+  }
+  LowerRequest two = req;
+  two.algorithm = Algorithm::kHierarchical;
+  return resolve_algorithm(g, c, two).ok();
+}
+
+}  // namespace
+
 base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator& c,
                                           const LowerRequest& req) {
   const Algorithm a = req.algorithm;
@@ -351,8 +367,17 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
     return relays ? fits_emitted(g, c, req, *count, candidate) : fits(g, c, req, *count, candidate);
   };
   if (one_node && req.bytes < kMeshBelow && fit(Algorithm::kMesh)) return Algorithm::kMesh;
-  if (std::has_single_bit(R) && req.bytes <= kRdhUpTo && fit(Algorithm::kRdh)) {
-    return Algorithm::kRdh;
+  if (std::has_single_bit(R) && req.bytes <= kRdhUpTo) {
+    // Neuron's RDH on Trn2 is two-level: "inter-chip recursive doubling/halving plus an
+    // intra-chip stage" [HIGH hw-params §3 CC-INTRA]. In its published band (1-56 MB), an
+    // all-reduce whose groups span several chips, laid out so that hierarchical applies, runs
+    // that form (hierarchical: ring inside each chip, RDH across); flat RDH across every rank
+    // stays `--algorithm rdh`, and auto's below 1 MB past one node (D32). [CHOICE D46]
+    if (req.op == Op::kAllReduce && req.bytes >= kMeshBelow && two_level_applies(g, c, req) &&
+        fit(Algorithm::kHierarchical)) {
+      return Algorithm::kHierarchical;
+    }
+    if (fit(Algorithm::kRdh)) return Algorithm::kRdh;
   }
   return Algorithm::kRing;  // also above 56 MB: KangaRing is not lowered [CHOICE D41b]
 }
@@ -374,7 +399,8 @@ AutoMost auto_most(const Geometry& g, const Communicator& c, const LowerRequest&
   if (req.algorithm != Algorithm::kAuto) return best;
   const unsigned eb = dtype_bytes(req.dtype);
   for (const auto& [other, cap] :
-       {std::pair{Algorithm::kMesh, kMeshBelow - 1}, std::pair{Algorithm::kRdh, kRdhUpTo}}) {
+       {std::pair{Algorithm::kMesh, kMeshBelow - 1}, std::pair{Algorithm::kRdh, kRdhUpTo},
+        std::pair{Algorithm::kHierarchical, kRdhUpTo}}) {
     LowerRequest fixed = req;
     fixed.algorithm = other;
     if (other == alg || !resolve_algorithm(g, c, fixed)) continue;
@@ -383,7 +409,7 @@ AutoMost auto_most(const Geometry& g, const Communicator& c, const LowerRequest&
     // does not fit end here, before a search of some 30 plans.
     LowerRequest probe = req;
     probe.bytes = std::max(std::max(alg_most, best.bytes) / eb * eb + eb,
-                           other == Algorithm::kRdh ? kMeshBelow / eb * eb + eb : 0);
+                           other != Algorithm::kMesh ? kMeshBelow / eb * eb + eb : 0);
     if (probe.bytes > cap) continue;
     if (auto chosen = resolve_algorithm(g, c, probe); !chosen || *chosen != other) continue;
     const std::uint64_t most = std::min(max_fitting_bytes(g, c, fixed), cap / eb * eb);

@@ -108,6 +108,36 @@ TEST(Lower, AutoKeepsMeshInsideOneNode) {
   EXPECT_EQ(*resolve_algorithm(g, nodes, req(Op::kAllReduce, 64 << 10)), Algorithm::kMesh);
 }
 
+TEST(Lower, AutoRunsTheTwoLevelRdhForAnAllReduceAcrossChips) {
+  // [CHOICE D46] Neuron's RDH on Trn2 has an intra-chip stage: in the RDH band (1-56 MB) an
+  // all-reduce across chips runs hierarchical where it applies; flat RDH otherwise.
+  const Geometry g = Geometry::of(soc::cayman_profile(), 64);
+  const unsigned per_chip = g.dies_per_chip * g.cores_per_die;
+  const Communicator eight_chips = first(8 * per_chip, g);
+  EXPECT_EQ(*resolve_algorithm(g, eight_chips, req(Op::kAllReduce, 1 << 20)),
+            Algorithm::kHierarchical);
+  EXPECT_EQ(*resolve_algorithm(g, eight_chips, req(Op::kAllReduce, 8 << 20)),
+            Algorithm::kHierarchical);
+  EXPECT_EQ(*resolve_algorithm(g, eight_chips, req(Op::kAllReduce, 999996)),
+            Algorithm::kMesh);  // below the band (10^6 B): as before
+  EXPECT_EQ(*resolve_algorithm(g, eight_chips, req(Op::kAllGather, 4 << 20)), Algorithm::kRdh);
+  EXPECT_EQ(*resolve_algorithm(g, eight_chips, req(Op::kReduceScatter, 4 << 20)), Algorithm::kRdh);
+  EXPECT_EQ(*resolve_algorithm(g, first(per_chip, g), req(Op::kAllReduce, 4 << 20)),
+            Algorithm::kRdh);  // one chip
+  // Chips holding unlike numbers of ranks: hierarchical does not apply.
+  Communicator uneven;
+  uneven.groups.emplace_back();
+  for (CoreId k = 0; k < 8; ++k) uneven.groups[0].push_back(k);
+  for (CoreId k = 0; k < 4; ++k) uneven.groups[0].push_back(8 + k);
+  for (CoreId k = 0; k < 4; ++k) uneven.groups[0].push_back(16 + k);
+  EXPECT_EQ(*resolve_algorithm(g, uneven, req(Op::kAllReduce, 4 << 20)), Algorithm::kRdh);
+  // Past one node: RDH below 1 MB (D32), the two-level form from 1 MB.
+  const Communicator four_nodes = first(64 * per_chip, g);
+  EXPECT_EQ(*resolve_algorithm(g, four_nodes, req(Op::kAllReduce, 64 << 10)), Algorithm::kRdh);
+  EXPECT_EQ(*resolve_algorithm(g, four_nodes, req(Op::kAllReduce, 1 << 20)),
+            Algorithm::kHierarchical);
+}
+
 TEST(Lower, AlgorithmsThatDoNotApplyAreErrors) {
   const Geometry g = Geometry::of(soc::cayman_profile(), 2);
   auto e1 = resolve_algorithm(g, first(6, g), req(Op::kAllReduce, 4096, Algorithm::kRdh));
@@ -330,12 +360,23 @@ TEST(Lower, RelaySlotsCountForAutoAndForEveryIteration) {
   for (CoreId chip = 0; chip < 7; ++chip) {
     for (CoreId k = 0; k < 4; ++k) c.groups[0].push_back(chip * 8 + k);
   }
-  // RDH's plan fits 4 MiB but its relay slots do not: auto must pass on to ring, as it does
-  // for scratch (it picked RDH, and the lowering then failed).
+  // RDH's plan fits but its relay slots do not: auto must pass on, as it does for scratch (it
+  // picked RDH, and the lowering then failed). A 4 MiB all-reduce to the two-level form, which
+  // fits with its relays [D46]; a 5 MiB reduce-scatter (RDH's relays need 263680 B a
+  // partition) to ring.
+  EXPECT_FALSE(lower(g, c, req(Op::kAllReduce, 4 << 20, Algorithm::kRdh)).ok());
   auto low = lower(g, c, req(Op::kAllReduce, 4 << 20));
   ASSERT_TRUE(low.ok()) << low.error().message;
-  EXPECT_EQ(low->algorithm, Algorithm::kRing);
+  EXPECT_EQ(low->algorithm, Algorithm::kHierarchical);
   EXPECT_GT(low->stats.relayed_legs, 0U);
+  LowerRequest rs = req(Op::kReduceScatter, 5 << 20, Algorithm::kRdh);
+  rs.iterations = 2;
+  EXPECT_FALSE(lower(g, c, rs).ok());
+  rs.algorithm = Algorithm::kAuto;
+  auto ring = lower(g, c, rs);
+  ASSERT_TRUE(ring.ok()) << ring.error().message;
+  EXPECT_EQ(ring->algorithm, Algorithm::kRing);
+  EXPECT_GT(ring->stats.relayed_legs, 0U);
   // A ring's rotating scratch slots add relay slots in later iterations: the most that fits
   // two iterations must lower with two (one iteration's answer, 9846784 B, did not).
   LowerRequest r = req(Op::kReduceScatter, 1, Algorithm::kRing);
