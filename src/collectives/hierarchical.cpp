@@ -3,10 +3,11 @@
 //
 //   chips c = 0..C-1 of a group (in order of first appearance), ranks (c, l), l = 0..n-1 in
 //   group order on their chip.
-//   all-reduce:     intra ring rs of pieces P_l -> inter all-reduce of P_l among (., l)
-//                   -> intra ring ag of P_l
+//   all-reduce:     intra rs of pieces P_l -> inter all-reduce of P_l among (., l)
+//                   -> intra ag of P_l
 //   all-gather:     inter ag of the blocks of (., l) -> intra ag of S_l = blocks of (., l)
 //   reduce-scatter: intra rs of S_l -> inter rs of the blocks of (., l)
+//   Each phase is RDH where its groups have 2^k ranks, ring otherwise (intra: while it fits).
 #include <algorithm>
 #include <bit>
 
@@ -16,9 +17,11 @@
 namespace sbrdma::collectives {
 namespace {
 
-std::unique_ptr<Phase> inter_phase(Ctx& ctx, std::vector<Group> groups, bool rs, bool ag) {
+/// RDH where the phase's groups have 2^k ranks (and `rdh_ok`), ring otherwise.
+std::unique_ptr<Phase> rdh_or_ring(Ctx& ctx, std::vector<Group> groups, bool rs, bool ag,
+                                   bool rdh_ok) {
   const auto n = static_cast<unsigned>(groups.front().ranks.size());
-  if (std::has_single_bit(n)) return make_rdh(ctx, std::move(groups), rs, ag);
+  if (rdh_ok && std::has_single_bit(n)) return make_rdh(ctx, std::move(groups), rs, ag);
   return make_ring(ctx, std::move(groups), rs, ag);
 }
 
@@ -83,20 +86,29 @@ std::vector<std::unique_ptr<Phase>> make_hierarchical(
       inter.push_back(std::move(grp));
     }
   }
+  // Each phase RDH where its groups have 2^k ranks, ring otherwise; the intra-chip phases
+  // only while ctx.intra_rdh (plan() retries with rings there when RDH's scratch does not
+  // fit). [CHOICE D30d]
+  const auto inter_phase = [&](std::vector<Group> sub, bool rs, bool ag) {
+    return rdh_or_ring(ctx, std::move(sub), rs, ag, true);
+  };
+  const auto intra_phase = [&](std::vector<Group> sub, bool rs, bool ag) {
+    return rdh_or_ring(ctx, std::move(sub), rs, ag, ctx.intra_rdh);
+  };
   std::vector<std::unique_ptr<Phase>> phases;
   switch (op) {
     case Op::kAllReduce:
-      phases.push_back(make_ring(ctx, intra, true, false));
-      phases.push_back(inter_phase(ctx, std::move(inter), true, true));
-      phases.push_back(make_ring(ctx, std::move(intra), false, true));
+      phases.push_back(intra_phase(intra, true, false));
+      phases.push_back(inter_phase(std::move(inter), true, true));
+      phases.push_back(intra_phase(std::move(intra), false, true));
       break;
     case Op::kAllGather:
-      phases.push_back(inter_phase(ctx, std::move(inter), false, true));
-      phases.push_back(make_ring(ctx, std::move(intra), false, true));
+      phases.push_back(inter_phase(std::move(inter), false, true));
+      phases.push_back(intra_phase(std::move(intra), false, true));
       break;
     case Op::kReduceScatter:
-      phases.push_back(make_ring(ctx, std::move(intra), true, false));
-      phases.push_back(inter_phase(ctx, std::move(inter), true, false));
+      phases.push_back(intra_phase(std::move(intra), true, false));
+      phases.push_back(inter_phase(std::move(inter), true, false));
       break;
     default:
       SBRDMA_CHECK_MSG(false, "hierarchical: not a reduce or gather op");

@@ -163,13 +163,14 @@ void point_phases(Plan& p, const Geometry& g, const Communicator& c, const Lower
   p.phases.push_back(make_p2p(*p.ctx, std::move(groups)));
 }
 
-/// plan() with rings as greedy (for scratch slots) as `lean` allows.
+/// plan() with rings as greedy (for scratch slots) as `lean` allows, and hierarchical's
+/// intra-chip phases RDH where they can be if `intra_rdh`.
 Plan plan_rings(const Geometry& g, const Communicator& c, const LowerRequest& req,
-                std::uint64_t count, Algorithm alg, bool lean) {
+                std::uint64_t count, Algorithm alg, bool lean, bool intra_rdh) {
   Plan p;
   p.em = std::make_unique<Emitter>(g, req.notes);
   p.ctx = std::make_unique<Ctx>(
-      Ctx{*p.em, req.dtype, req.reduce, req.iterations, req.ring_halves_from, lean});
+      Ctx{*p.em, req.dtype, req.reduce, req.iterations, req.ring_halves_from, lean, intra_rdh});
   p.em->alloc_bytes(layout(g, c, req, count, p.buffers));
   if (c.ranks() == 1 && is_reduction(req.op)) return p;  // one rank: nothing moves
   if (req.op == Op::kAllToAll || req.op == Op::kSendRecv || req.op == Op::kPermute) {
@@ -197,12 +198,20 @@ bool holds(const Geometry& g, const Emitter& em) {
 /// scratch slots than it needs where they fit (fewer credits), which can leave a later phase
 /// (hierarchical's inter-chip one) too little room: then the plan is made again with lean
 /// rings, so that whether a size fits does not depend on that greed (a larger size, whose
-/// ring could not be greedy, would fit where a smaller one did not). [CHOICE D30d]
+/// ring could not be greedy, would fit where a smaller one did not). Hierarchical's intra-chip
+/// phases run RDH first (a scratch area per step), and rings where that does not fit.
+/// [CHOICE D30d]
 Plan plan(const Geometry& g, const Communicator& c, const LowerRequest& req, std::uint64_t count,
           Algorithm alg) {
-  Plan p = plan_rings(g, c, req, count, alg, false);
+  if (alg == Algorithm::kHierarchical && req.op != Op::kAllToAll) {
+    for (const bool lean : {false, true}) {
+      Plan p = plan_rings(g, c, req, count, alg, lean, true);
+      if (holds(g, *p.em)) return p;
+    }
+  }
+  Plan p = plan_rings(g, c, req, count, alg, false, false);
   if (holds(g, *p.em)) return p;
-  return plan_rings(g, c, req, count, alg, true);  // also what a refusal reports it needs
+  return plan_rings(g, c, req, count, alg, true, false);  // also what a refusal reports it needs
 }
 
 /// Emits iteration `it` of every phase of `p`.
@@ -371,7 +380,7 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
     // Neuron's RDH on Trn2 is two-level: "inter-chip recursive doubling/halving plus an
     // intra-chip stage" [HIGH hw-params §3 CC-INTRA]. In its published band (1-56 MB), an
     // all-reduce whose groups span several chips, laid out so that hierarchical applies, runs
-    // that form (hierarchical: ring inside each chip, RDH across); flat RDH across every rank
+    // that form (hierarchical: RDH inside each chip, then across); flat RDH across every rank
     // stays `--algorithm rdh`, and auto's below 1 MB past one node (D32). [CHOICE D46]
     if (req.op == Op::kAllReduce && req.bytes >= kMeshBelow && two_level_applies(g, c, req) &&
         fit(Algorithm::kHierarchical)) {

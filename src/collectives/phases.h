@@ -34,6 +34,9 @@ struct Ctx {
   /// Rings take the fewest scratch slots (2 x halves) instead of as many as the room left
   /// holds: plan() retries with it when a greedy ring left a later phase too little.
   bool lean_rings = false;
+  /// Hierarchical's intra-chip phases run RDH where a chip holds 2^k ranks (else ring):
+  /// plan() retries with rings there when RDH's scratch does not fit. [CHOICE D30d]
+  bool intra_rdh = true;
   [[nodiscard]] unsigned eb() const { return dtype_bytes(dt); }
 };
 

@@ -138,6 +138,31 @@ TEST(Lower, AutoRunsTheTwoLevelRdhForAnAllReduceAcrossChips) {
             Algorithm::kHierarchical);
 }
 
+TEST(Lower, HierarchicalRunsRdhInsideEachChipWhereItFitsAndRingsWhereNot) {
+  // [CHOICE D30d] 8 chips of 8 ranks: every phase is RDH at 1 MiB; at 16 MiB RDH's scratch
+  // areas (one a step) do not fit a partition inside the chips, whose phases run rings then.
+  const Geometry g = Geometry::of(soc::cayman_profile(), 8);
+  const auto notes_of = [&](std::uint64_t bytes) {
+    LowerRequest r = req(Op::kAllReduce, bytes, Algorithm::kHierarchical);
+    r.notes = true;
+    auto low = lower(g, first(64, g), r);
+    EXPECT_TRUE(low.ok()) << low.error().message;
+    std::pair<unsigned, unsigned> rdh_ring{0, 0};
+    if (!low.ok()) return rdh_ring;
+    for (const std::string& n : low->programs[0].notes) {
+      if (n.starts_with("rdh ")) ++rdh_ring.first;
+      if (n.starts_with("ring ")) ++rdh_ring.second;
+    }
+    return rdh_ring;
+  };
+  const auto small = notes_of(1 << 20);
+  EXPECT_GT(small.first, 0U);
+  EXPECT_EQ(small.second, 0U);
+  const auto large = notes_of(16 << 20);
+  EXPECT_GT(large.first, 0U);  // across the chips
+  EXPECT_GT(large.second, 0U);
+}
+
 TEST(Lower, AlgorithmsThatDoNotApplyAreErrors) {
   const Geometry g = Geometry::of(soc::cayman_profile(), 2);
   auto e1 = resolve_algorithm(g, first(6, g), req(Op::kAllReduce, 4096, Algorithm::kRdh));
