@@ -293,11 +293,14 @@ base::Result<std::uint64_t> element_count(const LowerRequest& req) {
 
 namespace {
 
-/// Whether every group spans more than one chip and hierarchical applies to them (the same
-/// number of ranks on each chip of a group, every group laid out alike). [CHOICE D46]
+/// Whether every group spans more than one chip with more than one rank on each, and
+/// hierarchical applies to them (the same number of ranks on each chip of a group, every
+/// group laid out alike). One rank a chip would make it flat RDH by another name. [D46]
 bool two_level_applies(const Geometry& g, const Communicator& c, const LowerRequest& req) {
-  if (!std::all_of(c.groups.begin(), c.groups.end(),
-                   [&](const auto& group) { return chips_spanned(g, group) > 1; })) {
+  if (!std::all_of(c.groups.begin(), c.groups.end(), [&](const auto& group) {
+        const unsigned chips = chips_spanned(g, group);
+        return chips > 1 && group.size() > chips;
+      })) {
     return false;
   }
   LowerRequest two = req;

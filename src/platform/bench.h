@@ -127,8 +127,8 @@ struct BenchResult {
   std::vector<collectives::CoreProgram> programs;  ///< last point's, with keep_programs
   unsigned groups = 1;
   std::vector<collectives::CoreId> cores;  ///< every rank's core, all groups, ascending
-  /// Some group has ranks on more than one chip: where a row ran RDH, the table says its times
-  /// depend on the order of same-tick link bookings (D26f, D31d).
+  /// Some group has ranks on more than one chip: where a row ran RDH or hierarchical, the
+  /// table says its times depend on the order of same-tick link bookings (D26f, D31d).
   bool several_chips = false;
 };
 

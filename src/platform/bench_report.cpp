@@ -89,14 +89,17 @@ std::optional<base::Error> wrong_data_error(const BenchResult& r) {
 std::string format_table(const BenchOptions& o, const BenchResult& r) {
   std::string out = header_line(o, r.groups);
   out += "# time: simulated device time; GB/s: 10^9 bytes per simulated second\n";
-  // Only RDH's rows: the other algorithms' times move by a few percent at most (D31d).
-  const bool flat_rdh = std::any_of(r.rows.begin(), r.rows.end(), [](const BenchRow& row) {
-    return row.algorithm == collectives::Algorithm::kRdh;
+  // Only where a row ran RDH, flat or across the chips of hierarchical: ring's, mesh's and
+  // all-to-all's times do not move with the tie seed (D31d).
+  const bool rdh = std::any_of(r.rows.begin(), r.rows.end(), [](const BenchRow& row) {
+    return row.algorithm == collectives::Algorithm::kRdh ||
+           row.algorithm == collectives::Algorithm::kHierarchical;
   });
-  if (r.several_chips && flat_rdh) {
+  if (r.several_chips && rdh) {
     out +=
         "# several chips: engines contending for chip-to-chip links are served in booking "
-        "order, so RDH's times can move by tens of percent with --tie-seed (D26f, D31d)\n";
+        "order, so RDH's and hierarchical's times move with --tie-seed, flat RDH's by tens "
+        "of percent (D26f, D31d)\n";
   }
   // nccom-test's columns and widths; a time, bandwidth or #wrong column is as wide as its
   // heading or its widest figure needs (sizes and counts fit theirs: an SBUF holds them).

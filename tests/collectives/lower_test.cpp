@@ -131,6 +131,11 @@ TEST(Lower, AutoRunsTheTwoLevelRdhForAnAllReduceAcrossChips) {
   for (CoreId k = 0; k < 4; ++k) uneven.groups[0].push_back(8 + k);
   for (CoreId k = 0; k < 4; ++k) uneven.groups[0].push_back(16 + k);
   EXPECT_EQ(*resolve_algorithm(g, uneven, req(Op::kAllReduce, 4 << 20)), Algorithm::kRdh);
+  // One rank a chip: two-level is flat RDH by another name; auto says RDH.
+  Communicator one_a_chip;
+  one_a_chip.groups.emplace_back();
+  for (CoreId chip = 0; chip < 8; ++chip) one_a_chip.groups[0].push_back(chip * per_chip);
+  EXPECT_EQ(*resolve_algorithm(g, one_a_chip, req(Op::kAllReduce, 4 << 20)), Algorithm::kRdh);
   // Past one node: RDH below 1 MB (D32), the two-level form from 1 MB.
   const Communicator four_nodes = first(64 * per_chip, g);
   EXPECT_EQ(*resolve_algorithm(g, four_nodes, req(Op::kAllReduce, 64 << 10)), Algorithm::kRdh);

@@ -388,6 +388,29 @@ TEST(PagedMemory, AWriteRunOfASparseMemoryIsBackedAtOnceAnOverwriteRunIsNot) {
   EXPECT_TRUE(std::all_of(wider.begin(), wider.end(), [](std::uint8_t b) { return b == 0; }));
 }
 
+TEST(PagedMemory, APageOf64PiecesTracksItsLastOne) {
+  // A 256 KiB page (a 256 KiB SBUF partition) has all 64 pieces of the mask: a run over all of
+  // them, and a read of the last piece alone.
+  constexpr std::uint64_t kPage = 256 * 1024;
+  PagedMemory m(2 * kPage, kPage, kPage);
+  const std::vector<std::uint8_t> sevens(100, 7);
+  m.write(kPage - 100, sevens);  // the last piece, page 0
+  const auto tail = m.read_run(kPage - 4096, 4096);
+  ASSERT_EQ(tail.size(), 4096U);
+  EXPECT_EQ(tail[4095], 7);
+  EXPECT_EQ(tail[0], 0);
+  const auto before = m.read_run(kPage - 8192, 8192);  // piece 62: untouched, up to 63
+  EXPECT_EQ(before.size(), 4096U);
+  EXPECT_TRUE(std::all_of(before.begin(), before.end(), [](std::uint8_t b) { return b == 0; }));
+  const auto whole = m.write_run(kPage, kPage);  // page 1, every piece at once
+  ASSERT_EQ(whole.size(), kPage);
+  std::fill(whole.begin(), whole.end(), std::uint8_t{9});
+  std::vector<std::uint8_t> got(kPage);
+  m.read(kPage, got);
+  EXPECT_TRUE(std::all_of(got.begin(), got.end(), [](std::uint8_t b) { return b == 9; }));
+  EXPECT_EQ(m.read_run(kPage, kPage).size(), kPage);  // one run: every piece touched
+}
+
 TEST(PagedMemory, APrefaultOfSeveralBlocksIsBackedWholeOnceWaitedFor) {
   if (!kernel_populates()) GTEST_SKIP() << "this kernel cannot populate ahead";
   // 100 pages of 36 KiB: 3.5 MiB, backed in 2 MiB blocks from the far end (a 1.5 MiB one
@@ -399,8 +422,9 @@ TEST(PagedMemory, APrefaultOfSeveralBlocksIsBackedWholeOnceWaitedFor) {
   wait_prefault();
   PagedMemory ahead(kPages * 64 * 1024, 64 * 1024, kValid);
   for (std::uint64_t p = 0; p < kPages; ++p) {
-    const auto first = ahead.write_run(p * 64 * 1024, 4096);
-    const auto last = ahead.write_run(p * 64 * 1024 + kValid - 4096, 4096);
+    // overwrite_run: write_run would back its pieces itself.
+    const auto first = ahead.overwrite_run(p * 64 * 1024, 4096);
+    const auto last = ahead.overwrite_run(p * 64 * 1024 + kValid - 4096, 4096);
     ASSERT_EQ(first.size(), 4096U);
     ASSERT_EQ(last.size(), 4096U);
     EXPECT_TRUE(resident(first.data())) << "page " << p;
