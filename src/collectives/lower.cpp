@@ -381,12 +381,11 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
   if (one_node && req.bytes < kMeshBelow && fit(Algorithm::kMesh)) return Algorithm::kMesh;
   if (std::has_single_bit(R) && req.bytes <= kRdhUpTo) {
     // Neuron's RDH on Trn2 is two-level: "inter-chip recursive doubling/halving plus an
-    // intra-chip stage" [HIGH hw-params §3 CC-INTRA]. In its published band (1-56 MB), an
-    // all-reduce whose groups span several chips, laid out so that hierarchical applies, runs
-    // that form (hierarchical: RDH inside each chip, then across); flat RDH across every rank
-    // stays `--algorithm rdh`, and auto's below 1 MB past one node (D32). [CHOICE D46]
-    if (req.op == Op::kAllReduce && req.bytes >= kMeshBelow && two_level_applies(g, c, req) &&
-        fit(Algorithm::kHierarchical)) {
+    // intra-chip stage" [HIGH hw-params §3 CC-INTRA]. Wherever auto runs RDH (1-56 MB, and
+    // below 1 MB past one node, D32), an all-reduce whose groups span several chips, laid out
+    // so that hierarchical applies, runs that form (hierarchical: RDH inside each chip, then
+    // across); flat RDH across every rank stays `--algorithm rdh`. [CHOICE D46]
+    if (req.op == Op::kAllReduce && two_level_applies(g, c, req) && fit(Algorithm::kHierarchical)) {
       return Algorithm::kHierarchical;
     }
     if (fit(Algorithm::kRdh)) return Algorithm::kRdh;

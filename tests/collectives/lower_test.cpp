@@ -89,13 +89,16 @@ TEST(Lower, AutoWithOneRankSaysRing) {
 }
 
 TEST(Lower, AutoKeepsMeshInsideOneNode) {
-  // [CHOICE D32] 16 chips (one node): mesh below 1 MB; 17 chips or more: RDH (2^k ranks) or ring.
+  // [CHOICE D32] 16 chips (one node): mesh below 1 MB; 17 chips or more: RDH (2^k ranks) or ring
+  // (an all-reduce's RDH across chips in its two-level form, D46).
   const Geometry g = Geometry::of(soc::cayman_profile(), 64);
   const unsigned per_chip = g.dies_per_chip * g.cores_per_die;
   EXPECT_EQ(*resolve_algorithm(g, first(16 * per_chip, g), req(Op::kAllReduce, 64 << 10)),
             Algorithm::kMesh);
-  EXPECT_EQ(*resolve_algorithm(g, first(32 * per_chip, g), req(Op::kAllReduce, 64 << 10)),
+  EXPECT_EQ(*resolve_algorithm(g, first(32 * per_chip, g), req(Op::kAllGather, 64 << 10)),
             Algorithm::kRdh);
+  EXPECT_EQ(*resolve_algorithm(g, first(32 * per_chip, g), req(Op::kAllReduce, 64 << 10)),
+            Algorithm::kHierarchical);
   EXPECT_EQ(*resolve_algorithm(g, first(17 * per_chip, g), req(Op::kAllGather, 64 << 10)),
             Algorithm::kRing);
   // A group's own span counts, not the machine's: 4 groups of 16 chips each stay on mesh.
@@ -109,7 +112,7 @@ TEST(Lower, AutoKeepsMeshInsideOneNode) {
 }
 
 TEST(Lower, AutoRunsTheTwoLevelRdhForAnAllReduceAcrossChips) {
-  // [CHOICE D46] Neuron's RDH on Trn2 has an intra-chip stage: in the RDH band (1-56 MB) an
+  // [CHOICE D46] Neuron's RDH on Trn2 has an intra-chip stage: where auto runs RDH, an
   // all-reduce across chips runs hierarchical where it applies; flat RDH otherwise.
   const Geometry g = Geometry::of(soc::cayman_profile(), 64);
   const unsigned per_chip = g.dies_per_chip * g.cores_per_die;
@@ -136,11 +139,14 @@ TEST(Lower, AutoRunsTheTwoLevelRdhForAnAllReduceAcrossChips) {
   one_a_chip.groups.emplace_back();
   for (CoreId chip = 0; chip < 8; ++chip) one_a_chip.groups[0].push_back(chip * per_chip);
   EXPECT_EQ(*resolve_algorithm(g, one_a_chip, req(Op::kAllReduce, 4 << 20)), Algorithm::kRdh);
-  // Past one node: RDH below 1 MB (D32), the two-level form from 1 MB.
+  // Past one node auto runs RDH below 1 MB too (D32): there as well the two-level form, for
+  // an all-reduce; all-gather keeps flat RDH.
   const Communicator four_nodes = first(64 * per_chip, g);
-  EXPECT_EQ(*resolve_algorithm(g, four_nodes, req(Op::kAllReduce, 64 << 10)), Algorithm::kRdh);
+  EXPECT_EQ(*resolve_algorithm(g, four_nodes, req(Op::kAllReduce, 64 << 10)),
+            Algorithm::kHierarchical);
   EXPECT_EQ(*resolve_algorithm(g, four_nodes, req(Op::kAllReduce, 1 << 20)),
             Algorithm::kHierarchical);
+  EXPECT_EQ(*resolve_algorithm(g, four_nodes, req(Op::kAllGather, 64 << 10)), Algorithm::kRdh);
 }
 
 TEST(Lower, HierarchicalRunsRdhInsideEachChipWhereItFitsAndRingsWhereNot) {
