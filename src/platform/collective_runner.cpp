@@ -241,12 +241,9 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   if (!sim) return sim.error();
   for (const CoreProgram& p : low.programs) SBRDMA_TRY((*sim)->load_program(p.core, p.words));
   if (fill) SBRDMA_TRY(fill_inputs(**sim, job.comm, low, data_of(job)));
-  std::optional<Usage> window_start;
-  if (usage_after == 0) {  // nothing has happened yet
-    window_start.emplace();
-    window_start->links.resize(2 * (*sim)->topology().links().size());
-  }
   const Simulation& watched = **sim;
+  std::optional<Usage> window_start;
+  if (usage_after == 0) window_start = usage_of(watched, low.programs);  // all zero: no run yet
   // Each core's Q7 time as it passes the end of iteration `usage_after` - 1 (its own words:
   // gen is never hoisted across an iteration's end, D30c, so its later gens are all the
   // window's; the clock reads a pc at the next event, by when the event that moved it may have
@@ -259,11 +256,7 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
     }
     if (on_iteration) on_iteration(done, total);
   };
-  IterationClock clock(**sim, low.programs, iterations,
-                       usage_after || on_iteration
-                           ? std::function<void(std::size_t, std::size_t)>(on_done)
-                           : std::function<void(std::size_t, std::size_t)>{},
-                       job.progress_beat_events);
+  IterationClock clock(**sim, low.programs, iterations, on_done, job.progress_beat_events);
   if (usage_after && *usage_after > 0) {
     clock.set_on_pass([&](device::CoreId core, std::size_t k, base::Tick at) {
       if (k + 1 == *usage_after) q7_at_start[core] = watched.q7_busy(core, at);
