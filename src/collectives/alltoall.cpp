@@ -10,7 +10,6 @@
 // Every leg reads an input block or a scratch slot and writes an output block or a scratch
 // slot; blocks keep their own column widths (uneven sizes move exactly their columns), and
 // moves contiguous at both ends go as one leg (send_moves).
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
@@ -94,12 +93,12 @@ class BruckPhase final : public Phase {
       if (k_ == 0) wait_all(grp, iter, 0, "all-to-all rdh: own block in");
       for (unsigned m = 0; m < k_; ++m) {
         for (unsigned s = 0; s < n_; ++s) {
-          if (m > 0) ctx_.em.step(grp.ranks[s], fmt::format("all-to-all rdh step {}", m));
+          if (m > 0) ctx_.em.step(grp.ranks[s], ctx_.em.note("all-to-all rdh step {}", m));
           const unsigned r = (s + (1U << m)) % n_;
           send_moves(ctx_, grp.ranks[s], grp.ranks[r], moves(grp, iter, s, m), sem(iter, m), true,
-                     fmt::format("all-to-all rdh step {}: the blocks with bit {} set", m, m));
+                     ctx_.em.note("all-to-all rdh step {}: the blocks with bit {} set", m, m));
         }
-        wait_all(grp, iter, m, fmt::format("all-to-all rdh step {}: blocks in", m));
+        wait_all(grp, iter, m, ctx_.em.note("all-to-all rdh step {}: blocks in", m));
       }
     }
   }

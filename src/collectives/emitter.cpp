@@ -24,12 +24,6 @@ isa::Word wait_word(unsigned sem, std::uint32_t target) {
   return isa::encode(w);
 }
 
-bool is_pure_wait(const isa::Word& w) {
-  if (w[0] != isa::kOpcodeEventSemaphore) return false;
-  const isa::Events ev = isa::decode_events(w);
-  return ev.wait_mode != isa::WaitMode::kNone && ev.update_mode == isa::UpdateMode::kNone;
-}
-
 isa::AluOp alu_of(ReduceOp op) {
   switch (op) {
     case ReduceOp::kSum:
@@ -44,7 +38,8 @@ isa::AluOp alu_of(ReduceOp op) {
 
 }  // namespace
 
-Emitter::Emitter(const Geometry& g, bool notes) : g_(g), notes_(notes) {
+Emitter::Emitter(const Geometry& g, bool notes, Output output)
+    : g_(g), notes_(notes && output == Output::kPrograms), keep_(output == Output::kPrograms) {
   books_.resize(g_.num_cores());
   expected_.assign(static_cast<std::size_t>(g_.num_cores()) * g_.semaphores, 0);
   // Window size: K legs of the largest shape must fit a ring between two reuses of a slot
@@ -92,10 +87,15 @@ Emitter::CoreBook& Emitter::book(CoreId core) {
   return b;
 }
 
-void Emitter::put(CoreId core, std::size_t at, const isa::Word& w, std::string_view note) {
-  CoreProgram& p = book(core).prog;
-  SBRDMA_CHECK(at <= p.words.size());
-  p.words.insert(p.words.begin() + static_cast<std::ptrdiff_t>(at), w);
+template <class Make>
+void Emitter::put(CoreId core, std::size_t at, bool wait, Make&& make, std::string_view note) {
+  CoreBook& b = book(core);
+  SBRDMA_CHECK(at <= b.length);
+  if (at == b.length) b.ends_with_wait = wait;
+  ++b.length;
+  if (!keep_) return;
+  CoreProgram& p = b.prog;
+  p.words.insert(p.words.begin() + static_cast<std::ptrdiff_t>(at), make());
   if (notes_) {
     p.notes.resize(p.words.size() - 1);
     p.notes.insert(p.notes.begin() + static_cast<std::ptrdiff_t>(at), std::string(note));
@@ -103,6 +103,12 @@ void Emitter::put(CoreId core, std::size_t at, const isa::Word& w, std::string_v
       if (m.pc > at) ++m.pc;  // a word hoisted above a step start belongs to the step before
     }
   }
+}
+
+void Emitter::put_wait(CoreId core, unsigned sem, std::uint32_t target, std::string_view note) {
+  put(
+      core, book(core).length, true, [&] { return wait_word(sem, target); }, note);
+  ++stats_.wait_words;
 }
 
 void Emitter::step(CoreId core, std::string_view name) {
@@ -162,40 +168,51 @@ void Emitter::direct_leg(CoreId src, CoreId dst, std::uint64_t src_off, std::uin
   const unsigned local = window_[j % k];
   std::size_t at = b.after_start;
   if (j >= k) {  // leg j-k used this local semaphore: wait until all its engines are done
-    put(src, at++, wait_word(local, static_cast<std::uint32_t>(kLocalIncrement * (j / k))),
+    const auto target = static_cast<std::uint32_t>(kLocalIncrement * (j / k));
+    put(
+        src, at++, true, [&] { return wait_word(local, target); },
         "window: an earlier leg's engines are done");
     ++stats_.wait_words;
   }
-  const Place peer = g_.locate(dst);
-  isa::RdmaDescGen gen;
-  gen.local_sem = static_cast<std::uint8_t>(local);
-  gen.remote_sem = static_cast<std::uint8_t>(remote_sem);
-  gen.remote_core_id.imm = peer.tpb;      // [CHOICE D9]
-  gen.remote_routing_id.imm = peer.chip;  // [CHOICE D9]
-  gen.dma_engine_mask.imm = bytes == 0 ? kOneEngine : kAllEngines;
-  gen.src_addr.value = static_cast<std::uint32_t>(src_off);
-  gen.dst_addr.value = static_cast<std::uint32_t>(dst_off);
-  gen.free_dim_bytes = static_cast<std::uint32_t>(bytes);
-  put(src, at++, isa::encode(gen), note);
+  put(
+      src, at++, false,
+      [&] {
+        const Place peer = g_.locate(dst);
+        isa::RdmaDescGen gen;
+        gen.local_sem = static_cast<std::uint8_t>(local);
+        gen.remote_sem = static_cast<std::uint8_t>(remote_sem);
+        gen.remote_core_id.imm = peer.tpb;      // [CHOICE D9]
+        gen.remote_routing_id.imm = peer.chip;  // [CHOICE D9]
+        gen.dma_engine_mask.imm = bytes == 0 ? kOneEngine : kAllEngines;
+        gen.src_addr.value = static_cast<std::uint32_t>(src_off);
+        gen.dst_addr.value = static_cast<std::uint32_t>(dst_off);
+        gen.free_dim_bytes = static_cast<std::uint32_t>(bytes);
+        return isa::encode(gen);
+      },
+      note);
 
   isa::RdmaDescStart start;
-  CoreProgram& p = b.prog;
-  if (p.words.size() > at && is_pure_wait(p.words.back())) {
-    start.events = isa::decode_events(p.words.back());  // the wait gates the start itself
-    const std::size_t gone = p.words.size() - 1;
-    p.words.pop_back();
-    if (notes_) {
-      p.notes.pop_back();
-      // A step that began after the wait begins with the start that replaces it.
-      for (StepMark& m : p.steps) {
-        if (m.pc > gone) --m.pc;
+  if (b.length > at && b.ends_with_wait) {  // the wait gates the start itself
+    --b.length;
+    if (keep_) {
+      CoreProgram& p = b.prog;
+      start.events = isa::decode_events(p.words.back());
+      const std::size_t gone = p.words.size() - 1;
+      p.words.pop_back();
+      if (notes_) {
+        p.notes.pop_back();
+        // A step that began after the wait begins with the start that replaces it.
+        for (StepMark& m : p.steps) {
+          if (m.pc > gone) --m.pc;
+        }
       }
     }
     --stats_.wait_words;
   }
-  put(src, p.words.size(), isa::encode(start),
+  put(
+      src, b.length, false, [&] { return isa::encode(start); },
       notes_ ? fmt::format("start: to core {}, {} B per partition", dst, bytes) : "");
-  b.after_start = p.words.size();
+  b.after_start = b.length;
   if (bytes > 0) {
     // Legs older than the window are done (the window waited for them).
     std::erase_if(b.reading, [&](const Reading& r) { return r.leg + k <= j; });
@@ -207,9 +224,7 @@ void Emitter::direct_leg(CoreId src, CoreId dst, std::uint64_t src_off, std::uin
 
 void Emitter::wait(const Arrival& a, std::string_view note) {
   flush_relays();
-  CoreBook& b = book(a.core);
-  put(a.core, b.prog.words.size(), wait_word(a.sem, a.target), note);
-  ++stats_.wait_words;
+  put_wait(a.core, a.sem, a.target, note);
 }
 
 void Emitter::release(CoreId core, std::uint64_t lo, std::uint64_t hi) {
@@ -221,11 +236,9 @@ void Emitter::release(CoreId core, std::uint64_t lo, std::uint64_t hi) {
   }
   if (newest == none) return;
   const unsigned k = static_cast<unsigned>(window_.size());
-  put(core, b.prog.words.size(),
-      wait_word(window_[newest % k],
-                static_cast<std::uint32_t>(kLocalIncrement * (newest / k + 1))),
-      "the core's own send of these bytes is done");
-  ++stats_.wait_words;
+  put_wait(core, window_[newest % k],
+           static_cast<std::uint32_t>(kLocalIncrement * (newest / k + 1)),
+           "the core's own send of these bytes is done");
   std::erase_if(b.reading, [&](const Reading& r) { return r.leg <= newest; });
 }
 
@@ -238,21 +251,26 @@ void Emitter::reduce(CoreId core, std::uint64_t dst_off, std::uint64_t src_off, 
     const std::uint64_t left = cols - done;
     const std::uint64_t n0 = left <= kMaxNum0 ? left : kMaxStep;
     const std::uint64_t n1 = left <= kMaxNum0 ? 1 : std::min(left / n0, kMaxNum0);
-    isa::ExtTensorTensorArith t;  // [CHOICE D13, D28] dst = src0 op src1
-    t.in0_in1_dtype = isa::DtypePair{isa_dtype(dt), isa_dtype(dt)};
-    t.out_dtype = isa_dtype(dt);
-    t.op = alu_of(op);
-    auto pattern = [&](std::uint64_t off) {
-      isa::Tensor2d p;
-      p.start_addr.value = static_cast<std::uint32_t>(off + done * eb);
-      p.step_elem = {1, static_cast<std::int16_t>(n1 > 1 ? n0 : 0)};
-      p.num_elem = {static_cast<std::uint16_t>(n0), static_cast<std::uint16_t>(n1)};
-      return p;
-    };
-    t.src0_mem_pattern = pattern(dst_off);
-    t.src1_mem_pattern = pattern(src_off);
-    t.dst_mem_pattern = pattern(dst_off);
-    put(core, book(core).prog.words.size(), isa::encode(t), note);
+    put(
+        core, book(core).length, false,
+        [&] {
+          isa::ExtTensorTensorArith t;  // [CHOICE D13, D28] dst = src0 op src1
+          t.in0_in1_dtype = isa::DtypePair{isa_dtype(dt), isa_dtype(dt)};
+          t.out_dtype = isa_dtype(dt);
+          t.op = alu_of(op);
+          auto pattern = [&](std::uint64_t off) {
+            isa::Tensor2d p;
+            p.start_addr.value = static_cast<std::uint32_t>(off + done * eb);
+            p.step_elem = {1, static_cast<std::int16_t>(n1 > 1 ? n0 : 0)};
+            p.num_elem = {static_cast<std::uint16_t>(n0), static_cast<std::uint16_t>(n1)};
+            return p;
+          };
+          t.src0_mem_pattern = pattern(dst_off);
+          t.src1_mem_pattern = pattern(src_off);
+          t.dst_mem_pattern = pattern(dst_off);
+          return isa::encode(t);
+        },
+        note);
     ++stats_.reduce_words;
     done += n0 * n1;
   }
@@ -274,8 +292,7 @@ void Emitter::flush_relays() {
       }
     }
     for (unsigned s : sems) {  // everything relayed to s so far has landed here
-      put(m, book(m).prog.words.size(), wait_word(s, expected(m, s)), "relay: first hops landed");
-      ++stats_.wait_words;
+      put_wait(m, s, expected(m, s), "relay: first hops landed");
     }
     for (const Pending& p : pend) {
       if (p.relay != m) continue;
@@ -288,18 +305,19 @@ void Emitter::flush_relays() {
 void Emitter::end_iteration() {
   flush_relays();
   for (CoreBook& b : books_) {
-    b.prog.iteration_end.push_back(b.prog.words.size());
-    b.after_start = b.prog.words.size();  // no gen hoisted across an iteration's end
+    if (keep_) b.prog.iteration_end.push_back(b.length);
+    b.after_start = b.length;  // no gen hoisted across an iteration's end
   }
 }
 
 std::uint64_t Emitter::words() const {
   std::uint64_t n = 0;
-  for (const CoreBook& b : books_) n += b.prog.words.size();
+  for (const CoreBook& b : books_) n += b.length;
   return n;
 }
 
 std::vector<CoreProgram> Emitter::take_programs() {
+  SBRDMA_CHECK_MSG(keep_, "take_programs: this emitter only counts words");
   flush_relays();
   std::vector<CoreProgram> out;
   for (CoreBook& b : books_) {

@@ -20,11 +20,14 @@
 ///
 /// Errors (semaphores exhausted) are sticky: emission goes on, status() reports the first.
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "base/result.h"
@@ -56,8 +59,13 @@ class Emitter {
   /// Window of legs in flight per core (local-semaphore slots). [CHOICE D30c]
   static constexpr unsigned kWindow = 16;
 
+  /// What the emitter keeps of the words: the programs, or only how many words each has
+  /// (for the checks that throw the words away: every book, scratch slot and relay is the
+  /// same, and no word is encoded or stored).
+  enum class Output { kPrograms, kCountOnly };
+
   /// `notes`: keep a note per word (for --dump-programs; costs memory at scale).
-  Emitter(const Geometry& g, bool notes);
+  Emitter(const Geometry& g, bool notes, Output output = Output::kPrograms);
 
   [[nodiscard]] const Geometry& geometry() const { return g_; }
 
@@ -92,6 +100,12 @@ class Emitter {
   void flush_relays();
   /// Marks the end of an iteration on every program.
   void end_iteration();
+  /// fmt::format(f, args...) if the notes are kept, else "" without formatting anything.
+  template <class... Args>
+  [[nodiscard]] std::string note(fmt::format_string<Args...> f, Args&&... args) const {
+    if (!notes_) return {};
+    return fmt::format(f, std::forward<Args>(args)...);
+  }
   /// Marks the start of a step of `core`'s program (kept with the notes only).
   void step(CoreId core, std::string_view name);
 
@@ -102,7 +116,8 @@ class Emitter {
   void fail(std::string message);
   /// Words emitted so far, all programs together.
   [[nodiscard]] std::uint64_t words() const;
-  /// The programs of every core that has words, by core id. Flushes relays first.
+  /// The programs of every core that has words, by core id. Flushes relays first. Not with
+  /// Output::kCountOnly.
   std::vector<CoreProgram> take_programs();
 
  private:
@@ -122,7 +137,9 @@ class Emitter {
     std::uint64_t leg;
   };
   struct CoreBook {
-    CoreProgram prog;
+    CoreProgram prog;             ///< empty with Output::kCountOnly
+    std::size_t length = 0;       ///< words in the program
+    bool ends_with_wait = false;  ///< its last word is a pure wait (a start can fold it)
     std::size_t after_start = 0;  ///< index just after the last start word
     std::uint64_t legs = 0;       ///< legs issued (window position)
     bool touched = false;
@@ -130,7 +147,12 @@ class Emitter {
   };
 
   CoreBook& book(CoreId core);
-  void put(CoreId core, std::size_t at, const isa::Word& w, std::string_view note);
+  /// Adds a word at index `at` of `core`'s program (`wait`: a pure wait); `make` encodes it,
+  /// called only if the programs are kept.
+  template <class Make>
+  void put(CoreId core, std::size_t at, bool wait, Make&& make, std::string_view note);
+  /// A pure wait word at the end of `core`'s program.
+  void put_wait(CoreId core, unsigned sem, std::uint32_t target, std::string_view note);
   /// gen + start, no relay check; `count` adds the increment to the receiver's books.
   void direct_leg(CoreId src, CoreId dst, std::uint64_t src_off, std::uint64_t dst_off,
                   std::uint64_t bytes, unsigned remote_sem, std::string_view note);
@@ -140,6 +162,7 @@ class Emitter {
 
   Geometry g_;
   bool notes_;
+  bool keep_;  // the programs' words, not only their count
   std::vector<CoreBook> books_;
   std::vector<std::uint32_t> expected_;  // [core * semaphores + sem]
   std::vector<unsigned> window_;         // the local-semaphore slots

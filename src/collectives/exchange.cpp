@@ -79,16 +79,16 @@ class ExchangePhase final : public Phase {
             if (send(grp, iter, s, (s + d) % n, sem)) got[(s + d) % n] = true;
           }
         }
-        wait_all_sent(ctx_, grp.ranks, got, sem, fmt::format("{}: all blocks in", name_));
+        wait_all_sent(ctx_, grp.ranks, got, sem, ctx_.em.note("{}: all blocks in", name_));
         continue;
       }
       for (unsigned d = 0; d < n; ++d) {
         for (unsigned s = 0; s < n; ++s) {
-          ctx_.em.step(grp.ranks[s], fmt::format("{} step {}", name_, d));
+          ctx_.em.step(grp.ranks[s], ctx_.em.note("{} step {}", name_, d));
           if (send(grp, iter, s, (s + d) % n, sem)) got[(s + d) % n] = true;
         }
         if (d == 0 && n > 1) continue;  // the leg to itself: waited for with step 1
-        wait_all_sent(ctx_, grp.ranks, got, sem, fmt::format("{} step {}: block in", name_, d));
+        wait_all_sent(ctx_, grp.ranks, got, sem, ctx_.em.note("{} step {}: block in", name_, d));
         got.assign(n, false);
       }
     }
@@ -97,7 +97,7 @@ class ExchangePhase final : public Phase {
  private:
   bool send(const ExchangeGroup& grp, unsigned iter, unsigned s, unsigned j, unsigned sem) {
     return send_moves(ctx_, grp.ranks[s], grp.ranks[j], grp.moves(iter, s, j), sem, s != j,
-                      fmt::format("{}: block {} to position {}", name_, j, j));
+                      ctx_.em.note("{}: block {} to position {}", name_, j, j));
   }
 
   /// The pairwise steps share one semaphore and their early waits only pace, so a relay

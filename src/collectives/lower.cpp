@@ -166,9 +166,10 @@ void point_phases(Plan& p, const Geometry& g, const Communicator& c, const Lower
 /// plan() with rings as greedy (for scratch slots) as `lean` allows, and hierarchical's
 /// intra-chip phases RDH where they can be if `intra_rdh`.
 Plan plan_rings(const Geometry& g, const Communicator& c, const LowerRequest& req,
-                std::uint64_t count, Algorithm alg, bool lean, bool intra_rdh) {
+                std::uint64_t count, Algorithm alg, Emitter::Output out, bool lean,
+                bool intra_rdh) {
   Plan p;
-  p.em = std::make_unique<Emitter>(g, req.notes);
+  p.em = std::make_unique<Emitter>(g, req.notes, out);
   p.ctx = std::make_unique<Ctx>(
       Ctx{*p.em, req.dtype, req.reduce, req.iterations, req.ring_halves_from, lean, intra_rdh});
   p.em->alloc_bytes(layout(g, c, req, count, p.buffers));
@@ -200,18 +201,19 @@ bool holds(const Geometry& g, const Emitter& em) {
 /// rings, so that whether a size fits does not depend on that greed (a larger size, whose
 /// ring could not be greedy, would fit where a smaller one did not). Hierarchical's intra-chip
 /// phases run RDH first (a scratch area per step), and rings where that does not fit.
-/// [CHOICE D30d]
+/// [CHOICE D30d] `out`: Output::kCountOnly for a plan whose words are thrown away.
 Plan plan(const Geometry& g, const Communicator& c, const LowerRequest& req, std::uint64_t count,
-          Algorithm alg) {
+          Algorithm alg, Emitter::Output out) {
   if (alg == Algorithm::kHierarchical && req.op != Op::kAllToAll) {
     for (const bool lean : {false, true}) {
-      Plan p = plan_rings(g, c, req, count, alg, lean, true);
+      Plan p = plan_rings(g, c, req, count, alg, out, lean, true);
       if (holds(g, *p.em)) return p;
     }
   }
-  Plan p = plan_rings(g, c, req, count, alg, false, false);
+  Plan p = plan_rings(g, c, req, count, alg, out, false, false);
   if (holds(g, *p.em)) return p;
-  return plan_rings(g, c, req, count, alg, true, false);  // also what a refusal reports it needs
+  // also what a refusal reports it needs
+  return plan_rings(g, c, req, count, alg, out, true, false);
 }
 
 /// Emits iteration `it` of every phase of `p`.
@@ -222,7 +224,7 @@ void emit_phases(Plan& p, unsigned it) {
 
 bool fits(const Geometry& g, const Communicator& c, const LowerRequest& req, std::uint64_t count,
           Algorithm alg) {
-  return holds(g, *plan(g, c, req, count, alg).em);
+  return holds(g, *plan(g, c, req, count, alg, Emitter::Output::kCountOnly).em);
 }
 
 /// The iterations to emit to see every relay slot of `req`: a ring's rotating scratch slots
@@ -248,7 +250,7 @@ bool fits_emitted(const Geometry& g, const Communicator& c, const LowerRequest& 
                   std::uint64_t count, Algorithm alg) {
   LowerRequest quiet = req;
   quiet.notes = false;
-  Plan p = plan(g, c, quiet, count, alg);
+  Plan p = plan(g, c, quiet, count, alg, Emitter::Output::kCountOnly);
   if (!holds(g, *p.em)) return false;
   emit_phases(p, 0);
   emit_relay_iterations(g, c, quiet, p);
@@ -458,7 +460,7 @@ struct Checked {
 };
 
 base::Result<Checked> check_and_plan(const Geometry& g, const Communicator& c,
-                                     const LowerRequest& req) {
+                                     const LowerRequest& req, Emitter::Output out) {
   SBRDMA_TRY(check_communicator(g, c));
   SBRDMA_TRY(check_src_target_pairs(c, req.op, req.pairs));
   auto count = element_count(req);
@@ -466,7 +468,7 @@ base::Result<Checked> check_and_plan(const Geometry& g, const Communicator& c,
   auto alg = resolve_algorithm(g, c, req);
   if (!alg) return alg.error();
   if (req.iterations == 0) return base::make_error("-n: at least one iteration");
-  Plan p = plan(g, c, req, *count, *alg);
+  Plan p = plan(g, c, req, *count, *alg, out);
   if (!p.em->status().ok()) return p.em->status().error();
   if (p.em->sbuf_used() > g.partition_bytes) {
     return does_not_fit(g, c, req, *alg,
@@ -518,7 +520,7 @@ base::Result<Footprint> check_request(const Geometry& g, const Communicator& c,
                                       const LowerRequest& req) {
   LowerRequest quiet = req;
   quiet.notes = false;  // the words emitted here are thrown away
-  auto checked = check_and_plan(g, c, quiet);
+  auto checked = check_and_plan(g, c, quiet, Emitter::Output::kCountOnly);
   if (!checked) return checked.error();
   Plan& p = checked->plan;
   SBRDMA_TRY(emit_iteration(g, c, quiet, checked->algorithm, p, 0));
@@ -530,7 +532,7 @@ base::Result<Footprint> check_request(const Geometry& g, const Communicator& c,
 }
 
 base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const LowerRequest& req) {
-  auto checked = check_and_plan(g, c, req);
+  auto checked = check_and_plan(g, c, req, Emitter::Output::kPrograms);
   if (!checked) return checked.error();
   Plan& p = checked->plan;
   for (unsigned it = 0; it < req.iterations; ++it) {

@@ -11,7 +11,6 @@
 // semaphore-only leg), sent after they finished iteration i. So the
 // semaphores of iterations of one parity never overlap; a lone reduce-scatter keeps two
 // scratch sets for the same reason (an all-reduce's scratch is free before its all-gather).
-#include <fmt/format.h>
 
 #include <algorithm>
 
@@ -65,7 +64,7 @@ class MeshPhase final : public Phase {
           for (const Cols& c : grp.pieces[j]) {
             ctx_.em.leg(grp.ranks[s], grp.ranks[j], grp.base + c.begin * ctx_.eb(),
                         slot(iter, s, j) + packed * ctx_.eb(), c.size() * ctx_.eb(), sem,
-                        fmt::format("mesh rs: piece {} to its owner", j));
+                        ctx_.em.note("mesh rs: piece {} to its owner", j));
             packed += c.size();
           }
           if (packed == 0) pace(ctx_, grp.ranks[s], grp.ranks[j], sem, "mesh rs: empty piece");
@@ -82,7 +81,7 @@ class MeshPhase final : public Phase {
           for (const Cols& c : grp.pieces[j]) {
             ctx_.em.reduce(core, grp.base + c.begin * ctx_.eb(),
                            slot(iter, s, j) + packed * ctx_.eb(), c.size(), ctx_.dt, ctx_.red,
-                           fmt::format("mesh rs: reduce the piece from position {}", s));
+                           ctx_.em.note("mesh rs: reduce the piece from position {}", s));
             packed += c.size();
           }
         }
@@ -101,7 +100,7 @@ class MeshPhase final : public Phase {
           for (const Cols& c : grp.pieces[s]) {
             ctx_.em.leg(grp.ranks[s], grp.ranks[j], grp.base + c.begin * ctx_.eb(),
                         grp.base + c.begin * ctx_.eb(), c.size() * ctx_.eb(), sem,
-                        fmt::format("mesh ag: piece {}", s));
+                        ctx_.em.note("mesh ag: piece {}", s));
           }
           if (total_cols(grp.pieces[s]) == 0)
             pace(ctx_, grp.ranks[s], grp.ranks[j], sem, "mesh ag: empty piece");

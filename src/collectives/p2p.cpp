@@ -7,7 +7,6 @@
 // a slot reused at a distance < c waits for a credit from the receiver. A position that sends
 // to itself (send/recv's odd last one, a permute pair [s, s]) is a cycle of length 1: a local
 // copy, never credited.
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
@@ -59,7 +58,7 @@ class P2pPhase final : public Phase {
         }
         arrivals[j] = ctx_.em.leg(g.ranks[i], g.ranks[j], g.in_base + g.cols.begin * ctx_.eb(),
                                   g.out_base + g.cols.begin * ctx_.eb(), g.cols.size() * ctx_.eb(),
-                                  sem, fmt::format("p2p: to position {}", j));
+                                  sem, ctx_.em.note("p2p: to position {}", j));
       }
       for (unsigned j = 0; j < n; ++j) {
         ctx_.em.wait(arrivals[j], "p2p: received");

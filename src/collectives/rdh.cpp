@@ -10,7 +10,6 @@
 // One semaphore per step and iteration parity; scratch per rs step (two sets for a lone
 // reduce-scatter) — the mesh's argument (mesh.cpp) applies unchanged, and as there a range
 // with no columns (fewer elements than ranks) still sends a semaphore-only leg (D30b).
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
@@ -88,12 +87,12 @@ class RdhPhase final : public Phase {
     const unsigned sem = rs_sems_[(iter % 2) * k_ + s];
     const unsigned d = n_ >> (s + 1);
     for (unsigned i = 0; i < n_; ++i) {
-      ctx_.em.step(grp.ranks[i], fmt::format("rdh rs step {}", s));
+      ctx_.em.step(grp.ranks[i], ctx_.em.note("rdh rs step {}", s));
       std::uint64_t packed = 0;
       for (const Cols& c : segs(grp, send_range(i, s))) {
         ctx_.em.leg(grp.ranks[i], grp.ranks[i ^ d], grp.base + c.begin * ctx_.eb(),
                     scratch(iter, s) + packed * ctx_.eb(), c.size() * ctx_.eb(), sem,
-                    fmt::format("rdh rs step {}: the partner's half", s));
+                    ctx_.em.note("rdh rs step {}: the partner's half", s));
         packed += c.size();
       }
       if (packed == 0) pace(ctx_, grp.ranks[i], grp.ranks[i ^ d], sem, "rdh rs: empty half");
@@ -101,11 +100,11 @@ class RdhPhase final : public Phase {
     for (unsigned i = 0; i < n_; ++i) {
       const CoreId core = grp.ranks[i];
       ctx_.em.wait(Arrival{core, sem, ctx_.em.expected(core, sem)},
-                   fmt::format("rdh rs step {}: half in", s));
+                   ctx_.em.note("rdh rs step {}: half in", s));
       std::uint64_t packed = 0;
       for (const Cols& c : segs(grp, keep_range(i, s))) {
         ctx_.em.reduce(core, grp.base + c.begin * ctx_.eb(), scratch(iter, s) + packed * ctx_.eb(),
-                       c.size(), ctx_.dt, ctx_.red, fmt::format("rdh rs step {}: reduce", s));
+                       c.size(), ctx_.dt, ctx_.red, ctx_.em.note("rdh rs step {}: reduce", s));
         packed += c.size();
       }
     }
@@ -116,17 +115,18 @@ class RdhPhase final : public Phase {
     const unsigned d = n_ >> (s + 1);
     const std::vector<bool> got(n_, true);
     for (unsigned i = 0; i < n_; ++i) {
-      ctx_.em.step(grp.ranks[i], fmt::format("rdh ag step {}", s));
+      ctx_.em.step(grp.ranks[i], ctx_.em.note("rdh ag step {}", s));
       const Segments held = segs(grp, keep_range(i, s));
       for (const Cols& c : held) {
         ctx_.em.leg(grp.ranks[i], grp.ranks[i ^ d], grp.base + c.begin * ctx_.eb(),
                     grp.base + c.begin * ctx_.eb(), c.size() * ctx_.eb(), sem,
-                    fmt::format("rdh ag step {}: the pieces held", s));
+                    ctx_.em.note("rdh ag step {}: the pieces held", s));
       }
       if (total_cols(held) == 0)
         pace(ctx_, grp.ranks[i], grp.ranks[i ^ d], sem, "rdh ag: none held");
     }
-    wait_all_sent(ctx_, grp.ranks, got, sem, fmt::format("rdh ag step {}: partner's pieces in", s));
+    wait_all_sent(ctx_, grp.ranks, got, sem,
+                  ctx_.em.note("rdh ag step {}: partner's pieces in", s));
   }
 
   Ctx& ctx_;

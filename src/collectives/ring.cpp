@@ -18,7 +18,6 @@
 // iterations every rank's iteration needs every other rank's previous one (all-reduce: their
 // all-gather follows their reduce-scatter), so the parity sets and an all-reduce's scratch
 // are safe; a lone reduce-scatter credits scratch reused across an iteration's end.
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
@@ -75,8 +74,8 @@ class RingPhase final : public Phase {
         for (unsigned i = 0; i < n_; ++i) {
           if (t < steps_) {
             ctx_.em.step(groups_[gi].ranks[i],
-                         t < rs_steps() ? fmt::format("ring rs step {}", t)
-                                        : fmt::format("ring ag step {}", t - rs_steps()));
+                         t < rs_steps() ? ctx_.em.note("ring rs step {}", t)
+                                        : ctx_.em.note("ring ag step {}", t - rs_steps()));
           }
           for (unsigned h = 0; h < halves_; ++h) {
             if (t > 0) consume(gi, i, leg_index(iter, t - 1, h));
@@ -234,7 +233,7 @@ class RingPhase final : public Phase {
                 : grp.base + c.begin * ctx_.eb();
       a = ctx_.em.leg(
           grp.ranks[i], grp.ranks[to], grp.base + c.begin * ctx_.eb(), dst, c.size() * ctx_.eb(),
-          sem, fmt::format("ring {} piece {} half {}", li.rs ? "rs" : "ag", li.piece, li.half));
+          sem, ctx_.em.note("ring {} piece {} half {}", li.rs ? "rs" : "ag", li.piece, li.half));
       packed += c.size();
     }
     ch.arrivals[g] = a;
@@ -247,7 +246,7 @@ class RingPhase final : public Phase {
     Channel& ch = channel(gi, i);
     auto it = ch.arrivals.find(g);
     SBRDMA_CHECK(it != ch.arrivals.end());
-    ctx_.em.wait(it->second, fmt::format("ring: piece {} half {} arrived", li.piece, li.half));
+    ctx_.em.wait(it->second, ctx_.em.note("ring: piece {} half {} arrived", li.piece, li.half));
     ch.arrivals.erase(it);
     if (li.rs) {
       std::uint64_t packed = 0;

@@ -17,6 +17,18 @@ Communicator first(unsigned ranks, const Geometry& g) {
   return *default_communicator(g, ranks);
 }
 
+/// One group of 64 chips' cores (Geometry::of(cayman, 64)): the four of chip 24's second
+/// die, 196-199, then the first four of each chip below `chips`. Legs between the two sets
+/// cannot be folded and go through relays. [CHOICE D30g]
+Communicator relayed_group(CoreId chips) {
+  Communicator c;
+  c.groups.emplace_back(std::vector<CoreId>{196, 197, 198, 199});
+  for (CoreId chip = 0; chip < chips; ++chip) {
+    for (CoreId k = 0; k < 4; ++k) c.groups[0].push_back(chip * 8 + k);
+  }
+  return c;
+}
+
 LowerRequest req(Op op, std::uint64_t bytes, Algorithm a = Algorithm::kAuto,
                  DataType dt = DataType::kFp32) {
   LowerRequest r;
@@ -358,6 +370,45 @@ TEST(Lower, CheckRequestGivesTheFootprintLowerUses) {
   }
 }
 
+TEST(Lower, TheCountingChecksSeeTheWordsAndBytesTheLoweringWrites) {
+  // check_request (and the "at most" search) plan with an emitter that only counts: its
+  // words, bytes and semaphores must be the lowering's, for every operation and algorithm,
+  // with and without relays (ranks of chips 0-6 and chip 24's second die, D30g), where a
+  // wait folds into a start, a window slot is reused and reduces are split.
+  const Geometry g = Geometry::of(soc::cayman_profile(), 64);
+  const Communicator relayed = relayed_group(4);
+  unsigned compared = 0;
+  std::uint64_t relayed_legs = 0;
+  for (const Communicator& c : {first(16, g), relayed}) {
+    // check_request emits one iteration, and with relays min(n, ranks + 1): 3 of 3 here.
+    const bool relays = c.groups[0].size() != 16;
+    for (const Op op : {Op::kAllReduce, Op::kAllGather, Op::kReduceScatter, Op::kAllToAll,
+                        Op::kSendRecv, Op::kPermute}) {
+      for (const Algorithm a :
+           {Algorithm::kRing, Algorithm::kMesh, Algorithm::kRdh, Algorithm::kHierarchical}) {
+        for (const std::uint64_t bytes : {4ULL, 4 * 1009ULL, 1ULL << 20}) {
+          LowerRequest r = req(op, bytes, a);
+          r.iterations = relays ? 3 : 1;
+          auto low = lower(g, c, r);
+          auto fp = check_request(g, c, r);
+          ASSERT_EQ(low.ok(), fp.ok())
+              << fmt::format("{} {} {}", op_name(op), algorithm_name(a), bytes);
+          if (!low.ok()) continue;
+          std::uint64_t words = 0;
+          for (const CoreProgram& p : low->programs) words += p.words.size();
+          EXPECT_EQ(fp->words, words)
+              << fmt::format("{} {} {}", op_name(op), algorithm_name(a), bytes);
+          EXPECT_EQ(fp->sbuf_bytes, low->sbuf_bytes);
+          relayed_legs += low->stats.relayed_legs;
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_GE(compared, 40U);
+  EXPECT_GT(relayed_legs, 0U);
+}
+
 TEST(Lower, ARingOfSixtyFourWithTightScratchLowers) {
   // 64 ranks, 16 to 27 MiB: the semaphore slots (32 of a chain of 128) and the scratch slots
   // (8) both need credits. The first all-gather legs need a semaphore slot's credit older
@@ -391,11 +442,7 @@ TEST(Lower, ARingWhoseChainFitsTheSemaphoreSlotsSendsNoCredits) {
 TEST(Lower, RelaySlotsCountForAutoAndForEveryIteration) {
   // Chip 24's second die with 28 ranks of chips 0-6: legs to 196-199 go through relays.
   const Geometry g = Geometry::of(soc::cayman_profile(), 64);
-  Communicator c;
-  c.groups.emplace_back(std::vector<CoreId>{196, 197, 198, 199});
-  for (CoreId chip = 0; chip < 7; ++chip) {
-    for (CoreId k = 0; k < 4; ++k) c.groups[0].push_back(chip * 8 + k);
-  }
+  const Communicator c = relayed_group(7);
   // RDH's plan fits but its relay slots do not: auto must pass on, as it does for scratch (it
   // picked RDH, and the lowering then failed). A 4 MiB all-reduce to the two-level form, which
   // fits with its relays [D46]; a 5 MiB reduce-scatter (RDH's relays need 263680 B a
