@@ -44,6 +44,8 @@ class RegFile {
   /// get/set by table row. Contract: i < bank().regs.size().
   [[nodiscard]] std::uint32_t get_at(std::size_t i) const { return values_[i]; }
   void set_at(std::size_t i, std::uint32_t v) { values_[i] = v; }
+  /// Where row i's value is stored (for a CPU cache hint; no load).
+  [[nodiscard]] const std::uint32_t* address_at(std::size_t i) const { return &values_[i]; }
 
   /// Software read. Errors: no register at `offset`, a write-only register.
   [[nodiscard]] base::Result<std::uint32_t> read(std::uint32_t offset) const;

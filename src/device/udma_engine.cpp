@@ -22,8 +22,6 @@ UdmaEngine::UdmaEngine(CoreId core, unsigned index, unsigned queues)
       s2m_(soc::engine_bank(soc::Direction::kS2M)),
       misc_(soc::misc_bank()) {
   SBRDMA_CHECK_MSG(queues <= kMaxQueues, "more queues than pref_queue_en has bits");
-  pref_row_ = {m2s_.index(soc::engine_offsets(soc::Direction::kM2S).pref_queue_en),
-               s2m_.index(soc::engine_offsets(soc::Direction::kS2M).pref_queue_en)};
 }
 
 UdmaQueue& UdmaEngine::create_queue(soc::Direction d, unsigned q) {

@@ -99,7 +99,7 @@ class UdmaEngine {
   /// pref_queue_en bit q.
   [[nodiscard]] bool pref_queue_enabled(soc::Direction d, unsigned q) const {
     const std::uint64_t en =
-        soc::reg_field::kPrefQueueEn.get(engine_regs(d).get_at(pref_row_[slot(d)]));
+        soc::reg_field::kPrefQueueEn.get(engine_regs(d).get_at(pref_rows()[slot(d)]));
     return base::bit(q).get(en) != 0;
   }
   /// Sets bits of err_log_mask (the error log of [CHOICE D2]).
@@ -138,6 +138,12 @@ class UdmaEngine {
     __builtin_prefetch(p);
     __builtin_prefetch(p + 64);
     __builtin_prefetch(p + 128);
+    // Further on, what every step reads too: both directions' pref_queue_en (pick) and the
+    // step label (the kick that schedules the next step).
+    const auto& rows = pref_rows();
+    __builtin_prefetch(m2s_.address_at(rows[0]));
+    __builtin_prefetch(s2m_.address_at(rows[1]));
+    __builtin_prefetch(&step_label);
   }
 
   // Members are laid out hot first (declaration order is memory order): a step reads the
@@ -172,6 +178,15 @@ class UdmaEngine {
 
  private:
   static unsigned slot(soc::Direction d) { return d == soc::Direction::kM2S ? 0 : 1; }
+  /// Table rows of pref_queue_en in the M2S and S2M engine banks (the same for every engine).
+  static const std::array<std::size_t, 2>& pref_rows() {
+    static const std::array<std::size_t, 2> rows{row_of_pref(soc::Direction::kM2S),
+                                                 row_of_pref(soc::Direction::kS2M)};
+    return rows;
+  }
+  static std::size_t row_of_pref(soc::Direction d) {
+    return RegFile(soc::engine_bank(d)).index(soc::engine_offsets(d).pref_queue_en);
+  }
   /// Creates queue `q` of direction `d` on its first use.
   UdmaQueue& create_queue(soc::Direction d, unsigned q);
   /// can_run(d, q) for the queue `uq` the caller already holds.
@@ -194,8 +209,6 @@ class UdmaEngine {
   /// Bit q set: M2S queue q may hold batches (set by post_batch, cleared lazily by pick once
   /// they are gone); every queue holding one has its bit set.
   std::uint32_t with_batches_ = 0;
-  /// Table rows of pref_queue_en in the M2S and S2M engine banks.
-  std::array<std::size_t, 2> pref_row_{};
   /// Per direction (slot()), queue q at [q]; null until first used.
   std::array<std::array<std::unique_ptr<UdmaQueue>, kMaxQueues>, 2> queues_by_dir_;
 
