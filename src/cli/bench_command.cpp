@@ -52,6 +52,7 @@ struct BenchArgs {
   std::string pairs;  ///< --custom-src-target-pairs
   bool sb2sb = false;
   std::string topology = "trn2";
+  std::vector<std::string> params;  ///< --param NAME=VALUE, in order
   std::string algorithm = "auto";
   bool timing_only = false;
   // nccom-test's multi-node flags: one node is what is simulated.
@@ -357,11 +358,16 @@ int bench(const BenchArgs& a) {
   base::Errors errors;
   auto opts = options_of(a, errors);
   // The topology is told with the other flags' errors: it needs none of them.
-  auto topology = platform::load_topology(a.topology);
+  auto params = param_overrides(a.params);
+  if (!params) errors.push_back(params.error());
+  auto topology = platform::load_topology(
+      a.topology, params ? std::span<const device::ParamOverrideSpec>(*params)
+                         : std::span<const device::ParamOverrideSpec>());
   if (!topology) errors.push_back(flag_error("--topology", topology.error()));
-  if (!opts || !topology) return fail(errors);
+  if (!opts || !topology || !params) return fail(errors);
   platform::BenchOptions& o = *opts;
   o.topology_name = topology->name();
+  o.params = std::move(*params);
   const collectives::Geometry geom = platform::geometry_of(*topology);
   if (!a.groups.empty()) {
     auto g = platform::load_replica_groups(a.groups, geom);
@@ -511,6 +517,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--topology", a->topology, "Built-in topology name or JSON file")
       ->capture_default_str()
       ->check(kNonEmpty);
+  add_param_option(*cmd, a->params);
   cmd->add_option("--algorithm", a->algorithm,
                   "auto, ring, mesh, rdh, hierarchical or hier (a comma list runs each)")
       ->capture_default_str();

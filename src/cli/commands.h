@@ -9,8 +9,10 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "base/result.h"
+#include "device/topology_spec.h"
 
 namespace sbrdma::cli {
 
@@ -47,6 +49,12 @@ void add_info_platform(CLI::App& info, Context& ctx);  // info topology NAME|FIL
 std::string profile_flag(const std::string& value);
 /// A --profile lookup's error, which also names the built-in topologies it takes.
 base::Error profile_flag_error(base::Error e);
+/// Adds `--param NAME=VALUE` (repeatable) to `cmd`, its values stored in `params`. [CHOICE D47]
+void add_param_option(CLI::App& cmd, std::vector<std::string>& params);
+/// The --param values, checked (platform::parse_param_override; a name given twice is an
+/// error), in order.
+base::Result<std::vector<device::ParamOverrideSpec>> param_overrides(
+    const std::vector<std::string>& params);
 // demo_command.cpp
 void add_demo_command(CLI::App& app, Context& ctx);  // demo (the ./dev run job)
 // run_command.cpp

@@ -136,6 +136,31 @@ base::Error profile_flag_error(base::Error e) {
   return flag_error("--profile", std::move(e));
 }
 
+void add_param_option(CLI::App& cmd, std::vector<std::string>& params) {
+  cmd.add_option("--param", params,
+                 "Set a timing parameter of `sbrdma info params` (in its unit) after the "
+                 "topology's; repeat for more: --param q7_desc_gen_cost=0 --param c2c_latency=400")
+      ->type_name("NAME=VALUE")
+      ->expected(1)  // one value a flag (help shows no "...")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+base::Result<std::vector<device::ParamOverrideSpec>> param_overrides(
+    const std::vector<std::string>& params) {
+  std::vector<device::ParamOverrideSpec> out;
+  for (const std::string& text : params) {
+    auto o = platform::parse_param_override(text);
+    if (!o) return flag_error("--param", o.error());
+    const auto same = [&](const device::ParamOverrideSpec& p) { return p.name == o->name; };
+    if (std::any_of(out.begin(), out.end(), same)) {
+      return base::make_error(fmt::format("--param: {} is given twice", o->name));
+    }
+    out.push_back(std::move(*o));
+  }
+  return out;
+}
+
 void add_info_platform(CLI::App& info, Context& ctx) {
   auto name = std::make_shared<std::string>("trn2");
   CLI::App* topo = info.add_subcommand(

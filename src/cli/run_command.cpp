@@ -27,6 +27,7 @@ namespace {
 struct RunArgs {
   std::string program;
   std::string topology = "trn2";
+  std::vector<std::string> params;  ///< --param NAME=VALUE, in order
   std::string log = "info";
   std::string trace;
   bool timing_only = false;
@@ -45,7 +46,9 @@ int run(const RunArgs& a) {
   opt.seed = *seed;
   opt.debug_log = a.log == "debug";
   opt.trace = !a.trace.empty();
-  auto topology = platform::load_topology(a.topology);
+  auto params = param_overrides(a.params);
+  if (!params) return fail(params.error());
+  auto topology = platform::load_topology(a.topology, *params);
   if (!topology) return fail(flag_error("--topology", topology.error()));
   auto profile = soc::find_profile(topology->profile());
   if (!profile) return fail(profile.error());
@@ -79,8 +82,9 @@ int run(const RunArgs& a) {
     cores += fmt::format(" {}", cp.core);
   }
   // The program by the name its diagnostics use (<stdin> for "-"), escaped as they escape it.
-  std::printf("run %s on %s; programmed cores:%s\n", base::printable(text->name).c_str(),
-              name.c_str(), cores.empty() ? " none" : cores.c_str());
+  std::printf("run %s on %s%s; programmed cores:%s\n", base::printable(text->name).c_str(),
+              name.c_str(), platform::with_param_overrides(*params).c_str(),
+              cores.empty() ? " none" : cores.c_str());
   for (const std::string& line : platform::outcome_lines(*outcome, opt.debug_log)) {
     std::printf("%s\n", line.c_str());
   }
@@ -101,6 +105,7 @@ void add_run_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--topology", args->topology, "Built-in topology name or JSON file")
       ->capture_default_str()
       ->check(kNonEmpty);
+  add_param_option(*cmd, args->params);
   cmd->add_option("--log", args->log, "Log level: info, or debug for the firmware DEBUG lines")
       ->check(CLI::IsMember({"info", "debug"}))
       ->capture_default_str();

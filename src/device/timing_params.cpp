@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "base/nearest_name.h"
 #include "base/printable.h"
 #include "soc/profile.h"
 
@@ -248,8 +249,12 @@ base::Status set_timing_param(TimingParams& params, std::string_view name, doubl
     }
     return base::ok_status();
   }
-  return base::make_error("unknown parameter '" + base::printable_brief(name) +
-                          "' (see `sbrdma info params`)");
+  std::array<std::string_view, kFields.size()> names{};
+  for (std::size_t i = 0; i < kFields.size(); ++i) names[i] = kFields[i].name;
+  const auto near = base::nearest_name(name, names);
+  return base::make_error("unknown parameter '" + base::printable_brief(name) + "' (" +
+                          (near ? "did you mean '" + std::string(*near) + "'? " : "") +
+                          "see `sbrdma info params`)");
 }
 
 }  // namespace sbrdma::device

@@ -59,6 +59,9 @@ struct BenchOptions {
   bool breakdown = false;      ///< --breakdown: where each row's time goes (D45)
   bool timing_only = false;
   std::string topology_name = "trn2";
+  /// --param: timing parameters set after the topology's, in order (header and JSON only:
+  /// the topology passed to run_bench already has them). [CHOICE D47]
+  std::vector<device::ParamOverrideSpec> params;
   std::optional<collectives::Communicator> groups;  ///< --custom-replica-groups
   collectives::SrcTargetPairs pairs;  ///< --custom-src-target-pairs, one list per group (D30j)
   bool trace = false;                 ///< trace the last point

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/bench.h"
+#include "platform/topology_json.h"
 
 namespace sbrdma::platform {
 namespace {
@@ -49,13 +50,13 @@ double avg_busbw(const BenchResult& r, collectives::Algorithm requested) {
 std::string header_line(const BenchOptions& o, unsigned groups) {
   std::string what = dtype_and_reduction(o);
   if (!o.pairs.empty()) what += ", custom source-target pairs";
-  return fmt::format("# sbrdma bench {}: {} on {}, {}, {} iteration{} after {} warmup{}{}{}\n",
-                     collectives::op_name(o.op), ranks_and_groups(o, groups), o.topology_name, what,
-                     o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
-                     o.warmups == 1 ? "" : "s", o.timing_only ? ", timing only" : "",
-                     o.tie_seed != 0
-                         ? fmt::format(", same-tick events shuffled by tie seed {}", o.tie_seed)
-                         : std::string());
+  return fmt::format(
+      "# sbrdma bench {}: {} on {}{}, {}, {} iteration{} after {} warmup{}{}{}\n",
+      collectives::op_name(o.op), ranks_and_groups(o, groups), o.topology_name,
+      with_param_overrides(o.params), what, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
+      o.warmups == 1 ? "" : "s", o.timing_only ? ", timing only" : "",
+      o.tie_seed != 0 ? fmt::format(", same-tick events shuffled by tie seed {}", o.tie_seed)
+                      : std::string());
 }
 
 }  // namespace
@@ -238,6 +239,9 @@ std::string format_json(const BenchOptions& o, const BenchResult& r) {
     j["src_target_pairs"] = std::move(lists);
   }
   j["topology"] = o.topology_name;
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();  // --param, D47
+  for (const device::ParamOverrideSpec& p : o.params) params[p.name] = p.value;
+  j["params"] = std::move(params);
   j["dtype"] = collectives::dtype_name(o.dtype);
   // As the table's header: a collective that does not reduce has no reduction.
   j["reduce"] = collectives::is_reduction(o.op)

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
@@ -323,14 +324,30 @@ Result<TopologySpec> parse_topology_json(std::string_view text, const std::strin
   return spec;
 }
 
-Result<device::Topology> load_topology_file(const std::string& path) {
+namespace {
+
+/// The spec of a topology file, read and parsed.
+Result<TopologySpec> read_topology_spec(const std::string& path) {
   auto text = read_json_file(path);
   if (!text) return text.error();
-  auto spec = parse_topology_json(*text, path);
-  if (!spec.ok()) return spec.error();
-  auto topo = device::build_topology(*spec);
-  if (!topo.ok()) return base::make_error(base::SourceLoc{path}, topo.error().message);
+  return parse_topology_json(*text, path);
+}
+
+/// device::build_topology(spec), its errors carrying `path` (if any) as the file.
+Result<device::Topology> build(const TopologySpec& spec, const std::string& path) {
+  auto topo = device::build_topology(spec);
+  if (!topo.ok() && !path.empty()) {
+    return base::make_error(base::SourceLoc{path}, topo.error().message);
+  }
   return topo;
+}
+
+}  // namespace
+
+Result<device::Topology> load_topology_file(const std::string& path) {
+  auto spec = read_topology_spec(path);
+  if (!spec.ok()) return spec.error();
+  return build(*spec, path);
 }
 
 std::string topology_file(std::string_view name_or_path) {
@@ -339,18 +356,73 @@ std::string topology_file(std::string_view name_or_path) {
   return std::string(name_or_path);
 }
 
-Result<device::Topology> load_topology(std::string_view name_or_path) {
-  if (topology_file(name_or_path).empty()) return device::builtin_topology(name_or_path);
-  const std::string path(name_or_path);
+namespace {
+
+/// A name that is not a built-in one is read as a file if it looks like one.
+bool looks_like_topology_file(const std::string& path) {
   std::error_code ec;
-  const bool looks_like_file = path.find('/') != std::string::npos || path.ends_with(".json") ||
-                               std::filesystem::exists(path, ec);
-  if (looks_like_file) return load_topology_file(path);
+  return path.find('/') != std::string::npos || path.ends_with(".json") ||
+         std::filesystem::exists(path, ec);
+}
+
+Error unknown_topology(const std::string& name) {
   std::string known;
   for (std::string_view n : device::builtin_topology_names())
     known += (known.empty() ? "" : ", ") + std::string(n);
-  return base::make_error("unknown topology '" + base::printable_brief(path) +
+  return base::make_error("unknown topology '" + base::printable_brief(name) +
                           "' (built-in: " + known + "; or a JSON file)");
+}
+
+}  // namespace
+
+Result<device::Topology> load_topology(std::string_view name_or_path) {
+  return load_topology(name_or_path, {});
+}
+
+Result<device::Topology> load_topology(std::string_view name_or_path,
+                                       std::span<const device::ParamOverrideSpec> extra) {
+  const std::string path = topology_file(name_or_path);
+  if (!path.empty() && !looks_like_topology_file(path)) return unknown_topology(path);
+  auto spec = path.empty() ? device::builtin_topology_spec(name_or_path) : read_topology_spec(path);
+  if (!spec.ok()) return spec.error();
+  // After the topology's own: they are set in order, so the last one wins.
+  spec->params.insert(spec->params.end(), extra.begin(), extra.end());
+  return build(*spec, path);
+}
+
+std::string with_param_overrides(std::span<const device::ParamOverrideSpec> params) {
+  std::string out;
+  for (const device::ParamOverrideSpec& p : params) {
+    out += fmt::format("{}{}={}", out.empty() ? " with " : ", ", p.name, p.value);
+  }
+  return out;
+}
+
+Result<device::ParamOverrideSpec> parse_param_override(std::string_view text) {
+  const std::size_t eq = text.find('=');
+  if (eq == std::string_view::npos) {
+    return base::make_error(
+        fmt::format("'{}': expected NAME=VALUE (a parameter of `sbrdma info "
+                    "params` and a number in its unit)",
+                    base::printable_brief(text)));
+  }
+  device::ParamOverrideSpec o{std::string(text.substr(0, eq)), 0};
+  const std::string value(text.substr(eq + 1));
+  // Plain decimal: strtod's hex floats, "inf" and "nan" are not taken.
+  const bool plain =
+      !value.empty() && value.find_first_not_of("0123456789.eE+-") == std::string::npos;
+  char* end = nullptr;
+  if (plain) o.value = std::strtod(value.c_str(), &end);
+  if (!plain || end != value.c_str() + value.size()) {
+    return base::make_error(fmt::format("'{}': '{}' is not a number", base::printable_brief(text),
+                                        base::printable_brief(value)));
+  }
+  device::TimingParams scratch;  // the name and the range do not depend on the profile
+  if (auto st = device::set_timing_param(scratch, o.name, o.value); !st) {
+    return base::make_error(
+        fmt::format("'{}': {}", base::printable_brief(text), st.error().message));
+  }
+  return o;
 }
 
 }  // namespace sbrdma::platform

@@ -5,6 +5,7 @@
 ///   topo.json: error: /links/3/to: chip 17 does not exist (16 chips)
 /// (malformed JSON instead carries the line: `topo.json:3: error: malformed JSON: ...`).
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,19 @@ base::Result<device::Topology> load_topology_file(const std::string& path);
 /// A built-in topology by name (`trn2`, `trn2.48xlarge`, ...) or else a topology file path.
 /// A name that is neither gives an error listing the built-ins.
 base::Result<device::Topology> load_topology(std::string_view name_or_path);
+/// load_topology(), with `extra` timing parameters set after the topology's own (a file's
+/// "params" included), in order: what `--param` gives. [CHOICE D47]
+base::Result<device::Topology> load_topology(std::string_view name_or_path,
+                                             std::span<const device::ParamOverrideSpec> extra);
+
+/// "NAME=VALUE", as `--param` takes it: a timing parameter of `sbrdma info params` and a
+/// number in its unit (decimal, with a fraction or an exponent). Errors: no '=', a value that
+/// is not a number, an unknown name (with a "did you mean"), a value out of its range.
+base::Result<device::ParamOverrideSpec> parse_param_override(std::string_view text);
+
+/// " with NAME=VALUE, NAME=VALUE" for those overrides, in order (a report's header), or "".
+std::string with_param_overrides(std::span<const device::ParamOverrideSpec> params);
+
 /// The file load_topology() reads for `name_or_path`: "" for a built-in name, else the path.
 std::string topology_file(std::string_view name_or_path);
 

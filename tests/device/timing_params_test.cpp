@@ -156,6 +156,10 @@ TEST(TimingParams, SetByName) {
   base::Status bad = set_timing_param(p, "c2c_speed", 1);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message, "unknown parameter 'c2c_speed' (see `sbrdma info params`)");
+  // A near miss names the parameter it likely meant.
+  EXPECT_EQ(set_timing_param(p, "c2c_latncy", 1).error().message,
+            "unknown parameter 'c2c_latncy' (did you mean 'c2c_latency'? see `sbrdma info "
+            "params`)");
   // A name echoed from a file stays one line of printable text.
   EXPECT_EQ(set_timing_param(p, "c2c\n\xc3\xa9", 1).error().message,
             "unknown parameter 'c2c\\x0a\\xc3\\xa9' (see `sbrdma info params`)");

@@ -76,6 +76,63 @@ TEST(TopologyJson, LineWithParamsAndLinkOverride) {
   EXPECT_EQ(t.link(t.c2c_links(2).front()).latency, base::nanoseconds(250));
 }
 
+TEST(TopologyJson, ParamOverridesComeAfterTheTopologysOwn) {
+  // --param (D47): set after a built-in's table and after a file's "params", so links built
+  // from the parameters take them too; none at all is load_topology() itself.
+  const std::vector<device::ParamOverrideSpec> extra{{"c2c_latency", 400}, {"q7_desc_gen_cost", 0}};
+  auto big = load_topology("trn2.48xlarge", extra);
+  ASSERT_TRUE(big.ok()) << big.error().format();
+  EXPECT_EQ(big->name(), "trn2.48xlarge");
+  EXPECT_EQ(big->params().c2c_latency, base::nanoseconds(400));
+  EXPECT_EQ(big->params().q7_desc_gen_cost, base::Tick{0});
+  EXPECT_EQ(big->link(big->c2c_links(0).front()).latency, base::nanoseconds(400));
+  auto plain = load_topology("trn2.48xlarge", {});
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->params().c2c_latency, load_ok("trn2.48xlarge.json").params().c2c_latency);
+  expect_same_links(*plain, load_ok("trn2.48xlarge.json"));
+
+  const std::vector<device::ParamOverrideSpec> later{{"c2c_latency", 300}};
+  auto line = load_topology(data("line3_sunda.json"), later);  // its file says 250
+  ASSERT_TRUE(line.ok()) << line.error().format();
+  EXPECT_EQ(line->params().c2c_latency, base::nanoseconds(300));
+  EXPECT_EQ(line->link(line->c2c_links(0).front()).latency, base::nanoseconds(300));
+  // The file's link override still holds (it sets a link, after the parameters).
+  EXPECT_EQ(line->link(line->c2c_links(2).front()).bandwidth, device::bytes_per_ns(48));
+
+  auto unknown = load_topology("trn9", extra);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().message, load_topology("trn9").error().message);
+}
+
+TEST(TopologyJson, ParamOverrideTextIsNameEqualsNumber) {
+  auto ok = parse_param_override("c2c_bandwidth=12.5e1");
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  EXPECT_EQ(ok->name, "c2c_bandwidth");
+  EXPECT_EQ(ok->value, 125.0);
+  EXPECT_EQ(parse_param_override("dma_fixed_cost=0")->value, 0.0);
+  const std::pair<const char*, const char*> bad[] = {
+      {"dma_fixed_cost",
+       "'dma_fixed_cost': expected NAME=VALUE (a parameter of `sbrdma info "
+       "params` and a number in its unit)"},
+      {"dma_fixed_cost=", "'dma_fixed_cost=': '' is not a number"},
+      {"dma_fixed_cost=1ns", "'dma_fixed_cost=1ns': '1ns' is not a number"},
+      {"dma_fixed_cost=1-2", "'dma_fixed_cost=1-2': '1-2' is not a number"},
+      {"dma_fixed_cost=inf", "'dma_fixed_cost=inf': 'inf' is not a number"},
+      {"dma_fixed_cost=-1", "'dma_fixed_cost=-1': a time must be >= 0 and <= 1e9 ns"},
+      {"dma_fixd_cost=1",
+       "'dma_fixd_cost=1': unknown parameter 'dma_fixd_cost' (did you mean "
+       "'dma_fixed_cost'? see `sbrdma info params`)"},
+  };
+  for (const auto& [text, message] : bad) {
+    auto r = parse_param_override(text);
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_EQ(r.error().message, message) << text;
+  }
+  // Text that is not printable is escaped, as every echoed value is.
+  EXPECT_EQ(parse_param_override("x\n=1").error().message,
+            "'x\\x0a=1': unknown parameter 'x\\x0a' (see `sbrdma info params`)");
+}
+
 TEST(TopologyJson, LinkEndsNameTheirDies) {
   const Topology t = load_ok("pair_dies.json");
   const device::Link& l = t.link(t.c2c_links(0).front());
