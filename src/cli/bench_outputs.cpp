@@ -17,6 +17,7 @@
 #include "cli/file_io.h"
 #include "collectives/program.h"
 #include "platform/collective_runner.h"
+#include "platform/topology_json.h"
 
 namespace sbrdma::cli {
 namespace {
@@ -105,13 +106,14 @@ void add_programs(const std::string& dir, const platform::BenchOptions& o,
   const platform::BenchRow& last = r.rows.back();
   auto header = [&](collectives::CoreId core) {
     return fmt::format(
-        "sbrdma bench {} {} B {} on {}: core {}, {} iteration{} after {} warmup{}\n"
-        "(assemble with `sbrdma asm`; `sbrdma run` with the bench's --topology runs the "
+        "sbrdma bench {} {} B {} on {}{}: core {}, {} iteration{} after {} warmup{}\n"
+        "(assemble with `sbrdma asm`; `sbrdma run` with the bench's --topology{} runs the "
         "cores' files joined, each after its own `.core N` line: every warmup and iteration; "
         "notes after `#` say what each word is for)",
         collectives::op_name(o.op), last.size, collectives::algorithm_name(last.algorithm),
-        o.topology_name, core, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
-        o.warmups == 1 ? "" : "s");
+        o.topology_name, platform::with_param_overrides(o.params), core, o.iterations,
+        o.iterations == 1 ? "" : "s", o.warmups, o.warmups == 1 ? "" : "s",
+        o.params.empty() ? "" : " and --param");
   };
   std::vector<collectives::CoreProgram> programs = r.programs;
   for (const collectives::CoreId core : r.cores) {

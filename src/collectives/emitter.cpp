@@ -194,6 +194,7 @@ void Emitter::direct_leg(CoreId src, CoreId dst, std::uint64_t src_off, std::uin
   isa::RdmaDescStart start;
   if (b.length > at && b.ends_with_wait) {  // the wait gates the start itself
     --b.length;
+    b.ends_with_wait = false;  // unknown now; the start put next is the last word
     if (keep_) {
       CoreProgram& p = b.prog;
       start.events = isa::decode_events(p.words.back());

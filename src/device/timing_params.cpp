@@ -230,24 +230,12 @@ base::Result<Tick> tick_from_ns(double v) {
   return Tick{static_cast<std::uint64_t>(std::llround(v * 1000.0))};
 }
 
-base::Status set_timing_param(TimingParams& params, std::string_view name, double value) {
+namespace {
+
+/// The field called `name`, or the error for an unknown one (with the name it likely meant).
+base::Result<const ParamField*> field_named(std::string_view name) {
   for (const ParamField& f : kFields) {
-    if (f.name != name) continue;
-    if (f.tick != nullptr) {
-      auto t = tick_from_ns(value);
-      if (!t.ok()) return t.error();
-      params.*f.tick = *t;
-    } else if (f.mhz != nullptr) {
-      if (!std::isfinite(value) || value < 1 || value > kMaxMhz || std::floor(value) != value) {
-        return base::make_error("a clock must be a whole number of MHz, 1 to 1e6");
-      }
-      params.*f.mhz = static_cast<std::uint32_t>(value);
-    } else {
-      auto r = bandwidth_from_bytes_per_ns(value);
-      if (!r.ok()) return r.error();
-      params.*f.rate = *r;
-    }
-    return base::ok_status();
+    if (f.name == name) return &f;
   }
   std::array<std::string_view, kFields.size()> names{};
   for (std::size_t i = 0; i < kFields.size(); ++i) names[i] = kFields[i].name;
@@ -255,6 +243,43 @@ base::Status set_timing_param(TimingParams& params, std::string_view name, doubl
   return base::make_error("unknown parameter '" + base::printable_brief(name) + "' (" +
                           (near ? "did you mean '" + std::string(*near) + "'? " : "") +
                           "see `sbrdma info params`)");
+}
+
+}  // namespace
+
+base::Status check_timing_param_name(std::string_view name) {
+  auto f = field_named(name);
+  if (!f) return f.error();
+  return base::ok_status();
+}
+
+base::Result<double> timing_param_value(const TimingParams& params, std::string_view name) {
+  auto f = field_named(name);
+  if (!f) return f.error();
+  if ((*f)->tick != nullptr) return static_cast<double>((params.*(*f)->tick).ps) / 1000.0;
+  if ((*f)->mhz != nullptr) return static_cast<double>(params.*(*f)->mhz);
+  return (params.*(*f)->rate).bytes_per_ns();
+}
+
+base::Status set_timing_param(TimingParams& params, std::string_view name, double value) {
+  auto found = field_named(name);
+  if (!found) return found.error();
+  const ParamField& f = **found;
+  if (f.tick != nullptr) {
+    auto t = tick_from_ns(value);
+    if (!t.ok()) return t.error();
+    params.*f.tick = *t;
+  } else if (f.mhz != nullptr) {
+    if (!std::isfinite(value) || value < 1 || value > kMaxMhz || std::floor(value) != value) {
+      return base::make_error("a clock must be a whole number of MHz, 1 to 1e6");
+    }
+    params.*f.mhz = static_cast<std::uint32_t>(value);
+  } else {
+    auto r = bandwidth_from_bytes_per_ns(value);
+    if (!r.ok()) return r.error();
+    params.*f.rate = *r;
+  }
+  return base::ok_status();
 }
 
 }  // namespace sbrdma::device

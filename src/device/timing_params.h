@@ -77,4 +77,11 @@ base::Result<base::Tick> tick_from_ns(double v);
 /// 1..1e6).
 base::Status set_timing_param(TimingParams& params, std::string_view name, double value);
 
+/// OK if `name` is a parameter of the table, else set_timing_param's unknown-name error.
+base::Status check_timing_param_name(std::string_view name);
+
+/// The value of the parameter `name` in its unit, as stored: times kept to 1 ps, bandwidths
+/// to 0.001 B/ns. Errors: unknown name (as set_timing_param's).
+base::Result<double> timing_param_value(const TimingParams& params, std::string_view name);
+
 }  // namespace sbrdma::device

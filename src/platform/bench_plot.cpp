@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "platform/bench.h"
+#include "platform/topology_json.h"
 
 namespace sbrdma::platform {
 namespace {
@@ -143,7 +144,8 @@ std::string format_plot(const BenchOptions& o, const BenchResult& r) {
   svg += text(fmt::format("x=\"{:.1f}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\"", kW / 2),
               fitted_title(fmt::format("sbrdma bench {}: {} on ", collectives::op_name(o.op),
                                        ranks_and_groups(o, r.groups)),
-                           o.topology_name, ", " + dtype_and_reduction(o)));
+                           o.topology_name,
+                           with_param_overrides(o.params) + ", " + dtype_and_reduction(o)));
   // Axes, grid and ticks.
   svg +=
       fmt::format("<path d=\"M{:.1f} {:.1f} V{:.1f} H{:.1f}\" stroke=\"black\" fill=\"none\"/>\n",

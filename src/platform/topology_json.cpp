@@ -407,6 +407,10 @@ Result<device::ParamOverrideSpec> parse_param_override(std::string_view text) {
                     base::printable_brief(text)));
   }
   device::ParamOverrideSpec o{std::string(text.substr(0, eq)), 0};
+  if (auto st = device::check_timing_param_name(o.name); !st) {  // the name first ("a=b=c")
+    return base::make_error(
+        fmt::format("'{}': {}", base::printable_brief(text), st.error().message));
+  }
   const std::string value(text.substr(eq + 1));
   // Plain decimal: strtod's hex floats, "inf" and "nan" are not taken.
   const bool plain =
@@ -417,11 +421,14 @@ Result<device::ParamOverrideSpec> parse_param_override(std::string_view text) {
     return base::make_error(fmt::format("'{}': '{}' is not a number", base::printable_brief(text),
                                         base::printable_brief(value)));
   }
-  device::TimingParams scratch;  // the name and the range do not depend on the profile
+  device::TimingParams scratch;  // the range does not depend on the profile
   if (auto st = device::set_timing_param(scratch, o.name, o.value); !st) {
     return base::make_error(
         fmt::format("'{}': {}", base::printable_brief(text), st.error().message));
   }
+  // The value as the model keeps it (times to 1 ps, bandwidths to 0.001 B/ns; never -0), which
+  // is what the outputs that name it print.
+  o.value = *device::timing_param_value(scratch, o.name) + 0.0;
   return o;
 }
 

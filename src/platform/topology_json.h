@@ -34,7 +34,8 @@ base::Result<device::Topology> load_topology(std::string_view name_or_path,
 
 /// "NAME=VALUE", as `--param` takes it: a timing parameter of `sbrdma info params` and a
 /// number in its unit (decimal, with a fraction or an exponent). Errors: no '=', a value that
-/// is not a number, an unknown name (with a "did you mean"), a value out of its range.
+/// is not a number, an unknown name (with a "did you mean"), a value out of its range. The
+/// value returned is the one the model keeps (times to 1 ps, bandwidths to 0.001 B/ns).
 base::Result<device::ParamOverrideSpec> parse_param_override(std::string_view text);
 
 /// " with NAME=VALUE, NAME=VALUE" for those overrides, in order (a report's header), or "".

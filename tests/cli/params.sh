@@ -62,3 +62,30 @@ expect_out "on trn2 with dma_fixed_cost=0; programmed cores: 0"
 expect_out "simulated time: 5958.872 ns"
 check params_run_bad 1 - -- run "$DIR/../../examples/same_die_copy.s" --param dma_fixed_cost=-5
 expect_err "sbrdma: error: --param: 'dma_fixed_cost=-5': a time must be >= 0 and <= 1e9 ns"
+
+# The value printed is the one the model keeps: times to 1 ps, bandwidths to 0.001 B/ns, no -0.
+check params_rounded 0 - -- bench sendrecv -r 2 -b 1K --timing-only --param c2c_bandwidth=0.0015 --param c2c_latency=-0 --param dma_desc_cost=0.0001
+expect_out "on trn2 with c2c_bandwidth=0.002, c2c_latency=0, dma_desc_cost=0, fp32"
+# The name is checked first: an '=' in the value does not hide an unknown name.
+check params_name_first 1 - -- bench sendrecv -r 2 -b 1K --param a=b=c
+expect_err "sbrdma: error: --param: 'a=b=c': unknown parameter 'a' (see \`sbrdma info params\`)"
+
+# The plot's title and the dumped programs' header name them too, and the dump runs under
+# `run` with the same --param in the row's simulated time (it would not without it).
+check params_outputs 0 - -- bench allr -r 2 -b 1K -n 1 -w 0 --timing-only --param dma_fixed_cost=0 --plot params.svg --dump-programs params_dump
+bench_us=$(awk '$1 == "1024" { print $4 }' "$(work)/out")
+if grep -q "on trn2 with dma_fixed_cost=0, fp32 sum" "$(work)/params.svg"; then pass=$((pass + 1)); else
+  _fail "the plot's title does not name the --param"; fi
+if head -2 "$(work)/params_dump/core0.s" | grep -q "on trn2 with dma_fixed_cost=0: core 0" &&
+  head -2 "$(work)/params_dump/core0.s" | grep -q "with the bench's --topology and --param runs"; then
+  pass=$((pass + 1))
+else _fail "the dumped programs' header does not name the --param"; fi
+{ echo ".core 0"; cat "$(work)/params_dump/core0.s"; echo ".core 1"; cat "$(work)/params_dump/core1.s"; } >"$(work)/params_dump.s"
+check params_dump_runs 0 - -- run params_dump.s --param dma_fixed_cost=0
+run_us=$(awk '/^simulated time:/ { printf "%.2f", $3 / 1000 }' "$(work)/out")
+if [[ -n $bench_us && $bench_us == "$run_us" ]]; then pass=$((pass + 1)); else
+  _fail "the joined dump ran in $run_us us with the --param, the bench's row says $bench_us us"; fi
+check params_dump_runs_without 0 - -- run params_dump.s
+run_us=$(awk '/^simulated time:/ { printf "%.2f", $3 / 1000 }' "$(work)/out")
+if [[ -n $bench_us && $bench_us != "$run_us" ]]; then pass=$((pass + 1)); else
+  _fail "the joined dump ran in the row's time ($run_us us) without the --param"; fi

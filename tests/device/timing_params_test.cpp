@@ -156,6 +156,14 @@ TEST(TimingParams, SetByName) {
   base::Status bad = set_timing_param(p, "c2c_speed", 1);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message, "unknown parameter 'c2c_speed' (see `sbrdma info params`)");
+  // Read back as kept, by name; an unknown name is the same error.
+  EXPECT_EQ(*timing_param_value(p, "c2c_latency"), 250.5);
+  EXPECT_EQ(*timing_param_value(p, "c2c_bandwidth"), 12.5);
+  EXPECT_EQ(*timing_param_value(p, "gpsimd_clock"), static_cast<double>(p.gpsimd_clock_mhz));
+  EXPECT_EQ(timing_param_value(p, "c2c_speed").error().message,
+            "unknown parameter 'c2c_speed' (see `sbrdma info params`)");
+  EXPECT_TRUE(check_timing_param_name("onchip_hop_latency").ok());
+  EXPECT_FALSE(check_timing_param_name("onchip_hop").ok());
   // A near miss names the parameter it likely meant.
   EXPECT_EQ(set_timing_param(p, "c2c_latncy", 1).error().message,
             "unknown parameter 'c2c_latncy' (did you mean 'c2c_latency'? see `sbrdma info "

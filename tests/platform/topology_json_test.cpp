@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 namespace sbrdma::platform {
@@ -110,6 +111,11 @@ TEST(TopologyJson, ParamOverrideTextIsNameEqualsNumber) {
   EXPECT_EQ(ok->name, "c2c_bandwidth");
   EXPECT_EQ(ok->value, 125.0);
   EXPECT_EQ(parse_param_override("dma_fixed_cost=0")->value, 0.0);
+  // The value is the one the model keeps: times to 1 ps, bandwidths to 0.001 B/ns, no -0.
+  EXPECT_EQ(parse_param_override("c2c_bandwidth=0.0015")->value, 0.002);
+  EXPECT_EQ(parse_param_override("c2c_latency=0.0004")->value, 0.0);
+  EXPECT_EQ(parse_param_override("c2c_latency=1.0006")->value, 1.001);
+  EXPECT_FALSE(std::signbit(parse_param_override("c2c_latency=-0")->value));
   const std::pair<const char*, const char*> bad[] = {
       {"dma_fixed_cost",
        "'dma_fixed_cost': expected NAME=VALUE (a parameter of `sbrdma info "
@@ -119,6 +125,7 @@ TEST(TopologyJson, ParamOverrideTextIsNameEqualsNumber) {
       {"dma_fixed_cost=1-2", "'dma_fixed_cost=1-2': '1-2' is not a number"},
       {"dma_fixed_cost=inf", "'dma_fixed_cost=inf': 'inf' is not a number"},
       {"dma_fixed_cost=-1", "'dma_fixed_cost=-1': a time must be >= 0 and <= 1e9 ns"},
+      {"a=b=c", "'a=b=c': unknown parameter 'a' (see `sbrdma info params`)"},
       {"dma_fixd_cost=1",
        "'dma_fixd_cost=1': unknown parameter 'dma_fixd_cost' (did you mean "
        "'dma_fixed_cost'? see `sbrdma info params`)"},
