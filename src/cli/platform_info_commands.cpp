@@ -48,9 +48,10 @@ std::string core_range(unsigned first, unsigned count) {
                     : std::to_string(first) + "-" + std::to_string(first + count - 1);
 }
 
-std::string format_topology(const Topology& t) {
+/// `with`: what follows the name on the first line (the --param values, D47).
+std::string format_topology(const Topology& t, const std::string& with) {
   std::string out = fmt::format(
-      "topology {}: profile {}, {} chip{} x {} die{} x {} cores = {} cores, {}\n", t.name(),
+      "topology {}{}: profile {}, {} chip{} x {} die{} x {} cores = {} cores, {}\n", t.name(), with,
       t.profile(), t.num_chips(), t.num_chips() == 1 ? "" : "s", t.dies_per_chip(),
       t.dies_per_chip() == 1 ? "" : "s", t.cores_per_die(), t.num_cores(), shape_line(t));
   out += "chips\n";
@@ -90,10 +91,12 @@ std::string format_topology(const Topology& t) {
   return out;
 }
 
-int run_info_topology(const std::string& name) {
-  auto t = platform::load_topology(name);
+int run_info_topology(const std::string& name, const std::vector<std::string>& param_texts) {
+  auto params = param_overrides(param_texts);
+  if (!params) return fail(params.error());
+  auto t = platform::load_topology(name, *params);
   if (!t.ok()) return fail(t.error());
-  std::fputs(format_topology(*t).c_str(), stdout);
+  std::fputs(format_topology(*t, platform::with_param_overrides(*params)).c_str(), stdout);
   return 0;
 }
 
@@ -169,7 +172,10 @@ void add_info_platform(CLI::App& info, Context& ctx) {
                    "built-in (trn2, trn2.48xlarge, trn2u, trn1, trn1.32xlarge) or a JSON file")
       ->capture_default_str()
       ->check(kNonEmpty);
-  topo->callback([name, &ctx] { ctx.status = run_info_topology(*name); });
+  auto topo_params = std::make_shared<std::vector<std::string>>();
+  add_param_option(*topo, *topo_params);
+  topo->callback(
+      [name, topo_params, &ctx] { ctx.status = run_info_topology(*name, *topo_params); });
 
   auto profile = std::make_shared<std::string>("cayman");
   CLI::App* params = info.add_subcommand(

@@ -89,3 +89,12 @@ check params_dump_runs_without 0 - -- run params_dump.s
 run_us=$(awk '/^simulated time:/ { printf "%.2f", $3 / 1000 }' "$(work)/out")
 if [[ -n $bench_us && $bench_us != "$run_us" ]]; then pass=$((pass + 1)); else
   _fail "the joined dump ran in the row's time ($run_us us) without the --param"; fi
+
+# `info topology` takes it too: the links built from the parameters show the new values.
+check params_info_topology 0 - -- info topology trn2.48xlarge --param c2c_bandwidth=128 --param c2c_latency=400
+expect_out "topology trn2.48xlarge with c2c_bandwidth=128, c2c_latency=400: profile cayman, 16 chips"
+expect_out "  272   c2c        chip0.die0    chip1.die0         128     400  c2c.x.chip0-chip1"
+check params_info_topology_default 0 - -- info topology trn2.48xlarge
+expect_out "  272   c2c        chip0.die0    chip1.die0         256     200  c2c.x.chip0-chip1"
+check params_info_topology_bad 1 - -- info topology trn2 --param c2c_latency=x
+expect_err "sbrdma: error: --param: 'c2c_latency=x': 'x' is not a number"
