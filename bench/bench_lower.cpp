@@ -1,0 +1,84 @@
+// Lowering checks that throw their words away (collectives::check_request, and the "at most N B"
+// search of a refusal) count words instead of encoding and storing them (Emitter::Output::
+// kCountOnly, with notes formatted only when kept). BM_CountOnlyVsPrograms times, in the same
+// iterations, check_request and lower() of one request that emit the same three iterations: a
+// 1 MiB ring all-reduce on 512 ranks of trn2u, whose legs into one die of chip 24 go through
+// relays (so check_request emits every iteration, D30g). It reports both times and their ratio
+// (> 1: counting is faster). BM_RefusalSearch times the search a refusal runs:
+// max_fitting_bytes of that ring at 32 MiB (a size that does not fit), which took 5.4 s
+// before the words were only counted.
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <stdexcept>
+#include <utility>
+
+#include "collectives/communicator.h"
+#include "collectives/lower.h"
+#include "device/topology.h"
+#include "platform/collective_runner.h"
+
+namespace {
+
+using sbrdma::collectives::Algorithm;
+using sbrdma::collectives::Communicator;
+using sbrdma::collectives::Geometry;
+using sbrdma::collectives::LowerRequest;
+
+struct Case {
+  Case() {
+    auto topology = sbrdma::device::builtin_topology("trn2u");
+    if (!topology) throw std::runtime_error(topology.error().message);
+    g = sbrdma::platform::geometry_of(*topology);
+    auto c = sbrdma::collectives::default_communicator(g, 512);
+    if (!c) throw std::runtime_error(c.error().message);
+    comm = std::move(*c);
+    req.bytes = 1 << 20;
+    req.algorithm = Algorithm::kRing;
+    req.iterations = 3;
+  }
+  Geometry g;
+  Communicator comm;
+  LowerRequest req;
+};
+
+void BM_CountOnlyVsPrograms(benchmark::State& state) {
+  const Case c;
+  using Clock = std::chrono::steady_clock;
+  std::chrono::duration<double> t_count{0};
+  std::chrono::duration<double> t_programs{0};
+  for (auto _ : state) {
+    const auto a = Clock::now();
+    auto fp = sbrdma::collectives::check_request(c.g, c.comm, c.req);
+    const auto b = Clock::now();
+    auto low = sbrdma::collectives::lower(c.g, c.comm, c.req);
+    const auto d = Clock::now();
+    if (!fp || !low) {
+      state.SkipWithError("the request does not lower");
+      return;
+    }
+    benchmark::DoNotOptimize(fp->words);
+    benchmark::DoNotOptimize(low->programs.data());
+    t_count += b - a;
+    t_programs += d - b;
+  }
+  const auto n = static_cast<double>(state.iterations());
+  state.counters["count_only_s"] = t_count.count() / n;
+  state.counters["programs_s"] = t_programs.count() / n;
+  state.counters["programs_over_count_only"] = t_programs.count() / t_count.count();
+}
+BENCHMARK(BM_CountOnlyVsPrograms)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+void BM_RefusalSearch(benchmark::State& state) {
+  Case c;
+  c.req.bytes = 32 << 20;
+  c.req.iterations = 6;  // the bench's default -n 5 -w 1
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(sbrdma::collectives::max_fitting_bytes(c.g, c.comm, c.req));
+  }
+}
+BENCHMARK(BM_RefusalSearch)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+}  // namespace
+
+BENCHMARK_MAIN();
