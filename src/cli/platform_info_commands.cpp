@@ -100,9 +100,18 @@ int run_info_topology(const std::string& name, const std::vector<std::string>& p
   return 0;
 }
 
-int run_info_params(const std::string& profile) {
+int run_info_params(const std::string& profile, const std::vector<std::string>& param_texts) {
+  auto params = param_overrides(param_texts);
+  if (!params) return fail(params.error());
   auto rows = device::timing_param_table(profile);
   if (!rows.ok()) return fail(profile_flag_error(rows.error()));
+  for (const device::ParamOverrideSpec& o : *params) {  // the value as kept, its source the flag
+    for (device::ParamRow& r : *rows) {
+      if (r.name != o.name) continue;
+      r.value = o.value;
+      r.source = "--param";
+    }
+  }
   std::size_t wn = 4;
   std::size_t wv = 5;
   std::size_t ws = 6;
@@ -111,7 +120,8 @@ int run_info_params(const std::string& profile) {
     wv = std::max(wv, number(r.value).size());
     ws = std::max(ws, r.source.size());
   }
-  std::string out = fmt::format("timing parameters of profile {} (B/ns = GB/s)\n", profile);
+  std::string out = fmt::format("timing parameters of profile {}{} (B/ns = GB/s)\n", profile,
+                                platform::with_param_overrides(*params));
   out += fmt::format("{:<{}}  {:>{}}  {:<4}  {:<{}}  {}\n", "name", wn, "value", wv, "unit",
                      "source", ws, "meaning");
   for (const device::ParamRow& r : *rows) {
@@ -185,7 +195,11 @@ void add_info_platform(CLI::App& info, Context& ctx) {
                    "generation profile (cayman, sunda, mariana), or a built-in "
                    "topology for its profile (trn2, trn2u, ...: cayman; trn1, ...: sunda)")
       ->capture_default_str();
-  params->callback([profile, &ctx] { ctx.status = run_info_params(profile_flag(*profile)); });
+  auto param_texts = std::make_shared<std::vector<std::string>>();
+  add_param_option(*params, *param_texts);
+  params->callback([profile, param_texts, &ctx] {
+    ctx.status = run_info_params(profile_flag(*profile), *param_texts);
+  });
 }
 
 }  // namespace sbrdma::cli

@@ -98,3 +98,12 @@ check params_info_topology_default 0 - -- info topology trn2.48xlarge
 expect_out "  272   c2c        chip0.die0    chip1.die0         256     200  c2c.x.chip0-chip1"
 check params_info_topology_bad 1 - -- info topology trn2 --param c2c_latency=x
 expect_err "sbrdma: error: --param: 'c2c_latency=x': 'x' is not a number"
+
+# `info params` shows the values a --param sets, as kept, with the flag as their source.
+check params_info_params 0 - -- info params --param c2c_latency=400.0004 --param q7_desc_gen_cost=0
+expect_out "timing parameters of profile cayman with c2c_latency=400, q7_desc_gen_cost=0 (B/ns = GB/s)"
+expect_out "q7_desc_gen_cost             0  ns    --param "
+expect_out "c2c_latency                400  ns    --param "
+expect_out "dma_fixed_cost            1300  ns    DMA-BW"
+check params_info_params_bad 1 - -- info params --param c2c_latncy=1
+expect_err "sbrdma: error: --param: 'c2c_latncy=1': unknown parameter 'c2c_latncy' (did you mean 'c2c_latency'? see \`sbrdma info params\`)"
