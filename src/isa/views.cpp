@@ -144,7 +144,8 @@ Events decode_events(const Word& w) {
 // ---- rdma_desc_gen ---------------------------------------------------------------------------
 
 Word encode(const RdmaDescGen& v) {
-  Word w = blank("rdma_desc_gen");
+  static const Word kBlank = blank("rdma_desc_gen");  // looked up and filled once
+  Word w = kBlank;
   put_header(w, v.header);
   put_events(w, v.events);
   put_completion(w, v.completion_info);
@@ -187,7 +188,8 @@ base::Result<RdmaDescGen> decode_rdma_desc_gen(const Word& w) {
 // ---- rdma_desc_start -------------------------------------------------------------------------
 
 Word encode(const RdmaDescStart& v) {
-  Word w = blank("rdma_desc_start");
+  static const Word kBlank = blank("rdma_desc_start");  // looked up and filled once
+  Word w = kBlank;
   put_header(w, v.header);
   put_events(w, v.events);
   put_completion(w, v.completion_info);
@@ -202,7 +204,8 @@ base::Result<RdmaDescStart> decode_rdma_desc_start(const Word& w) {
 // ---- sb2sb_collective ------------------------------------------------------------------------
 
 Word encode(const Sb2sbCollective& v) {
-  Word w = blank("sb2sb_collective");
+  static const Word kBlank = blank("sb2sb_collective");  // looked up and filled once
+  Word w = kBlank;
   put_header(w, v.header);
   put_events(w, v.events);
   put(w, f::at(f::kSb2sbCollective, "in_dtype"), num(v.in_dtype));
@@ -232,7 +235,8 @@ base::Result<Sb2sbCollective> decode_sb2sb_collective(const Word& w) {
 // ---- ext_tensor_tensor_arith -----------------------------------------------------------------
 
 Word encode(const ExtTensorTensorArith& v) {
-  Word w = blank("ext_tensor_tensor_arith");
+  static const Word kBlank = blank("ext_tensor_tensor_arith");  // looked up and filled once
+  Word w = kBlank;
   put_header(w, v.header);
   put_events(w, v.events);
   put_completion(w, v.completion_info);
@@ -267,7 +271,8 @@ base::Result<ExtTensorTensorArith> decode_ext_tensor_tensor_arith(const Word& w)
 // ---- event_semaphore -------------------------------------------------------------------------
 
 Word encode(const EventSemaphore& v) {
-  Word w = blank("event_semaphore");
+  static const Word kBlank = blank("event_semaphore");  // looked up and filled once
+  Word w = kBlank;
   put_header(w, v.header);
   put_events(w, v.events);
   auto bytes = field_bytes(w, f::at(f::kEventSemaphore, "payload"));
