@@ -248,12 +248,10 @@ void emit_relay_iterations(const Geometry& g, const Communicator& c, const Lower
 /// scratch slots can add some in later iterations (relay_iterations()).
 bool fits_emitted(const Geometry& g, const Communicator& c, const LowerRequest& req,
                   std::uint64_t count, Algorithm alg) {
-  LowerRequest quiet = req;
-  quiet.notes = false;
-  Plan p = plan(g, c, quiet, count, alg, Emitter::Output::kCountOnly);
+  Plan p = plan(g, c, req, count, alg, Emitter::Output::kCountOnly);  // no notes, no words
   if (!holds(g, *p.em)) return false;
   emit_phases(p, 0);
-  emit_relay_iterations(g, c, quiet, p);
+  emit_relay_iterations(g, c, req, p);
   return holds(g, *p.em);
 }
 
@@ -518,15 +516,14 @@ base::Status emit_iteration(const Geometry& g, const Communicator& c, const Lowe
 
 base::Result<Footprint> check_request(const Geometry& g, const Communicator& c,
                                       const LowerRequest& req) {
-  LowerRequest quiet = req;
-  quiet.notes = false;  // the words emitted here are thrown away
-  auto checked = check_and_plan(g, c, quiet, Emitter::Output::kCountOnly);
+  // The words emitted here are thrown away: counted only, with no notes.
+  auto checked = check_and_plan(g, c, req, Emitter::Output::kCountOnly);
   if (!checked) return checked.error();
   Plan& p = checked->plan;
-  SBRDMA_TRY(emit_iteration(g, c, quiet, checked->algorithm, p, 0));
+  SBRDMA_TRY(emit_iteration(g, c, req, checked->algorithm, p, 0));
   if (needs_relays(g, c)) {  // later iterations can relay through new slots
-    emit_relay_iterations(g, c, quiet, p);
-    SBRDMA_TRY(check_emitted(g, c, quiet, checked->algorithm, *p.em));
+    emit_relay_iterations(g, c, req, p);
+    SBRDMA_TRY(check_emitted(g, c, req, checked->algorithm, *p.em));
   }
   return Footprint{std::move(p.buffers), p.em->sbuf_used(), p.em->words()};
 }

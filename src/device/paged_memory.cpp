@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/bits.h"
 #include "base/check.h"
 #include "base/mapped_block.h"
 #include "base/stop_signals.h"
@@ -335,8 +336,7 @@ std::span<std::uint8_t> PagedMemory::take_run(std::uint64_t offset, std::uint64_
   if (tracked_ && hi > lo) {
     const auto g0 = static_cast<unsigned>(lo / kOsPage);
     const auto g1 = static_cast<unsigned>((hi - 1) / kOsPage + 1);
-    const std::uint64_t run_bits =
-        (g1 - g0 == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << (g1 - g0)) - 1) << g0;
+    const std::uint64_t run_bits = base::low_mask(g1 - g0) << g0;
     std::uint64_t fresh = run_bits & ~s.touched;
     s.touched |= run_bits;
     // The caller may read before it writes (an in-place reduce): back the run's untouched OS
@@ -346,7 +346,7 @@ std::span<std::uint8_t> PagedMemory::take_run(std::uint64_t offset, std::uint64_
       const auto first = static_cast<unsigned>(std::countr_zero(fresh));
       const auto count = static_cast<unsigned>(std::countr_one(fresh >> first));
       populate(s.data + std::uint64_t{first} * kOsPage, std::uint64_t{count} * kOsPage);
-      fresh &= count == 64 ? 0 : ~(((std::uint64_t{1} << count) - 1) << first);
+      fresh &= ~(base::low_mask(count) << first);
     }
   }
   s.dirty_begin = std::min(s.dirty_begin, lo);

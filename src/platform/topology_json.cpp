@@ -399,18 +399,18 @@ std::string with_param_overrides(std::span<const device::ParamOverrideSpec> para
 }
 
 Result<device::ParamOverrideSpec> parse_param_override(std::string_view text) {
+  const auto bad = [&](std::string_view why) {
+    return base::make_error(fmt::format("'{}': {}", base::printable_brief(text), why));
+  };
   const std::size_t eq = text.find('=');
   if (eq == std::string_view::npos) {
-    return base::make_error(
-        fmt::format("'{}': expected NAME=VALUE (a parameter of `sbrdma info "
-                    "params` and a number in its unit)",
-                    base::printable_brief(text)));
+    return bad(
+        "expected NAME=VALUE (a parameter of `sbrdma info params` and a number in its "
+        "unit)");
   }
   device::ParamOverrideSpec o{std::string(text.substr(0, eq)), 0};
-  if (auto st = device::check_timing_param_name(o.name); !st) {  // the name first ("a=b=c")
-    return base::make_error(
-        fmt::format("'{}': {}", base::printable_brief(text), st.error().message));
-  }
+  // The name first ("a=b=c" names 'a').
+  if (auto st = device::check_timing_param_name(o.name); !st) return bad(st.error().message);
   const std::string value(text.substr(eq + 1));
   // Plain decimal: strtod's hex floats, "inf" and "nan" are not taken.
   const bool plain =
@@ -418,13 +418,11 @@ Result<device::ParamOverrideSpec> parse_param_override(std::string_view text) {
   char* end = nullptr;
   if (plain) o.value = std::strtod(value.c_str(), &end);
   if (!plain || end != value.c_str() + value.size()) {
-    return base::make_error(fmt::format("'{}': '{}' is not a number", base::printable_brief(text),
-                                        base::printable_brief(value)));
+    return bad(fmt::format("'{}' is not a number", base::printable_brief(value)));
   }
   device::TimingParams scratch;  // the range does not depend on the profile
   if (auto st = device::set_timing_param(scratch, o.name, o.value); !st) {
-    return base::make_error(
-        fmt::format("'{}': {}", base::printable_brief(text), st.error().message));
+    return bad(st.error().message);
   }
   // The value as the model keeps it (times to 1 ps, bandwidths to 0.001 B/ns; never -0), which
   // is what the outputs that name it print.
