@@ -145,7 +145,7 @@ Arrival Emitter::leg(CoreId src, CoreId dst, std::uint64_t src_off, std::uint64_
   const unsigned rs = relay_sem(remote_sem);
   expected_[static_cast<std::size_t>(relay) * g_.semaphores + rs] += n_active;
   direct_leg(src, relay, src_off, relay_off, bytes, rs,
-             notes_ ? fmt::format("{} (first hop, via relay core {})", note, relay) : "");
+             this->note("{} (first hop, via relay core {})", note, relay));
   pending_.push_back(Pending{relay, dst, relay_off, dst_off, bytes, remote_sem, rs,
                              notes_ ? std::string(note) : std::string()});
   ++stats_.relayed_legs;
@@ -212,7 +212,7 @@ void Emitter::direct_leg(CoreId src, CoreId dst, std::uint64_t src_off, std::uin
   }
   put(
       src, b.length, false, [&] { return isa::encode(start); },
-      notes_ ? fmt::format("start: to core {}, {} B per partition", dst, bytes) : "");
+      this->note("start: to core {}, {} B per partition", dst, bytes));
   b.after_start = b.length;
   if (bytes > 0) {
     // Legs older than the window are done (the window waited for them).
@@ -298,7 +298,7 @@ void Emitter::flush_relays() {
     for (const Pending& p : pend) {
       if (p.relay != m) continue;
       direct_leg(m, p.dst, p.relay_off, p.dst_off, p.bytes, p.remote_sem,
-                 notes_ ? fmt::format("{} (second hop, relayed)", p.note) : "");
+                 this->note("{} (second hop, relayed)", p.note));
     }
   }
 }
