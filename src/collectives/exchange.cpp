@@ -19,6 +19,12 @@
 // position's iteration to hear from every peer (a pair whose blocks are empty exchanges a
 // semaphore-only leg). The pairwise steps' earlier waits only pace the schedule
 // (the count reaches "d arrivals", not necessarily from s-d): no data depends on them.
+//
+// A pair whose legs go through a relay core (D30g) needs the relay's wait to be exact, and a
+// pacing count is not: a faster sender's later hop could meet it before an earlier hop has
+// landed. So the pairwise schedule leaves those pairs out of its steps and sends them after
+// the last one, as a mesh of their own on a second pair of semaphores, whose one wait (and
+// the relay's, which mirrors it) counts every relayed leg of the iteration. [CHOICE D30g]
 #include <fmt/format.h>
 
 #include "base/check.h"
@@ -64,7 +70,7 @@ class ExchangePhase final : public Phase {
       : ctx_(ctx), groups_(std::move(groups)), schedule_(schedule), name_(std::move(name)) {
     SBRDMA_CHECK(!groups_.empty());
     sems_ = ctx_.em.alloc_sems(2, fmt::format("the {}", name_));
-    if (schedule_ == Schedule::kPairwise) refuse_relays();
+    if (schedule_ == Schedule::kPairwise) find_relayed();
   }
 
   void emit(unsigned iter) override {
@@ -82,15 +88,21 @@ class ExchangePhase final : public Phase {
         wait_all_sent(ctx_, grp.ranks, got, sem, ctx_.em.note("{}: all blocks in", name_));
         continue;
       }
+      const std::vector<bool>& far = relayed_[&grp - groups_.data()];
       for (unsigned d = 0; d < n; ++d) {
         for (unsigned s = 0; s < n; ++s) {
+          const unsigned j = (s + d) % n;
           ctx_.em.step(grp.ranks[s], ctx_.em.note("{} step {}", name_, d));
-          if (send(grp, iter, s, (s + d) % n, sem)) got[(s + d) % n] = true;
+          if (!far.empty() && far[s * n + j]) continue;  // sent after the last step
+          if (send(grp, iter, s, j, sem)) got[j] = true;
         }
         if (d == 0 && n > 1) continue;  // the leg to itself: waited for with step 1
+        // A position that receives nothing here got its last pairwise leg at an earlier
+        // step, whose wait already counted every one of the iteration.
         wait_all_sent(ctx_, grp.ranks, got, sem, ctx_.em.note("{} step {}: block in", name_, d));
         got.assign(n, false);
       }
+      if (!far.empty()) send_relayed(grp, far, iter);
     }
   }
 
@@ -100,24 +112,43 @@ class ExchangePhase final : public Phase {
                       ctx_.em.note("{}: block {} to position {}", name_, j, j));
   }
 
-  /// The pairwise steps share one semaphore and their early waits only pace, so a relay
-  /// core's wait for "every first hop so far" can be met by a later step's hop from a faster
-  /// sender before an earlier one has landed: it would forward a slot not yet written. The
-  /// relays (D30g) need exact waits, which mesh has; a pair that needs one is refused here.
-  void refuse_relays() {
+  /// Marks, per group with a pair that goes through a relay core, which ordered pairs do
+  /// (row s, column j), and takes the semaphores their own mesh counts on.
+  void find_relayed() {
     const Geometry& g = ctx_.em.geometry();
-    for (const ExchangeGroup& grp : groups_) {
-      const auto pair = relayed_pair(g, grp.ranks);
-      if (!pair) continue;
-      const auto [from, to] = *pair;
-      const Place at = g.locate(to);
-      ctx_.em.fail(fmt::format(
-          "the {} cannot send from core {} to core {} (chip {} die {}): no fold reaches it, so "
-          "the leg would go through a relay core (D30g), whose wait the pairwise steps cannot "
-          "keep exact; --algorithm mesh can (rdh too, on 2^k ranks)",
-          name_, from, to, at.chip, at.die));
-      return;
+    relayed_.resize(groups_.size());
+    for (std::size_t k = 0; k < groups_.size(); ++k) {
+      const std::vector<CoreId>& ranks = groups_[k].ranks;
+      if (!relayed_pair(g, ranks)) continue;
+      const std::size_t n = ranks.size();
+      relayed_[k].assign(n * n, false);
+      for (std::size_t s = 0; s < n; ++s) {
+        for (std::size_t j = 0; j < n; ++j) {
+          relayed_[k][s * n + j] = s != j && !foldable(g, ranks[s], ranks[j]);
+        }
+      }
+      if (relay_sems_.empty()) {
+        relay_sems_ = ctx_.em.alloc_sems(2, fmt::format("the {}'s relayed pairs", name_));
+      }
     }
+  }
+
+  /// The relayed pairs of one group, after its pairwise steps: every one sends (a
+  /// semaphore-only leg if its blocks are empty), then each receiver waits once for all of
+  /// them. That wait, and the relay's wait flushed with it, count every relayed leg of the
+  /// iteration on this parity's semaphore: exact, as mesh's are.
+  void send_relayed(const ExchangeGroup& grp, const std::vector<bool>& far, unsigned iter) {
+    const unsigned sem = relay_sems_[iter % 2];
+    const auto n = static_cast<unsigned>(grp.ranks.size());
+    std::vector<bool> got(n, false);
+    for (unsigned s = 0; s < n; ++s) {
+      ctx_.em.step(grp.ranks[s], ctx_.em.note("{} relayed pairs", name_));
+      for (unsigned d = 1; d < n; ++d) {
+        const unsigned j = (s + d) % n;
+        if (far[s * n + j] && send(grp, iter, s, j, sem)) got[j] = true;
+      }
+    }
+    wait_all_sent(ctx_, grp.ranks, got, sem, ctx_.em.note("{}: relayed blocks in", name_));
   }
 
   Ctx& ctx_;
@@ -125,6 +156,8 @@ class ExchangePhase final : public Phase {
   Schedule schedule_;
   std::string name_;
   std::vector<unsigned> sems_;
+  std::vector<std::vector<bool>> relayed_;  // per group: [s * n + j], empty if none is
+  std::vector<unsigned> relay_sems_;        // by iteration parity, if any pair is relayed
 };
 
 }  // namespace
