@@ -12,6 +12,7 @@
 #include <bit>
 
 #include "base/check.h"
+#include "base/first_seen_groups.h"
 #include "collectives/phases.h"
 
 namespace sbrdma::collectives {
@@ -29,17 +30,10 @@ std::unique_ptr<Phase> rdh_or_ring(Ctx& ctx, std::vector<Group> groups, bool rs,
 
 std::vector<std::vector<unsigned>> ranks_by_chip(const Geometry& g,
                                                  const std::vector<CoreId>& group) {
-  std::vector<unsigned> chips;
   std::vector<std::vector<unsigned>> out;
-  for (unsigned r = 0; r < group.size(); ++r) {
-    const unsigned chip = g.locate(group[r]).chip;
-    auto it = std::find(chips.begin(), chips.end(), chip);
-    if (it == chips.end()) {
-      chips.push_back(chip);
-      out.emplace_back();
-      it = chips.end() - 1;
-    }
-    out[static_cast<std::size_t>(it - chips.begin())].push_back(r);
+  for (const auto& on_chip : base::first_seen_groups(
+           group.size(), [&](std::size_t r) { return g.locate(group[r]).chip; })) {
+    out.emplace_back(on_chip.begin(), on_chip.end());
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "base/check.h"
+#include "base/first_seen_groups.h"
 #include "collectives/phases.h"
 
 namespace sbrdma::collectives {
@@ -181,8 +182,23 @@ Plan plan_rings(const Geometry& g, const Communicator& c, const LowerRequest& re
     const Tiled& whole = req.op == Op::kAllGather ? b0.out : b0.in;
     std::vector<Cols> blocks;
     for (std::size_t k = 0; k < whole.blocks(); ++k) blocks.push_back(whole.block_cols(k));
-    p.phases = make_hierarchical(*p.ctx, g, c.groups, req.op, whole.base, Cols{0, whole.end_col()},
-                                 blocks);
+    // One set of phases per layout (chips spanned, ranks on each), each over the groups laid
+    // out so, in order of first appearance; their steps interleave, a group's in its own
+    // order (each core is in one group). [CHOICE D30d]
+    const auto layouts = base::first_seen_groups(c.groups.size(), [&](std::size_t k) {
+      const unsigned chips = chips_spanned(g, c.groups[k]);
+      return std::pair{chips, static_cast<unsigned>(c.groups[k].size()) / chips};
+    });
+    std::vector<std::vector<std::unique_ptr<Phase>>> sets;
+    for (const auto& alike : layouts) {
+      std::vector<std::vector<CoreId>> groups;
+      for (const std::size_t k : alike) groups.push_back(c.groups[k]);
+      sets.push_back(make_hierarchical(*p.ctx, g, groups, req.op, whole.base,
+                                       Cols{0, whole.end_col()}, blocks));
+    }
+    for (std::size_t i = 0; i < sets.front().size(); ++i) {
+      for (auto& set : sets) p.phases.push_back(std::move(set[i]));
+    }
   } else if (c.ranks() > 1) {
     flat_phase(p, g, c, req, alg);
   }
@@ -294,8 +310,8 @@ base::Result<std::uint64_t> element_count(const LowerRequest& req) {
 namespace {
 
 /// Whether every group spans more than one chip with more than one rank on each, and
-/// hierarchical applies to them (the same number of ranks on each chip of a group, every
-/// group laid out alike). One rank a chip would make it flat RDH by another name. [D46]
+/// hierarchical applies to them (the same number of ranks on each chip of a group). One rank
+/// a chip would make it flat RDH by another name. [D46]
 bool two_level_applies(const Geometry& g, const Communicator& c, const LowerRequest& req) {
   if (!std::all_of(c.groups.begin(), c.groups.end(), [&](const auto& group) {
         const unsigned chips = chips_spanned(g, group);
@@ -342,24 +358,6 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
             "--algorithm hierarchical needs the same number of ranks on every chip of a group "
             "(group {} has {} on chip {} but {} on chip {})",
             k, per.front().second, per.front().first, odd->second, odd->first));
-      }
-    }
-    // Its phases run every group's intra-chip and inter-chip steps together, in step: all
-    // groups must span as many chips with as many ranks on each (all-to-all's exchanges take
-    // groups of any sizes). [CHOICE D30d]
-    if (req.op != Op::kAllToAll) {
-      const auto layout = [&](std::size_t k) {
-        const unsigned chips = chips_spanned(g, c.groups[k]);
-        return std::pair{chips, static_cast<unsigned>(c.groups[k].size()) / chips};
-      };
-      for (std::size_t k = 1; k < c.groups.size(); ++k) {
-        if (layout(k) != layout(0)) {
-          return base::make_error(fmt::format(
-              "--algorithm hierarchical needs every group laid out alike: group 0 has {} rank{} "
-              "on each of {} chips, group {} has {} on each of {}",
-              layout(0).second, layout(0).second == 1 ? "" : "s", layout(0).first, k,
-              layout(k).second, layout(k).first));
-        }
       }
     }
   }

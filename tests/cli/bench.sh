@@ -203,9 +203,16 @@ check bench_too_many_ranks 1 - -- bench allr -r 9
 expect_err "error: -r 9: topology trn2 has only 8 cores (ranks)"
 expect_err_lines 1
 echo '[[0, 8, 16, 24], [1, 2, 9, 10]]' >"$(work)/groups_mixed.json"
-check bench_hier_groups_unalike 1 - -- bench allg --topology trn2.48xlarge --custom-replica-groups groups_mixed.json -b 4K -n 1 -w 0 -c random --algorithm hier
-expect_err "needs every group laid out alike: group 0 has 1 rank on each of 4 chips, group 1 has 2 on each of 2"
-expect_err_lines 1
+# Groups laid out differently: each layout gets its own phases (D30d), data checked.
+for op in allr allg redsct; do
+  check bench_hier_groups_unalike_$op 0 - -- bench $op --topology trn2.48xlarge --custom-replica-groups groups_mixed.json -b 4K -e 64K -f 16 -n 2 -w 1 -c random --algorithm hier --show-algorithm
+  expect_out " hierarchical        0"
+done
+# auto runs an all-reduce of such groups two-level where it runs RDH (from 1 MB), if each
+# has more than one rank on a chip (D46): 4 chips x 2 beside 2 chips x 4.
+echo '[[0, 1, 8, 9, 16, 17, 24, 25], [2, 3, 4, 5, 10, 11, 12, 13]]' >"$(work)/groups_mixed2.json"
+check bench_hier_groups_unalike_auto 0 - -- bench allr --topology trn2.48xlarge --custom-replica-groups groups_mixed2.json -b 1M -n 2 -w 1 -c random --show-algorithm
+expect_out "1048576          262144     fp32       34.46          30.43          53.26  hierarchical        0"
 check bench_a2a_hier_groups_unalike 0 - -- bench alltoall --topology trn2.48xlarge --custom-replica-groups groups_mixed.json -b 4K -n 1 -w 0 -c random --algorithm hier
 check bench_groups_malformed 1 - -- bench allr --custom-replica-groups "$BENCH_DATA/groups_malformed.json"
 expect_err "groups_malformed.json:2: error: malformed JSON:"

@@ -401,6 +401,19 @@ TEST(Correctness, RanksOverChipsAndHierarchical) {
     expect_right(g, Case{op, Algorithm::kHierarchical, DataType::kBf16, 999, three}, 1);
 }
 
+// Groups laid out differently run hierarchical side by side, each with its own phases: one
+// rank on each of 4 chips (inter-chip RDH only, in-chip phases of one rank) beside two on
+// each of 2 chips, and three chips of two beside two chips of three (rings).
+TEST(Correctness, HierarchicalOverGroupsLaidOutDifferently) {
+  const Geometry g = small_geometry(6);
+  const Communicator mixed = groups({{0, 8, 16, 24}, {1, 2, 9, 10}});
+  const Communicator odd = groups({{3, 4, 11, 12, 19, 20}, {32, 33, 34, 40, 41, 42}});
+  for (Op op : kReduceOps) {
+    expect_right(g, Case{op, Algorithm::kHierarchical, DataType::kFp32, 1000, mixed}, 2);
+    expect_right(g, Case{op, Algorithm::kHierarchical, DataType::kInt32, 777, odd}, 2);
+  }
+}
+
 TEST(Correctness, RingCreditsTheLastSentUserOfASlotPastEmptyLegs) {
   // 17 columns over 80 ranks leave most pieces empty. A leg's semaphore slot (32 per
   // iteration parity) was credited only against the leg one slot-width back; when that one

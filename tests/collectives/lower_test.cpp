@@ -212,23 +212,32 @@ TEST(Lower, AlgorithmsThatDoNotApplyAreErrors) {
   EXPECT_EQ(e5.error().message, "--algorithm mesh does not apply to send/recv (use ring or auto)");
 }
 
-// Hierarchical's phases step every group together: groups laid out differently (1 rank on
-// each of 4 chips, 2 on each of 2) are refused, not an internal error; all-to-all's exchanges
-// take them.
-TEST(Lower, HierarchicalNeedsGroupsLaidOutAlike) {
+// Groups laid out differently (1 rank on each of 4 chips, 2 on each of 2) each get the
+// phases of their own layout: no error, and as many legs as the two layouts lowered apart.
+// (Correctness_test runs them.)
+TEST(Lower, HierarchicalTakesGroupsLaidOutDifferently) {
   const Geometry g = Geometry::of(soc::cayman_profile(), 4);
   const Communicator mixed{{{0, 8, 16, 24}, {1, 2, 9, 10}}};
-  for (const Op op : {Op::kAllReduce, Op::kAllGather, Op::kReduceScatter}) {
-    auto e = resolve_algorithm(g, mixed, req(op, 4096, Algorithm::kHierarchical));
-    ASSERT_FALSE(e.ok()) << op_name(op);
-    EXPECT_EQ(e.error().message,
-              "--algorithm hierarchical needs every group laid out alike: group 0 has 1 rank on "
-              "each of 4 chips, group 1 has 2 on each of 2");
-    EXPECT_FALSE(lower(g, mixed, req(op, 4096, Algorithm::kHierarchical)).ok());
+  const Communicator wide{{{0, 8, 16, 24}}};
+  const Communicator pairs{{{1, 2, 9, 10}}};
+  for (const Op op : {Op::kAllReduce, Op::kAllGather, Op::kReduceScatter, Op::kAllToAll}) {
+    const LowerRequest r = req(op, 4096, Algorithm::kHierarchical);
+    ASSERT_TRUE(resolve_algorithm(g, mixed, r).ok()) << op_name(op);
+    const auto both = lower(g, mixed, r);
+    ASSERT_TRUE(both.ok()) << op_name(op) << ": " << both.error().message;
+    const auto a = lower(g, wide, r);
+    const auto b = lower(g, pairs, r);
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ(both->stats.legs, a->stats.legs + b->stats.legs) << op_name(op);
   }
-  EXPECT_TRUE(lower(g, mixed, req(Op::kAllToAll, 4096, Algorithm::kHierarchical)).ok());
-  const Communicator alike{{{0, 8, 16, 24}, {1, 9, 17, 25}}};
-  EXPECT_TRUE(lower(g, alike, req(Op::kAllGather, 4096, Algorithm::kHierarchical)).ok());
+  // Each group still needs as many ranks on every chip it spans.
+  const Communicator lopsided{{{0, 1, 8, 16}, {2, 3, 9, 17}}};
+  const auto e =
+      resolve_algorithm(g, lopsided, req(Op::kAllReduce, 4096, Algorithm::kHierarchical));
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.error().message,
+            "--algorithm hierarchical needs the same number of ranks on every chip of a group "
+            "(group 0 has 2 on chip 0 but 1 on chip 1)");
 }
 
 TEST(Lower, SizesThatHoldNoElementAreErrors) {
