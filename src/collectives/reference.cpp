@@ -443,7 +443,16 @@ void expected_range(DataType dt, ReduceOp red, unsigned ranks,
   const auto index_at = [&](std::uint64_t e) {  // the first i with first + i * stride >= e
     return e <= first ? 0 : std::min(n, (e - first + stride - 1) / stride);
   };
-  for (const OutputSource& s : sources) {
+  if (n == 0) return;
+  // Sources are in output order and do not overlap: only those from the first that ends past
+  // `first` to the last that starts by the last element asked for can hold one (an output of
+  // R blocks, checked a partition's chunk at a time, would otherwise pass all R per chunk).
+  const std::uint64_t last = first + (n - 1) * stride;
+  const auto from =
+      std::partition_point(sources.begin(), sources.end(),
+                           [&](const OutputSource& s) { return s.out_first + s.n <= first; });
+  for (auto it = from; it != sources.end() && it->out_first <= last; ++it) {
+    const OutputSource& s = *it;
     SBRDMA_CHECK(s.reduced == reduced);
     const std::uint64_t lo = index_at(s.out_first);
     const std::uint64_t hi = index_at(s.out_first + s.n);

@@ -99,7 +99,8 @@ struct RangeScratch {
 /// `input`: the bytes, values and sums expected_outputs gives for those elements (elements
 /// no source covers are expected zero). `bytes_only` leaves value and abs_sum empty (the
 /// bytes are the same): enough to see that a result is bit-exact, not to count with the float
-/// tolerance. Contract: the sources are all reductions or none.
+/// tolerance. Contract: the sources are all reductions or none, in output order without
+/// overlaps (as output_sources gives them).
 void expected_range(DataType dt, ReduceOp red, unsigned ranks,
                     std::span<const OutputSource> sources, std::uint64_t first, std::uint64_t n,
                     std::uint64_t stride, const InputRange& input, Expected& out,
