@@ -71,6 +71,16 @@ int run(const RunArgs& a) {
   const platform::ProgramParse parsed =
       platform::parse_program(text->data, text->name, *topology, **profile);
   if (!parsed.ok()) return fail(parsed.errors);
+  // The pages the .init regions certainly take, against the memory there is: refused before
+  // anything runs rather than killed by the OS part way. [CHOICE D43e]
+  auto available = platform::host_memory_available();
+  if (!available) return fail(available.error());
+  if (auto verdict = platform::judge_memory(platform::init_memory_need(parsed.program, **profile),
+                                            *available, platform::address_space_available(),
+                                            std::nullopt, platform::kProgramInits);
+      !verdict) {
+    return fail(verdict.error());
+  }
   auto outcome = platform::run_program(parsed.program, std::move(*topology), opt);
   if (!outcome) return fail(outcome.error());
   // The trace first: one that cannot be written (a full disk) fails the run before any report.

@@ -199,23 +199,22 @@ std::pair<std::string, std::string> two_figures(std::uint64_t need, std::uint64_
 
 base::Result<std::optional<std::string>> judge_memory(
     const MemoryNeed& need, std::optional<std::uint64_t> available,
-    std::optional<std::uint64_t> address_space, std::optional<std::uint64_t> address_space_left) {
+    std::optional<std::uint64_t> address_space, std::optional<std::uint64_t> address_space_left,
+    const NeedWords& words) {
   if (address_space && need.mapped_at_least > *address_space) {
     const auto [n, a] = two_figures(need.mapped_at_least, *address_space);
     return base::make_error(fmt::format(
-        "the simulated SBUFs map at least {} of address space for the ranks' buffers (each "
-        "SBUF partition written takes a whole partition's), and the address-space limit "
-        "(ulimit -v) leaves {}; use fewer ranks or --timing-only (a rank's buffers use every "
-        "partition, whatever their size)",
-        n, a));
+        "the simulated SBUFs map at least {} of address space for {} (each SBUF partition "
+        "written takes a whole partition's), and the address-space limit (ulimit -v) leaves {}; "
+        "{}",
+        n, words.what, a, words.map_advice));
   }
   if (available && need.at_least > *available) {
     const auto [n, a] = two_figures(need.at_least, *available);
     return base::make_error(fmt::format(
-        "the simulated SBUFs need at least {} of host memory for the ranks' buffers, and {} is "
-        "available ({} sets the figure to plan with); use fewer ranks, a smaller size or "
-        "--timing-only",
-        n, a, kMemoryLimitVar));
+        "the simulated SBUFs need at least {} of host memory for {}, and {} is available ({} "
+        "sets the figure to plan with); {}",
+        n, words.what, a, kMemoryLimitVar, words.advice));
   }
   if (available && need.at_most > *available) {
     const auto [n, a] = two_figures(need.at_most, *available);

@@ -68,16 +68,35 @@ base::Result<std::optional<std::uint64_t>> host_memory_available();
 /// limit (or where it cannot be read).
 std::optional<std::uint64_t> address_space_available();
 
+/// What a refusal says the certain pages are for, and what would bring them down.
+struct NeedWords {
+  std::string_view what;        ///< "the ranks' buffers"
+  std::string_view map_advice;  ///< after an address-space refusal
+  std::string_view advice;      ///< after a memory refusal
+};
+/// A collective's data run (bench).
+inline constexpr NeedWords kRankBuffers{
+    "the ranks' buffers",
+    "use fewer ranks or --timing-only (a rank's buffers use every partition, whatever their "
+    "size)",
+    "use fewer ranks, a smaller size or --timing-only"};
+/// A program file's `.init` regions (run), which are filled in every mode.
+inline constexpr NeedWords kProgramInits{
+    "the program's .init regions",
+    "use fewer .init regions or fewer partitions in them (each partition written maps whole)",
+    "use fewer or smaller .init regions"};
+
 /// What a run of `need` may do with `available` bytes (nullopt: unknown, anything goes) and
 /// `address_space` (nullopt: no limit): an error when need.mapped_at_least does not fit the
 /// address space or need.at_least the memory, a warning (returned) when need.at_most does not
 /// fit the memory or need.mapped_at_most the address space (`address_space_left`, where
 /// given: the room now, after earlier runs of the process), nothing otherwise. The messages name
-/// both figures (with their bytes when they read alike).
+/// both figures (with their bytes when they read alike), and `words` what the pages are for.
 base::Result<std::optional<std::string>> judge_memory(
     const MemoryNeed& need, std::optional<std::uint64_t> available,
     std::optional<std::uint64_t> address_space = std::nullopt,
-    std::optional<std::uint64_t> address_space_left = std::nullopt);
+    std::optional<std::uint64_t> address_space_left = std::nullopt,
+    const NeedWords& words = kRankBuffers);
 
 /// `bytes` for a person: "512 B", "3.00 MiB", "15.0 MiB", "1.50 GiB" (binary units, 3
 /// significant digits).

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <utility>
+#include <vector>
 
 #include "base/bits.h"
 #include "base/printable.h"
@@ -66,6 +69,33 @@ std::optional<std::string> compare_regions(const SbufRegion& actual,
       "0x{:02x} ({} of {} bytes differ)",
       actual.core, partition, actual.offset + byte, *mismatch.first, expected.core, partition,
       expected.offset + byte, *mismatch.second, differ, actual_bytes.size());
+}
+
+MemoryNeed init_memory_need(const ProgramFile& program, const soc::Profile& profile) {
+  constexpr std::uint64_t kPage = 4096;
+  // Per written partition, its OS page ranges [first, last], merged below.
+  std::map<std::pair<device::CoreId, unsigned>,
+           std::vector<std::pair<std::uint64_t, std::uint64_t>>>
+      written;
+  for (const InitDirective& init : program.inits) {
+    const SbufRegion& r = init.region;
+    if (r.bytes == 0) continue;
+    for (unsigned p = r.first_partition; p < r.end_partition; ++p) {
+      written[{r.core, p}].emplace_back(r.offset / kPage, (r.offset + r.bytes - 1) / kPage);
+    }
+  }
+  MemoryNeed need;
+  for (auto& [where, pages] : written) {
+    std::sort(pages.begin(), pages.end());
+    std::uint64_t end = 0;  // one past the last page counted
+    for (const auto& [first, last] : pages) {
+      const std::uint64_t from = std::max(first, end);
+      if (last + 1 > from) need.at_least += (last + 1 - from) * kPage;
+      end = std::max(end, last + 1);
+    }
+    need.mapped_at_least += profile.partition_active.n;
+  }
+  return need;
 }
 
 base::Result<ProgramOutcome> run_program(const ProgramFile& program, device::Topology topology,

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "platform/host_memory.h"
 #include "platform/program_file.h"
 #include "platform/run_report.h"
 #include "platform/simulation.h"
@@ -41,6 +42,12 @@ struct ProgramOutcome {
   /// True if the run reported nothing wrong and no expect failed.
   [[nodiscard]] bool ok() const;
 };
+
+/// The host memory `program`'s `.init` regions certainly take on a machine of `profile` [CHOICE
+/// D43e]: at_least, the 4 KiB pages of each partition's bytes they write (overlaps once);
+/// mapped_at_least, a whole partition (its active bytes) for each partition they write. What
+/// the program's legs write is not known before the run: at_most and mapped_at_most are 0.
+MemoryNeed init_memory_need(const ProgramFile& program, const soc::Profile& profile);
 
 /// Runs `program` on `topology`. Errors (kind 1): what Simulation::create/run refuse.
 base::Result<ProgramOutcome> run_program(const ProgramFile& program, device::Topology topology,

@@ -178,12 +178,52 @@ expect_err_lines 1
 if [[ -s "$(work)/out" ]]; then _fail "a directory printed a report"; else pass=$((pass + 1)); fi
 
 # A run larger than the memory the process may have ends with one line and exit 1, not an
-# abort: here .init fills a partition of every core of trn2u (about 15 GB) under 400 MB.
+# abort. .init regions that fill a partition of every core of trn2u (about 15 GB) are refused
+# under 400 MB before the run (D43e); copies that spread one SBUF over 20 chips (560 MiB) are
+# only known as they land, and run out part way.
 if ! sanitized; then
   for c in $(seq 0 511); do echo ".init core=$c addr=0 bytes=229376 pattern=const:1"; done \
     >"$(work)/init_all.s"
-  CHECK_VMEM_KB=400000 check run_out_of_memory 1 - -- run init_all.s --topology trn2u
+  CHECK_VMEM_KB=400000 check run_init_all_refused 1 - -- run init_all.s --topology trn2u
+  expect_err "sbrdma: error: the simulated SBUFs map at least 14.0 GiB of address space for the program's .init regions (each SBUF partition written takes a whole partition's), and the address-space limit (ulimit -v) leaves "
+  expect_err_lines 1
+  expect_out_file /dev/null
+  {
+    echo ".init core=0 addr=0x0 bytes=229376 pattern=const:1"
+    echo ".core 0"
+    for k in $(seq 1 20); do
+      echo "rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=0 remote_routing_id=$k dma_engine_mask=0xffff src_addr=0x0 dst_addr=0x0 free_dim_bytes=229376"
+      echo "rdma_desc_start"
+    done
+  } >"$(work)/spray.s"
+  CHECK_VMEM_KB=400000 check run_out_of_memory 1 - -- run spray.s --topology trn2u
   expect_err "sbrdma: error: out of memory: cannot map the simulated memories' pages (a smaller run needs less: a smaller topology, or fewer or smaller .init regions and copies; the address-space limit is ulimit -v 400000)"
+  expect_err_lines 1
+  expect_out_file /dev/null
+fi
+# The pages a program's .init regions certainly take are set against the memory there is
+# before the run (D43e): refused with both figures, nothing on stdout; they run when they fit.
+{
+  echo ".init core=0 addr=0x0 bytes=229376 pattern=iota"
+  echo ".init core=1 addr=0x0 bytes=4096 pattern=const:7"
+  echo ".core 0"
+} >"$(work)/big_init.s"
+SBRDMA_MEMORY_LIMIT=10M check run_init_memory_refused 1 - -- run "$(work)/big_init.s"
+expect_err "sbrdma: error: the simulated SBUFs need at least 28.5 MiB of host memory for the program's .init regions, and 10.0 MiB is available (SBRDMA_MEMORY_LIMIT sets the figure to plan with); use fewer or smaller .init regions"
+expect_err_lines 1
+expect_out_file /dev/null
+SBRDMA_MEMORY_LIMIT=29M check run_init_memory_fits 0 - -- run "$(work)/big_init.s"
+expect_out "result: ok"
+SBRDMA_MEMORY_LIMIT=lots check run_init_memory_limit_malformed 1 - -- run "$(work)/big_init.s"
+expect_err "sbrdma: error: SBRDMA_MEMORY_LIMIT: bad size 'lots'"
+expect_err_lines 1
+# Under an address-space limit, each partition written maps whole: eight whole SBUFs (224 MiB).
+if ! sanitized; then
+  for c in 0 1 2 3 4 5 6 7; do echo ".init core=$c addr=0x0 bytes=229376 pattern=iota"; done \
+    >"$(work)/eight_sbufs.s"
+  echo ".core 0" >>"$(work)/eight_sbufs.s"
+  CHECK_VMEM_KB=150000 check run_init_address_space_refused 1 - -- run "$(work)/eight_sbufs.s"
+  expect_err "sbrdma: error: the simulated SBUFs map at least 224 MiB of address space for the program's .init regions (each SBUF partition written takes a whole partition's), and the address-space limit (ulimit -v) leaves "
   expect_err_lines 1
   expect_out_file /dev/null
 fi

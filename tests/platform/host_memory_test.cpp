@@ -91,6 +91,27 @@ TEST(HostMemory, TheVerdictRefusesBuffersThatDoNotFitAndWarnsOfScratchThatMayNot
   EXPECT_TRUE(judge_memory(MemoryNeed{}, 0).ok());  // a timing-only run needs nothing
 }
 
+// `sbrdma run` refuses a program's .init regions in the same two ways, naming them (D43e).
+TEST(HostMemory, TheRefusalsNameWhatThePagesAreFor) {
+  const MemoryNeed need{552U << 10, 0, 131 * std::uint64_t{229376}, 0};
+  const auto refusal = [&](std::optional<std::uint64_t> memory,
+                           std::optional<std::uint64_t> address_space) {
+    auto v = judge_memory(need, memory, address_space, std::nullopt, kProgramInits);
+    return v.ok() ? std::string("(not refused)") : v.error().message;
+  };
+  EXPECT_EQ(refusal(4096, std::nullopt),
+            "the simulated SBUFs need at least 552 KiB of host memory for the program's .init "
+            "regions, and 4.00 KiB is available (SBRDMA_MEMORY_LIMIT sets the figure to plan "
+            "with); use fewer or smaller .init regions");
+  EXPECT_EQ(refusal(std::nullopt, 1 << 20),
+            "the simulated SBUFs map at least 28.7 MiB of address space for the program's .init "
+            "regions (each SBUF partition written takes a whole partition's), and the "
+            "address-space limit (ulimit -v) leaves 1.00 MiB; use fewer .init regions or fewer "
+            "partitions in them (each partition written maps whole)");
+  // Nothing past the certain pages: no warning, whatever the room.
+  EXPECT_FALSE(judge_memory(need, 1U << 20, 30U << 20, 0, kProgramInits)->has_value());
+}
+
 TEST(HostMemory, TheVerdictRefusesBuffersThatMapMoreThanTheAddressSpaceLeft) {
   const MemoryNeed need{8U << 20, 24U << 20, 224U << 20, 240U << 20};
   // No limit, or room enough: the memory's verdict alone.

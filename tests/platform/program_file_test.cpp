@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/program_runner.h"
 #include "platform/topology_json.h"
 
 namespace sbrdma::platform {
@@ -353,6 +354,24 @@ TEST(FillPattern, ParseAndFormat) {
   }
   EXPECT_EQ(parse_fill_pattern("random:0x10")->value, 16U);
   EXPECT_EQ(parse_fill_pattern("random:").error().message, "bad number '' for pattern random");
+}
+
+// The pages `sbrdma run` checks before it starts (D43e): each partition's OS pages the .init
+// regions write, overlaps once, and a whole partition's address space for each one written.
+TEST(ProgramFile, TheInitsCertainPagesCountEachPageOnce) {
+  const ProgramParse p = parse(
+      ".init core=0 addr=0x0 bytes=4096 pattern=iota\n"                      // page 0, 128 parts
+      ".init core=0 addr=0x800 bytes=8192 pattern=const:1 partitions=0:2\n"  // pages 0-2, 2 parts
+      ".init core=0 addr=0x2000 bytes=1 pattern=const:2 partitions=1:2\n"    // page 2 again
+      ".init core=5 addr=0xfff bytes=2 pattern=random:3 partitions=4:7\n"    // pages 0-1, 3 parts
+      ".core 0\n");
+  ASSERT_TRUE(p.ok());
+  const MemoryNeed need = init_memory_need(p.program, soc::cayman_profile());
+  EXPECT_EQ(need.at_least, (128 + 2 * 2 + 3 * 2) * 4096U);
+  EXPECT_EQ(need.mapped_at_least, (128 + 3) * std::uint64_t{229376});
+  EXPECT_EQ(need.at_most, 0U);  // what the legs write is not known before the run
+  EXPECT_EQ(need.mapped_at_most, 0U);
+  EXPECT_EQ(init_memory_need(parse(".core 0\n").program, soc::cayman_profile()).at_least, 0U);
 }
 
 }  // namespace
