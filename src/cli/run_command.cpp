@@ -109,6 +109,11 @@ void add_run_command(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<RunArgs>();
   auto* cmd = app.add_subcommand(
       "run", "Run a program file (assembly + .core/.init/.expect) on a topology and check it");
+  cmd->footer(
+      "Environment: SBRDMA_MEMORY_LIMIT=BYTES (K/M/G) is the host memory the program's .init "
+      "regions are checked against, instead of what the OS reports available: a program whose "
+      ".init regions certainly need more is refused before it runs. An address-space limit "
+      "(ulimit -v) is checked too, against a whole SBUF partition for each one they write.");
   cmd->add_option("PROGRAM", args->program, "Program file (docs/program-files.md)")
       ->required()
       ->check(kNonEmpty);

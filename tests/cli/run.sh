@@ -201,6 +201,8 @@ if ! sanitized; then
   expect_err_lines 1
   expect_out_file /dev/null
 fi
+check run_help_names_the_memory_limit 0 - -- run --help
+expect_out "Environment: SBRDMA_MEMORY_LIMIT=BYTES (K/M/G) is the host memory the program's .init regions are checked against"
 # The pages a program's .init regions certainly take are set against the memory there is
 # before the run (D43e): refused with both figures, nothing on stdout; they run when they fit.
 {
