@@ -119,14 +119,17 @@ class ExchangePhase final : public Phase {
     relayed_.resize(groups_.size());
     for (std::size_t k = 0; k < groups_.size(); ++k) {
       const std::vector<CoreId>& ranks = groups_[k].ranks;
-      if (!relayed_pair(g, ranks)) continue;
       const std::size_t n = ranks.size();
-      relayed_[k].assign(n * n, false);
+      std::vector<bool> far(n * n, false);
+      bool any = false;
       for (std::size_t s = 0; s < n; ++s) {
         for (std::size_t j = 0; j < n; ++j) {
-          relayed_[k][s * n + j] = s != j && !foldable(g, ranks[s], ranks[j]);
+          far[s * n + j] = s != j && !foldable(g, ranks[s], ranks[j]);
+          any = any || far[s * n + j];
         }
       }
+      if (!any) continue;
+      relayed_[k] = std::move(far);
       if (relay_sems_.empty()) {
         relay_sems_ = ctx_.em.alloc_sems(2, fmt::format("the {}'s relayed pairs", name_));
       }

@@ -35,14 +35,13 @@ bool foldable(const Geometry& g, CoreId issuer, CoreId target) {
   return soc::fold_route(0, soc::ChipDie{a.chip, a.die}, soc::ChipDie{b.chip, b.die}).ok();
 }
 
-std::optional<std::pair<CoreId, CoreId>> relayed_pair(const Geometry& g,
-                                                      const std::vector<CoreId>& ranks) {
+bool has_relayed_pair(const Geometry& g, const std::vector<CoreId>& ranks) {
   for (CoreId from : ranks) {
     for (CoreId to : ranks) {
-      if (from != to && !foldable(g, from, to)) return std::pair{from, to};
+      if (from != to && !foldable(g, from, to)) return true;
     }
   }
-  return std::nullopt;
+  return false;
 }
 
 CoreId relay_core(const Geometry& g, CoreId issuer, CoreId target) {

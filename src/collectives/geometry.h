@@ -7,8 +7,6 @@
 ///   (chip-major, as device::Topology numbers them)
 
 #include <cstdint>
-#include <optional>
-#include <utility>
 #include <vector>
 
 #include "soc/profile.h"
@@ -63,9 +61,8 @@ bool foldable(const Geometry& g, CoreId issuer, CoreId target);
 /// then a same-die chip-id fold, the second a neighbour fold on one chip. [CHOICE D30g]
 CoreId relay_core(const Geometry& g, CoreId issuer, CoreId target);
 
-/// The first ordered pair (from, to) of `ranks` whose legs are not foldable and so go through
-/// a relay core, if any (in the order of `ranks`, `from` first).
-std::optional<std::pair<CoreId, CoreId>> relayed_pair(const Geometry& g,
-                                                      const std::vector<CoreId>& ranks);
+/// True if some ordered pair of `ranks` has legs that are not foldable and so go through a
+/// relay core.
+bool has_relayed_pair(const Geometry& g, const std::vector<CoreId>& ranks);
 
 }  // namespace sbrdma::collectives

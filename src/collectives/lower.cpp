@@ -274,7 +274,7 @@ bool fits_emitted(const Geometry& g, const Communicator& c, const LowerRequest& 
 /// True if a leg between two ranks of a group goes through a relay core (D30g).
 bool needs_relays(const Geometry& g, const Communicator& c) {
   return std::any_of(c.groups.begin(), c.groups.end(),
-                     [&](const auto& group) { return relayed_pair(g, group).has_value(); });
+                     [&](const auto& group) { return has_relayed_pair(g, group); });
 }
 
 /// The chips `group` has ranks on, ascending, each with its rank count.
