@@ -17,6 +17,7 @@
 #include "collectives/lower.h"
 #include "device/topology.h"
 #include "platform/collective_runner.h"
+#include "same_run.h"
 
 namespace {
 
@@ -62,10 +63,7 @@ void BM_CountOnlyVsPrograms(benchmark::State& state) {
     t_count += b - a;
     t_programs += d - b;
   }
-  const auto n = static_cast<double>(state.iterations());
-  state.counters["count_only_s"] = t_count.count() / n;
-  state.counters["programs_s"] = t_programs.count() / n;
-  state.counters["programs_over_count_only"] = t_programs.count() / t_count.count();
+  sbrdma::bench::report_same_run(state, "count_only", t_count, "programs", t_programs);
 }
 BENCHMARK(BM_CountOnlyVsPrograms)->Unit(benchmark::kMillisecond)->Iterations(3);
 

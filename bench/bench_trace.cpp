@@ -13,6 +13,7 @@
 #include "collectives/communicator.h"
 #include "platform/collective_runner.h"
 #include "platform/topology_json.h"
+#include "same_run.h"
 
 namespace {
 
@@ -51,10 +52,7 @@ void BM_TraceOverPlain(benchmark::State& state) {
     t_plain += b - a;
     t_traced += c - b;
   }
-  const double n = static_cast<double>(state.iterations());
-  state.counters["plain_s"] = t_plain.count() / n;
-  state.counters["traced_s"] = t_traced.count() / n;
-  state.counters["traced_over_plain"] = t_traced.count() / t_plain.count();
+  bench::report_same_run(state, "plain", t_plain, "traced", t_traced);
   state.counters["trace_MB"] = static_cast<double>(trace_bytes) / 1e6;
 }
 BENCHMARK(BM_TraceOverPlain)->Arg(8)->Arg(64)->Unit(benchmark::kMillisecond)->Iterations(2);
