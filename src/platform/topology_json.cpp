@@ -375,10 +375,6 @@ Error unknown_topology(const std::string& name) {
 
 }  // namespace
 
-Result<device::Topology> load_topology(std::string_view name_or_path) {
-  return load_topology(name_or_path, {});
-}
-
 Result<device::Topology> load_topology(std::string_view name_or_path,
                                        std::span<const device::ParamOverrideSpec> extra) {
   const std::string path = topology_file(name_or_path);

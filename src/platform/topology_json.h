@@ -25,12 +25,11 @@ base::Result<device::TopologySpec> parse_topology_json(std::string_view text,
 base::Result<device::Topology> load_topology_file(const std::string& path);
 
 /// A built-in topology by name (`trn2`, `trn2.48xlarge`, ...) or else a topology file path.
-/// A name that is neither gives an error listing the built-ins.
-base::Result<device::Topology> load_topology(std::string_view name_or_path);
-/// load_topology(), with `extra` timing parameters set after the topology's own (a file's
-/// "params" included), in order: what `--param` gives. [CHOICE D47]
+/// A name that is neither gives an error listing the built-ins. `extra` timing parameters are
+/// set after the topology's own (a file's "params" included), in order: what `--param`
+/// gives. [CHOICE D47]
 base::Result<device::Topology> load_topology(std::string_view name_or_path,
-                                             std::span<const device::ParamOverrideSpec> extra);
+                                             std::span<const device::ParamOverrideSpec> extra = {});
 
 /// "NAME=VALUE", as `--param` takes it: a timing parameter of `sbrdma info params` and a
 /// number in its unit (decimal, with a fraction or an exponent). Errors: no '=', a value that
