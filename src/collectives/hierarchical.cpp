@@ -1,12 +1,20 @@
 // Hierarchical collectives: phases on sub-groups. [HIGH] hw-params §3 CC-INTER; the choice of
-// sub-algorithms is [CHOICE D30d].
+// sub-algorithms and of the lanes for chips of different sizes is [CHOICE D30d].
 //
-//   chips c = 0..C-1 of a group (in order of first appearance), ranks (c, l), l = 0..n-1 in
-//   group order on their chip.
-//   all-reduce:     intra rs of pieces P_l -> inter all-reduce of P_l among (., l)
-//                   -> intra ag of P_l
-//   all-gather:     inter ag of the blocks of (., l) -> intra ag of S_l = blocks of (., l)
-//   reduce-scatter: intra rs of S_l -> inter rs of the blocks of (., l)
+//   chips c = 0..C-1 of a group (in order of first appearance) hold n_c ranks (c, j),
+//   j = 0..n_c-1 in group order on their chip; N = max n_c. Lanes p = 0..N-1 cut the work:
+//   lane p's rank on chip c is (c, o_c(p)) with o_c(p) = floor(p * n_c / N), so a chip of N
+//   ranks gives each rank one lane and a smaller chip gives each of its ranks a run of
+//   consecutive lanes. Rank (c, j)'s own block goes with the first lane it holds,
+//   ceil(j * N / n_c).
+//   all-reduce:     intra rs of the parts P_p a rank holds lanes of
+//                   -> inter all-reduce of P_p among lane p's ranks -> intra ag
+//   all-gather:     inter ag among lane p's ranks, of the blocks going with lane p
+//                   -> intra ag of the blocks a rank received for its lanes
+//   reduce-scatter: intra rs of those blocks -> inter rs among lane p's ranks
+//   With the same number of ranks on every chip, lane p is local index p: the intra, inter,
+//   intra phases of CC-INTER. A rank holding several lanes is in several lane groups; those
+//   run one after another, as rounds (each a phase of groups that share no rank).
 //   Each phase is RDH where its groups have 2^k ranks, ring otherwise (intra: while it fits).
 #include <algorithm>
 #include <bit>
@@ -26,6 +34,41 @@ std::unique_ptr<Phase> rdh_or_ring(Ctx& ctx, std::vector<Group> groups, bool rs,
   return make_ring(ctx, std::move(groups), rs, ag);
 }
 
+/// The lanes of one layout (see the top of this file): the same for every group laid out so.
+struct Lanes {
+  std::vector<unsigned> sizes;  ///< n_c
+  unsigned count = 0;           ///< N
+  /// o_c(p): the local index of lane p's rank on chip c.
+  [[nodiscard]] unsigned owner(unsigned c, unsigned p) const {
+    return static_cast<unsigned>(std::uint64_t{p} * sizes[c] / count);
+  }
+  /// The lane rank (c, j)'s own block goes with: the first it holds.
+  [[nodiscard]] unsigned lane_of_block(unsigned c, unsigned j) const {
+    return static_cast<unsigned>((std::uint64_t{j} * count + sizes[c] - 1) / sizes[c]);
+  }
+  /// Rounds: lane p runs in round[p], and no two lanes of a round share a rank. Lanes in
+  /// order, each in the first round where none of its ranks is busy yet.
+  [[nodiscard]] std::vector<unsigned> rounds() const {
+    std::vector<unsigned> round(count);
+    std::vector<std::vector<std::vector<bool>>> busy;  // [round][chip][local index]
+    for (unsigned p = 0; p < count; ++p) {
+      unsigned r = 0;
+      for (;; ++r) {
+        if (r == busy.size()) {
+          busy.emplace_back();
+          for (unsigned n : sizes) busy.back().emplace_back(n, false);
+        }
+        bool free = true;
+        for (unsigned c = 0; c < sizes.size(); ++c) free = free && !busy[r][c][owner(c, p)];
+        if (free) break;
+      }
+      for (unsigned c = 0; c < sizes.size(); ++c) busy[r][c][owner(c, p)] = true;
+      round[p] = r;
+    }
+    return round;
+  }
+};
+
 }  // namespace
 
 std::vector<std::vector<unsigned>> ranks_by_chip(const Geometry& g,
@@ -38,71 +81,103 @@ std::vector<std::vector<unsigned>> ranks_by_chip(const Geometry& g,
   return out;
 }
 
+std::vector<unsigned> chip_sizes(const Geometry& g, const std::vector<CoreId>& group) {
+  std::vector<unsigned> sizes;
+  for (const auto& on : ranks_by_chip(g, group)) sizes.push_back(static_cast<unsigned>(on.size()));
+  return sizes;
+}
+
 std::vector<std::unique_ptr<Phase>> make_hierarchical(
     Ctx& ctx, const Geometry& g, const std::vector<std::vector<CoreId>>& groups, Op op,
     std::uint64_t base, Cols whole, const std::vector<Cols>& blocks) {
-  std::vector<Group> intra;
-  std::vector<Group> inter;
+  Lanes lanes;
+  lanes.sizes = chip_sizes(g, groups.front());
+  lanes.count = *std::max_element(lanes.sizes.begin(), lanes.sizes.end());
+  const auto C = static_cast<unsigned>(lanes.sizes.size());
+  const unsigned N = lanes.count;
+  const std::vector<unsigned> round = lanes.rounds();
+  const unsigned rounds = *std::max_element(round.begin(), round.end()) + 1;
+  // The distinct chip sizes, in order of first appearance: one intra-chip phase each.
+  const auto by_size = base::first_seen_groups(C, [&](std::size_t c) { return lanes.sizes[c]; });
+
+  std::vector<std::vector<Group>> intra(by_size.size());  // [size class]
+  std::vector<std::vector<Group>> inter(rounds);          // [round]
+  const std::vector<Cols> parts = split_even(whole, N);
   for (const auto& group : groups) {
     const auto chips = ranks_by_chip(g, group);
-    const auto C = static_cast<unsigned>(chips.size());
-    const auto n = static_cast<unsigned>(chips.front().size());
-    for (const auto& on : chips) SBRDMA_CHECK(on.size() == n);
-    const std::vector<Cols> parts = split_even(whole, n);
-    // Pieces of the intra-chip phases, by local index.
-    std::vector<Segments> local(n);
-    for (unsigned l = 0; l < n; ++l) {
-      if (op == Op::kAllReduce) {
-        append(local[l], parts[l]);
-      } else {
-        for (unsigned c = 0; c < C; ++c) append(local[l], blocks[chips[c][l]]);
+    SBRDMA_CHECK(chip_sizes(g, group) == lanes.sizes);
+    // What lane p carries: all-reduce, part P_p; else the blocks that go with it, from each
+    // chip (`from[p][c]`: one block or none).
+    std::vector<std::vector<Segments>> from(N, std::vector<Segments>(C));
+    std::vector<Segments> carried(N);  // all of lane p's blocks, in group order
+    if (op != Op::kAllReduce) {
+      std::vector<unsigned> lane(group.size());
+      for (unsigned c = 0; c < C; ++c) {
+        for (unsigned j = 0; j < lanes.sizes[c]; ++j) {
+          lane[chips[c][j]] = lanes.lane_of_block(c, j);
+          append(from[lane[chips[c][j]]][c], blocks[chips[c][j]]);
+        }
+      }
+      for (unsigned r = 0; r < group.size(); ++r) append(carried[lane[r]], blocks[r]);
+    }
+    // Intra-chip pieces: rank (c, j) holds every lane p with o_c(p) == j.
+    for (std::size_t s = 0; s < by_size.size(); ++s) {
+      for (const std::size_t c : by_size[s]) {
+        Group grp;
+        grp.base = base;
+        grp.pieces.resize(lanes.sizes[c]);
+        for (unsigned j = 0; j < lanes.sizes[c]; ++j) grp.ranks.push_back(group[chips[c][j]]);
+        for (unsigned p = 0; p < N; ++p) {
+          Segments& piece = grp.pieces[lanes.owner(static_cast<unsigned>(c), p)];
+          if (op == Op::kAllReduce) {
+            append(piece, parts[p]);
+          } else {
+            for (const Cols& cols : carried[p]) append(piece, cols);
+          }
+        }
+        intra[s].push_back(std::move(grp));
       }
     }
-    for (unsigned c = 0; c < C; ++c) {
-      Group grp;
-      grp.base = base;
-      for (unsigned l = 0; l < n; ++l) grp.ranks.push_back(group[chips[c][l]]);
-      grp.pieces = local;
-      intra.push_back(std::move(grp));
-    }
-    for (unsigned l = 0; l < n; ++l) {
+    // Inter-chip groups: lane p's rank on each chip.
+    for (unsigned p = 0; p < N; ++p) {
       Group grp;
       grp.base = base;
       for (unsigned c = 0; c < C; ++c) {
-        grp.ranks.push_back(group[chips[c][l]]);
+        grp.ranks.push_back(group[chips[c][lanes.owner(c, p)]]);
         if (op == Op::kAllReduce) {
-          grp.pieces.push_back(split_piece(local[l], C, c));
+          Segments part;
+          append(part, parts[p]);
+          grp.pieces.push_back(split_piece(part, C, c));
         } else {
-          grp.pieces.push_back(Segments{});
-          append(grp.pieces.back(), blocks[chips[c][l]]);
+          grp.pieces.push_back(from[p][c]);
         }
       }
-      inter.push_back(std::move(grp));
+      inter[round[p]].push_back(std::move(grp));
     }
   }
   // Each phase RDH where its groups have 2^k ranks, ring otherwise; the intra-chip phases
   // only while ctx.intra_rdh (plan() retries with rings there when RDH's scratch does not
   // fit). [CHOICE D30d]
-  const auto inter_phase = [&](std::vector<Group> sub, bool rs, bool ag) {
-    return rdh_or_ring(ctx, std::move(sub), rs, ag, true);
-  };
-  const auto intra_phase = [&](std::vector<Group> sub, bool rs, bool ag) {
-    return rdh_or_ring(ctx, std::move(sub), rs, ag, ctx.intra_rdh);
-  };
   std::vector<std::unique_ptr<Phase>> phases;
+  const auto intra_phases = [&](bool rs, bool ag) {
+    for (auto& sub : intra) phases.push_back(rdh_or_ring(ctx, sub, rs, ag, ctx.intra_rdh));
+  };
+  const auto inter_phases = [&](bool rs, bool ag) {
+    for (auto& sub : inter) phases.push_back(rdh_or_ring(ctx, std::move(sub), rs, ag, true));
+  };
   switch (op) {
     case Op::kAllReduce:
-      phases.push_back(intra_phase(intra, true, false));
-      phases.push_back(inter_phase(std::move(inter), true, true));
-      phases.push_back(intra_phase(std::move(intra), false, true));
+      intra_phases(true, false);
+      inter_phases(true, true);
+      intra_phases(false, true);
       break;
     case Op::kAllGather:
-      phases.push_back(inter_phase(std::move(inter), false, true));
-      phases.push_back(intra_phase(std::move(intra), false, true));
+      inter_phases(false, true);
+      intra_phases(false, true);
       break;
     case Op::kReduceScatter:
-      phases.push_back(intra_phase(std::move(intra), true, false));
-      phases.push_back(inter_phase(std::move(inter), true, false));
+      intra_phases(true, false);
+      inter_phases(true, false);
       break;
     default:
       SBRDMA_CHECK_MSG(false, "hierarchical: not a reduce or gather op");

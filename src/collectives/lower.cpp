@@ -182,13 +182,11 @@ Plan plan_rings(const Geometry& g, const Communicator& c, const LowerRequest& re
     const Tiled& whole = req.op == Op::kAllGather ? b0.out : b0.in;
     std::vector<Cols> blocks;
     for (std::size_t k = 0; k < whole.blocks(); ++k) blocks.push_back(whole.block_cols(k));
-    // One set of phases per layout (chips spanned, ranks on each), each over the groups laid
-    // out so, in order of first appearance; their steps interleave, a group's in its own
-    // order (each core is in one group). [CHOICE D30d]
-    const auto layouts = base::first_seen_groups(c.groups.size(), [&](std::size_t k) {
-      const unsigned chips = chips_spanned(g, c.groups[k]);
-      return std::pair{chips, static_cast<unsigned>(c.groups[k].size()) / chips};
-    });
+    // One set of phases per layout (the ranks on each chip spanned, chip by chip), each over
+    // the groups laid out so, in order of first appearance; their steps interleave, a
+    // group's in its own order (each core is in one group). [CHOICE D30d]
+    const auto layouts = base::first_seen_groups(
+        c.groups.size(), [&](std::size_t k) { return chip_sizes(g, c.groups[k]); });
     std::vector<std::vector<std::unique_ptr<Phase>>> sets;
     for (const auto& alike : layouts) {
       std::vector<std::vector<CoreId>> groups;
@@ -196,8 +194,13 @@ Plan plan_rings(const Geometry& g, const Communicator& c, const LowerRequest& re
       sets.push_back(make_hierarchical(*p.ctx, g, groups, req.op, whole.base,
                                        Cols{0, whole.end_col()}, blocks));
     }
-    for (std::size_t i = 0; i < sets.front().size(); ++i) {
-      for (auto& set : sets) p.phases.push_back(std::move(set[i]));
+    // Layouts with chips of different sizes have more phases (hierarchical.cpp).
+    for (std::size_t i = 0;
+         std::any_of(sets.begin(), sets.end(), [&](const auto& set) { return i < set.size(); });
+         ++i) {
+      for (auto& set : sets) {
+        if (i < set.size()) p.phases.push_back(std::move(set[i]));
+      }
     }
   } else if (c.ranks() > 1) {
     flat_phase(p, g, c, req, alg);
@@ -309,13 +312,16 @@ base::Result<std::uint64_t> element_count(const LowerRequest& req) {
 
 namespace {
 
-/// Whether every group spans more than one chip with more than one rank on each, and
-/// hierarchical applies to them (the same number of ranks on each chip of a group). One rank
-/// a chip would make it flat RDH by another name. [D46]
+/// Whether every group spans more than one chip with the same number of ranks on each, more
+/// than one, and hierarchical applies to them. One rank a chip would make it flat RDH by
+/// another name; chips of different sizes run the inter-chip phase in rounds, which lost to
+/// flat RDH in most layouts measured. [D46]
 bool two_level_applies(const Geometry& g, const Communicator& c, const LowerRequest& req) {
   if (!std::all_of(c.groups.begin(), c.groups.end(), [&](const auto& group) {
-        const unsigned chips = chips_spanned(g, group);
-        return chips > 1 && group.size() > chips;
+        const auto sizes = chip_sizes(g, group);
+        return sizes.size() > 1 && sizes.front() > 1 &&
+               std::all_of(sizes.begin(), sizes.end(),
+                           [&](unsigned n) { return n == sizes.front(); });
       })) {
     return false;
   }
@@ -350,13 +356,16 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
         return base::make_error(fmt::format(
             "--algorithm hierarchical needs groups on more than one chip (group {} is on one)", k));
       }
+      // All-to-all's hierarchical form needs as many ranks on every chip (alltoall.cpp); the
+      // reductions and all-gather take chips of different sizes (lanes, hierarchical.cpp).
+      if (req.op != Op::kAllToAll) continue;
       const auto per = ranks_per_chip(g, c.groups[k]);
       const auto odd = std::find_if(per.begin(), per.end(),
                                     [&](const auto& p) { return p.second != per.front().second; });
       if (odd != per.end()) {
         return base::make_error(fmt::format(
-            "--algorithm hierarchical needs the same number of ranks on every chip of a group "
-            "(group {} has {} on chip {} but {} on chip {})",
+            "--algorithm hierarchical all-to-all needs the same number of ranks on every chip "
+            "of a group (group {} has {} on chip {} but {} on chip {})",
             k, per.front().second, per.front().first, odd->second, odd->first));
       }
     }

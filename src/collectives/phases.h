@@ -142,11 +142,13 @@ struct P2pGroup {
 std::unique_ptr<Phase> make_p2p(Ctx& ctx, std::vector<P2pGroup> groups);
 
 /// Hierarchical all-reduce, all-gather or reduce-scatter over `groups` (each spanning
-/// chips with the same number of ranks on each): intra-chip ring, then inter-chip (RDH when
-/// the chip count is a power of 2, else ring) among the ranks with the same index on their
-/// chip, then intra-chip ring. [HIGH] hw-params §3 CC-INTER (AR = intra RS + inter AR +
-/// intra AG; AG = inter then intra; RS = intra then inter). `whole` is the all-reduce buffer,
-/// `blocks[r]` rank r's block of an all-gather / reduce-scatter buffer at byte `base`.
+/// several chips, all with the ranks per chip of the first, chip by chip: chip_sizes()):
+/// intra-chip, then inter-chip among the ranks of one lane, then intra-chip, each phase RDH
+/// where its groups have 2^k ranks, ring otherwise. [HIGH] hw-params §3 CC-INTER (AR = intra
+/// RS + inter AR + intra AG; AG = inter then intra; RS = intra then inter). With the same
+/// number of ranks on every chip a lane is a local index; chips of fewer ranks give each rank
+/// several lanes (hierarchical.cpp). `whole` is the all-reduce buffer, `blocks[r]` rank r's
+/// block of an all-gather / reduce-scatter buffer at byte `base`.
 std::vector<std::unique_ptr<Phase>> make_hierarchical(
     Ctx& ctx, const Geometry& g, const std::vector<std::vector<CoreId>>& groups, Op op,
     std::uint64_t base, Cols whole, const std::vector<Cols>& blocks);
@@ -160,5 +162,8 @@ std::vector<CoreId> snake_order(const Geometry& g, const std::vector<CoreId>& ra
 /// in order of first appearance, each chip's ranks in group order.
 std::vector<std::vector<unsigned>> ranks_by_chip(const Geometry& g,
                                                  const std::vector<CoreId>& group);
+
+/// The number of ranks of `group` on each chip it spans, chips in order of first appearance.
+std::vector<unsigned> chip_sizes(const Geometry& g, const std::vector<CoreId>& group);
 
 }  // namespace sbrdma::collectives

@@ -247,8 +247,8 @@ TEST(AllToAll, AlgorithmsThatDoNotApplyAreErrors) {
   EXPECT_EQ(lower(g, *default_communicator(g, 8), r).error().message,
             "--algorithm hierarchical needs groups on more than one chip (group 0 is on one)");
   EXPECT_EQ(lower(g, *default_communicator(g, 12), r).error().message,
-            "--algorithm hierarchical needs the same number of ranks on every chip of a group "
-            "(group 0 has 8 on chip 0 but 4 on chip 1)");
+            "--algorithm hierarchical all-to-all needs the same number of ranks on every chip "
+            "of a group (group 0 has 8 on chip 0 but 4 on chip 1)");
   for (Algorithm a : {Algorithm::kRing, Algorithm::kRdh}) {
     r.algorithm = a;
     EXPECT_TRUE(lower(g, *default_communicator(g, 8), r).ok()) << algorithm_name(a);

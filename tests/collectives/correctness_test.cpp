@@ -414,6 +414,27 @@ TEST(Correctness, HierarchicalOverGroupsLaidOutDifferently) {
   }
 }
 
+// Chips of different sizes: lanes cut the work, and a rank on a smaller chip holds several,
+// in rounds of the inter-chip phase (hierarchical.cpp). 8 + 4 (12 ranks from core 0), 8 + 1
+// (eight rounds; the lone rank holds every lane), 3 + 5 + 2 (a chip of 3 under N = 5: its
+// ranks hold 2, 2 and 1 lanes) and, in one communicator, 3 + 2 beside 1 + 4 in a group whose
+// ranks alternate chips (4 + 1).
+TEST(Correctness, HierarchicalOverChipsOfDifferentSizes) {
+  const Geometry g = small_geometry(7);
+  const Communicator twelve = ranks(g, 12);
+  const Communicator lone = ranks(g, 9);
+  const Communicator three = groups({{0, 1, 2, 8, 9, 10, 11, 12, 16, 17}});
+  const Communicator mixed = groups({{24, 25, 26, 32, 33}, {40, 48, 41, 42, 43}});
+  for (Op op : kReduceOps) {
+    expect_right(g, Case{op, Algorithm::kHierarchical, DataType::kFp32, 1000, twelve}, 2);
+    expect_right(g, Case{op, Algorithm::kHierarchical, DataType::kInt32, 131 * 9, lone}, 1);
+    expect_right(g, Case{op, Algorithm::kHierarchical, DataType::kBf16, 777, three}, 2);
+    expect_right(g, Case{op, Algorithm::kHierarchical, DataType::kInt8, 5 * 128 + 3, mixed}, 2);
+  }
+  // Fewer columns than lanes: most lanes carry nothing.
+  expect_right(g, Case{Op::kAllReduce, Algorithm::kHierarchical, DataType::kFp32, 3, twelve}, 2);
+}
+
 TEST(Correctness, RingCreditsTheLastSentUserOfASlotPastEmptyLegs) {
   // 17 columns over 80 ranks leave most pieces empty. A leg's semaphore slot (32 per
   // iteration parity) was credited only against the leg one slot-width back; when that one

@@ -194,17 +194,22 @@ TEST(Lower, AlgorithmsThatDoNotApplyAreErrors) {
   auto e2 = resolve_algorithm(g, first(8, g), req(Op::kAllReduce, 4096, Algorithm::kHierarchical));
   EXPECT_EQ(e2.error().message,
             "--algorithm hierarchical needs groups on more than one chip (group 0 is on one)");
-  auto e3 = resolve_algorithm(g, first(12, g), req(Op::kAllGather, 4096, Algorithm::kHierarchical));
+  auto e3 = resolve_algorithm(g, first(12, g), req(Op::kAllToAll, 4096, Algorithm::kHierarchical));
   EXPECT_EQ(e3.error().message,
-            "--algorithm hierarchical needs the same number of ranks on every chip of a group "
-            "(group 0 has 8 on chip 0 but 4 on chip 1)");
+            "--algorithm hierarchical all-to-all needs the same number of ranks on every chip "
+            "of a group (group 0 has 8 on chip 0 but 4 on chip 1)");
   // The first chip that differs is named, however far along.
   const Geometry g16 = Geometry::of(soc::cayman_profile(), 16);
   auto e3b =
-      resolve_algorithm(g16, first(73, g16), req(Op::kAllGather, 4096, Algorithm::kHierarchical));
+      resolve_algorithm(g16, first(73, g16), req(Op::kAllToAll, 4096, Algorithm::kHierarchical));
   EXPECT_EQ(e3b.error().message,
-            "--algorithm hierarchical needs the same number of ranks on every chip of a group "
-            "(group 0 has 8 on chip 0 but 1 on chip 9)");
+            "--algorithm hierarchical all-to-all needs the same number of ranks on every chip "
+            "of a group (group 0 has 8 on chip 0 but 1 on chip 9)");
+  // The reductions and all-gather take chips of different sizes.
+  for (const Op op : {Op::kAllReduce, Op::kAllGather, Op::kReduceScatter}) {
+    EXPECT_TRUE(resolve_algorithm(g16, first(73, g16), req(op, 4096, Algorithm::kHierarchical)))
+        << op_name(op);
+  }
   auto e4 = resolve_algorithm(g, first(6, g), req(Op::kAllToAll, 4096, Algorithm::kRdh));
   EXPECT_EQ(e4.error().message,
             "--algorithm rdh needs a power-of-2 number of ranks per group, got 6");
@@ -230,14 +235,36 @@ TEST(Lower, HierarchicalTakesGroupsLaidOutDifferently) {
     ASSERT_TRUE(a.ok() && b.ok());
     EXPECT_EQ(both->stats.legs, a->stats.legs + b->stats.legs) << op_name(op);
   }
-  // Each group still needs as many ranks on every chip it spans.
+  // All-to-all's hierarchical form still needs as many ranks on every chip a group spans.
   const Communicator lopsided{{{0, 1, 8, 16}, {2, 3, 9, 17}}};
-  const auto e =
-      resolve_algorithm(g, lopsided, req(Op::kAllReduce, 4096, Algorithm::kHierarchical));
+  const auto e = resolve_algorithm(g, lopsided, req(Op::kAllToAll, 4096, Algorithm::kHierarchical));
   ASSERT_FALSE(e.ok());
   EXPECT_EQ(e.error().message,
-            "--algorithm hierarchical needs the same number of ranks on every chip of a group "
-            "(group 0 has 2 on chip 0 but 1 on chip 1)");
+            "--algorithm hierarchical all-to-all needs the same number of ranks on every chip "
+            "of a group (group 0 has 2 on chip 0 but 1 on chip 1)");
+}
+
+// Chips of different sizes (2 + 1 + 1): lanes 0 and 1, held by both ranks of chip 0 but by
+// the one rank of chips 1 and 2, run the inter-chip phase in two rounds, so the lowering has
+// the legs of an in-chip reduce-scatter and all-gather on chip 0 and two 3-rank rings across
+// (each lane's part of the buffer), and `auto` keeps flat RDH for it (its two-level form only
+// for chips of equal sizes, D46), while a 2 + 2 layout of the same 4 ranks gets it.
+TEST(Lower, HierarchicalRunsLanesInRoundsOnChipsOfDifferentSizes) {
+  const Geometry g = Geometry::of(soc::cayman_profile(), 4);
+  const Communicator lopsided{{{0, 1, 8, 16}}};
+  LowerRequest r = req(Op::kAllReduce, 1 << 20, Algorithm::kHierarchical);
+  const auto two = lower(g, lopsided, r);
+  ASSERT_TRUE(two.ok()) << two.error().message;
+  const auto inchip =
+      lower(g, Communicator{{{0, 1}}}, req(Op::kAllReduce, 1 << 20, Algorithm::kRdh));
+  const auto across =
+      lower(g, Communicator{{{0, 8, 16}}}, req(Op::kAllReduce, 1 << 19, Algorithm::kRing));
+  ASSERT_TRUE(inchip.ok() && across.ok());
+  EXPECT_EQ(two->stats.legs, inchip->stats.legs + 2 * across->stats.legs);
+  r.algorithm = Algorithm::kAuto;
+  EXPECT_EQ(resolve_algorithm(g, lopsided, r).value(), Algorithm::kRdh);
+  EXPECT_EQ(resolve_algorithm(g, Communicator{{{0, 1, 8, 9}}}, r).value(),
+            Algorithm::kHierarchical);
 }
 
 TEST(Lower, SizesThatHoldNoElementAreErrors) {
