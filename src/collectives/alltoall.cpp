@@ -4,18 +4,21 @@
 //   mesh          exchange.cpp, one step: every block straight to its owner
 //   ring          exchange.cpp, pairwise: n-1 steps, in step d position s sends to s+d only
 //   rdh           Bruck's algorithm below: log2(n) steps over 2^k positions
-//   hierarchical  an intra-chip exchange by local index, then an inter-chip pairwise exchange
-//                 among the ranks with the same local index (below)
+//   hierarchical  an intra-chip exchange by lane, then an inter-chip pairwise exchange among
+//                 the ranks of one lane (below)
 //
 // Every leg reads an input block or a scratch slot and writes an output block or a scratch
 // slot; blocks keep their own column widths (uneven sizes move exactly their columns), and
 // moves contiguous at both ends go as one leg (send_moves).
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
 #include <memory>
 
 #include "base/check.h"
+#include "collectives/lanes.h"
 #include "collectives/phases.h"
 
 namespace sbrdma::collectives {
@@ -153,61 +156,91 @@ class BruckPhase final : public Phase {
   std::vector<unsigned> sems_;
 };
 
-// Hierarchical all-to-all over C chips with n ranks each, ranks (c, l) (ranks_by_chip).
-// [HIGH] hw-params §3 CC-INTER: hierarchical = any intra- plus any inter-chip algorithm; the
-// all-to-all form is [CHOICE D34].
+// Hierarchical all-to-all over C chips, chip c holding n_c ranks (c, l) (ranks_by_chip), and
+// the lanes of those chips (lanes.h): the blocks for target t travel in t's lane, q(t) =
+// lane_of_block(t), through that lane's rank on each chip. [HIGH] hw-params §3 CC-INTER:
+// hierarchical = any intra- plus any inter-chip algorithm; the all-to-all form is
+// [CHOICE D34].
 //
-//   1. intra-chip mesh exchange: (c, l) sends (c, l2) its blocks for (c2, l2) of every chip
-//      c2; the one for its own chip (c2 = c) lands in the output of (c, l2) directly, the
-//      others in the staging slots of (c, l2) (slot (d, l), d = c2 - c mod C = 1..C-1).
-//   2. inter-chip pairwise exchange among (., l2): (c, l2) sends (c+d, l2) its staging
-//      slots (d, 0..n-1) into the output blocks of (c, 0..n-1): one leg when those ranks
-//      follow each other in the group.
+//   1. intra-chip mesh exchange: (c, l) sends (c, l2) its blocks for every target t whose
+//      lane's rank on chip c is (c, l2); a target on chip c is (c, l2) itself and gets its
+//      block in its output directly, the others in the staging slots of (c, l2) (slot (t, l),
+//      targets by chip distance d = c2 - c mod C, then local index).
+//   2. inter-chip pairwise exchange among the ranks of lane q: (c, .) sends (c2, .) its
+//      staging slots (t, 0..n_c-1) for t = the lane's rank on chip c2, if q is t's lane
+//      (else nothing), into the output blocks of (c, 0..n_c-1): one leg when those ranks
+//      follow each other in the group. Lanes that share a rank run in rounds, one exchange
+//      after another.
 //
 //        chip 0: (0,0) (0,1)          (0,0) holds: its blocks for chip 0 (from (0,0),(0,1))
 //        chip 1: (1,0) (1,1)          in its output, and chip 0's blocks for (1,0) in staging
 //                                     -> step 2: those two, in one leg, to (1,0)
 //
-// The last intra-chip step of the published order (scatter) is folded into step 1: the
-// blocks are grouped by destination local index before they cross chips (why not three
-// phases: D34c). Staging slots have their block's own width, two sets by iteration parity
-// (D34d). A group spans two chips or more (resolve_algorithm).
+// With equal chips lane q is local index q and there is one round. The last intra-chip step
+// of the published order (scatter) is folded into step 1: the blocks are grouped by
+// destination lane before they cross chips (why not three phases: D34c). Staging slots have
+// their block's own width, two sets by iteration parity (D34d). A group spans two chips or
+// more (resolve_algorithm).
 struct HierarchicalGroup {
   Blocks a;
-  std::vector<std::vector<unsigned>> chips;        // [c][l] -> index in the group
-  std::vector<std::vector<std::uint64_t>> staged;  // [index][(d-1)*n + l] -> column
+  std::vector<std::vector<unsigned>> chips;  // [c][l] -> index in the group
+  Lanes lanes;
+  std::vector<unsigned> chip_of;  // [index] -> c
+  /// [via][t]: index in staged[via] of target t's first slot (source l = 0), or kNone.
+  std::vector<std::vector<std::uint32_t>> slot_of;
+  std::vector<std::vector<std::uint64_t>> staged;  // [via][slot] -> column
   std::uint64_t staging = 0;                       // byte offset of set 0
   std::uint64_t set_bytes = 0;
   unsigned eb = 1;
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
 
-  [[nodiscard]] unsigned chip_count() const { return static_cast<unsigned>(chips.size()); }
-  [[nodiscard]] unsigned per_chip() const { return static_cast<unsigned>(chips.front().size()); }
-  [[nodiscard]] std::uint64_t slot(unsigned iter, unsigned via, unsigned d, unsigned l) const {
-    return staging + (iter % 2) * set_bytes + staged[via][(d - 1) * per_chip() + l] * eb;
+  HierarchicalGroup(std::vector<std::vector<unsigned>> by_chip, std::vector<unsigned> sizes)
+      : chips(std::move(by_chip)), lanes(std::move(sizes)) {}
+
+  [[nodiscard]] unsigned chip_count() const { return lanes.chips(); }
+  /// The rank (index in the group) of lane q on chip c.
+  [[nodiscard]] unsigned lane_rank(unsigned q, unsigned c) const {
+    return chips[c][lanes.owner(c, q)];
+  }
+  /// Calls f(t, l2) for every target t off chip c, by chip distance then local index, with
+  /// the local index l2 on chip c its blocks go through.
+  template <typename F>
+  void each_target_off(unsigned c, F f) const {
+    for (unsigned d = 1; d < chip_count(); ++d) {
+      const unsigned c2 = (c + d) % chip_count();
+      for (unsigned k = 0; k < lanes.size(c2); ++k) {
+        f(chips[c2][k], lanes.owner(c, lanes.lane_of_block(c2, k)));
+      }
+    }
+  }
+  [[nodiscard]] std::uint64_t slot(unsigned iter, unsigned via, unsigned t, unsigned l) const {
+    return staging + (iter % 2) * set_bytes + staged[via][slot_of[via][t] + l] * eb;
   }
   /// Step 1: (c, l) -> (c, l2).
   [[nodiscard]] std::vector<Move> intra(unsigned iter, unsigned c, unsigned l, unsigned l2) const {
     const unsigned from = chips[c][l];
+    const unsigned via = chips[c][l2];
     std::vector<Move> out;
-    for (unsigned d = 0; d < chip_count(); ++d) {
-      const unsigned to = chips[(c + d) % chip_count()][l2];
+    auto move = [&](unsigned to, std::uint64_t dst) {
       const Cols in = a->in_blocks[from][to];
-      const std::uint64_t dst = d == 0 ? a->out_base + a->out_blocks[to][from].begin * eb
-                                       : slot(iter, chips[c][l2], d, l);
       out.push_back(Move{a->in_base + in.begin * eb, dst, in.size() * eb});
-    }
+    };
+    // Its own block: the target on chip c whose lane goes through (c, l2) is (c, l2).
+    move(via, a->out_base + a->out_blocks[via][from].begin * eb);
+    each_target_off(c, [&](unsigned t, unsigned through) {
+      if (through == l2) move(t, slot(iter, via, t, l));
+    });
     return out;
   }
-  /// Step 2: (c, l2) -> (c2, l2).
-  [[nodiscard]] std::vector<Move> inter(unsigned iter, unsigned l2, unsigned c, unsigned c2) const {
-    if (c == c2) return {};
-    const unsigned d = (c2 + chip_count() - c) % chip_count();
-    const unsigned to = chips[c2][l2];
+  /// Step 2 in lane q: (c, .) -> (c2, .).
+  [[nodiscard]] std::vector<Move> inter(unsigned iter, unsigned q, unsigned c, unsigned c2) const {
+    const unsigned to = lane_rank(q, c2);
+    if (c == c2 || lanes.lane_of_block(c2, lanes.owner(c2, q)) != q) return {};
+    const unsigned via = lane_rank(q, c);
     std::vector<Move> out;
-    for (unsigned l = 0; l < per_chip(); ++l) {
+    for (unsigned l = 0; l < lanes.size(c); ++l) {
       const Cols o = a->out_blocks[to][chips[c][l]];
-      out.push_back(
-          Move{slot(iter, chips[c][l2], d, l), a->out_base + o.begin * eb, o.size() * eb});
+      out.push_back(Move{slot(iter, via, to, l), a->out_base + o.begin * eb, o.size() * eb});
     }
     return out;
   }
@@ -217,32 +250,38 @@ std::vector<std::unique_ptr<Phase>> hierarchical(Ctx& ctx, const Geometry& g,
                                                  std::vector<AllToAllGroup> groups) {
   std::vector<std::shared_ptr<HierarchicalGroup>> hs;
   std::uint64_t set_cols = 0;
+  unsigned rounds = 0;
   for (AllToAllGroup& a : groups) {
-    auto h = std::make_shared<HierarchicalGroup>();
-    h->chips = ranks_by_chip(g, a.ranks);
+    auto h = std::make_shared<HierarchicalGroup>(ranks_by_chip(g, a.ranks), chip_sizes(g, a.ranks));
     h->eb = ctx.eb();
+    const auto R = static_cast<unsigned>(a.ranks.size());
     const unsigned C = h->chip_count();
-    const unsigned n = h->per_chip();
-    h->staged.resize(a.ranks.size());
+    rounds = std::max(rounds, h->lanes.rounds());
+    h->chip_of.resize(R);
     for (unsigned c = 0; c < C; ++c) {
-      SBRDMA_CHECK(h->chips[c].size() == n);
-      for (unsigned l2 = 0; l2 < n; ++l2) {  // the staging of (c, l2): slots (d, l), by d
-        const unsigned x = h->chips[c][l2];
-        std::uint64_t col = 0;
-        for (unsigned d = 1; d < C; ++d) {
-          const std::uint64_t w = a.in_blocks[x][h->chips[(c + d) % C][l2]].size();
-          for (unsigned l = 0; l < n; ++l, col += w) h->staged[x].push_back(col);
-        }
-        set_cols = std::max(set_cols, col);
-      }
+      for (unsigned x : h->chips[c]) h->chip_of[x] = c;
     }
+    h->staged.resize(R);
+    h->slot_of.assign(R, std::vector<std::uint32_t>(R, HierarchicalGroup::kNone));
+    std::vector<std::uint64_t> col(R, 0);  // staging columns of each rank so far
+    for (unsigned c = 0; c < C; ++c) {
+      h->each_target_off(c, [&](unsigned t, unsigned l2) {  // slots (t, l) of (c, l2)
+        const unsigned x = h->chips[c][l2];
+        h->slot_of[x][t] = static_cast<std::uint32_t>(h->staged[x].size());
+        for (unsigned l = 0; l < h->lanes.size(c); ++l) {
+          h->staged[x].push_back(col[x]);
+          col[x] += a.in_blocks[h->chips[c][l]][t].size();
+        }
+      });
+    }
+    set_cols = std::max(set_cols, *std::max_element(col.begin(), col.end()));
     h->a = std::make_shared<const AllToAllGroup>(std::move(a));
     hs.push_back(std::move(h));
   }
   const std::uint64_t set_bytes = set_cols * ctx.eb();
   const std::uint64_t staging = ctx.em.alloc_bytes(2 * set_bytes);
   std::vector<ExchangeGroup> intra;
-  std::vector<ExchangeGroup> inter;
+  std::vector<std::vector<ExchangeGroup>> inter(rounds);  // [round]
   for (const auto& h : hs) {
     h->staging = staging;
     h->set_bytes = set_bytes;
@@ -252,20 +291,23 @@ std::vector<std::unique_ptr<Phase>> hierarchical(Ctx& ctx, const Geometry& g,
       e.moves = [h, c](unsigned iter, unsigned l, unsigned l2) { return h->intra(iter, c, l, l2); };
       intra.push_back(std::move(e));
     }
-    for (unsigned l2 = 0; l2 < h->per_chip(); ++l2) {
+    for (unsigned q = 0; q < h->lanes.count(); ++q) {
       ExchangeGroup e;
-      for (const auto& on : h->chips) e.ranks.push_back(h->a->ranks[on[l2]]);
-      e.moves = [h, l2](unsigned iter, unsigned c, unsigned c2) {
-        return h->inter(iter, l2, c, c2);
-      };
-      inter.push_back(std::move(e));
+      for (unsigned c = 0; c < h->chip_count(); ++c)
+        e.ranks.push_back(h->a->ranks[h->lane_rank(q, c)]);
+      e.moves = [h, q](unsigned iter, unsigned c, unsigned c2) { return h->inter(iter, q, c, c2); };
+      inter[h->lanes.round(q)].push_back(std::move(e));
     }
   }
   std::vector<std::unique_ptr<Phase>> out;
   out.push_back(
       make_exchange(ctx, std::move(intra), Schedule::kMesh, "all-to-all hierarchical intra-chip"));
-  out.push_back(make_exchange(ctx, std::move(inter), Schedule::kPairwise,
-                              "all-to-all hierarchical inter-chip"));
+  for (unsigned r = 0; r < rounds; ++r) {
+    out.push_back(
+        make_exchange(ctx, std::move(inter[r]), Schedule::kPairwise,
+                      r == 0 ? std::string("all-to-all hierarchical inter-chip")
+                             : fmt::format("all-to-all hierarchical inter-chip, round {}", r + 1)));
+  }
   return out;
 }
 

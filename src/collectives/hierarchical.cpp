@@ -2,11 +2,7 @@
 // sub-algorithms and of the lanes for chips of different sizes is [CHOICE D30d].
 //
 //   chips c = 0..C-1 of a group (in order of first appearance) hold n_c ranks (c, j),
-//   j = 0..n_c-1 in group order on their chip; N = max n_c. Lanes p = 0..N-1 cut the work:
-//   lane p's rank on chip c is (c, o_c(p)) with o_c(p) = floor(p * n_c / N), so a chip of N
-//   ranks gives each rank one lane and a smaller chip gives each of its ranks a run of
-//   consecutive lanes. Rank (c, j)'s own block goes with the first lane it holds,
-//   ceil(j * N / n_c).
+//   j = 0..n_c-1 in group order on their chip; lanes p = 0..N-1 (lanes.h) cut the work.
 //   all-reduce:     intra rs of the parts P_p a rank holds lanes of
 //                   -> inter all-reduce of P_p among lane p's ranks -> intra ag
 //   all-gather:     inter ag among lane p's ranks, of the blocks going with lane p
@@ -21,6 +17,7 @@
 
 #include "base/check.h"
 #include "base/first_seen_groups.h"
+#include "collectives/lanes.h"
 #include "collectives/phases.h"
 
 namespace sbrdma::collectives {
@@ -33,41 +30,6 @@ std::unique_ptr<Phase> rdh_or_ring(Ctx& ctx, std::vector<Group> groups, bool rs,
   if (rdh_ok && std::has_single_bit(n)) return make_rdh(ctx, std::move(groups), rs, ag);
   return make_ring(ctx, std::move(groups), rs, ag);
 }
-
-/// The lanes of one layout (see the top of this file): the same for every group laid out so.
-struct Lanes {
-  std::vector<unsigned> sizes;  ///< n_c
-  unsigned count = 0;           ///< N
-  /// o_c(p): the local index of lane p's rank on chip c.
-  [[nodiscard]] unsigned owner(unsigned c, unsigned p) const {
-    return static_cast<unsigned>(std::uint64_t{p} * sizes[c] / count);
-  }
-  /// The lane rank (c, j)'s own block goes with: the first it holds.
-  [[nodiscard]] unsigned lane_of_block(unsigned c, unsigned j) const {
-    return static_cast<unsigned>((std::uint64_t{j} * count + sizes[c] - 1) / sizes[c]);
-  }
-  /// Rounds: lane p runs in round[p], and no two lanes of a round share a rank. Lanes in
-  /// order, each in the first round where none of its ranks is busy yet.
-  [[nodiscard]] std::vector<unsigned> rounds() const {
-    std::vector<unsigned> round(count);
-    std::vector<std::vector<std::vector<bool>>> busy;  // [round][chip][local index]
-    for (unsigned p = 0; p < count; ++p) {
-      unsigned r = 0;
-      for (;; ++r) {
-        if (r == busy.size()) {
-          busy.emplace_back();
-          for (unsigned n : sizes) busy.back().emplace_back(n, false);
-        }
-        bool free = true;
-        for (unsigned c = 0; c < sizes.size(); ++c) free = free && !busy[r][c][owner(c, p)];
-        if (free) break;
-      }
-      for (unsigned c = 0; c < sizes.size(); ++c) busy[r][c][owner(c, p)] = true;
-      round[p] = r;
-    }
-    return round;
-  }
-};
 
 }  // namespace
 
@@ -90,22 +52,18 @@ std::vector<unsigned> chip_sizes(const Geometry& g, const std::vector<CoreId>& g
 std::vector<std::unique_ptr<Phase>> make_hierarchical(
     Ctx& ctx, const Geometry& g, const std::vector<std::vector<CoreId>>& groups, Op op,
     std::uint64_t base, Cols whole, const std::vector<Cols>& blocks) {
-  Lanes lanes;
-  lanes.sizes = chip_sizes(g, groups.front());
-  lanes.count = *std::max_element(lanes.sizes.begin(), lanes.sizes.end());
-  const auto C = static_cast<unsigned>(lanes.sizes.size());
-  const unsigned N = lanes.count;
-  const std::vector<unsigned> round = lanes.rounds();
-  const unsigned rounds = *std::max_element(round.begin(), round.end()) + 1;
+  const Lanes lanes(chip_sizes(g, groups.front()));
+  const unsigned C = lanes.chips();
+  const unsigned N = lanes.count();
   // The distinct chip sizes, in order of first appearance: one intra-chip phase each.
-  const auto by_size = base::first_seen_groups(C, [&](std::size_t c) { return lanes.sizes[c]; });
+  const auto by_size = base::first_seen_groups(C, [&](std::size_t c) { return lanes.sizes()[c]; });
 
   std::vector<std::vector<Group>> intra(by_size.size());  // [size class]
-  std::vector<std::vector<Group>> inter(rounds);          // [round]
+  std::vector<std::vector<Group>> inter(lanes.rounds());  // [round]
   const std::vector<Cols> parts = split_even(whole, N);
   for (const auto& group : groups) {
     const auto chips = ranks_by_chip(g, group);
-    SBRDMA_CHECK(chip_sizes(g, group) == lanes.sizes);
+    SBRDMA_CHECK(chip_sizes(g, group) == lanes.sizes());
     // What lane p carries: all-reduce, part P_p; else the blocks that go with it, from each
     // chip (`from[p][c]`: one block or none).
     std::vector<std::vector<Segments>> from(N, std::vector<Segments>(C));
@@ -113,7 +71,7 @@ std::vector<std::unique_ptr<Phase>> make_hierarchical(
     if (op != Op::kAllReduce) {
       std::vector<unsigned> lane(group.size());
       for (unsigned c = 0; c < C; ++c) {
-        for (unsigned j = 0; j < lanes.sizes[c]; ++j) {
+        for (unsigned j = 0; j < lanes.size(c); ++j) {
           lane[chips[c][j]] = lanes.lane_of_block(c, j);
           append(from[lane[chips[c][j]]][c], blocks[chips[c][j]]);
         }
@@ -122,13 +80,14 @@ std::vector<std::unique_ptr<Phase>> make_hierarchical(
     }
     // Intra-chip pieces: rank (c, j) holds every lane p with o_c(p) == j.
     for (std::size_t s = 0; s < by_size.size(); ++s) {
-      for (const std::size_t c : by_size[s]) {
+      for (const std::size_t at : by_size[s]) {
+        const auto c = static_cast<unsigned>(at);
         Group grp;
         grp.base = base;
-        grp.pieces.resize(lanes.sizes[c]);
-        for (unsigned j = 0; j < lanes.sizes[c]; ++j) grp.ranks.push_back(group[chips[c][j]]);
+        grp.pieces.resize(lanes.size(c));
+        for (unsigned j = 0; j < lanes.size(c); ++j) grp.ranks.push_back(group[chips[c][j]]);
         for (unsigned p = 0; p < N; ++p) {
-          Segments& piece = grp.pieces[lanes.owner(static_cast<unsigned>(c), p)];
+          Segments& piece = grp.pieces[lanes.owner(c, p)];
           if (op == Op::kAllReduce) {
             append(piece, parts[p]);
           } else {
@@ -152,7 +111,7 @@ std::vector<std::unique_ptr<Phase>> make_hierarchical(
           grp.pieces.push_back(from[p][c]);
         }
       }
-      inter[round[p]].push_back(std::move(grp));
+      inter[lanes.round(p)].push_back(std::move(grp));
     }
   }
   // Each phase RDH where its groups have 2^k ranks, ring otherwise; the intra-chip phases

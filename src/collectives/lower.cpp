@@ -280,18 +280,6 @@ bool needs_relays(const Geometry& g, const Communicator& c) {
                      [&](const auto& group) { return has_relayed_pair(g, group); });
 }
 
-/// The chips `group` has ranks on, ascending, each with its rank count.
-std::vector<std::pair<unsigned, unsigned>> ranks_per_chip(const Geometry& g,
-                                                          const std::vector<CoreId>& group) {
-  std::vector<unsigned> per(g.chips, 0);
-  for (CoreId r : group) ++per[g.locate(r).chip];
-  std::vector<std::pair<unsigned, unsigned>> out;
-  for (unsigned chip = 0; chip < per.size(); ++chip) {
-    if (per[chip] != 0) out.emplace_back(chip, per[chip]);
-  }
-  return out;
-}
-
 std::string bytes_text(std::uint64_t b) {
   if (b % (1 << 20) == 0) return fmt::format("{} MiB", b >> 20);
   if (b % (1 << 10) == 0) return fmt::format("{} KiB", b >> 10);
@@ -355,18 +343,6 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
       if (chips_spanned(g, c.groups[k]) < 2) {
         return base::make_error(fmt::format(
             "--algorithm hierarchical needs groups on more than one chip (group {} is on one)", k));
-      }
-      // All-to-all's hierarchical form needs as many ranks on every chip (alltoall.cpp); the
-      // reductions and all-gather take chips of different sizes (lanes, hierarchical.cpp).
-      if (req.op != Op::kAllToAll) continue;
-      const auto per = ranks_per_chip(g, c.groups[k]);
-      const auto odd = std::find_if(per.begin(), per.end(),
-                                    [&](const auto& p) { return p.second != per.front().second; });
-      if (odd != per.end()) {
-        return base::make_error(fmt::format(
-            "--algorithm hierarchical all-to-all needs the same number of ranks on every chip "
-            "of a group (group {} has {} on chip {} but {} on chip {})",
-            k, per.front().second, per.front().first, odd->second, odd->first));
       }
     }
   }

@@ -123,8 +123,8 @@ struct AllToAllGroup {
   std::uint64_t out_base = 0;
 };
 /// The phases of an all-to-all with `alg`: mesh (one step), ring (pairwise, n-1 steps), rdh
-/// (Bruck's algorithm, 2^k positions) or hierarchical (every group on several chips with the
-/// same number of ranks on each). See alltoall.cpp. [CHOICE D34]
+/// (Bruck's algorithm, 2^k positions) or hierarchical (every group on several chips; chips of
+/// different sizes by lanes, lanes.h). See alltoall.cpp. [CHOICE D34]
 std::vector<std::unique_ptr<Phase>> make_all_to_all(Ctx& ctx, const Geometry& g,
                                                     std::vector<AllToAllGroup> groups,
                                                     Algorithm alg);

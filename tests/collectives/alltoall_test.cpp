@@ -246,9 +246,7 @@ TEST(AllToAll, AlgorithmsThatDoNotApplyAreErrors) {
   r.algorithm = Algorithm::kHierarchical;
   EXPECT_EQ(lower(g, *default_communicator(g, 8), r).error().message,
             "--algorithm hierarchical needs groups on more than one chip (group 0 is on one)");
-  EXPECT_EQ(lower(g, *default_communicator(g, 12), r).error().message,
-            "--algorithm hierarchical all-to-all needs the same number of ranks on every chip "
-            "of a group (group 0 has 8 on chip 0 but 4 on chip 1)");
+  EXPECT_TRUE(lower(g, *default_communicator(g, 12), r).ok());  // 8 + 4: lanes (D30d)
   for (Algorithm a : {Algorithm::kRing, Algorithm::kRdh}) {
     r.algorithm = a;
     EXPECT_TRUE(lower(g, *default_communicator(g, 8), r).ok()) << algorithm_name(a);

@@ -251,6 +251,27 @@ TEST(Correctness, AllToAllHierarchicalOnWholeChips) {
                        groups({{17, 3, 16, 2}, {9, 25, 24, 8}})});
 }
 
+// Chips of different sizes: each target's blocks travel in its lane (lanes.h), lanes that
+// share a rank in rounds. 8 + 4; 8 + 1 (eight rounds); 3 + 5 + 2 with ranks out of chip
+// order; two groups of different layouts side by side (3 + 2 and 4 + 1).
+TEST(Correctness, AllToAllHierarchicalOverChipsOfDifferentSizes) {
+  const Geometry g = small_geometry(7);
+  const Communicator twelve = ranks(g, 12);
+  const Communicator lone = ranks(g, 9);
+  const Communicator three = groups({{8, 0, 9, 1, 2, 10, 11, 12, 16, 17}});
+  const Communicator mixed = groups({{24, 25, 26, 32, 33}, {40, 48, 41, 42, 43}});
+  for (const auto& [n, it] : {std::pair{1u, 1u}, {131u, 3u}, {1031u, 2u}}) {
+    for (const Communicator* c : {&twelve, &lone, &three, &mixed}) {
+      expect_right(
+          g, Case{Op::kAllToAll, Algorithm::kHierarchical, DataType::kInt32, n, *c, {}, it}, 2);
+    }
+  }
+  expect_right(
+      g,
+      Case{Op::kAllToAll, Algorithm::kHierarchical, DataType::kBf16, 12 * 128 + 5, twelve, {}, 3},
+      1);
+}
+
 TEST(Correctness, RingHalvesAndCredits) {
   // 4 KiB partitions: a 2.5 KiB-per-partition buffer leaves room for 8 of the 16 scratch slots
   // a credit-free ring of 8 ranks in halves needs, so the ring credits them.
