@@ -62,6 +62,23 @@ Communicator groups(std::vector<std::vector<CoreId>> gs) {
   return Communicator{std::move(gs)};
 }
 
+/// Groups whose chips hold different numbers of ranks (hierarchical's lanes, lanes.h), on
+/// small_geometry(7): 8 + 4 (12 ranks from core 0); 8 + 1 (eight rounds: the lone rank holds
+/// every lane); 5 + 3 + 2 with ranks out of chip order (a chip of 3 under N = 5: its ranks
+/// hold 2, 2 and 1 lanes); and, in one communicator, 3 + 2 beside 4 + 1 (a group whose ranks
+/// alternate chips).
+struct UnequalChips {
+  explicit UnequalChips(const Geometry& g)
+      : twelve(*default_communicator(g, 12)),
+        lone(*default_communicator(g, 9)),
+        three{{{8, 0, 9, 1, 2, 10, 11, 12, 16, 17}}},
+        mixed{{{24, 25, 26, 32, 33}, {40, 48, 41, 42, 43}}} {}
+  Communicator twelve;
+  Communicator lone;
+  Communicator three;
+  Communicator mixed;
+};
+
 constexpr Op kReduceOps[] = {Op::kAllReduce, Op::kReduceScatter, Op::kAllGather};
 constexpr Algorithm kFlat[] = {Algorithm::kRing, Algorithm::kMesh};
 
@@ -252,23 +269,19 @@ TEST(Correctness, AllToAllHierarchicalOnWholeChips) {
 }
 
 // Chips of different sizes: each target's blocks travel in its lane (lanes.h), lanes that
-// share a rank in rounds. 8 + 4; 8 + 1 (eight rounds); 3 + 5 + 2 with ranks out of chip
-// order; two groups of different layouts side by side (3 + 2 and 4 + 1).
+// share a rank in rounds.
 TEST(Correctness, AllToAllHierarchicalOverChipsOfDifferentSizes) {
   const Geometry g = small_geometry(7);
-  const Communicator twelve = ranks(g, 12);
-  const Communicator lone = ranks(g, 9);
-  const Communicator three = groups({{8, 0, 9, 1, 2, 10, 11, 12, 16, 17}});
-  const Communicator mixed = groups({{24, 25, 26, 32, 33}, {40, 48, 41, 42, 43}});
+  const UnequalChips u(g);
   for (const auto& [n, it] : {std::pair{1u, 1u}, {131u, 3u}, {1031u, 2u}}) {
-    for (const Communicator* c : {&twelve, &lone, &three, &mixed}) {
+    for (const Communicator* c : {&u.twelve, &u.lone, &u.three, &u.mixed}) {
       expect_right(
           g, Case{Op::kAllToAll, Algorithm::kHierarchical, DataType::kInt32, n, *c, {}, it}, 2);
     }
   }
   expect_right(
       g,
-      Case{Op::kAllToAll, Algorithm::kHierarchical, DataType::kBf16, 12 * 128 + 5, twelve, {}, 3},
+      Case{Op::kAllToAll, Algorithm::kHierarchical, DataType::kBf16, 12 * 128 + 5, u.twelve, {}, 3},
       1);
 }
 
@@ -436,24 +449,18 @@ TEST(Correctness, HierarchicalOverGroupsLaidOutDifferently) {
 }
 
 // Chips of different sizes: lanes cut the work, and a rank on a smaller chip holds several,
-// in rounds of the inter-chip phase (hierarchical.cpp). 8 + 4 (12 ranks from core 0), 8 + 1
-// (eight rounds; the lone rank holds every lane), 3 + 5 + 2 (a chip of 3 under N = 5: its
-// ranks hold 2, 2 and 1 lanes) and, in one communicator, 3 + 2 beside 1 + 4 in a group whose
-// ranks alternate chips (4 + 1).
+// in rounds of the inter-chip phase (hierarchical.cpp).
 TEST(Correctness, HierarchicalOverChipsOfDifferentSizes) {
   const Geometry g = small_geometry(7);
-  const Communicator twelve = ranks(g, 12);
-  const Communicator lone = ranks(g, 9);
-  const Communicator three = groups({{0, 1, 2, 8, 9, 10, 11, 12, 16, 17}});
-  const Communicator mixed = groups({{24, 25, 26, 32, 33}, {40, 48, 41, 42, 43}});
+  const UnequalChips u(g);
   for (Op op : kReduceOps) {
-    expect_right(g, Case{op, Algorithm::kHierarchical, DataType::kFp32, 1000, twelve}, 2);
-    expect_right(g, Case{op, Algorithm::kHierarchical, DataType::kInt32, 131 * 9, lone}, 1);
-    expect_right(g, Case{op, Algorithm::kHierarchical, DataType::kBf16, 777, three}, 2);
-    expect_right(g, Case{op, Algorithm::kHierarchical, DataType::kInt8, 5 * 128 + 3, mixed}, 2);
+    expect_right(g, Case{op, Algorithm::kHierarchical, DataType::kFp32, 1000, u.twelve}, 2);
+    expect_right(g, Case{op, Algorithm::kHierarchical, DataType::kInt32, 131 * 9, u.lone}, 1);
+    expect_right(g, Case{op, Algorithm::kHierarchical, DataType::kBf16, 777, u.three}, 2);
+    expect_right(g, Case{op, Algorithm::kHierarchical, DataType::kInt8, 5 * 128 + 3, u.mixed}, 2);
   }
   // Fewer columns than lanes: most lanes carry nothing.
-  expect_right(g, Case{Op::kAllReduce, Algorithm::kHierarchical, DataType::kFp32, 3, twelve}, 2);
+  expect_right(g, Case{Op::kAllReduce, Algorithm::kHierarchical, DataType::kFp32, 3, u.twelve}, 2);
 }
 
 TEST(Correctness, RingCreditsTheLastSentUserOfASlotPastEmptyLegs) {
