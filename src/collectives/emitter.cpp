@@ -73,6 +73,17 @@ std::uint64_t Emitter::alloc_bytes(std::uint64_t bytes) {
   return at;
 }
 
+void Emitter::rewind(Reserved r) {
+  SBRDMA_CHECK(r.sems <= next_sem_ && r.bytes <= sbuf_used_);
+  next_sem_ = r.sems;
+  sbuf_used_ = r.bytes;
+}
+
+void Emitter::reserve_past(Reserved r) {
+  next_sem_ = std::max(next_sem_, r.sems);
+  sbuf_used_ = std::max(sbuf_used_, r.bytes);
+}
+
 std::uint32_t Emitter::expected(CoreId core, unsigned sem) const {
   return expected_[static_cast<std::size_t>(core) * g_.semaphores + sem];
 }

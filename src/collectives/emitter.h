@@ -80,6 +80,33 @@ class Emitter {
   /// Bytes of each partition reserved so far.
   [[nodiscard]] std::uint64_t sbuf_used() const { return sbuf_used_; }
   [[nodiscard]] unsigned sems_used() const { return next_sem_; }
+  /// Where the next semaphore and scratch reservations start.
+  struct Reserved {
+    unsigned sems = 0;
+    std::uint64_t bytes = 0;
+  };
+  [[nodiscard]] Reserved reserved() const { return {next_sem_, sbuf_used_}; }
+  /// Phases on disjoint sets of cores, none sending outside its own, may each be built from
+  /// the same point (rewind to it before each) and then take the same indices and offsets:
+  /// a semaphore or scratch byte is per core. reserve_past() then moves past the largest.
+  /// Contract: `r` was reserved() earlier in this emitter's life, and no relay is involved
+  /// (a relay core may serve several such sets: its semaphores and slots are per index).
+  void rewind(Reserved r);
+  /// Moves the next reservations to at least `r`.
+  void reserve_past(Reserved r);
+  /// Calls build(i) for i = 0..n-1; if `share`, each from the same point (rewind's contract
+  /// then holds for what they build), and the next reservations come after the largest.
+  template <typename Build>
+  void side_by_side(std::size_t n, bool share, Build build) {
+    const Reserved start = reserved();
+    Reserved high = start;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (share) rewind(start);
+      build(i);
+      reserve_past(high);
+      high = reserved();
+    }
+  }
 
   // ---- words --------------------------------------------------------------------------
   /// A leg moving [src_off, src_off + bytes) of every partition of `src` to dst_off of `dst`,

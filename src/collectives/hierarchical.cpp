@@ -51,7 +51,7 @@ std::vector<unsigned> chip_sizes(const Geometry& g, const std::vector<CoreId>& g
 
 std::vector<std::unique_ptr<Phase>> make_hierarchical(
     Ctx& ctx, const Geometry& g, const std::vector<std::vector<CoreId>>& groups, Op op,
-    std::uint64_t base, Cols whole, const std::vector<Cols>& blocks) {
+    std::uint64_t base, Cols whole, const std::vector<Cols>& blocks, bool share) {
   const Lanes lanes(chip_sizes(g, groups.front()));
   const unsigned C = lanes.chips();
   const unsigned N = lanes.count();
@@ -118,8 +118,11 @@ std::vector<std::unique_ptr<Phase>> make_hierarchical(
   // only while ctx.intra_rdh (plan() retries with rings there when RDH's scratch does not
   // fit). [CHOICE D30d]
   std::vector<std::unique_ptr<Phase>> phases;
+  // Chips of different sizes are different cores: their phases may share reservations.
   const auto intra_phases = [&](bool rs, bool ag) {
-    for (auto& sub : intra) phases.push_back(rdh_or_ring(ctx, sub, rs, ag, ctx.intra_rdh));
+    ctx.em.side_by_side(intra.size(), share, [&](std::size_t s) {
+      phases.push_back(rdh_or_ring(ctx, intra[s], rs, ag, ctx.intra_rdh));
+    });
   };
   const auto inter_phases = [&](bool rs, bool ag) {
     for (auto& sub : inter) phases.push_back(rdh_or_ring(ctx, std::move(sub), rs, ag, true));

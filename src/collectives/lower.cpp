@@ -164,6 +164,12 @@ void point_phases(Plan& p, const Geometry& g, const Communicator& c, const Lower
   p.phases.push_back(make_p2p(*p.ctx, std::move(groups)));
 }
 
+/// True if a leg between two ranks of a group goes through a relay core (D30g).
+bool needs_relays(const Geometry& g, const Communicator& c) {
+  return std::any_of(c.groups.begin(), c.groups.end(),
+                     [&](const auto& group) { return has_relayed_pair(g, group); });
+}
+
 /// plan() with rings as greedy (for scratch slots) as `lean` allows, and hierarchical's
 /// intra-chip phases RDH where they can be if `intra_rdh`.
 Plan plan_rings(const Geometry& g, const Communicator& c, const LowerRequest& req,
@@ -184,16 +190,18 @@ Plan plan_rings(const Geometry& g, const Communicator& c, const LowerRequest& re
     for (std::size_t k = 0; k < whole.blocks(); ++k) blocks.push_back(whole.block_cols(k));
     // One set of phases per layout (the ranks on each chip spanned, chip by chip), each over
     // the groups laid out so, in order of first appearance; their steps interleave, a
-    // group's in its own order (each core is in one group). [CHOICE D30d]
+    // group's in its own order (each core is in one group). The sets run on disjoint cores,
+    // so without relays they take the same semaphores and scratch. [CHOICE D30d]
     const auto layouts = base::first_seen_groups(
         c.groups.size(), [&](std::size_t k) { return chip_sizes(g, c.groups[k]); });
+    const bool share = !needs_relays(g, c);
     std::vector<std::vector<std::unique_ptr<Phase>>> sets;
-    for (const auto& alike : layouts) {
+    p.em->side_by_side(layouts.size(), share, [&](std::size_t i) {
       std::vector<std::vector<CoreId>> groups;
-      for (const std::size_t k : alike) groups.push_back(c.groups[k]);
+      for (const std::size_t k : layouts[i]) groups.push_back(c.groups[k]);
       sets.push_back(make_hierarchical(*p.ctx, g, groups, req.op, whole.base,
-                                       Cols{0, whole.end_col()}, blocks));
-    }
+                                       Cols{0, whole.end_col()}, blocks, share));
+    });
     // Layouts with chips of different sizes have more phases (hierarchical.cpp).
     for (std::size_t i = 0;
          std::any_of(sets.begin(), sets.end(), [&](const auto& set) { return i < set.size(); });
@@ -272,12 +280,6 @@ bool fits_emitted(const Geometry& g, const Communicator& c, const LowerRequest& 
   emit_phases(p, 0);
   emit_relay_iterations(g, c, req, p);
   return holds(g, *p.em);
-}
-
-/// True if a leg between two ranks of a group goes through a relay core (D30g).
-bool needs_relays(const Geometry& g, const Communicator& c) {
-  return std::any_of(c.groups.begin(), c.groups.end(),
-                     [&](const auto& group) { return has_relayed_pair(g, group); });
 }
 
 std::string bytes_text(std::uint64_t b) {

@@ -148,10 +148,12 @@ std::unique_ptr<Phase> make_p2p(Ctx& ctx, std::vector<P2pGroup> groups);
 /// RS + inter AR + intra AG; AG = inter then intra; RS = intra then inter). With the same
 /// number of ranks on every chip a lane is a local index; chips of fewer ranks give each rank
 /// several lanes (hierarchical.cpp). `whole` is the all-reduce buffer, `blocks[r]` rank r's
-/// block of an all-gather / reduce-scatter buffer at byte `base`.
+/// block of an all-gather / reduce-scatter buffer at byte `base`. `share`: the in-chip
+/// phases of chips of different sizes may take the same semaphores and scratch (no relays,
+/// Emitter::rewind).
 std::vector<std::unique_ptr<Phase>> make_hierarchical(
     Ctx& ctx, const Geometry& g, const std::vector<std::vector<CoreId>>& groups, Op op,
-    std::uint64_t base, Cols whole, const std::vector<Cols>& blocks);
+    std::uint64_t base, Cols whole, const std::vector<Cols>& blocks, bool share);
 
 /// Ring order for `ranks` that avoids unfoldable hops where it can: chips in order of first
 /// appearance, each chip's ranks by tpb, every other chip reversed (a snake), so that a hop

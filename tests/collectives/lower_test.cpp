@@ -235,6 +235,28 @@ TEST(Lower, HierarchicalTakesGroupsLaidOutDifferently) {
   }
 }
 
+// Phases on disjoint cores take the same semaphores and scratch: three groups of 14 laid out
+// differently (their own phases each, in-chip ones per chip size, cross-chip ones in rounds)
+// ran out of the 253 usable semaphores when every phase took its own; now they take what
+// the largest set takes, so all three together need as many as the largest alone.
+TEST(Lower, HierarchicalSetsOnDisjointCoresShareSemaphores) {
+  const Geometry g = Geometry::of(soc::cayman_profile(), 16);
+  const std::vector<std::vector<CoreId>> groups = {
+      {4, 31, 2, 5, 34, 33, 38, 3, 0, 1, 7, 39, 35, 6},
+      {45, 54, 14, 10, 8, 9, 12, 15, 11, 20, 21, 23, 32, 36},
+      {40, 42, 43, 47, 63, 57, 62, 50, 52, 24, 27, 28, 19, 18}};
+  const LowerRequest r = req(Op::kAllReduce, 64 << 10, Algorithm::kHierarchical);
+  const auto all = lower(g, Communicator{groups}, r);
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  unsigned most = 0;
+  for (const auto& group : groups) {
+    const auto alone = lower(g, Communicator{{group}}, r);
+    ASSERT_TRUE(alone.ok()) << alone.error().message;
+    most = std::max(most, alone->semaphores);
+  }
+  EXPECT_EQ(all->semaphores, most);
+}
+
 // Chips of different sizes (2 + 1 + 1): lanes 0 and 1, held by both ranks of chip 0 but by
 // the one rank of chips 1 and 2, run the inter-chip phase in two rounds, so the lowering has
 // the legs of an in-chip reduce-scatter and all-gather on chip 0 and two 3-rank rings across
