@@ -185,7 +185,6 @@ struct HierarchicalGroup {
   Blocks a;
   std::vector<std::vector<unsigned>> chips;  // [c][l] -> index in the group
   Lanes lanes;
-  std::vector<unsigned> chip_of;  // [index] -> c
   /// [via][t]: index in staged[via] of target t's first slot (source l = 0), or kNone.
   std::vector<std::vector<std::uint32_t>> slot_of;
   std::vector<std::vector<std::uint64_t>> staged;  // [via][slot] -> column
@@ -257,10 +256,6 @@ std::vector<std::unique_ptr<Phase>> hierarchical(Ctx& ctx, const Geometry& g,
     const auto R = static_cast<unsigned>(a.ranks.size());
     const unsigned C = h->chip_count();
     rounds = std::max(rounds, h->lanes.rounds());
-    h->chip_of.resize(R);
-    for (unsigned c = 0; c < C; ++c) {
-      for (unsigned x : h->chips[c]) h->chip_of[x] = c;
-    }
     h->staged.resize(R);
     h->slot_of.assign(R, std::vector<std::uint32_t>(R, HierarchicalGroup::kNone));
     std::vector<std::uint64_t> col(R, 0);  // staging columns of each rank so far
