@@ -1,6 +1,7 @@
 #include "collectives/lower.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <bit>
@@ -8,6 +9,7 @@
 
 #include "base/check.h"
 #include "base/first_seen_groups.h"
+#include "collectives/lanes.h"
 #include "collectives/phases.h"
 
 namespace sbrdma::collectives {
@@ -442,6 +444,31 @@ struct Checked {
   std::uint64_t count;
 };
 
+/// `status` with, for hierarchical over chips of different sizes whose cross-chip phase runs
+/// in rounds (lanes.h), how many: each round takes its own semaphores. [CHOICE D30d]
+base::Status with_rounds_hint(const Geometry& g, const Communicator& c, Algorithm alg,
+                              base::Status status) {
+  if (status.ok() || alg != Algorithm::kHierarchical) return status;
+  unsigned most = 1;
+  std::vector<unsigned> sizes;  // of the group with the most rounds
+  for (const auto& group : c.groups) {
+    const Lanes lanes(chip_sizes(g, group));
+    if (lanes.rounds() > most) {
+      most = lanes.rounds();
+      sizes = lanes.sizes();
+    }
+  }
+  if (most == 1) return status;
+  std::sort(sizes.begin(), sizes.end(), std::greater<>());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  const unsigned last = sizes.back();
+  sizes.pop_back();
+  return base::make_error(
+      fmt::format("{} (hierarchical over chips of {} and {} ranks runs its cross-chip phase in "
+                  "{} rounds, each with its own semaphores, D30d; --algorithm ring takes fewer)",
+                  status.error().message, fmt::join(sizes, ", "), last, most));
+}
+
 base::Result<Checked> check_and_plan(const Geometry& g, const Communicator& c,
                                      const LowerRequest& req, Emitter::Output out) {
   SBRDMA_TRY(check_communicator(g, c));
@@ -452,7 +479,7 @@ base::Result<Checked> check_and_plan(const Geometry& g, const Communicator& c,
   if (!alg) return alg.error();
   if (req.iterations == 0) return base::make_error("-n: at least one iteration");
   Plan p = plan(g, c, req, *count, *alg, out);
-  if (!p.em->status().ok()) return p.em->status().error();
+  SBRDMA_TRY(with_rounds_hint(g, c, *alg, p.em->status()));
   if (p.em->sbuf_used() > g.partition_bytes) {
     return does_not_fit(g, c, req, *alg,
                         fmt::format(" needs {} per SBUF partition for buffers and scratch",
@@ -477,7 +504,7 @@ base::Status check_program_words(std::uint64_t first_iteration, unsigned iterati
 /// around unroutable addresses past the partition (saying how much fits, with `alg`).
 base::Status check_emitted(const Geometry& g, const Communicator& c, const LowerRequest& req,
                            Algorithm alg, const Emitter& em) {
-  if (!em.status().ok()) return em.status().error();
+  SBRDMA_TRY(with_rounds_hint(g, c, alg, em.status()));
   if (em.sbuf_used() > g.partition_bytes) {  // relay slots come during emission
     return does_not_fit(g, c, req, alg,
                         fmt::format(": the relays around unroutable addresses need {} per SBUF "

@@ -219,6 +219,12 @@ for op in allr allg redsct alltoall; do
   check bench_hier_chips_unequal_$op 0 - -- bench $op -r 12 --topology trn2.48xlarge -b 4K -e 1M -f 16 -n 2 -w 1 -c random --algorithm hier --show-algorithm
   expect_out " hierarchical        0"
 done
+# Eight rounds of 14-rank rings (8 ranks on one chip, 1 on each of 13 others) take more
+# semaphores than a core has: the error says why.
+echo '[[0, 1, 2, 3, 4, 5, 6, 7, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104]]' >"$(work)/groups_8x1.json"
+check bench_hier_rounds_out_of_semaphores 1 - -- bench allr --topology trn2.48xlarge --custom-replica-groups groups_8x1.json -b 4K --algorithm hier
+expect_err "sbrdma: error: 4096 B (hierarchical): out of semaphores: 253 are usable per core and all are taken before the ring's arrival slots (hierarchical over chips of 8 and 1 ranks runs its cross-chip phase in 8 rounds, each with its own semaphores, D30d; --algorithm ring takes fewer)"
+expect_err_lines 1
 echo '[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19]]' >"$(work)/groups_844.json"
 check bench_hier_chips_unequal_auto 0 - -- bench allr --topology trn2.48xlarge --custom-replica-groups groups_844.json -b 1M -n 1 -w 0 --timing-only --show-algorithm
 expect_out "rdh      n/a"
