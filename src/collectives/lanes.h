@@ -12,7 +12,7 @@
 ///
 ///   Rank (c, j)'s own block (an all-gather's, a reduce-scatter's, an all-to-all's target)
 ///   goes with the first lane it holds, lane_of_block(c, j) = ceil(j * N / n_c). A phase
-///   among lane p's ranks (one a chip) shares rank (1, 0) with lane 1's above, so such phases
+///   among lane 0's ranks (one a chip) shares rank (1, 0) with lane 1's above, so such phases
 ///   run in rounds: round(p) puts lanes in order, each in the first round where none of its
 ///   ranks is busy yet. With equal chips lane p is local index p and there is one round.
 
