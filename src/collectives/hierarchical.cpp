@@ -63,7 +63,8 @@ std::vector<std::unique_ptr<Phase>> make_hierarchical(
   const std::vector<Cols> parts = split_even(whole, N);
   for (const auto& group : groups) {
     const auto chips = ranks_by_chip(g, group);
-    SBRDMA_CHECK(chip_sizes(g, group) == lanes.sizes());
+    SBRDMA_CHECK(chips.size() == C);
+    for (unsigned c = 0; c < C; ++c) SBRDMA_CHECK(chips[c].size() == lanes.size(c));
     // What lane p carries: all-reduce, part P_p; else the blocks that go with it, from each
     // chip (`from[p][c]`: one block or none).
     std::vector<std::vector<Segments>> from(N, std::vector<Segments>(C));
@@ -78,22 +79,24 @@ std::vector<std::unique_ptr<Phase>> make_hierarchical(
       }
       for (unsigned r = 0; r < group.size(); ++r) append(carried[lane[r]], blocks[r]);
     }
-    // Intra-chip pieces: rank (c, j) holds every lane p with o_c(p) == j.
+    // Intra-chip pieces: rank (c, j) holds every lane p with o_c(p) == j. They depend on the
+    // chip only through its size: once a size, the same for each chip of it.
     for (std::size_t s = 0; s < by_size.size(); ++s) {
-      for (const std::size_t at : by_size[s]) {
-        const auto c = static_cast<unsigned>(at);
+      const auto first = static_cast<unsigned>(by_size[s].front());
+      std::vector<Segments> pieces(lanes.size(first));
+      for (unsigned p = 0; p < N; ++p) {
+        Segments& piece = pieces[lanes.owner(first, p)];
+        if (op == Op::kAllReduce) {
+          append(piece, parts[p]);
+        } else {
+          for (const Cols& cols : carried[p]) append(piece, cols);
+        }
+      }
+      for (const std::size_t c : by_size[s]) {
         Group grp;
         grp.base = base;
-        grp.pieces.resize(lanes.size(c));
-        for (unsigned j = 0; j < lanes.size(c); ++j) grp.ranks.push_back(group[chips[c][j]]);
-        for (unsigned p = 0; p < N; ++p) {
-          Segments& piece = grp.pieces[lanes.owner(c, p)];
-          if (op == Op::kAllReduce) {
-            append(piece, parts[p]);
-          } else {
-            for (const Cols& cols : carried[p]) append(piece, cols);
-          }
-        }
+        for (const unsigned r : chips[c]) grp.ranks.push_back(group[r]);
+        grp.pieces = pieces;
         intra[s].push_back(std::move(grp));
       }
     }

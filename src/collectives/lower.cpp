@@ -205,9 +205,9 @@ Plan plan_rings(const Geometry& g, const Communicator& c, const LowerRequest& re
                                        Cols{0, whole.end_col()}, blocks, share));
     });
     // Layouts with chips of different sizes have more phases (hierarchical.cpp).
-    for (std::size_t i = 0;
-         std::any_of(sets.begin(), sets.end(), [&](const auto& set) { return i < set.size(); });
-         ++i) {
+    std::size_t most = 0;
+    for (const auto& set : sets) most = std::max(most, set.size());
+    for (std::size_t i = 0; i < most; ++i) {
       for (auto& set : sets) {
         if (i < set.size()) p.phases.push_back(std::move(set[i]));
       }
