@@ -1,5 +1,6 @@
 #include "base/split_work.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <mutex>
@@ -150,15 +151,28 @@ class Helper {
   std::atomic<std::uint32_t> posted_{0};    ///< the current job's ticket (low 32 bits)
 };
 
+/// Set while an OwnCoreOnly lives on this thread.
+thread_local bool own_core_only = false;
+
+}  // namespace
+
 unsigned usable_cores() {
 #if defined(__linux__)
   cpu_set_t set;
-  if (sched_getaffinity(0, sizeof(set), &set) == 0) return static_cast<unsigned>(CPU_COUNT(&set));
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    return std::max(1U, static_cast<unsigned>(CPU_COUNT(&set)));
+  }
 #endif
-  return std::thread::hardware_concurrency();
+  return std::max(1U, std::thread::hardware_concurrency());
 }
 
-}  // namespace
+OwnCoreOnly::OwnCoreOnly() noexcept : was_(own_core_only) {
+  own_core_only = true;
+}
+
+OwnCoreOnly::~OwnCoreOnly() {
+  own_core_only = was_;
+}
 
 bool in_piece() noexcept {
   return running_piece;
@@ -175,10 +189,10 @@ namespace {
 /// after finishing its last).
 thread_local BackgroundWork* unfinished = nullptr;
 
-/// Whether a job of `n` pieces can go to the helper: there is one, and below 2^31 pieces the
-/// claim index cannot carry into the ticket.
+/// Whether a job of `n` pieces can go to the helper: there is one, this thread is not in an
+/// OwnCoreOnly scope, and below 2^31 pieces the claim index cannot carry into the ticket.
 bool helper_takes(std::size_t n) {
-  return split_work_parallel() && n < (std::size_t{1} << 31);
+  return !own_core_only && split_work_parallel() && n < (std::size_t{1} << 31);
 }
 
 }  // namespace

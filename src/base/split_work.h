@@ -66,4 +66,22 @@ bool in_piece() noexcept;
 /// Whether split_work() uses a helper thread here (two or more cores this process may run on).
 bool split_work_parallel();
 
+/// The cores this process may run on (at least 1).
+unsigned usable_cores();
+
+/// While it lives, split_work() and BackgroundWork::start() on this thread run every piece on
+/// this thread, never on the helper: for a thread that is one of several running jobs at once
+/// (base::run_ordered, D48), which would otherwise queue for the one helper, each waiting on
+/// another's job. Scopes nest; each restores what it found.
+class OwnCoreOnly {
+ public:
+  OwnCoreOnly() noexcept;
+  ~OwnCoreOnly();
+  OwnCoreOnly(const OwnCoreOnly&) = delete;
+  OwnCoreOnly& operator=(const OwnCoreOnly&) = delete;
+
+ private:
+  bool was_;
+};
+
 }  // namespace sbrdma::base

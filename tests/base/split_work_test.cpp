@@ -204,6 +204,52 @@ TEST(SplitWork, APieceKnowsItIsOneOnWhicheverThreadRunsIt) {
   EXPECT_FALSE(in_piece());
 }
 
+TEST(SplitWork, InAnOwnCoreOnlyScopeEveryPieceRunsOnTheCallingThread) {
+  const auto threads_of = [](std::size_t n) {
+    std::vector<std::thread::id> ran(n);
+    split_work(n, [&](std::size_t i) {
+      // Long enough that an idle helper would claim some of them.
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+      ran[i] = std::this_thread::get_id();
+    });
+    return ran;
+  };
+  const std::thread::id me = std::this_thread::get_id();
+  {
+    const OwnCoreOnly own;
+    {
+      const OwnCoreOnly nested;
+      EXPECT_EQ(threads_of(64), std::vector<std::thread::id>(64, me));
+    }
+    EXPECT_EQ(threads_of(64), std::vector<std::thread::id>(64, me));  // the outer scope holds
+    BackgroundWork job;
+    std::vector<int> done(16, 0);
+    job.start(done.size(), [&](std::size_t i) { done[i] = 1; });
+    EXPECT_FALSE(job.running());  // run here, before start() returned
+    EXPECT_EQ(done, std::vector<int>(16, 1));
+  }
+  if (split_work_parallel()) {
+    // Out of the scope the helper takes pieces again: piece 0 waits (at most 10 s) until a
+    // piece runs on another thread than its own.
+    std::vector<std::thread::id> ran(64);
+    std::atomic<bool> other{false};
+    std::thread::id first;
+    std::atomic<bool> first_known{false};
+    split_work(ran.size(), [&](std::size_t i) {
+      ran[i] = std::this_thread::get_id();
+      if (i == 0) {
+        first = ran[0];
+        first_known = true;
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (!other && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+      } else if (first_known && ran[i] != first) {
+        other = true;
+      }
+    });
+    EXPECT_NE(std::count(ran.begin(), ran.end(), me), 64);
+  }
+}
+
 TEST(BackgroundWorkDeathTest, FinishingOnAnotherThreadIsABug) {
   if (!split_work_parallel()) GTEST_SKIP() << "one core: start() finishes the job itself";
   // The job holds the helper's lock, which only the starting thread may let go.

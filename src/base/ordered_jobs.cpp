@@ -1,0 +1,74 @@
+#include "base/ordered_jobs.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "base/stop_signals.h"
+
+namespace sbrdma::base {
+namespace {
+
+/// What the threads share, under `mu`.
+struct Shared {
+  std::mutex mu;
+  std::condition_variable freed;  ///< a job finished: its cost is free again
+  std::size_t next = 0;           ///< the next job to start
+  std::size_t failed;             ///< the first job that failed (n: none yet)
+  std::size_t reported = 0;       ///< done() was called for jobs [0, reported)
+  std::vector<bool> ran;          ///< run(i) returned true
+  std::size_t running = 0;
+  std::uint64_t running_cost = 0;
+};
+
+}  // namespace
+
+std::size_t run_ordered(std::size_t n, const JobLimits& limits,
+                        const std::function<bool(std::size_t)>& run,
+                        const std::function<void(std::size_t)>& done) {
+  Shared s;
+  s.failed = n;
+  s.ran.assign(n, false);
+  const auto work = [&] {
+    std::unique_lock<std::mutex> lock(s.mu);
+    // Jobs start in order, so once one failed, every job before it has started.
+    while (s.next < n && s.failed == n) {
+      const std::size_t i = s.next;
+      const std::uint64_t c = limits.cost ? limits.cost(i) : 0;
+      if (limits.budget && s.running > 0 &&
+          c > *limits.budget - std::min(*limits.budget, s.running_cost)) {
+        s.freed.wait(lock);  // until a running job finishes; then look again
+        continue;
+      }
+      ++s.next;
+      ++s.running;
+      s.running_cost += c;
+      lock.unlock();
+      const bool ok = run(i);
+      lock.lock();
+      --s.running;
+      s.running_cost -= c;
+      if (ok) {
+        s.ran[i] = true;
+      } else {
+        s.failed = std::min(s.failed, i);
+      }
+      while (s.reported < s.failed && s.ran[s.reported]) done(s.reported++);
+      s.freed.notify_all();
+    }
+  };
+  const unsigned threads =
+      static_cast<unsigned>(std::min<std::size_t>(std::max(limits.threads, 1U), n));
+  std::vector<std::thread> workers;
+  for (unsigned t = 1; t < threads; ++t) {
+    std::thread w = worker_thread(work);  // none made: the others do without it
+    if (w.joinable()) workers.push_back(std::move(w));
+  }
+  work();
+  for (std::thread& w : workers) w.join();
+  return s.failed;
+}
+
+}  // namespace sbrdma::base

@@ -1,0 +1,173 @@
+// run_ordered: every job once, reported in index order, stopping at the first failure, and
+// never more cost at once than the budget.
+#include "base/ordered_jobs.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace sbrdma::base {
+namespace {
+
+using namespace std::chrono_literals;
+
+/// Waits (at most 5 s) until `f` holds: a job that waits for another to start cannot hang the
+/// test where no second thread could be made.
+template <typename F>
+void wait_for(F f) {
+  const auto until = std::chrono::steady_clock::now() + 5s;
+  while (!f() && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(1ms);
+}
+
+TEST(OrderedJobs, EveryJobRunsOnceAndIsReportedInOrder) {
+  for (const unsigned threads : {1U, 2U, 4U}) {
+    for (const std::size_t n : {0U, 1U, 2U, 7U, 100U}) {
+      std::vector<std::atomic<int>> runs(n);
+      std::vector<std::size_t> reported;
+      std::atomic<int> in_done{0};
+      bool overlapped = false;
+      const std::size_t failed = run_ordered(
+          n, JobLimits{threads, std::nullopt, {}},
+          [&](std::size_t i) {
+            // Later jobs finish first: a report in finishing order would show.
+            std::this_thread::sleep_for(std::chrono::microseconds((n - i) % 5 * 200));
+            ++runs[i];
+            return true;
+          },
+          [&](std::size_t i) {
+            if (in_done.fetch_add(1) != 0) overlapped = true;
+            // What run(i) wrote is visible here.
+            EXPECT_EQ(runs[i].load(), 1) << i;
+            reported.push_back(i);
+            in_done.fetch_sub(1);
+          });
+      EXPECT_EQ(failed, n) << threads << " threads, " << n << " jobs";
+      for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(runs[i].load(), 1) << i;
+      std::vector<std::size_t> in_order(n);
+      for (std::size_t i = 0; i < n; ++i) in_order[i] = i;
+      EXPECT_EQ(reported, in_order) << threads << " threads, " << n << " jobs";
+      EXPECT_FALSE(overlapped);
+    }
+  }
+}
+
+TEST(OrderedJobs, JobsRunAtOnceOnSeveralThreads) {
+  // Each of the first two jobs waits until both have started: with two threads they meet.
+  std::atomic<int> started{0};
+  std::atomic<int> most{0};
+  std::atomic<int> now{0};
+  run_ordered(
+      6, JobLimits{2, std::nullopt, {}},
+      [&](std::size_t i) {
+        const int in = ++now;
+        int m = most.load();
+        while (in > m && !most.compare_exchange_weak(m, in)) {
+        }
+        if (i < 2) {
+          ++started;
+          wait_for([&] { return started.load() >= 2; });
+        }
+        --now;
+        return true;
+      },
+      [](std::size_t) {});
+  EXPECT_EQ(most.load(), 2);
+}
+
+TEST(OrderedJobs, TheFirstFailureStopsTheRestAndOnlyTheJobsBeforeItAreReported) {
+  for (const unsigned threads : {1U, 2U, 3U}) {
+    std::vector<std::atomic<int>> runs(20);
+    std::vector<std::size_t> reported;
+    const std::size_t failed = run_ordered(
+        20, JobLimits{threads, std::nullopt, {}},
+        [&](std::size_t i) {
+          ++runs[i];
+          // Job 9 fails too, but may have started only if job 5 was slow to fail.
+          return i != 5 && i != 9;
+        },
+        [&](std::size_t i) { reported.push_back(i); });
+    EXPECT_EQ(failed, 5U) << threads << " threads";
+    EXPECT_EQ(reported, (std::vector<std::size_t>{0, 1, 2, 3, 4})) << threads << " threads";
+    for (std::size_t i = 0; i <= 5; ++i) EXPECT_EQ(runs[i].load(), 1) << i;
+    int later = 0;
+    for (std::size_t i = 6; i < 20; ++i) later += runs[i].load();
+    if (threads == 1) {
+      EXPECT_EQ(later, 0);  // one at a time: nothing after the failure starts
+    }
+  }
+}
+
+TEST(OrderedJobs, ALaterFailureCannotHideAnEarlierOne) {
+  // Job 1 fails late, job 2 at once (it starts while job 1 still runs): the first failed job
+  // is 1, and job 0 alone is reported.
+  std::atomic<bool> two_failed{false};
+  std::vector<std::size_t> reported;
+  const std::size_t failed = run_ordered(
+      4, JobLimits{2, std::nullopt, {}},
+      [&](std::size_t i) {
+        if (i == 1) {
+          wait_for([&] { return two_failed.load(); });
+          return false;
+        }
+        if (i == 2) {
+          two_failed = true;
+          return false;
+        }
+        return true;
+      },
+      [&](std::size_t i) { reported.push_back(i); });
+  EXPECT_EQ(failed, 1U);
+  EXPECT_EQ(reported, std::vector<std::size_t>{0});
+}
+
+TEST(OrderedJobs, JobsRunningAtOnceStayWithinTheBudget) {
+  // Costs 3, 3, 3, 1, 1, 10 (alone past the budget) with a budget of 5: at most one 3 at a time
+  // (3 + 3 > 5), a 3 beside a 1, and the 10 alone; nothing waits for ever.
+  const std::vector<std::uint64_t> cost{3, 3, 3, 1, 1, 10, 1};
+  std::mutex mu;
+  std::uint64_t running = 0;
+  std::uint64_t most = 0;
+  bool ten_with_others = false;
+  const std::size_t failed = run_ordered(
+      cost.size(), JobLimits{4, 5, [&](std::size_t i) { return cost[i]; }},
+      [&](std::size_t i) {
+        {
+          const std::lock_guard<std::mutex> lock(mu);
+          running += cost[i];
+          most = std::max(most, running);
+          if (cost[i] == 10 && running != 10) ten_with_others = true;
+        }
+        std::this_thread::sleep_for(2ms);
+        const std::lock_guard<std::mutex> lock(mu);
+        running -= cost[i];
+        return true;
+      },
+      [](std::size_t) {});
+  EXPECT_EQ(failed, cost.size());
+  EXPECT_LE(most, 10U);
+  EXPECT_FALSE(ten_with_others);
+  // Without the 10, never above the budget: run again on the first five.
+  most = 0;
+  run_ordered(
+      5, JobLimits{4, 5, [&](std::size_t i) { return cost[i]; }},
+      [&](std::size_t i) {
+        {
+          const std::lock_guard<std::mutex> lock(mu);
+          running += cost[i];
+          most = std::max(most, running);
+        }
+        std::this_thread::sleep_for(2ms);
+        const std::lock_guard<std::mutex> lock(mu);
+        running -= cost[i];
+        return true;
+      },
+      [](std::size_t) {});
+  EXPECT_LE(most, 5U);
+}
+
+}  // namespace
+}  // namespace sbrdma::base
