@@ -204,9 +204,11 @@ inline std::uint32_t eighth_fp32_bits(std::uint32_t h) {
 /// loader picks one for the CPU: the hash's 32-bit multiplies are one instruction from AVX2 on
 /// (SSE2 has none), over 8 or 16 lanes; each step halves its cost. Every build gives the same
 /// bytes (integer lane operations, and k * 0.125F is exact). Sanitizer builds keep the
-/// baseline one, so the tests run it as well as the CPU's own.
+/// baseline one, so the tests run it as well as the CPU's own (and under ThreadSanitizer the
+/// loader's pick, which runs before the sanitizer is set up, would crash the process).
 #if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones) && !defined(__SANITIZE_ADDRESS__)
+#if __has_attribute(target_clones) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(__SANITIZE_THREAD__)
 #define SBRDMA_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 #endif
