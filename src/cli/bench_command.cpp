@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/printable.h"
+#include "base/split_work.h"
 #include "cli/bench_outputs.h"
 #include "cli/commands.h"
 #include "cli/file_io.h"
@@ -55,6 +56,7 @@ struct BenchArgs {
   std::vector<std::string> params;  ///< --param NAME=VALUE, in order
   std::string algorithm = "auto";
   bool timing_only = false;
+  std::string jobs;  ///< --jobs, empty: not given
   // nccom-test's multi-node flags: one node is what is simulated.
   std::string nnodes = "1";
   std::vector<std::string> hosts;
@@ -68,6 +70,8 @@ constexpr std::string_view kAllToAllV = "alltoallv";
 
 /// The largest count a flag takes (-r, -n, -w, --data-parallel-dimension).
 constexpr std::uint64_t kMaxCount = std::numeric_limits<unsigned>::max();
+/// The most rows --jobs runs at once (each a thread).
+constexpr std::uint64_t kMaxJobs = 256;
 
 /// True if `word` names a collective (alltoallv included).
 bool is_collective_name(const std::string& word) {
@@ -298,9 +302,21 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   o.timing_only = a.timing_only;
   if (auto mem = platform::host_memory_available(); !mem) {
     bad(mem.error());
-  } else if (!o.timing_only) {  // a timing-only run backs no data pages [CHOICE D43]
-    o.host_memory = *mem;
-    o.address_space = platform::address_space_available();
+  } else {
+    o.memory_budget = *mem;  // of the rows that run at once [CHOICE D48]
+    if (!o.timing_only) {    // a timing-only run backs no data pages [CHOICE D43]
+      o.host_memory = *mem;
+      o.address_space = platform::address_space_available();
+    }
+  }
+  // Rows at once: with data, a row's own copies and reduces take a second core (D44). [D48]
+  o.jobs = o.timing_only ? base::usable_cores() : 1;
+  if (!a.jobs.empty()) {
+    if (auto j = parse_count("--jobs", a.jobs, "rows at once", 1, kMaxJobs)) {
+      o.jobs = static_cast<unsigned>(*j);
+    } else {
+      bad(j.error());
+    }
   }
   o.trace = !a.out.trace.empty();
   o.keep_programs = !a.out.dump.empty();
@@ -522,6 +538,11 @@ void add_bench_command(CLI::App& app, Context& ctx) {
                   "auto, ring, mesh, rdh, hierarchical or hier (a comma list runs each)")
       ->capture_default_str();
   cmd->add_flag("--timing-only", a->timing_only, "Move no data (times are unchanged)");
+  cmd->add_option("--jobs", a->jobs,
+                  "Rows (sizes x algorithms) simulated at once, one thread each; the table is "
+                  "the same (default: one per usable core with --timing-only, else 1, since a "
+                  "data row's copies and reduces already take two cores)")
+      ->type_name("UINT");
   cmd->add_option("--trace", a->out.trace,
                   "Chrome/Perfetto trace of one iteration of the last algorithm's last size")
       ->check(kNonEmpty);

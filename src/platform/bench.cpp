@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cstring>
 #include <limits>
+#include <mutex>
+#include <optional>
 #include <utility>
 
 #if defined(__unix__)
@@ -15,7 +17,9 @@
 
 #include "base/bits.h"
 #include "base/check.h"
+#include "base/ordered_jobs.h"
 #include "base/printable.h"
+#include "base/split_work.h"
 #include "collectives/layout.h"
 #include "device/paged_memory.h"
 #include "platform/collective_runner.h"
@@ -302,19 +306,30 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
         geom, comm, job_of(o, topology, comm, o.sizes.front(), alg).request);
     if (!resolved) return resolved.error();
   }
+  // The rows, in order: the sizes of the first algorithm, then of the next.
+  const std::size_t rows = o.algorithms.size() * o.sizes.size();
+  const auto job_at = [&](std::size_t k) {
+    return job_of(o, topology, comm, o.sizes[k % o.sizes.size()], o.algorithms[k / o.sizes.size()]);
+  };
   // Every size and algorithm is checked before any runs: a sweep whose last size does not fit
   // fails at once, not after the sizes before it have run. (A single row fails first anyway:
   // it is not planned twice.)
   // The error names the first row that cannot run; where a shorter sweep would run whole
-  // (every algorithm's sizes up to some -e pass), it says which -e.
-  if (o.algorithms.size() * o.sizes.size() > 1) {
+  // (every algorithm's sizes up to some -e pass), it says which -e. The checks also give each
+  // row's memory estimate, for rows that run at once (D48).
+  std::vector<std::uint64_t> row_bytes(rows, 0);
+  if (rows > 1) {
     std::optional<base::Error> first;
     std::pair<std::size_t, collectives::Algorithm> first_at{};  // its row
     std::size_t runs = o.sizes.size();  // sizes[0, runs) pass with every algorithm
     collectives::Algorithm limiting = o.algorithms.front();  // whose failure set `runs`
-    for (const collectives::Algorithm alg : o.algorithms) {
+    for (std::size_t ai = 0; ai < o.algorithms.size(); ++ai) {
+      const collectives::Algorithm alg = o.algorithms[ai];
       for (std::size_t si = 0; si < runs; ++si) {
-        if (auto st = check_collective(job_of(o, topology, comm, o.sizes[si], alg)); !st) {
+        const std::size_t k = ai * o.sizes.size() + si;
+        if (auto st = check_collective(job_at(k))) {
+          row_bytes[k] = std::max(st->at_most, st->simulator);
+        } else {
           if (!first) {
             first = size_error(o.sizes[si], alg, st.error());
             first_at = {si, alg};
@@ -337,88 +352,139 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
                                           first->message, also, size_name(last), last));
     }
   }
+  // Rows run o.jobs at a time, each on one thread with its data work on that thread alone
+  // (base::OwnCoreOnly), and report in order (base::run_ordered): the same rows, trace and
+  // programs as one at a time. Their estimated memory together stays within the budget. [D48]
+  const unsigned jobs = static_cast<unsigned>(std::min<std::size_t>(std::max(o.jobs, 1U), rows));
+  std::mutex progress_mu;  // rows running at once report through one line writer
+  const auto say = [&](const std::string& line) {
+    const std::lock_guard<std::mutex> lock(progress_mu);
+    progress(line);
+  };
+  /// What a row leaves for the sweep's totals and its progress line.
+  struct RowRun {
+    BenchRow row;
+    std::uint64_t data_descriptors = 0;
+    std::uint64_t data_bytes = 0;
+    std::vector<std::pair<Clock::time_point, Clock::time_point>> sim_spans;
+    std::string line;  ///< its progress line
+    std::string trace_json;
+    std::vector<collectives::CoreProgram> programs;
+  };
+  std::vector<base::Result<RowRun>> ran(rows, base::make_error("not run"));
+  const auto run_row = [&](std::size_t k) {
+    std::optional<base::OwnCoreOnly> own_core;
+    if (jobs > 1) own_core.emplace();
+    const std::size_t ai = k / o.sizes.size();
+    const std::size_t si = k % o.sizes.size();
+    const auto p0 = Clock::now();
+    const bool last = k + 1 == rows;
+    CollectiveJob job = job_at(k);
+    // Under an address-space limit, what the earlier sizes left mapped (the page pool keeps
+    // it) counts against this one's warning.
+    if (o.address_space && k > 0) job.address_space_left = address_space_available();
+    job.request.notes = o.keep_programs && last;
+    job.trace = o.trace && last;
+    const std::uint64_t element = collectives::dtype_bytes(o.dtype);
+    const std::uint64_t shown = o.sizes[si] / element * element;  // as the row will say
+    auto last_line = p0;
+    job.progress_beat_events = o.progress_beat_events;
+    if (progress) {
+      job.on_warning = [&](const std::string& w) {
+        say(fmt::format("bench: {} {} ({} B): warning: {}", collectives::op_name(o.op),
+                        size_name(shown), shown, w));
+      };
+      job.on_iteration = [&](RunPart part, collectives::Algorithm alg, std::size_t done,
+                             std::size_t total) {
+        // Also called while an iteration runs: a long single iteration reports too.
+        if (done == total || seconds_since(last_line) < o.progress_every_s) return;
+        last_line = Clock::now();
+        const std::string_view run = part == RunPart::kCheck   ? "data check's run, "
+                                     : part == RunPart::kTrace ? "trace's run, "
+                                                               : "";
+        say(fmt::format("bench: {} {} ({} B), {}: {}{} of {} iterations done, {:.1f} s wall",
+                        collectives::op_name(o.op), size_name(shown), shown,
+                        collectives::algorithm_name(alg), run, done, total, seconds_since(p0)));
+      };
+    }
+    auto r = run_collective(job);
+    if (!r) {
+      ran[k] = size_error(o.sizes[si], o.algorithms[ai], r.error());
+      return false;
+    }
+    RowRun done;
+    BenchRow& row = done.row;
+    row.requested = o.algorithms[ai];
+    row.algorithm = r->algorithm;
+    row.count = r->count;
+    row.size = r->count * collectives::dtype_bytes(o.dtype);
+    std::vector<double> us;
+    for (base::Tick t : r->iterations) us.push_back(t.us());
+    std::sort(us.begin(), us.end());
+    double sum = 0;
+    for (double v : us) sum += v;
+    row.avg_us = us.empty() ? 0 : sum / static_cast<double>(us.size());
+    row.times_us = std::move(us);
+    row.algbw = row.avg_us > 0 ? static_cast<double>(row.size) / row.avg_us / 1e3 : 0;
+    row.busbw = row.algbw * collectives::busbw_factor(o.op, R);
+    row.wrong = r->wrong;
+    row.descriptors = r->descriptors;
+    row.copied_bytes = r->copied_bytes;
+    row.sim_seconds = r->sim_seconds;
+    row.wall_seconds = seconds_since(p0);
+    row.breakdown = r->breakdown;
+    done.data_descriptors = r->stats.descriptors - r->stats.semaphore_writes;
+    done.data_bytes = r->stats.data_bytes;  // the timed run's, as its descriptors
+    done.sim_spans = std::move(r->sim_spans);
+    if (last) {
+      done.trace_json = std::move(r->trace_json);
+      if (o.keep_programs) done.programs = std::move(r->programs);
+    }
+    if (progress) {
+      // The row's figures too: the table waits for the whole sweep (its columns fit every
+      // row), so a long sweep shows its results here as they come.
+      done.line = fmt::format(
+          "bench: {} {} ({} B), {}: {} iteration{}{}{} in {:.2f} s wall, {} "
+          "descriptors; avg {:.2f} us, busbw {:.2f} GB/s{}",
+          collectives::op_name(o.op), size_name(row.size), row.size,
+          collectives::algorithm_name(row.algorithm), o.warmups + o.iterations,
+          o.warmups + o.iterations == 1 ? "" : "s", r->check_run ? ", a check run" : "",
+          r->trace_run ? ", a traced run" : "", row.wall_seconds, row.descriptors, row.avg_us,
+          row.busbw, row.wrong ? fmt::format(", #wrong {}", *row.wrong) : std::string());
+    }
+    ran[k] = std::move(done);
+    return true;
+  };
+  base::JobLimits limits;
+  limits.threads = jobs;
+  limits.budget = o.memory_budget;
+  limits.cost = [&](std::size_t k) { return row_bytes[k]; };
+  const std::size_t failed = base::run_ordered(rows, limits, run_row, [&](std::size_t k) {
+    if (progress) say(ran[k]->line);
+  });
+  if (failed < rows) return ran[failed].error();
   std::uint64_t data_descriptors = 0;  // of the timed runs, for the memcpy's chunk
   std::uint64_t data_bytes = 0;
-  for (std::size_t ai = 0; ai < o.algorithms.size(); ++ai) {
-    for (std::size_t si = 0; si < o.sizes.size(); ++si) {
-      const auto p0 = Clock::now();
-      const bool last = ai + 1 == o.algorithms.size() && si + 1 == o.sizes.size();
-      CollectiveJob job = job_of(o, topology, comm, o.sizes[si], o.algorithms[ai]);
-      // Under an address-space limit, what the earlier sizes left mapped (the page pool keeps
-      // it) counts against this one's warning.
-      if (o.address_space && (ai > 0 || si > 0)) {
-        job.address_space_left = address_space_available();
-      }
-      job.request.notes = o.keep_programs && last;
-      job.trace = o.trace && last;
-      const std::uint64_t element = collectives::dtype_bytes(o.dtype);
-      const std::uint64_t shown = o.sizes[si] / element * element;  // as the row will say
-      auto last_line = p0;
-      job.progress_beat_events = o.progress_beat_events;
-      if (progress) {
-        job.on_warning = [&](const std::string& w) {
-          progress(fmt::format("bench: {} {} ({} B): warning: {}", collectives::op_name(o.op),
-                               size_name(shown), shown, w));
-        };
-        job.on_iteration = [&](RunPart part, collectives::Algorithm alg, std::size_t done,
-                               std::size_t total) {
-          // Also called while an iteration runs: a long single iteration reports too.
-          if (done == total || seconds_since(last_line) < o.progress_every_s) return;
-          last_line = Clock::now();
-          const std::string_view run = part == RunPart::kCheck   ? "data check's run, "
-                                       : part == RunPart::kTrace ? "trace's run, "
-                                                                 : "";
-          progress(fmt::format("bench: {} {} ({} B), {}: {}{} of {} iterations done, {:.1f} s wall",
-                               collectives::op_name(o.op), size_name(shown), shown,
-                               collectives::algorithm_name(alg), run, done, total,
-                               seconds_since(p0)));
-        };
-      }
-      auto r = run_collective(job);
-      if (!r) return size_error(o.sizes[si], o.algorithms[ai], r.error());
-      BenchRow row;
-      row.requested = o.algorithms[ai];
-      row.algorithm = r->algorithm;
-      row.count = r->count;
-      row.size = r->count * collectives::dtype_bytes(o.dtype);
-      std::vector<double> us;
-      for (base::Tick t : r->iterations) us.push_back(t.us());
-      std::sort(us.begin(), us.end());
-      double sum = 0;
-      for (double v : us) sum += v;
-      row.avg_us = us.empty() ? 0 : sum / static_cast<double>(us.size());
-      row.times_us = std::move(us);
-      row.algbw = row.avg_us > 0 ? static_cast<double>(row.size) / row.avg_us / 1e3 : 0;
-      row.busbw = row.algbw * collectives::busbw_factor(o.op, R);
-      row.wrong = r->wrong;
-      row.descriptors = r->descriptors;
-      row.copied_bytes = r->copied_bytes;
-      row.sim_seconds = r->sim_seconds;
-      row.wall_seconds = seconds_since(p0);
-      row.breakdown = r->breakdown;
-      data_descriptors += r->stats.descriptors - r->stats.semaphore_writes;
-      data_bytes += r->stats.data_bytes;  // the timed run's, as its descriptors
-      out.cost.sim_seconds += r->sim_seconds;
-      out.cost.descriptors += r->descriptors;
-      out.cost.copied_bytes += r->copied_bytes;
-      if (last) {
-        out.trace_json = std::move(r->trace_json);
-        if (o.keep_programs) out.programs = std::move(r->programs);
-      }
-      if (progress) {
-        // The row's figures too: the table waits for the whole sweep (its columns fit every
-        // row), so a long sweep shows its results here as they come.
-        progress(fmt::format(
-            "bench: {} {} ({} B), {}: {} iteration{}{}{} in {:.2f} s wall, {} "
-            "descriptors; avg {:.2f} us, busbw {:.2f} GB/s{}",
-            collectives::op_name(o.op), size_name(row.size), row.size,
-            collectives::algorithm_name(row.algorithm), o.warmups + o.iterations,
-            o.warmups + o.iterations == 1 ? "" : "s", r->check_run ? ", a check run" : "",
-            r->trace_run ? ", a traced run" : "", row.wall_seconds, row.descriptors, row.avg_us,
-            row.busbw, row.wrong ? fmt::format(", #wrong {}", *row.wrong) : std::string()));
-      }
-      out.rows.push_back(std::move(row));
+  std::vector<std::pair<Clock::time_point, Clock::time_point>> spans;
+  for (std::size_t k = 0; k < rows; ++k) {
+    RowRun& r = *ran[k];
+    data_descriptors += r.data_descriptors;
+    data_bytes += r.data_bytes;
+    out.cost.descriptors += r.row.descriptors;
+    out.cost.copied_bytes += r.row.copied_bytes;
+    spans.insert(spans.end(), r.sim_spans.begin(), r.sim_spans.end());
+    if (k + 1 == rows) {
+      out.trace_json = std::move(r.trace_json);
+      out.programs = std::move(r.programs);
     }
+    out.rows.push_back(std::move(r.row));
+  }
+  // Wall time inside some simulation: the rows' runs, overlapping ones counted once.
+  std::sort(spans.begin(), spans.end());
+  for (std::size_t i = 0; i < spans.size();) {
+    auto [from, to] = spans[i];
+    for (++i; i < spans.size() && spans[i].first <= to; ++i) to = std::max(to, spans[i].second);
+    out.cost.sim_seconds += std::chrono::duration<double>(to - from).count();
   }
   out.cost.wall_seconds = seconds_since(t0);
   out.cost.system_seconds = std::max(0.0, system_seconds_now() - system0);

@@ -75,6 +75,12 @@ struct BenchOptions {
   std::optional<std::uint64_t> host_memory;
   /// Address space the runs may map (CollectiveJob's); nullopt: no limit. [CHOICE D43]
   std::optional<std::uint64_t> address_space;
+  /// --jobs: rows simulated at once, each on its own thread (1: one after another, each row's
+  /// data work on two cores). [CHOICE D48]
+  unsigned jobs = 1;
+  /// Host memory the rows running at once may take together, by their estimates
+  /// (MemoryNeed::at_most, or its simulator share); nullopt: no limit. [CHOICE D48]
+  std::optional<std::uint64_t> memory_budget;
 };
 
 /// One measured point.

@@ -220,6 +220,8 @@ struct Ran {
   RunReport report;
   std::vector<base::Tick> ends;
   double seconds = 0;
+  std::chrono::steady_clock::time_point start;  ///< of Simulation::run, and its end
+  std::chrono::steady_clock::time_point end;
   /// With `usage_after`: the usage once that many iterations were done.
   std::optional<Usage> window_start;
 };
@@ -280,6 +282,8 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   out.report = std::move(*rep);
   out.ends = clock.ends();
   out.seconds = std::chrono::duration<double>(t1 - t0).count();
+  out.start = t0;
+  out.end = t1;
   out.window_start = std::move(window_start);
   return out;
 }
@@ -360,16 +364,16 @@ std::uint64_t buffer_span(const std::vector<std::vector<collectives::RankBuffers
 MemoryNeed memory_need(const CollectiveJob& job,
                        const std::vector<std::vector<collectives::RankBuffers>>& buffers,
                        std::uint64_t sbuf_bytes, std::uint64_t words) {
-  if (job.timing_only) return {};
-  const collectives::Geometry g = geometry_of(*job.topology);
   std::uint64_t cores = 0;
   for (const auto& group : job.comm.groups) cores += group.size();
   const std::uint64_t own = cores * kSimulatorBytesPerCore + words * kSimulatorBytesPerWord;
+  if (job.timing_only) return MemoryNeed{.simulator = own};
+  const collectives::Geometry g = geometry_of(*job.topology);
   // Every participating partition, whole: what a run may map either way.
   const std::uint64_t whole = cores * g.partitions * g.partition_bytes;
   const std::uint64_t mapped_at_most = whole + own + kSimulatorAddressSpace;
   if (backs_sbufs_whole(job, sbuf_bytes, buffer_span(buffers))) {  // prefaulted whole
-    return MemoryNeed{whole, whole + own, whole, mapped_at_most};
+    return MemoryNeed{whole, whole + own, whole, mapped_at_most, own};
   }
   // A sparse SBUF is backed by the OS 4 KiB at a time where written (D33). Only a data check
   // writes every input and makes sure of every output (without one, inputs stay unwritten
@@ -402,6 +406,7 @@ MemoryNeed memory_need(const CollectiveJob& job,
   const std::uint64_t scratch_pages = base::ceil_div(sbuf_bytes, kPage);
   need.at_most = std::max(need.at_least, cores * g.partitions * scratch_pages * kPage) + own;
   need.mapped_at_most = mapped_at_most;
+  need.simulator = own;
   return need;
 }
 
@@ -448,6 +453,7 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
   // Every run the job takes (timed, check, trace) counts in its cost.
   const auto count_run = [&](const Ran& r) {
     res.sim_seconds += r.seconds;
+    res.sim_spans.emplace_back(r.start, r.end);
     res.descriptors += r.report.stats.descriptors;
     if (!job.timing_only) res.copied_bytes += r.report.stats.data_bytes;
   };

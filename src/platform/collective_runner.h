@@ -14,10 +14,12 @@
 /// one-iteration simulation, because repeating an in-place sum changes its input; the other
 /// collectives are checked on the timed run's outputs.
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/result.h"
@@ -109,9 +111,13 @@ struct CollectiveResult {
   RunStats stats;                      ///< of the timed run
   std::uint64_t copied_bytes = 0;      ///< bytes the engines really copied (functional runs)
   double sim_seconds = 0;              ///< wall seconds inside Simulation::run (all runs)
-  std::uint64_t descriptors = 0;       ///< descriptor pairs simulated (all runs)
-  bool check_run = false;              ///< the data check ran its own one-iteration run
-  bool trace_run = false;              ///< the trace's one-iteration run ran
+  /// When each run was inside Simulation::run (steady clock), for a sweep whose rows overlap.
+  std::vector<
+      std::pair<std::chrono::steady_clock::time_point, std::chrono::steady_clock::time_point>>
+      sim_spans;
+  std::uint64_t descriptors = 0;  ///< descriptor pairs simulated (all runs)
+  bool check_run = false;         ///< the data check ran its own one-iteration run
+  bool trace_run = false;         ///< the trace's one-iteration run ran
   collectives::EmitStats emit;
   std::uint64_t sbuf_bytes = 0;            ///< per partition
   std::string trace_json;                  ///< with job.trace: one iteration, step boxes added
@@ -142,9 +148,10 @@ inline constexpr std::uint64_t kSimulatorAddressSpace = 256ULL << 20;
 /// whole partitions of every participating core when they are backed whole (D33); else, with
 /// a data check, at least the 4 KiB pages of each rank's input and output buffers in every
 /// partition they use (without one nothing is certain: 0), at most those of the first
-/// sbuf_bytes of every partition; the simulator's own share is added to the most. Nothing for a
-/// timing-only run (no data pages, D27). An estimate: the bench's in-run memcpy buffers and
-/// pages kept from an earlier size are not counted. [CHOICE D43]
+/// sbuf_bytes of every partition; the simulator's own share is added to the most (and given
+/// alone as `simulator`). Nothing but that share for a timing-only run (no data pages, D27). An
+/// estimate: the bench's in-run memcpy buffers and pages kept from an earlier size are not
+/// counted. [CHOICE D43]
 MemoryNeed memory_need(const CollectiveJob& job,
                        const std::vector<std::vector<collectives::RankBuffers>>& buffers,
                        std::uint64_t sbuf_bytes, std::uint64_t words);

@@ -35,6 +35,9 @@ struct MemoryNeed {
   /// Address space the run may map: every partition of every participating core, whole, and
   /// the simulator's own mappings (an estimate).
   std::uint64_t mapped_at_most = 0;
+  /// The simulator's own share of at_most, also for a timing-only run (whose other figures
+  /// are 0): judge_memory() does not look at it; a sweep running rows at once does (D48).
+  std::uint64_t simulator = 0;
 };
 
 /// The environment variable that sets the memory sbrdma plans with.

@@ -43,6 +43,19 @@ if [[ $(wc -l <"$(work)/same1.txt") -gt 40 ]] && cmp -s "$(work)/same1.txt" "$(w
   pass=$((pass + 1)); else _fail "two runs' JSON reports differ beyond their host measurements"; fi
 expect_out "time:avg(us)  time:p50(us)  time:p99(us)"
 
+# --jobs runs a sweep's rows at once, each on its own thread: the same table, and the rows'
+# progress lines in row order, their wall seconds aside (D48).
+for j in 1 3; do
+  check "bench_jobs_$j" 0 - -- bench allr -r 4 -b 1K -e 64K -f 4 -c random --algorithm ring,mesh --jobs "$j"
+  grep -v '^# run:' "$(work)/out" >"$(work)/jobs$j.txt"
+  sed 's/ in [0-9.]* s wall//' "$(work)/err" >"$(work)/jobs$j.err"
+done
+if cmp -s "$(work)/jobs1.txt" "$(work)/jobs3.txt" && cmp -s "$(work)/jobs1.err" "$(work)/jobs3.err"; then
+  pass=$((pass + 1)); else _fail "--jobs 3 differs from --jobs 1"; fi
+expect_err_lines 8
+check bench_jobs_0 1 - -- bench allr -r 4 --jobs 0
+expect_err "sbrdma: error: --jobs: '0' is not a number of rows at once (a whole number, 1 to 256)"
+
 check bench_groups 0 - -- bench redsct -b 999 -c random --custom-replica-groups "$BENCH_DATA/groups_2x3.json" --report-to-json-file bench.json --plot bench.svg --dump-programs dump
 expect_out "# sbrdma bench redsct: 3 ranks x 2 groups on trn2"
 if grep -q '"collective": "redsct"' "$(work)/bench.json" && grep -q '"wrong": 0' "$(work)/bench.json" &&

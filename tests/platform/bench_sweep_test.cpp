@@ -441,6 +441,88 @@ TEST(BenchSweep, BusBandwidthRisesWithSizeAndSaturates) {
   EXPECT_LT(r->rows[4].busbw, 368.0);
 }
 
+TEST(BenchSweep, RowsRunAtOnceGiveTheSameReportsInRowOrder) {
+  // --jobs (D48): the rows of a sweep run on several threads at once, and the table, JSON,
+  // plot, trace, programs and the rows' progress lines are those of one row at a time. Data
+  // and checks too: each row then copies and reduces on its own thread.
+  auto topo = load_topology("trn2");
+  ASSERT_TRUE(topo.ok());
+  for (const bool timing_only : {true, false}) {
+    BenchOptions o = ring_allreduce({1024, 4096, 16384, 65536, 262144});
+    o.ranks = 4;
+    o.algorithms = {collectives::Algorithm::kRing, collectives::Algorithm::kMesh};
+    o.show_algorithm = true;
+    o.iterations = 2;
+    o.warmups = 1;
+    o.timing_only = timing_only;
+    if (!timing_only) o.check = collectives::DataFill::kRandom;
+    o.trace = true;
+    o.keep_programs = true;
+    o.progress_every_s = 1e9;  // the rows' own lines only
+    const auto bench = [&](unsigned jobs, std::vector<std::string>& lines) {
+      o.jobs = jobs;
+      return run_bench(o, *topo, [&](const std::string& l) {
+        // Without the row's wall seconds, which differ run to run.
+        const std::size_t in = l.find(" in ");
+        const std::size_t wall = l.find(" s wall");
+        lines.push_back(in == std::string::npos || wall == std::string::npos
+                            ? l
+                            : l.substr(0, in) + l.substr(wall));
+      });
+    };
+    std::vector<std::string> one_lines;
+    std::vector<std::string> four_lines;
+    auto one = bench(1, one_lines);
+    auto four = bench(4, four_lines);
+    ASSERT_TRUE(one.ok()) << one.error().message;
+    ASSERT_TRUE(four.ok()) << four.error().message;
+    auto strip_cost = [](std::string t) { return t.substr(0, t.find("# run:")); };
+    EXPECT_EQ(strip_cost(format_table(o, *one)), strip_cost(format_table(o, *four)));
+    EXPECT_EQ(format_plot(o, *one), format_plot(o, *four));
+    const auto json_rows = [&](const BenchResult& r) {
+      nlohmann::json j = nlohmann::json::parse(format_json(o, r));
+      for (auto& row : j["results"]) row.erase("wall_seconds");
+      return j["results"].dump();
+    };
+    EXPECT_EQ(json_rows(*one), json_rows(*four));
+    EXPECT_EQ(one->trace_json, four->trace_json);
+    EXPECT_FALSE(one->trace_json.empty());
+    ASSERT_EQ(one->programs.size(), four->programs.size());
+    ASSERT_FALSE(one->programs.empty());
+    for (std::size_t i = 0; i < one->programs.size(); ++i) {
+      EXPECT_EQ(one->programs[i].words, four->programs[i].words) << "core " << i;
+    }
+    EXPECT_EQ(one_lines, four_lines);
+    ASSERT_EQ(one_lines.size(), 10u);
+    EXPECT_NE(one_lines[0].find("allr 1K (1024 B), ring"), std::string::npos) << one_lines[0];
+    EXPECT_NE(one_lines[9].find("allr 256K (262144 B), mesh"), std::string::npos);
+    EXPECT_EQ(one->cost.descriptors, four->cost.descriptors);
+    EXPECT_EQ(one->cost.copied_bytes, four->cost.copied_bytes);
+    // Time inside simulations: one at a time, the rows' own; at once, overlaps count once.
+    double rows_sim = 0;
+    for (const BenchRow& row : one->rows) rows_sim += row.sim_seconds;
+    EXPECT_NEAR(one->cost.sim_seconds, rows_sim, 1e-6);
+    EXPECT_LE(four->cost.sim_seconds, four->cost.wall_seconds);
+  }
+}
+
+TEST(BenchSweep, RowsThatTogetherPassTheMemoryBudgetRunOneAtATime) {
+  // A budget below any row's estimate: each row runs alone (none waits for ever), the same.
+  auto topo = load_topology("trn2");
+  ASSERT_TRUE(topo.ok());
+  BenchOptions o = ring_allreduce({1024, 4096, 16384});
+  o.timing_only = false;
+  o.check = collectives::DataFill::kRandom;
+  o.jobs = 1;
+  auto one = run_bench(o, *topo);
+  o.jobs = 3;
+  o.memory_budget = 1;
+  auto three = run_bench(o, *topo);
+  ASSERT_TRUE(one.ok() && three.ok());
+  auto strip_cost = [](std::string t) { return t.substr(0, t.find("# run:")); };
+  EXPECT_EQ(strip_cost(format_table(o, *one)), strip_cost(format_table(o, *three)));
+}
+
 TEST(BenchSweep, TheReportsAreDeterministic) {
   auto topo = load_topology("trn2");
   ASSERT_TRUE(topo.ok());
