@@ -489,6 +489,7 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
   out.cost.wall_seconds = seconds_since(t0);
   out.cost.system_seconds = std::max(0.0, system_seconds_now() - system0);
   out.cost.timing_only = o.timing_only;
+  out.cost.jobs = jobs;
   const std::uint64_t chunk =
       data_descriptors == 0 ? 4096 : data_bytes / std::max<std::uint64_t>(data_descriptors, 1);
   device::wait_prefault();  // the memcpy gets the memory to itself

@@ -194,10 +194,10 @@ std::string format_cost(const BenchCost& c) {
   const double desc_per_s = rate(c.descriptors, c.wall_seconds);
   const double desc_per_sim_s = rate(c.descriptors, c.sim_seconds);
   std::string out = fmt::format(
-      "# run: {:.2f} s wall ({:.2f} s simulating, {:.2f} s system CPU), {} descriptors ({:.2f} "
+      "# run: {:.2f} s wall{} ({:.2f} s simulating, {:.2f} s system CPU), {} descriptors ({:.2f} "
       "M/s per wall-second, {:.2f} M/s while simulating), ",
-      c.wall_seconds, c.sim_seconds, c.system_seconds, c.descriptors, desc_per_s / 1e6,
-      desc_per_sim_s / 1e6);
+      c.wall_seconds, c.jobs > 1 ? fmt::format(", {} rows at a time", c.jobs) : std::string(),
+      c.sim_seconds, c.system_seconds, c.descriptors, desc_per_s / 1e6, desc_per_sim_s / 1e6);
   if (c.copied_bytes == 0) {
     // Timing-only runs copy nothing by design; a functional run can too (one rank).
     return out + (c.timing_only ? "no bytes copied (timing only)" : "no bytes copied");
@@ -317,6 +317,7 @@ std::string format_json(const BenchOptions& o, const BenchResult& r) {
   }
   j["run"] = {
       {"wall_seconds", r.cost.wall_seconds},
+      {"jobs", r.cost.jobs},
       {"sim_seconds", r.cost.sim_seconds},
       {"system_seconds", r.cost.system_seconds},
       {"descriptors", r.cost.descriptors},

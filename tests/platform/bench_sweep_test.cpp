@@ -897,6 +897,15 @@ TEST(BenchSweep, TheRunLineAndTheJsonGiveTheSystemTime) {
   EXPECT_EQ(j.at("run").at("system_seconds"), 0.85) << j.at("run");
   EXPECT_EQ(j.at("run").at("memcpy_bytes_per_second"), 11e9) << j.at("run");
   EXPECT_TRUE(j.at("run").at("memcpy_reduced_span_bytes").is_null()) << j.at("run");
+  EXPECT_EQ(j.at("run").at("jobs"), 1) << j.at("run");
+  // Rows run at once (--jobs, D48): the line names how many, and so does the JSON.
+  r.cost.jobs = c.jobs = 2;
+  EXPECT_EQ(format_cost(c),
+            "# run: 0.58 s wall, 2 rows at a time (0.54 s simulating, 0.85 s system CPU), 128296 "
+            "descriptors (0.22 M/s per wall-second, 0.24 M/s while simulating), no bytes copied "
+            "(timing only)");
+  const auto two = nlohmann::ordered_json::parse(format_json(ring_allreduce({4096}), r));
+  EXPECT_EQ(two.at("run").at("jobs"), 2) << two.at("run");
 }
 
 TEST(BenchSweep, TheJsonNamesAReductionOnlyForACollectiveThatReduces) {
