@@ -20,14 +20,15 @@ struct Shared {
   std::size_t reported = 0;       ///< done() was called for jobs [0, reported)
   std::vector<bool> ran;          ///< run(i) returned true
   std::size_t running = 0;
+  std::size_t most = 0;  ///< the largest `running` seen
   std::uint64_t running_cost = 0;
 };
 
 }  // namespace
 
-std::size_t run_ordered(std::size_t n, const JobLimits& limits,
-                        const std::function<bool(std::size_t)>& run,
-                        const std::function<void(std::size_t)>& done) {
+OrderedRun run_ordered(std::size_t n, const JobLimits& limits,
+                       const std::function<bool(std::size_t)>& run,
+                       const std::function<void(std::size_t)>& done) {
   Shared s;
   s.failed = n;
   s.ran.assign(n, false);
@@ -43,7 +44,7 @@ std::size_t run_ordered(std::size_t n, const JobLimits& limits,
         continue;
       }
       ++s.next;
-      ++s.running;
+      s.most = std::max(s.most, ++s.running);
       s.running_cost += c;
       lock.unlock();
       const bool ok = run(i);
@@ -68,7 +69,7 @@ std::size_t run_ordered(std::size_t n, const JobLimits& limits,
   }
   work();
   for (std::thread& w : workers) w.join();
-  return s.failed;
+  return OrderedRun{s.failed, static_cast<unsigned>(s.most)};
 }
 
 }  // namespace sbrdma::base

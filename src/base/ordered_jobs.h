@@ -29,15 +29,21 @@ struct JobLimits {
   std::function<std::uint64_t(std::size_t)> cost;  ///< a job's cost (empty: 0)
 };
 
+/// What run_ordered did.
+struct OrderedRun {
+  std::size_t failed = 0;  ///< the first failed job's index; n if none failed
+  unsigned most = 0;       ///< the most jobs that ran at once
+};
+
 /// Runs `run(i)` for i = 0, 1 ... n - 1 under `limits` (all on the caller when threads < 2, or
 /// when no worker thread can be made) and calls `done(i)` for each job that succeeded, in index
 /// order, each once run(0) .. run(i) have returned true; done() calls never overlap. `run`
 /// returns false for a failed job: no job after it starts, and done() is not called for it or
-/// any after it. Returns the index of the first failed job, n if none failed.
+/// any after it.
 /// Contract: run and done do not throw; run(i) and run(j) may run at once (they must not touch
 /// the same data unguarded); done may touch what run(i) left.
-std::size_t run_ordered(std::size_t n, const JobLimits& limits,
-                        const std::function<bool(std::size_t)>& run,
-                        const std::function<void(std::size_t)>& done);
+OrderedRun run_ordered(std::size_t n, const JobLimits& limits,
+                       const std::function<bool(std::size_t)>& run,
+                       const std::function<void(std::size_t)>& done);
 
 }  // namespace sbrdma::base

@@ -56,7 +56,8 @@ struct BenchArgs {
   std::vector<std::string> params;  ///< --param NAME=VALUE, in order
   std::string algorithm = "auto";
   bool timing_only = false;
-  std::string jobs;  ///< --jobs, empty: not given
+  std::string jobs;  ///< --jobs
+  bool jobs_given = false;
   // nccom-test's multi-node flags: one node is what is simulated.
   std::string nnodes = "1";
   std::vector<std::string> hosts;
@@ -309,15 +310,18 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
       o.address_space = platform::address_space_available();
     }
   }
-  // Rows at once: with data, a row's own copies and reduces take a second core (D44). [D48]
+  // Rows at once: with data, a row's own copies and reduces take a second core (D44). Under
+  // an address-space limit each row is sized against the room the rows before it left (D43),
+  // which rows at once would change and could overrun: one at a time there. [CHOICE D48]
   o.jobs = o.timing_only ? base::usable_cores() : 1;
-  if (!a.jobs.empty()) {
+  if (a.jobs_given) {
     if (auto j = parse_count("--jobs", a.jobs, "rows at once", 1, kMaxJobs)) {
       o.jobs = static_cast<unsigned>(*j);
     } else {
       bad(j.error());
     }
   }
+  if (platform::address_space_available()) o.jobs = 1;
   o.trace = !a.out.trace.empty();
   o.keep_programs = !a.out.dump.empty();
   if (!a.ranks.empty()) {
@@ -366,6 +370,13 @@ std::vector<std::string> unused_flags(const BenchArgs& a, const platform::BenchO
         fmt::format("--seed {}: without -c no input data is filled, so the seed has no "
                     "effect",
                     base::printable_brief(a.seed)));
+  }
+  if (const auto asked = parse_count("--jobs", a.jobs, "rows at once", 1, kMaxJobs);
+      a.jobs_given && asked && *asked > o.jobs) {
+    out.push_back(fmt::format(
+        "--jobs {}: under an address-space limit (ulimit -v) the rows run one at a time, each "
+        "sized against the room the rows before it left",
+        base::printable_brief(a.jobs)));
   }
   return out;
 }
@@ -538,11 +549,13 @@ void add_bench_command(CLI::App& app, Context& ctx) {
                   "auto, ring, mesh, rdh, hierarchical or hier (a comma list runs each)")
       ->capture_default_str();
   cmd->add_flag("--timing-only", a->timing_only, "Move no data (times are unchanged)");
-  cmd->add_option("--jobs", a->jobs,
-                  "Rows (sizes x algorithms) simulated at once, one thread each; the table is "
-                  "the same (default: one per usable core with --timing-only, else 1, since a "
-                  "data row's copies and reduces already take two cores)")
-      ->type_name("UINT");
+  auto* jobs =
+      cmd->add_option("--jobs", a->jobs,
+                      "Rows (sizes x algorithms) simulated at once, one thread each; the table is "
+                      "the same (default: one per usable core with --timing-only, else 1, since a "
+                      "data row's copies and reduces already take two cores)")
+          ->type_name("UINT")
+          ->check(kNonEmpty);
   cmd->add_option("--trace", a->out.trace,
                   "Chrome/Perfetto trace of one iteration of the last algorithm's last size")
       ->check(kNonEmpty);
@@ -558,8 +571,9 @@ void add_bench_command(CLI::App& app, Context& ctx) {
                                 "Refused: no hosts here (multi-node is not simulated)");
   cmd->add_option("--hosts-file", a->hosts_file, "Refused, as --hosts")->check(kNonEmpty);
   cmd->add_flag("--non-interactive", a->non_interactive, "Accepted: sbrdma never asks");
-  cmd->callback([a, check, hosts, &ctx] {
+  cmd->callback([a, check, hosts, jobs, &ctx] {
     a->check_given = check->count() > 0;
+    a->jobs_given = jobs->count() > 0;
     a->hosts_given = hosts->count() > 0;
     reclaim_collective(*a);
     // A timing-only run backs no SBUF pages: its memory is the programs and the engines.

@@ -459,10 +459,10 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
   limits.threads = jobs;
   limits.budget = o.memory_budget;
   limits.cost = [&](std::size_t k) { return row_bytes[k]; };
-  const std::size_t failed = base::run_ordered(rows, limits, run_row, [&](std::size_t k) {
+  const base::OrderedRun sweep = base::run_ordered(rows, limits, run_row, [&](std::size_t k) {
     if (progress) say(ran[k]->line);
   });
-  if (failed < rows) return ran[failed].error();
+  if (sweep.failed < rows) return ran[sweep.failed].error();
   std::uint64_t data_descriptors = 0;  // of the timed runs, for the memcpy's chunk
   std::uint64_t data_bytes = 0;
   std::vector<std::pair<Clock::time_point, Clock::time_point>> spans;
@@ -489,7 +489,7 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
   out.cost.wall_seconds = seconds_since(t0);
   out.cost.system_seconds = std::max(0.0, system_seconds_now() - system0);
   out.cost.timing_only = o.timing_only;
-  out.cost.jobs = jobs;
+  out.cost.jobs = std::max(sweep.most, 1U);
   const std::uint64_t chunk =
       data_descriptors == 0 ? 4096 : data_bytes / std::max<std::uint64_t>(data_descriptors, 1);
   device::wait_prefault();  // the memcpy gets the memory to itself

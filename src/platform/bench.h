@@ -126,7 +126,7 @@ struct BenchCost {
   /// mapped (measure_memcpy)
   std::optional<MemcpyRate> memcpy = MemcpyRate{};
   bool timing_only = false;  ///< --timing-only: no engine copies bytes
-  unsigned jobs = 1;         ///< rows run at once (--jobs, at most the rows), D48
+  unsigned jobs = 1;         ///< the most rows that ran at once (--jobs), D48
 };
 
 /// What run_bench produced.

@@ -30,7 +30,7 @@ TEST(OrderedJobs, EveryJobRunsOnceAndIsReportedInOrder) {
       std::vector<std::size_t> reported;
       std::atomic<int> in_done{0};
       bool overlapped = false;
-      const std::size_t failed = run_ordered(
+      const OrderedRun done_run = run_ordered(
           n, JobLimits{threads, std::nullopt, {}},
           [&](std::size_t i) {
             // Later jobs finish first: a report in finishing order would show.
@@ -45,7 +45,9 @@ TEST(OrderedJobs, EveryJobRunsOnceAndIsReportedInOrder) {
             reported.push_back(i);
             in_done.fetch_sub(1);
           });
-      EXPECT_EQ(failed, n) << threads << " threads, " << n << " jobs";
+      EXPECT_EQ(done_run.failed, n) << threads << " threads, " << n << " jobs";
+      EXPECT_LE(done_run.most, threads);
+      EXPECT_EQ(done_run.most == 0, n == 0);
       for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(runs[i].load(), 1) << i;
       std::vector<std::size_t> in_order(n);
       for (std::size_t i = 0; i < n; ++i) in_order[i] = i;
@@ -60,7 +62,7 @@ TEST(OrderedJobs, JobsRunAtOnceOnSeveralThreads) {
   std::atomic<int> started{0};
   std::atomic<int> most{0};
   std::atomic<int> now{0};
-  run_ordered(
+  const OrderedRun ran = run_ordered(
       6, JobLimits{2, std::nullopt, {}},
       [&](std::size_t i) {
         const int in = ++now;
@@ -76,6 +78,7 @@ TEST(OrderedJobs, JobsRunAtOnceOnSeveralThreads) {
       },
       [](std::size_t) {});
   EXPECT_EQ(most.load(), 2);
+  EXPECT_EQ(ran.most, 2U);  // and run_ordered counts them the same
 }
 
 TEST(OrderedJobs, TheFirstFailureStopsTheRestAndOnlyTheJobsBeforeItAreReported) {
@@ -83,13 +86,15 @@ TEST(OrderedJobs, TheFirstFailureStopsTheRestAndOnlyTheJobsBeforeItAreReported) 
     std::vector<std::atomic<int>> runs(20);
     std::vector<std::size_t> reported;
     const std::size_t failed = run_ordered(
-        20, JobLimits{threads, std::nullopt, {}},
-        [&](std::size_t i) {
-          ++runs[i];
-          // Job 9 fails too, but may have started only if job 5 was slow to fail.
-          return i != 5 && i != 9;
-        },
-        [&](std::size_t i) { reported.push_back(i); });
+                                   20, JobLimits{threads, std::nullopt, {}},
+                                   [&](std::size_t i) {
+                                     ++runs[i];
+                                     // Job 9 fails too, but may have started only if job 5 was slow
+                                     // to fail.
+                                     return i != 5 && i != 9;
+                                   },
+                                   [&](std::size_t i) { reported.push_back(i); })
+                                   .failed;
     EXPECT_EQ(failed, 5U) << threads << " threads";
     EXPECT_EQ(reported, (std::vector<std::size_t>{0, 1, 2, 3, 4})) << threads << " threads";
     for (std::size_t i = 0; i <= 5; ++i) EXPECT_EQ(runs[i].load(), 1) << i;
@@ -107,19 +112,20 @@ TEST(OrderedJobs, ALaterFailureCannotHideAnEarlierOne) {
   std::atomic<bool> two_failed{false};
   std::vector<std::size_t> reported;
   const std::size_t failed = run_ordered(
-      4, JobLimits{2, std::nullopt, {}},
-      [&](std::size_t i) {
-        if (i == 1) {
-          wait_for([&] { return two_failed.load(); });
-          return false;
-        }
-        if (i == 2) {
-          two_failed = true;
-          return false;
-        }
-        return true;
-      },
-      [&](std::size_t i) { reported.push_back(i); });
+                                 4, JobLimits{2, std::nullopt, {}},
+                                 [&](std::size_t i) {
+                                   if (i == 1) {
+                                     wait_for([&] { return two_failed.load(); });
+                                     return false;
+                                   }
+                                   if (i == 2) {
+                                     two_failed = true;
+                                     return false;
+                                   }
+                                   return true;
+                                 },
+                                 [&](std::size_t i) { reported.push_back(i); })
+                                 .failed;
   EXPECT_EQ(failed, 1U);
   EXPECT_EQ(reported, std::vector<std::size_t>{0});
 }
@@ -132,21 +138,23 @@ TEST(OrderedJobs, JobsRunningAtOnceStayWithinTheBudget) {
   std::uint64_t running = 0;
   std::uint64_t most = 0;
   bool ten_with_others = false;
-  const std::size_t failed = run_ordered(
-      cost.size(), JobLimits{4, 5, [&](std::size_t i) { return cost[i]; }},
-      [&](std::size_t i) {
-        {
-          const std::lock_guard<std::mutex> lock(mu);
-          running += cost[i];
-          most = std::max(most, running);
-          if (cost[i] == 10 && running != 10) ten_with_others = true;
-        }
-        std::this_thread::sleep_for(2ms);
-        const std::lock_guard<std::mutex> lock(mu);
-        running -= cost[i];
-        return true;
-      },
-      [](std::size_t) {});
+  const std::size_t failed =
+      run_ordered(
+          cost.size(), JobLimits{4, 5, [&](std::size_t i) { return cost[i]; }},
+          [&](std::size_t i) {
+            {
+              const std::lock_guard<std::mutex> lock(mu);
+              running += cost[i];
+              most = std::max(most, running);
+              if (cost[i] == 10 && running != 10) ten_with_others = true;
+            }
+            std::this_thread::sleep_for(2ms);
+            const std::lock_guard<std::mutex> lock(mu);
+            running -= cost[i];
+            return true;
+          },
+          [](std::size_t) {})
+          .failed;
   EXPECT_EQ(failed, cost.size());
   EXPECT_LE(most, 10U);
   EXPECT_FALSE(ten_with_others);

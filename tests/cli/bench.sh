@@ -55,6 +55,21 @@ if cmp -s "$(work)/jobs1.txt" "$(work)/jobs3.txt" && cmp -s "$(work)/jobs1.err" 
 expect_err_lines 8
 check bench_jobs_0 1 - -- bench allr -r 4 --jobs 0
 expect_err "sbrdma: error: --jobs: '0' is not a number of rows at once (a whole number, 1 to 256)"
+check bench_jobs_empty 1 - -- bench allr -r 4 --jobs ""
+expect_err "sbrdma: error: --jobs: must not be empty"
+# Under an address-space limit rows run one at a time (each sized against what the rows before
+# it left, D43): a --jobs above 1 is noted, the table is the same, and the closing line names
+# no rows at a time. (Not under a sanitizer, which maps terabytes of shadow.)
+if ! sanitized; then
+  CHECK_VMEM_KB=2000000 check bench_jobs_address_limit 0 - -- bench allr -r 4 -b 1K -e 64K -f 4 --timing-only --algorithm ring,mesh --jobs 3
+  expect_err "bench: note: --jobs 3: under an address-space limit (ulimit -v) the rows run one at a time"
+  if grep -q "rows at a time" "$(work)/out"; then _fail "rows ran at once under ulimit -v"; else pass=$((pass + 1)); fi
+  grep -v '^# run:' "$(work)/out" >"$(work)/jobs_limited.txt"
+  check bench_jobs_timing_only 0 - -- bench allr -r 4 -b 1K -e 64K -f 4 --timing-only --algorithm ring,mesh --jobs 1
+  grep -v '^# run:' "$(work)/out" >"$(work)/jobs_one.txt"
+  if cmp -s "$(work)/jobs_limited.txt" "$(work)/jobs_one.txt"; then pass=$((pass + 1)); else
+    _fail "the table under ulimit -v differs"; fi
+fi
 
 check bench_groups 0 - -- bench redsct -b 999 -c random --custom-replica-groups "$BENCH_DATA/groups_2x3.json" --report-to-json-file bench.json --plot bench.svg --dump-programs dump
 expect_out "# sbrdma bench redsct: 3 ranks x 2 groups on trn2"

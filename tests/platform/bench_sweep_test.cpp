@@ -503,6 +503,8 @@ TEST(BenchSweep, RowsRunAtOnceGiveTheSameReportsInRowOrder) {
     for (const BenchRow& row : one->rows) rows_sim += row.sim_seconds;
     EXPECT_NEAR(one->cost.sim_seconds, rows_sim, 1e-6);
     EXPECT_LE(four->cost.sim_seconds, four->cost.wall_seconds);
+    EXPECT_EQ(one->cost.jobs, 1u);
+    EXPECT_LE(four->cost.jobs, 4u);  // the most that ran at once
   }
 }
 
@@ -521,6 +523,7 @@ TEST(BenchSweep, RowsThatTogetherPassTheMemoryBudgetRunOneAtATime) {
   ASSERT_TRUE(one.ok() && three.ok());
   auto strip_cost = [](std::string t) { return t.substr(0, t.find("# run:")); };
   EXPECT_EQ(strip_cost(format_table(o, *one)), strip_cost(format_table(o, *three)));
+  EXPECT_EQ(three->cost.jobs, 1u);  // the closing line says what ran, not what was asked
 }
 
 TEST(BenchSweep, TheReportsAreDeterministic) {
