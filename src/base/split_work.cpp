@@ -151,8 +151,16 @@ class Helper {
   std::atomic<std::uint32_t> posted_{0};    ///< the current job's ticket (low 32 bits)
 };
 
-/// Set while an OwnCoreOnly lives on this thread.
-thread_local bool own_core_only = false;
+/// Set while an OwnCoreOnly without a count lives on this thread.
+thread_local bool own_core_always = false;
+/// The count of running jobs of the innermost OwnCoreOnly given one (null: none).
+thread_local const std::atomic<unsigned>* own_core_running = nullptr;
+
+/// Whether this thread's pieces stay on it now (OwnCoreOnly).
+bool own_core_now() {
+  return own_core_always ||
+         (own_core_running != nullptr && own_core_running->load(std::memory_order_acquire) > 1);
+}
 
 }  // namespace
 
@@ -166,12 +174,18 @@ unsigned usable_cores() {
   return std::max(1U, std::thread::hardware_concurrency());
 }
 
-OwnCoreOnly::OwnCoreOnly() noexcept : was_(own_core_only) {
-  own_core_only = true;
+OwnCoreOnly::OwnCoreOnly() noexcept : was_always_(own_core_always), was_running_(own_core_running) {
+  own_core_always = true;
+}
+
+OwnCoreOnly::OwnCoreOnly(const std::atomic<unsigned>& running) noexcept
+    : was_always_(own_core_always), was_running_(own_core_running) {
+  own_core_running = &running;
 }
 
 OwnCoreOnly::~OwnCoreOnly() {
-  own_core_only = was_;
+  own_core_always = was_always_;
+  own_core_running = was_running_;
 }
 
 bool in_piece() noexcept {
@@ -192,7 +206,7 @@ thread_local BackgroundWork* unfinished = nullptr;
 /// Whether a job of `n` pieces can go to the helper: there is one, this thread is not in an
 /// OwnCoreOnly scope, and below 2^31 pieces the claim index cannot carry into the ticket.
 bool helper_takes(std::size_t n) {
-  return !own_core_only && split_work_parallel() && n < (std::size_t{1} << 31);
+  return !own_core_now() && split_work_parallel() && n < (std::size_t{1} << 31);
 }
 
 }  // namespace

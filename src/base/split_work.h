@@ -14,6 +14,7 @@
 /// stack); it spins briefly after each job, since bulk jobs come in bursts, then sleeps on a
 /// futex (std::atomic::wait). With one usable core everything runs on the caller.
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <thread>
@@ -70,18 +71,25 @@ bool split_work_parallel();
 unsigned usable_cores();
 
 /// While it lives, split_work() and BackgroundWork::start() on this thread run every piece on
-/// this thread, never on the helper: for a thread that is one of several running jobs at once
+/// this thread, not on the helper: for a thread that is one of several running jobs at once
 /// (base::run_ordered, D48), which would otherwise queue for the one helper, each waiting on
-/// another's job. Scopes nest; each restores what it found.
+/// another's job. Given a count of the jobs running, only while it is above 1: a job that runs
+/// alone (the last of a sweep, or one kept alone by a memory budget) has the helper again.
+/// That cannot make two threads wait on each other: a thread posts to the helper only while
+/// its job is the only one running, and finishes what it posted before its job ends or, once
+/// another job runs, before its next split. Scopes nest; each restores what it found.
 class OwnCoreOnly {
  public:
   OwnCoreOnly() noexcept;
+  /// Contract: `running` counts this thread's job too, and outlives the scope.
+  explicit OwnCoreOnly(const std::atomic<unsigned>& running) noexcept;
   ~OwnCoreOnly();
   OwnCoreOnly(const OwnCoreOnly&) = delete;
   OwnCoreOnly& operator=(const OwnCoreOnly&) = delete;
 
  private:
-  bool was_;
+  bool was_always_;
+  const std::atomic<unsigned>* was_running_;
 };
 
 }  // namespace sbrdma::base

@@ -310,10 +310,10 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
       o.address_space = platform::address_space_available();
     }
   }
-  // Rows at once: with data, a row's own copies and reduces take a second core (D44). Under
-  // an address-space limit each row is sized against the room the rows before it left (D43),
-  // which rows at once would change and could overrun: one at a time there. [CHOICE D48]
-  o.jobs = o.timing_only ? base::usable_cores() : 1;
+  // Rows at once, one per usable core. Under an address-space limit each row is sized against
+  // the room the rows before it left (D43), which rows at once would change and could
+  // overrun: one at a time there. [CHOICE D48]
+  o.jobs = base::usable_cores();
   if (a.jobs_given) {
     if (auto j = parse_count("--jobs", a.jobs, "rows at once", 1, kMaxJobs)) {
       o.jobs = static_cast<unsigned>(*j);
@@ -552,8 +552,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   auto* jobs =
       cmd->add_option("--jobs", a->jobs,
                       "Rows (sizes x algorithms) simulated at once, one thread each; the table is "
-                      "the same (default: one per usable core with --timing-only, else 1, since a "
-                      "data row's copies and reduces already take two cores)")
+                      "the same (default: one per usable core; one at a time under ulimit -v)")
           ->type_name("UINT")
           ->check(kNonEmpty);
   cmd->add_option("--trace", a->out.trace,

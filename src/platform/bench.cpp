@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cstring>
@@ -352,9 +353,10 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
                                           first->message, also, size_name(last), last));
     }
   }
-  // Rows run o.jobs at a time, each on one thread with its data work on that thread alone
-  // (base::OwnCoreOnly), and report in order (base::run_ordered): the same rows, trace and
-  // programs as one at a time. Their estimated memory together stays within the budget. [D48]
+  // Rows run o.jobs at a time, each on one thread with its data work on that thread while
+  // others run (base::OwnCoreOnly), and report in order (base::run_ordered): the same rows,
+  // trace and programs as one at a time. Their estimated memory together stays within the
+  // budget. [D48]
   const unsigned jobs = static_cast<unsigned>(std::min<std::size_t>(std::max(o.jobs, 1U), rows));
   std::mutex progress_mu;  // rows running at once report through one line writer
   const auto say = [&](const std::string& line) {
@@ -372,9 +374,17 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
     std::vector<collectives::CoreProgram> programs;
   };
   std::vector<base::Result<RowRun>> ran(rows, base::make_error("not run"));
+  std::atomic<unsigned> rows_running{0};
   const auto run_row = [&](std::size_t k) {
+    // While other rows run, this one's copies and reduces stay on its thread; alone (the last
+    // rows, or kept alone by the budget) it has the helper core again.
+    rows_running.fetch_add(1, std::memory_order_acq_rel);
+    struct Leave {
+      std::atomic<unsigned>& n;
+      ~Leave() { n.fetch_sub(1, std::memory_order_acq_rel); }
+    } const leave{rows_running};
     std::optional<base::OwnCoreOnly> own_core;
-    if (jobs > 1) own_core.emplace();
+    if (jobs > 1) own_core.emplace(rows_running);
     const std::size_t ai = k / o.sizes.size();
     const std::size_t si = k % o.sizes.size();
     const auto p0 = Clock::now();

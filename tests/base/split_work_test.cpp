@@ -204,6 +204,28 @@ TEST(SplitWork, APieceKnowsItIsOneOnWhicheverThreadRunsIt) {
   EXPECT_FALSE(in_piece());
 }
 
+/// Pieces of a split_work job the calling thread ran, of 64; piece 0 waits (at most 10 s) until a
+/// piece runs on another thread than its own, so a helper that exists takes at least one.
+std::ptrdiff_t helped_split() {
+  const std::thread::id me = std::this_thread::get_id();
+  std::vector<std::thread::id> ran(64);
+  std::atomic<bool> other{false};
+  std::thread::id first;
+  std::atomic<bool> first_known{false};
+  split_work(ran.size(), [&](std::size_t i) {
+    ran[i] = std::this_thread::get_id();
+    if (i == 0) {
+      first = ran[0];
+      first_known = true;
+      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (!other && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+    } else if (first_known && ran[i] != first) {
+      other = true;
+    }
+  });
+  return std::count(ran.begin(), ran.end(), me);
+}
+
 TEST(SplitWork, InAnOwnCoreOnlyScopeEveryPieceRunsOnTheCallingThread) {
   const auto threads_of = [](std::size_t n) {
     std::vector<std::thread::id> ran(n);
@@ -228,25 +250,20 @@ TEST(SplitWork, InAnOwnCoreOnlyScopeEveryPieceRunsOnTheCallingThread) {
     EXPECT_FALSE(job.running());  // run here, before start() returned
     EXPECT_EQ(done, std::vector<int>(16, 1));
   }
+  // Given a count of running jobs: on the caller while it is above 1.
+  std::atomic<unsigned> running{2};
+  {
+    const OwnCoreOnly own(running);
+    EXPECT_EQ(threads_of(64), std::vector<std::thread::id>(64, me));
+  }
   if (split_work_parallel()) {
-    // Out of the scope the helper takes pieces again: piece 0 waits (at most 10 s) until a
-    // piece runs on another thread than its own.
-    std::vector<std::thread::id> ran(64);
-    std::atomic<bool> other{false};
-    std::thread::id first;
-    std::atomic<bool> first_known{false};
-    split_work(ran.size(), [&](std::size_t i) {
-      ran[i] = std::this_thread::get_id();
-      if (i == 0) {
-        first = ran[0];
-        first_known = true;
-        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-        while (!other && std::chrono::steady_clock::now() < until) std::this_thread::yield();
-      } else if (first_known && ran[i] != first) {
-        other = true;
-      }
-    });
-    EXPECT_NE(std::count(ran.begin(), ran.end(), me), 64);
+    running = 1;  // this job alone: the helper takes pieces again
+    const OwnCoreOnly own(running);
+    EXPECT_NE(helped_split(), 64);
+  }
+  if (split_work_parallel()) {
+    // Out of the scope the helper takes pieces again.
+    EXPECT_NE(helped_split(), 64);
   }
 }
 
