@@ -203,8 +203,9 @@ namespace {
 /// after finishing its last).
 thread_local BackgroundWork* unfinished = nullptr;
 
-/// Whether a job of `n` pieces can go to the helper: there is one, this thread is not in an
-/// OwnCoreOnly scope, and below 2^31 pieces the claim index cannot carry into the ticket.
+/// Whether a job of `n` pieces can go to the helper: there is one, no OwnCoreOnly scope keeps
+/// this thread's pieces on it now, and below 2^31 pieces the claim index cannot carry into the
+/// ticket.
 bool helper_takes(std::size_t n) {
   return !own_core_now() && split_work_parallel() && n < (std::size_t{1} << 31);
 }
