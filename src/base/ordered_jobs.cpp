@@ -1,11 +1,14 @@
 #include "base/ordered_jobs.h"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
+#include "base/split_work.h"
 #include "base/stop_signals.h"
 
 namespace sbrdma::base {
@@ -19,8 +22,9 @@ struct Shared {
   std::size_t failed;             ///< the first job that failed (n: none yet)
   std::size_t reported = 0;       ///< done() was called for jobs [0, reported)
   std::vector<bool> ran;          ///< run(i) returned true
-  std::size_t running = 0;
-  std::size_t most = 0;  ///< the largest `running` seen
+  /// Jobs running; written under `mu`, read without it by their OwnCoreOnly scopes.
+  std::atomic<unsigned> running{0};
+  unsigned most = 0;  ///< the largest `running` seen
   std::uint64_t running_cost = 0;
 };
 
@@ -32,6 +36,8 @@ OrderedRun run_ordered(std::size_t n, const JobLimits& limits,
   Shared s;
   s.failed = n;
   s.ran.assign(n, false);
+  const unsigned threads =
+      static_cast<unsigned>(std::min<std::size_t>(std::max(limits.threads, 1U), n));
   const auto work = [&] {
     std::unique_lock<std::mutex> lock(s.mu);
     // Jobs start in order, so once one failed, every job before it has started.
@@ -47,7 +53,12 @@ OrderedRun run_ordered(std::size_t n, const JobLimits& limits,
       s.most = std::max(s.most, ++s.running);
       s.running_cost += c;
       lock.unlock();
-      const bool ok = run(i);
+      bool ok = false;
+      {
+        std::optional<OwnCoreOnly> own_core;
+        if (threads > 1) own_core.emplace(s.running);
+        ok = run(i);
+      }
       lock.lock();
       --s.running;
       s.running_cost -= c;
@@ -60,8 +71,6 @@ OrderedRun run_ordered(std::size_t n, const JobLimits& limits,
       s.freed.notify_all();
     }
   };
-  const unsigned threads =
-      static_cast<unsigned>(std::min<std::size_t>(std::max(limits.threads, 1U), n));
   std::vector<std::thread> workers;
   for (unsigned t = 1; t < threads; ++t) {
     std::thread w = worker_thread(work);  // none made: the others do without it
@@ -69,7 +78,7 @@ OrderedRun run_ordered(std::size_t n, const JobLimits& limits,
   }
   work();
   for (std::thread& w : workers) w.join();
-  return OrderedRun{s.failed, static_cast<unsigned>(s.most)};
+  return OrderedRun{s.failed, s.most};
 }
 
 }  // namespace sbrdma::base

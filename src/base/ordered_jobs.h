@@ -11,7 +11,9 @@
 /// and only the jobs before the first failed one are reported, as a loop that stopped at it
 /// would. A job may also wait to start while others run: with a budget, the jobs running at
 /// once together cost at most the budget (each job's cost from `cost`), except a job that runs
-/// alone.
+/// alone. With more than one thread, a job's split_work pieces stay on its own thread while
+/// other jobs run (base::OwnCoreOnly, given the count of jobs running): the jobs do not queue
+/// for the one helper, and a job running alone has it.
 
 #include <cstddef>
 #include <cstdint>

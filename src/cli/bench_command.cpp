@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -301,13 +302,14 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   o.show_io_sizes = a.show_io_sizes;
   o.breakdown = a.breakdown;
   o.timing_only = a.timing_only;
+  const std::optional<std::uint64_t> address_room = platform::address_space_available();
   if (auto mem = platform::host_memory_available(); !mem) {
     bad(mem.error());
   } else {
     o.memory_budget = *mem;  // of the rows that run at once [CHOICE D48]
     if (!o.timing_only) {    // a timing-only run backs no data pages [CHOICE D43]
       o.host_memory = *mem;
-      o.address_space = platform::address_space_available();
+      o.address_space = address_room;
     }
   }
   // Rows at once, one per usable core. Under an address-space limit each row is sized against
@@ -321,7 +323,7 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
       bad(j.error());
     }
   }
-  if (platform::address_space_available()) o.jobs = 1;
+  if (address_room) o.jobs = 1;
   o.trace = !a.out.trace.empty();
   o.keep_programs = !a.out.dump.empty();
   if (!a.ranks.empty()) {

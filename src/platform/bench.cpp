@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cstring>
@@ -20,7 +19,6 @@
 #include "base/check.h"
 #include "base/ordered_jobs.h"
 #include "base/printable.h"
-#include "base/split_work.h"
 #include "collectives/layout.h"
 #include "device/paged_memory.h"
 #include "platform/collective_runner.h"
@@ -354,10 +352,8 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
     }
   }
   // Rows run o.jobs at a time, each on one thread with its data work on that thread while
-  // others run (base::OwnCoreOnly), and report in order (base::run_ordered): the same rows,
-  // trace and programs as one at a time. Their estimated memory together stays within the
-  // budget. [D48]
-  const unsigned jobs = static_cast<unsigned>(std::min<std::size_t>(std::max(o.jobs, 1U), rows));
+  // others run, and report in order (base::run_ordered): the same rows, trace and programs as
+  // one at a time. Their estimated memory together stays within the budget. [D48]
   std::mutex progress_mu;  // rows running at once report through one line writer
   const auto say = [&](const std::string& line) {
     const std::lock_guard<std::mutex> lock(progress_mu);
@@ -374,17 +370,7 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
     std::vector<collectives::CoreProgram> programs;
   };
   std::vector<base::Result<RowRun>> ran(rows, base::make_error("not run"));
-  std::atomic<unsigned> rows_running{0};
   const auto run_row = [&](std::size_t k) {
-    // While other rows run, this one's copies and reduces stay on its thread; alone (the last
-    // rows, or kept alone by the budget) it has the helper core again.
-    rows_running.fetch_add(1, std::memory_order_acq_rel);
-    struct Leave {
-      std::atomic<unsigned>& n;
-      ~Leave() { n.fetch_sub(1, std::memory_order_acq_rel); }
-    } const leave{rows_running};
-    std::optional<base::OwnCoreOnly> own_core;
-    if (jobs > 1) own_core.emplace(rows_running);
     const std::size_t ai = k / o.sizes.size();
     const std::size_t si = k % o.sizes.size();
     const auto p0 = Clock::now();
@@ -466,7 +452,7 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
     return true;
   };
   base::JobLimits limits;
-  limits.threads = jobs;
+  limits.threads = o.jobs;
   limits.budget = o.memory_budget;
   limits.cost = [&](std::size_t k) { return row_bytes[k]; };
   const base::OrderedRun sweep = base::run_ordered(rows, limits, run_row, [&](std::size_t k) {

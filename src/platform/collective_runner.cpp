@@ -219,7 +219,6 @@ struct Ran {
   std::unique_ptr<Simulation> sim;
   RunReport report;
   std::vector<base::Tick> ends;
-  double seconds = 0;
   std::chrono::steady_clock::time_point start;  ///< of Simulation::run, and its end
   std::chrono::steady_clock::time_point end;
   /// With `usage_after`: the usage once that many iterations were done.
@@ -281,7 +280,6 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   out.sim = std::move(*sim);
   out.report = std::move(*rep);
   out.ends = clock.ends();
-  out.seconds = std::chrono::duration<double>(t1 - t0).count();
   out.start = t0;
   out.end = t1;
   out.window_start = std::move(window_start);
@@ -452,7 +450,7 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
   };
   // Every run the job takes (timed, check, trace) counts in its cost.
   const auto count_run = [&](const Ran& r) {
-    res.sim_seconds += r.seconds;
+    res.sim_seconds += std::chrono::duration<double>(r.end - r.start).count();
     res.sim_spans.emplace_back(r.start, r.end);
     res.descriptors += r.report.stats.descriptors;
     if (!job.timing_only) res.copied_bytes += r.report.stats.data_bytes;

@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "base/split_work.h"
+
 namespace sbrdma::base {
 namespace {
 
@@ -79,6 +81,33 @@ TEST(OrderedJobs, JobsRunAtOnceOnSeveralThreads) {
       [](std::size_t) {});
   EXPECT_EQ(most.load(), 2);
   EXPECT_EQ(ran.most, 2U);  // and run_ordered counts them the same
+}
+
+TEST(OrderedJobs, JobsRunningAtOnceKeepTheirSplitWorkOnTheirOwnThreads) {
+  // Two jobs that meet each split work while the other runs: every piece stays on the job's
+  // own thread (the helper would serve one job at a time and make the other queue).
+  std::atomic<int> started{0};
+  std::atomic<int> finished{0};
+  std::vector<std::vector<std::thread::id>> pieces(2, std::vector<std::thread::id>(16));
+  std::vector<std::thread::id> job_thread(2);
+  run_ordered(
+      2, JobLimits{2, std::nullopt, {}},
+      [&](std::size_t i) {
+        job_thread[i] = std::this_thread::get_id();
+        ++started;
+        wait_for([&] { return started.load() >= 2; });
+        split_work(16, [&](std::size_t k) {
+          std::this_thread::sleep_for(std::chrono::microseconds(200));
+          pieces[i][k] = std::this_thread::get_id();
+        });
+        ++finished;
+        wait_for([&] { return finished.load() >= 2; });  // the other still runs meanwhile
+        return true;
+      },
+      [](std::size_t) {});
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(pieces[i], std::vector<std::thread::id>(16, job_thread[i])) << "job " << i;
+  }
 }
 
 TEST(OrderedJobs, TheFirstFailureStopsTheRestAndOnlyTheJobsBeforeItAreReported) {
