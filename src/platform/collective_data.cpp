@@ -20,6 +20,8 @@ constexpr std::uint64_t kChunkCells = 2048;
 /// lookup) counts; the 16 MiB all-reduce's fill took 22-31 ms of CPU (median 28) with 2048
 /// cells a call, 22-26 ms (median 23) with these.
 constexpr std::uint64_t kFillCells = 16384;
+/// Bytes of every rank of a class read at once for rows whose bytes follow each other.
+constexpr std::uint64_t kSpanBytes = 64 * 1024;
 /// Pieces a class's rows are checked in (split_work claims them one at a time, so more pieces
 /// than threads even out the two threads' shares).
 constexpr std::size_t kCheckPieces = 16;
@@ -124,16 +126,34 @@ base::Status fill_inputs(Simulation& sim, const collectives::Communicator& comm,
     const unsigned eb = t.elem_bytes;
     std::vector<std::uint8_t> cells(kFillCells * eb);
     base::Status& st = status[k];
+    // The cells made so far, from byte `at` of partition `p`: rows whose bytes follow each
+    // other (small blocks side by side, each a row of its own) share one write.
+    unsigned p = 0;
+    std::uint64_t at = 0;
+    std::uint64_t held = 0;
+    const auto flush = [&] {
+      if (held != 0 && st)
+        st = sim.machine().sbuf_write(core, p, at, std::span(cells.data(), held * eb));
+      held = 0;
+    };
     for_each_row(t, [&](const Row& w) {
       for (std::uint64_t i = 0; i < w.n + w.pad && st; i += kFillCells) {
         const std::uint64_t n = std::min(kFillCells, w.n + w.pad - i);
+        const std::uint64_t byte = w.byte0 + i * eb;
+        if (held != 0 && (w.p != p || byte != at + held * eb || held + n > kFillCells)) flush();
+        if (held == 0) {
+          p = w.p;
+          at = byte;
+        }
+        std::uint8_t* to = cells.data() + held * eb;
         const std::uint64_t made = i < w.n ? std::min(n, w.n - i) : 0;  // then padding: 0
         collectives::make_input_range(data.dtype, data.fill, data.seed, static_cast<unsigned>(g), r,
-                                      w.first + i * t.partitions, made, cells.data(), t.partitions);
-        std::memset(cells.data() + made * eb, 0, (n - made) * eb);
-        st = sim.machine().sbuf_write(core, w.p, w.byte0 + i * eb, std::span(cells.data(), n * eb));
+                                      w.first + i * t.partitions, made, to, t.partitions);
+        std::memset(to + made * eb, 0, (n - made) * eb);
+        held += n;
       }
     });
+    flush();
   });
   for (const base::Status& st : status) SBRDMA_TRY(st);
   return base::ok_status();
@@ -174,6 +194,12 @@ base::Result<CheckCount> check_outputs(const Simulation& sim, const collectives:
     };
     // The rows of a class are checked in pieces of split_work, each with its own buffers and
     // counts (the counts add up the same whichever thread checked which piece).
+    /// Rows [begin, end) of a class, read as one: `cells` with their padding.
+    struct Span {
+      std::size_t begin;
+      std::size_t end;
+      std::uint64_t cells;
+    };
     struct Piece {
       collectives::Expected want;
       collectives::RangeScratch scratch;
@@ -184,34 +210,89 @@ base::Result<CheckCount> check_outputs(const Simulation& sim, const collectives:
     for (const RankClass& c : classes) {
       const Tiled& t = *c.tile;
       const unsigned eb = t.elem_bytes;
+      const std::size_t ranks = c.ranks.size();
       std::vector<Row> rows;
       for_each_row(t, [&](const Row& w) { rows.push_back(w); });
-      const std::size_t pieces = std::min<std::size_t>(rows.size(), kCheckPieces);
+      // Rows whose bytes follow each other in a partition (small blocks side by side) are
+      // read as one span, every rank's once, while all of it stays in cache.
+      const std::uint64_t span_cap =
+          std::clamp<std::uint64_t>(kSpanBytes / (ranks * eb), 1, kChunkCells);
+      std::vector<Span> spans;
+      for (std::size_t ri = 0; ri < rows.size(); ++ri) {
+        const Row& w = rows[ri];
+        if (!spans.empty()) {
+          Span& last = spans.back();
+          const Row& prev = rows[last.end - 1];
+          if (prev.p == w.p && prev.byte0 + (prev.n + prev.pad) * eb == w.byte0 &&
+              last.cells + w.n + w.pad <= span_cap) {
+            ++last.end;
+            last.cells += w.n + w.pad;
+            continue;
+          }
+        }
+        spans.push_back(Span{ri, ri + 1, w.n + w.pad});
+      }
+      const std::size_t pieces = std::min<std::size_t>(spans.size(), kCheckPieces);
       std::vector<Piece> done(pieces);
       base::split_work(pieces, [&](std::size_t k) {
         Piece& pc = done[k];
-        for (std::size_t ri = rows.size() * k / pieces; ri < rows.size() * (k + 1) / pieces; ++ri) {
-          const Row& w = rows[ri];
-          // A partition's cells, kChunkCells at a time: the reference's buffers stay in cache.
+        // The class's output elements [first, first + n*P) step P (the bytes first, the float
+        // sums' values only once a rank's differ), then each rank's bytes of them as
+        // got(q) gives them, q-th rank of the class.
+        const auto check = [&](std::uint64_t first, std::uint64_t n, const auto& got) {
+          const auto expect = [&](bool bytes_only) {
+            collectives::expected_range(data.dtype, data.reduce, R, c.sources, first, n,
+                                        t.partitions, input, pc.want, pc.scratch, bytes_only);
+          };
+          expect(true);
+          bool whole = false;
+          for (std::size_t q = 0; q < ranks && pc.st; ++q) {
+            const std::span<const std::uint8_t> bytes = got(q);
+            if (!pc.st) break;
+            if (std::memcmp(bytes.data(), pc.want.bytes.data(), n * eb) == 0) continue;
+            if (!whole) expect(false);
+            whole = true;
+            pc.wrong += collectives::count_wrong(data.dtype, R, bytes, pc.want);
+          }
+        };
+        const auto read = [&](std::size_t q, unsigned p, std::uint64_t byte, std::uint8_t* to,
+                              std::uint64_t cells) {
+          pc.st = sim.machine().sbuf_read(comm.groups[g][c.ranks[q]], p, byte,
+                                          std::span(to, cells * eb));
+        };
+        for (std::size_t si = spans.size() * k / pieces;
+             si < spans.size() * (k + 1) / pieces && pc.st; ++si) {
+          const Span& sp = spans[si];
+          if (sp.end - sp.begin > 1) {
+            const Row& w0 = rows[sp.begin];
+            const std::uint64_t span_bytes = sp.cells * eb;
+            pc.got.resize(ranks * span_bytes);
+            for (std::size_t q = 0; q < ranks && pc.st; ++q) {
+              read(q, w0.p, w0.byte0, pc.got.data() + q * span_bytes, sp.cells);
+            }
+            std::uint64_t at = 0;  // bytes into the span
+            for (std::size_t ri = sp.begin; ri < sp.end && pc.st; ++ri) {
+              const Row& w = rows[ri];
+              if (w.n != 0) {
+                check(w.first, w.n, [&](std::size_t q) {
+                  return std::span<const std::uint8_t>(pc.got.data() + q * span_bytes + at,
+                                                       w.n * eb);
+                });
+              }
+              at += (w.n + w.pad) * eb;
+            }
+            continue;
+          }
+          // One row: its cells kChunkCells at a time, so the reference's buffers stay in cache,
+          // and each rank's read just before it is compared.
+          const Row& w = rows[sp.begin];
           for (std::uint64_t i = 0; i < w.n && pc.st; i += kChunkCells) {
             const std::uint64_t n = std::min(kChunkCells, w.n - i);
-            // The bytes first; the float sums' values only for a chunk that differs.
-            const auto expect = [&](bool bytes_only) {
-              collectives::expected_range(data.dtype, data.reduce, R, c.sources,
-                                          w.first + i * t.partitions, n, t.partitions, input,
-                                          pc.want, pc.scratch, bytes_only);
-            };
-            expect(true);
-            bool whole = false;
             pc.got.resize(n * eb);
-            for (unsigned r : c.ranks) {
-              pc.st = sim.machine().sbuf_read(comm.groups[g][r], w.p, w.byte0 + i * eb, pc.got);
-              if (!pc.st) break;
-              if (std::memcmp(pc.got.data(), pc.want.bytes.data(), pc.got.size()) == 0) continue;
-              if (!whole) expect(false);
-              whole = true;
-              pc.wrong += collectives::count_wrong(data.dtype, R, pc.got, pc.want);
-            }
+            check(w.first + i * t.partitions, n, [&](std::size_t q) {
+              read(q, w.p, w.byte0 + i * eb, pc.got.data(), n);
+              return std::span<const std::uint8_t>(pc.got);
+            });
           }
         }
       });

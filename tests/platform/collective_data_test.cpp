@@ -162,5 +162,69 @@ TEST(CollectiveData, APermuteIsCheckedAlongItsPairs) {
   EXPECT_GT(all.wrong, all.checked * 9 / 10);
 }
 
+TEST(CollectiveData, SmallBlocksSideBySideAreFilledAndCheckedTogether) {
+  // Blocks of 130 elements: two columns each, the second holding elements only in
+  // partitions 0 and 1 and padding in the others, so a partition's cells of the four blocks
+  // follow each other in bytes but not in elements, padding between. The fill and the check
+  // take them together. All-to-all gives every rank an output of its own, all-gather one
+  // output for all four.
+  for (Op op : {Op::kAllToAll, Op::kAllGather}) {
+    const CollectiveData data = random_data(op, DataType::kInt32, ReduceOp::kSum, 21);
+    Ran x = run(op, DataType::kInt32, 4 * 130 * 4, data);  // the size of each rank's output
+    const collectives::Tiled& t = x.low.buffers[0][2].out;
+    ASSERT_EQ(t.blocks(), 4U);
+    for (std::size_t b = 0; b < t.blocks(); ++b) {
+      ASSERT_EQ(t.counts[b], 130U);
+      ASSERT_EQ(t.col0[b], t.col0[0] + 2 * b);
+    }
+    const CheckCount clean = check(x, data);
+    EXPECT_EQ(clean.wrong, 0U) << collectives::op_name(op);
+    EXPECT_EQ(clean.checked, 4 * 4 * 130U) << collectives::op_name(op);
+    corrupt(x, 2, 130 + 7);        // block 1, partition 7, its first column
+    corrupt(x, 2, 3 * 130 + 100);  // block 3, partition 100: after block 2's padding there
+    corrupt(x, 3, 129);            // block 0's last element, partition 1, its second column
+    EXPECT_EQ(check(x, data).wrong, 3U) << collectives::op_name(op);
+    // A padding cell (partition 100 of block 2's second column) is no element: not counted.
+    const SbufRegion pad{x.comm.groups[0][2], t.byte_of(t.col0[2] + 1), t.elem_bytes, 100, 101};
+    ASSERT_TRUE(x.sim->write(pad, std::vector<std::uint8_t>(t.elem_bytes, 0x5A)).ok());
+    EXPECT_EQ(check(x, data).wrong, 3U) << collectives::op_name(op);
+  }
+}
+
+TEST(CollectiveData, TheFillWritesEachElementInItsPlaceAndLeavesGapsAlone) {
+  // Two blocks of 130 int32 elements at columns 0-1 and 5-6 of a core: in each partition the
+  // second block's cells do not follow the first's, so they are a write of their own.
+  auto topo = load_topology("trn2");
+  ASSERT_TRUE(topo.ok());
+  auto comm = collectives::default_communicator(geometry_of(*topo), 1);
+  ASSERT_TRUE(comm.ok());
+  collectives::Tiled t;
+  t.base = 4096;
+  t.elem_bytes = 4;
+  t.counts = {130, 130};
+  t.col0 = {0, 5};
+  collectives::Lowered low;
+  low.buffers = {{collectives::RankBuffers{t, t}}};
+  auto sim = Simulation::create(*topo);
+  ASSERT_TRUE(sim.ok());
+  const CollectiveData data = random_data(Op::kAllReduce, DataType::kInt32, ReduceOp::kSum, 8);
+  ASSERT_TRUE(fill_inputs(**sim, *comm, low, data).ok());
+  std::vector<std::uint8_t> all(260 * 4);  // the elements, blocks in order
+  collectives::make_input_range(data.dtype, data.fill, data.seed, 0, 0, 0, 260, all.data());
+  for (unsigned p = 0; p < 128; ++p) {
+    auto row = (*sim)->read(SbufRegion{comm->groups[0][0], t.base, 7 * 4, p, p + 1});
+    ASSERT_TRUE(row.ok());
+    std::vector<std::uint8_t> want(7 * 4, 0);  // padding and the gap: zero
+    for (unsigned b = 0; b < 2; ++b) {
+      for (std::uint64_t e = p; e < 130; e += 128) {
+        const std::uint64_t col = t.col0[b] + e / 128;
+        std::copy_n(all.begin() + static_cast<std::ptrdiff_t>((b * 130 + e) * 4), 4,
+                    want.begin() + static_cast<std::ptrdiff_t>(col * 4));
+      }
+    }
+    ASSERT_EQ(*row, want) << "partition " << p;
+  }
+}
+
 }  // namespace
 }  // namespace sbrdma::platform
