@@ -57,6 +57,37 @@ bool same_words(std::string_view typed, std::string_view name) {
   return true;
 }
 
+/// True if word `w` stands for `word`: the word itself, or (two letters or more) its first
+/// letter and then others of it in order: its beginning (lat for latency) or its consonants
+/// (clk for clock).
+bool stands_for(std::string_view w, std::string_view word) {
+  if (w == word) return true;
+  if (w.size() < 2 || w.size() >= word.size() || w[0] != word[0]) return false;
+  std::size_t at = 1;
+  for (std::size_t i = 1; i < w.size(); ++i) {
+    at = word.find(w[i], at);
+    if (at == std::string_view::npos) return false;
+    ++at;
+  }
+  return true;
+}
+
+/// True if `typed` (two words or more) is `name` shortened: its words stand, in order, for
+/// words of the name, which has others too or longer ones (q7_desc_gen for q7_desc_gen_cost,
+/// dma_rate for dma_engine_rate, c2c_lat for c2c_latency).
+bool shortened(std::string_view typed, std::string_view name) {
+  const std::vector<std::string_view> mine = words_of(typed);
+  if (mine.size() < 2 || typed.size() >= name.size()) return false;
+  const std::vector<std::string_view> theirs = words_of(name);
+  std::size_t j = 0;
+  for (const std::string_view w : mine) {
+    while (j < theirs.size() && !stands_for(w, theirs[j])) ++j;
+    if (j == theirs.size()) return false;
+    ++j;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<std::string_view> nearest_name(std::string_view typed,
@@ -92,6 +123,13 @@ std::optional<std::string_view> nearest_name(std::string_view typed,
     }
   }
   if (tie) return std::nullopt;
+  if (best) return best;
+  // No slip close enough: a name the typed one shortens, if only one.
+  for (const std::string_view name : known) {
+    if (!shortened(t, lower(name))) continue;
+    if (best) return std::nullopt;
+    best = name;
+  }
   return best;
 }
 

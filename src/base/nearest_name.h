@@ -17,7 +17,11 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 /// meant and no other name is as close. Close enough: at most max(2, |typed| / 3) edits, fewer
 /// than |typed|, and every word of `typed` (its parts between '_' and '.') a word of the name
 /// or within max(1, |word| / 2) edits of one, so that a different field (remote_tpb for
-/// remote_sem) is never offered. nullopt for an empty `typed` or one over 64 characters.
+/// remote_sem) is never offered. Failing that, the one name that `typed` shortens: two words
+/// or more, each standing in order for a word of the name (itself, its beginning, or its
+/// first letter and others in order), the name longer (q7_desc_gen for q7_desc_gen_cost,
+/// c2c_lat for c2c_latency, gpsimd_clk for gpsimd_clock). nullopt for an empty `typed` or one
+/// over 64 characters.
 std::optional<std::string_view> nearest_name(std::string_view typed,
                                              std::span<const std::string_view> known);
 

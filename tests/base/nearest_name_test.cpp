@@ -46,7 +46,8 @@ TEST(NearestName, PicksTheOneCloseNameOrNone) {
   EXPECT_EQ(nearest_name("remote_id", gen), std::nullopt);
   EXPECT_EQ(nearest_name("src_mem_pattern.start", gen), "src_mem_pattern.start_addr");
   const std::array<std::string_view, 3> ops{"ext_copy", "ext_engine_nop", "rdma_desc_start"};
-  EXPECT_EQ(nearest_name("ext_nop", ops), std::nullopt);  // 2 edits from ext_copy
+  // 2 edits from ext_copy, no slip for it: ext_engine_nop shortened.
+  EXPECT_EQ(nearest_name("ext_nop", ops), "ext_engine_nop");
   EXPECT_EQ(nearest_name("rdma_desc_strt", ops), "rdma_desc_start");
   // Never every character of a short name.
   const std::array<std::string_view, 1> cd{"cd"};
@@ -57,6 +58,36 @@ TEST(NearestName, PicksTheOneCloseNameOrNone) {
   const std::array<std::string_view, 1> one{"abcdefghijkl"};  // 12 characters
   EXPECT_EQ(nearest_name("abcdefghi", one), "abcdefghijkl");  // 3 edits, 9 / 3 = 3
   EXPECT_EQ(nearest_name("abcdefgh", one), std::nullopt);     // 4 edits, 8 / 3 = 2
+}
+
+TEST(NearestName, ANameShortenedByWholeWordsOrAbbreviatedWordsIsFound) {
+  // The timing parameters (sbrdma info params): a name typed with a word left out or cut
+  // short is too far from the full one for a slip.
+  const std::array<std::string_view, 9> params{
+      "dma_engine_rate", "q7_desc_gen_cost", "c2c_bandwidth",      "c2c_z_bandwidth",
+      "c2c_latency",     "gpsimd_clock",     "mmio_write_latency", "semaphore_write_latency",
+      "d2d_latency"};
+  EXPECT_EQ(nearest_name("q7_desc_gen", params), "q7_desc_gen_cost");
+  EXPECT_EQ(nearest_name("q7_gen_cost", params), "q7_desc_gen_cost");
+  EXPECT_EQ(nearest_name("Q7_DESC_GEN", params), "q7_desc_gen_cost");
+  EXPECT_EQ(nearest_name("dma_rate", params), "dma_engine_rate");
+  EXPECT_EQ(nearest_name("c2c_lat", params), "c2c_latency");
+  EXPECT_EQ(nearest_name("gpsimd_clk", params), "gpsimd_clock");
+  EXPECT_EQ(nearest_name("c2c_z_bw", params), "c2c_z_bandwidth");
+  // More than one name it could shorten: no guess.
+  EXPECT_EQ(nearest_name("c2c_bw", params), std::nullopt);     // c2c_bandwidth, c2c_z_bandwidth
+  EXPECT_EQ(nearest_name("write_lat", params), std::nullopt);  // mmio_ or semaphore_
+  EXPECT_EQ(nearest_name("sem_write_lat", params), "semaphore_write_latency");
+  // One word alone, words out of order, a word more, or a word that stands for none: no
+  // guess.
+  EXPECT_EQ(nearest_name("gpsimd", params), std::nullopt);
+  EXPECT_EQ(nearest_name("cost_q7", params), std::nullopt);
+  EXPECT_EQ(nearest_name("bandwidth_c2c", params), std::nullopt);
+  EXPECT_EQ(nearest_name("dma_speed", params), std::nullopt);
+  EXPECT_EQ(nearest_name("q7_desc_gen_cost_max", params), std::nullopt);
+  // A single letter stands only for itself: c_bandwidth is no c2c_z_bandwidth.
+  EXPECT_EQ(nearest_name("z_bandwidth", params), "c2c_z_bandwidth");
+  EXPECT_EQ(nearest_name("y_bandwidth", params), std::nullopt);
 }
 
 }  // namespace

@@ -30,6 +30,13 @@ expect_out "        1024             256     fp32        3.84 "
 check params_unknown 1 - -- bench sendrecv -r 2 -b 1K --param q7_desc_gen_cots=0
 expect_err "sbrdma: error: --param: 'q7_desc_gen_cots=0': unknown parameter 'q7_desc_gen_cots' (did you mean 'q7_desc_gen_cost'? see \`sbrdma info params\`)"
 expect_err_lines 1
+# A name with its last word left out, or a word cut short, is found too.
+check params_unknown_shortened 1 - -- bench sendrecv -r 2 -b 1K --param q7_desc_gen=0
+expect_err "sbrdma: error: --param: 'q7_desc_gen=0': unknown parameter 'q7_desc_gen' (did you mean 'q7_desc_gen_cost'? see \`sbrdma info params\`)"
+expect_err_lines 1
+check params_unknown_abbreviated 1 - -- info params --param c2c_lat=1
+expect_err "sbrdma: error: --param: 'c2c_lat=1': unknown parameter 'c2c_lat' (did you mean 'c2c_latency'? see \`sbrdma info params\`)"
+expect_err_lines 1
 check params_no_value 1 - -- bench sendrecv -r 2 -b 1K --param c2c_latency
 expect_err "sbrdma: error: --param: 'c2c_latency': expected NAME=VALUE (a parameter of \`sbrdma info params\` and a number in its unit)"
 check params_not_number 1 - -- bench sendrecv -r 2 -b 1K --param c2c_latency=0x10
