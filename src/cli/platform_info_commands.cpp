@@ -7,11 +7,13 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "base/printable.h"
 #include "cli/commands.h"
 #include "cli/file_io.h"
 #include "device/timing_params.h"
@@ -100,18 +102,67 @@ int run_info_topology(const std::string& name, const std::vector<std::string>& p
   return 0;
 }
 
-int run_info_params(const std::string& profile, const std::vector<std::string>& param_texts) {
-  auto params = param_overrides(param_texts);
-  if (!params) return fail(params.error());
+/// The rows of `sbrdma info params --profile FILE`: the file's profile's table with the values
+/// the topology keeps, a file's "params" and then --param set; `header` names both.
+base::Result<std::vector<device::ParamRow>> topology_file_rows(
+    const std::string& path, std::span<const device::ParamOverrideSpec> params,
+    std::string& header) {
+  auto t = platform::load_topology(path, params);
+  if (!t.ok()) return t.error();
+  auto own = platform::topology_file_params(path);
+  if (!own.ok()) return own.error();
+  auto rows = device::timing_param_table(t->profile());
+  if (!rows.ok()) return rows.error();
+  const auto sets = [](std::span<const device::ParamOverrideSpec> list, std::string_view name) {
+    return std::any_of(list.begin(), list.end(),
+                       [&](const device::ParamOverrideSpec& o) { return o.name == name; });
+  };
+  for (device::ParamRow& r : *rows) {
+    auto v = device::timing_param_value(t->params(), r.name);
+    SBRDMA_CHECK(v.ok());  // a name of the table
+    r.value = *v;
+    if (sets(params, r.name)) {
+      r.source = "--param";
+    } else if (sets(*own, r.name)) {
+      r.source = "topology file";
+    }
+  }
+  std::string names;
+  for (const device::ParamOverrideSpec& o : *own) names += (names.empty() ? "" : ", ") + o.name;
+  header =
+      fmt::format("timing parameters of topology {} (profile {}{}){}", base::printable_brief(path),
+                  t->profile(), names.empty() ? "" : "; the file sets " + names,
+                  platform::with_param_overrides(params));
+  return rows;
+}
+
+/// The rows of `sbrdma info params --profile P` for a profile's name: its table, --param set.
+base::Result<std::vector<device::ParamRow>> profile_rows(
+    const std::string& profile, std::span<const device::ParamOverrideSpec> params,
+    std::string& header) {
   auto rows = device::timing_param_table(profile);
-  if (!rows.ok()) return fail(profile_flag_error(rows.error()));
-  for (const device::ParamOverrideSpec& o : *params) {  // the value as kept, its source the flag
+  if (!rows.ok()) return profile_flag_error(rows.error());
+  for (const device::ParamOverrideSpec& o : params) {  // the value as kept, its source the flag
     for (device::ParamRow& r : *rows) {
       if (r.name != o.name) continue;
       r.value = o.value;
       r.source = "--param";
     }
   }
+  header = fmt::format("timing parameters of profile {}{}", profile,
+                       platform::with_param_overrides(params));
+  return rows;
+}
+
+int run_info_params(const std::string& profile, const std::vector<std::string>& param_texts) {
+  auto params = param_overrides(param_texts);
+  if (!params) return fail(params.error());
+  std::string header;
+  const bool file =
+      platform::names_topology_file(profile) && !device::timing_param_table(profile).ok();
+  auto rows =
+      file ? topology_file_rows(profile, *params, header) : profile_rows(profile, *params, header);
+  if (!rows.ok()) return fail(rows.error());
   std::size_t wn = 4;
   std::size_t wv = 5;
   std::size_t ws = 6;
@@ -120,8 +171,7 @@ int run_info_params(const std::string& profile, const std::vector<std::string>& 
     wv = std::max(wv, number(r.value).size());
     ws = std::max(ws, r.source.size());
   }
-  std::string out = fmt::format("timing parameters of profile {}{} (B/ns = GB/s)\n", profile,
-                                platform::with_param_overrides(*params));
+  std::string out = header + " (B/ns = GB/s)\n";
   out += fmt::format("{:<{}}  {:>{}}  {:<4}  {:<{}}  {}\n", "name", wn, "value", wv, "unit",
                      "source", ws, "meaning");
   for (const device::ParamRow& r : *rows) {
@@ -192,8 +242,9 @@ void add_info_platform(CLI::App& info, Context& ctx) {
       "params", "Print a profile's timing parameters: name, value, unit, source, meaning");
   params
       ->add_option("--profile", *profile,
-                   "generation profile (cayman, sunda, mariana), or a built-in "
-                   "topology for its profile (trn2, trn2u, ...: cayman; trn1, ...: sunda)")
+                   "generation profile (cayman, sunda, mariana), a built-in topology for its "
+                   "profile (trn2, trn2u, ...: cayman; trn1, ...: sunda), or a topology "
+                   "file: its profile's parameters with the file's own params")
       ->capture_default_str();
   auto param_texts = std::make_shared<std::vector<std::string>>();
   add_param_option(*params, *param_texts);

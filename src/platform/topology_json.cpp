@@ -350,6 +350,12 @@ Result<device::Topology> load_topology_file(const std::string& path) {
   return build(*spec, path);
 }
 
+Result<std::vector<device::ParamOverrideSpec>> topology_file_params(const std::string& path) {
+  auto spec = read_topology_spec(path);
+  if (!spec.ok()) return spec.error();
+  return std::move(spec->params);
+}
+
 std::string topology_file(std::string_view name_or_path) {
   const auto names = device::builtin_topology_names();
   if (std::find(names.begin(), names.end(), name_or_path) != names.end()) return {};
@@ -364,6 +370,14 @@ bool looks_like_topology_file(const std::string& path) {
   return path.find('/') != std::string::npos || path.ends_with(".json") ||
          std::filesystem::exists(path, ec);
 }
+
+}  // namespace
+
+bool names_topology_file(std::string_view name) {
+  return !topology_file(name).empty() && looks_like_topology_file(std::string(name));
+}
+
+namespace {
 
 Error unknown_topology(const std::string& name) {
   std::string known;

@@ -43,4 +43,12 @@ std::string with_param_overrides(std::span<const device::ParamOverrideSpec> para
 /// The file load_topology() reads for `name_or_path`: "" for a built-in name, else the path.
 std::string topology_file(std::string_view name_or_path);
 
+/// True if load_topology() would read `name` as a file rather than refuse it as an unknown
+/// name: it is not a built-in name, and has a '/', ends in ".json" or exists.
+bool names_topology_file(std::string_view name);
+
+/// The timing parameters a topology file's "params" sets, in its order. Errors as
+/// load_topology_file()'s reading and parsing.
+base::Result<std::vector<device::ParamOverrideSpec>> topology_file_params(const std::string& path);
+
 }  // namespace sbrdma::platform

@@ -112,5 +112,22 @@ expect_out "timing parameters of profile cayman with c2c_latency=400, q7_desc_ge
 expect_out "q7_desc_gen_cost             0  ns    --param "
 expect_out "c2c_latency                400  ns    --param "
 expect_out "dma_fixed_cost            1300  ns    DMA-BW"
+# A topology file's parameters, as the bench runs them: the file's own, then --param.
+printf '%s\n' '{"name":"slow","chips":1,"params":{"q7_desc_gen_cost":10,"c2c_latency":1234.5678}}' >"$(work)/slow.json"
+check params_info_params_file 0 - -- info params --profile slow.json --param dma_fixed_cost=1000 --param c2c_latency=7
+expect_out "timing parameters of topology slow.json (profile cayman; the file sets c2c_latency, q7_desc_gen_cost) with dma_fixed_cost=1000, c2c_latency=7 (B/ns = GB/s)"
+expect_out "q7_desc_gen_cost            10  ns    topology file "
+expect_out "c2c_latency                  7  ns    --param "
+expect_out "dma_fixed_cost            1000  ns    --param "
+expect_out "dma_desc_cost               16  ns    [CHOICE D16] "
+check params_info_params_file_kept 0 - -- info params --profile slow.json
+expect_out "timing parameters of topology slow.json (profile cayman; the file sets c2c_latency, q7_desc_gen_cost) (B/ns = GB/s)"
+expect_out "c2c_latency              1234.568  ns    topology file "
+printf '%s\n' '{"chips":1,"params":{"q7_desc_gen":1}}' >"$(work)/badparam.json"
+check params_info_params_file_bad 1 - -- info params --profile badparam.json
+expect_err "badparam.json: error: /params/q7_desc_gen: unknown parameter 'q7_desc_gen' (did you mean 'q7_desc_gen_cost'? see \`sbrdma info params\`)"
+expect_err_lines 1
+check params_info_params_file_missing 1 - -- info params --profile missing.json
+expect_err "missing.json: error: cannot open: No such file or directory"
 check params_info_params_bad 1 - -- info params --param c2c_latncy=1
 expect_err "sbrdma: error: --param: 'c2c_latncy=1': unknown parameter 'c2c_latncy' (did you mean 'c2c_latency'? see \`sbrdma info params\`)"
