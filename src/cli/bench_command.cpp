@@ -372,6 +372,10 @@ std::vector<std::string> unused_flags(const BenchArgs& a, const platform::BenchO
         fmt::format("--seed {}: without -c no input data is filled, so the seed has no "
                     "effect",
                     base::printable_brief(a.seed)));
+  } else if (o.seed != 0 && o.check == collectives::DataFill::kAllOnes) {
+    out.push_back(
+        fmt::format("--seed {}: -c all_ones fills every element with 1, so the seed has no effect",
+                    base::printable_brief(a.seed)));
   }
   if (const auto asked = parse_count("--jobs", a.jobs, "rows at once", 1, kMaxJobs);
       a.jobs_given && asked && *asked > o.jobs) {

@@ -50,11 +50,18 @@ double avg_busbw(const BenchResult& r, collectives::Algorithm requested) {
 std::string header_line(const BenchOptions& o, unsigned groups) {
   std::string what = dtype_and_reduction(o);
   if (!o.pairs.empty()) what += ", custom source-target pairs";
+  // The data the #wrong column counts against (without -c none is filled or checked).
+  std::string data;
+  if (o.check == collectives::DataFill::kRandom) {
+    data = fmt::format(", random data checked (seed {})", o.seed);
+  } else if (o.check == collectives::DataFill::kAllOnes) {
+    data = ", all-ones data checked";
+  }
   return fmt::format(
-      "# sbrdma bench {}: {} on {}{}, {}, {} iteration{} after {} warmup{}{}{}\n",
+      "# sbrdma bench {}: {} on {}{}, {}, {} iteration{} after {} warmup{}{}{}{}\n",
       collectives::op_name(o.op), ranks_and_groups(o, groups), o.topology_name,
       with_param_overrides(o.params), what, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
-      o.warmups == 1 ? "" : "s", o.timing_only ? ", timing only" : "",
+      o.warmups == 1 ? "" : "s", data, o.timing_only ? ", timing only" : "",
       o.tie_seed != 0 ? fmt::format(", same-tick events shuffled by tie seed {}", o.tie_seed)
                       : std::string());
 }

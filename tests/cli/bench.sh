@@ -359,7 +359,7 @@ expect_err_lines 1
 # A tie seed shuffles same-tick events (the header says so, the JSON keeps it), the data still
 # checks right, and the seed reproduces its table.
 check bench_tie_seed_a 0 - -- bench allr -r 8 -b 256K -c random --algorithm rdh --tie-seed 0x2a --report-to-json-file tie.json
-expect_out "# sbrdma bench allr: 8 ranks x 1 group on trn2, fp32 sum, 5 iterations after 1 warmup, same-tick events shuffled by tie seed 42"
+expect_out "# sbrdma bench allr: 8 ranks x 1 group on trn2, fp32 sum, 5 iterations after 1 warmup, random data checked (seed 0), same-tick events shuffled by tie seed 42"
 expect_out "      262144           65536     fp32       27.74           9.45          16.54        0"
 if grep -q '"tie_seed": 42' "$(work)/tie.json"; then pass=$((pass + 1)); else _fail "tie.json lacks the tie seed"; fi
 grep -v '^# run:' "$(work)/out" >"$(work)/tie_a.txt"
@@ -422,6 +422,14 @@ expect_err "bench: note: --seed 0x10: without -c no input data is filled, so the
 expect_err_lines 2
 check bench_seed_with_check 0 - -- bench allr -r 2 -b 1K -n 1 --seed 0x10 -c
 expect_err_lines 1
+# Nor does all_ones use it.
+check bench_seed_with_all_ones 0 - -- bench allg -r 2 -b 1K -n 1 --seed 5 -c all_ones
+expect_err "bench: note: --seed 5: -c all_ones fills every element with 1, so the seed has no effect"
+expect_err_lines 2
+# The header names the data a check compares against: its kind, and the seed of random data.
+expect_out "# sbrdma bench allg: 2 ranks x 1 group on trn2, fp32, 1 iteration after 1 warmup, all-ones data checked"
+check bench_seed_in_header 0 - -- bench allg -r 2 -b 1K -n 1 --seed 5 -c random
+expect_out "# sbrdma bench allg: 2 ranks x 1 group on trn2, fp32, 1 iteration after 1 warmup, random data checked (seed 5)"
 # A group of one rank moves nothing: its trace is valid but has no events, and says so.
 check bench_trace_one_rank 0 - -- bench allr -r 1 -b 4K -n 1 -w 0 --trace one.json
 expect_err "bench: note: --trace: no core ran an instruction in the traced iteration"
