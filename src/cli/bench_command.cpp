@@ -435,6 +435,15 @@ int bench(const BenchArgs& a) {
   if (auto st = check_bench_outputs(a.out, bench_inputs(a)); !st) return fail(st.error());
   for (const std::string& n : unused_flags(a, o))
     std::fprintf(stderr, "bench: note: %s\n", n.c_str());
+  if (o.algorithms.size() > 1) {
+    // A list compares what applies: one that cannot run on these groups is left out, said.
+    std::vector<std::string> left_out;
+    auto kept = platform::applicable_algorithms(o, *topology, left_out);
+    if (!kept) return fail(kept.error());
+    for (const std::string& why : left_out)
+      std::fprintf(stderr, "bench: note: %s: left out of the list\n", why.c_str());
+    o.algorithms = std::move(*kept);
+  }
   auto r = platform::run_bench(
       o, *topology, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
   if (!r) return fail(r.error());

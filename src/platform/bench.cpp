@@ -273,13 +273,10 @@ base::Error size_error(std::uint64_t bytes, collectives::Algorithm alg, const ba
       fmt::format("{} B ({}): {}", bytes, collectives::algorithm_name(alg), e.message));
 }
 
-}  // namespace
-
-base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topology& topology,
-                                    const Progress& progress) {
-  const auto t0 = Clock::now();
-  const double system0 = system_seconds_now();
-  const collectives::Geometry geom = geometry_of(topology);
+/// The groups of `o`: its own (--custom-replica-groups, --data-parallel-dimension), or the
+/// first -r cores, checked against the topology.
+base::Result<collectives::Communicator> communicator_of(const BenchOptions& o,
+                                                        const collectives::Geometry& geom) {
   collectives::Communicator comm;
   if (o.groups) {
     comm = *o.groups;
@@ -289,6 +286,50 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
     comm = std::move(*c);
   }
   SBRDMA_TRY(collectives::check_communicator(geom, comm));
+  return comm;
+}
+
+/// Why `alg` (named, not auto) does not apply to `comm`, if it does not: the rules of the
+/// algorithm, which no size changes.
+base::Status applies(const BenchOptions& o, const device::Topology& topology,
+                     const collectives::Geometry& geom, const collectives::Communicator& comm,
+                     collectives::Algorithm alg) {
+  if (alg == collectives::Algorithm::kAuto || o.sizes.empty()) return base::ok_status();
+  auto resolved = collectives::resolve_algorithm(
+      geom, comm, job_of(o, topology, comm, o.sizes.front(), alg).request);
+  if (!resolved) return resolved.error();
+  return base::ok_status();
+}
+
+}  // namespace
+
+base::Result<std::vector<collectives::Algorithm>> applicable_algorithms(
+    const BenchOptions& o, const device::Topology& topology, std::vector<std::string>& left_out) {
+  const collectives::Geometry geom = geometry_of(topology);
+  auto comm = communicator_of(o, geom);
+  if (!comm) return comm.error();
+  std::vector<collectives::Algorithm> out;
+  std::optional<base::Error> first;
+  for (const collectives::Algorithm alg : o.algorithms) {
+    if (auto st = applies(o, topology, geom, *comm, alg); !st) {
+      if (!first) first = st.error();
+      left_out.push_back(st.error().message);
+    } else {
+      out.push_back(alg);
+    }
+  }
+  if (out.empty() && first) return *first;
+  return out;
+}
+
+base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topology& topology,
+                                    const Progress& progress) {
+  const auto t0 = Clock::now();
+  const double system0 = system_seconds_now();
+  const collectives::Geometry geom = geometry_of(topology);
+  auto made = communicator_of(o, geom);
+  if (!made) return made.error();
+  const collectives::Communicator& comm = *made;
   const unsigned R = comm.ranks();
   BenchResult out;
   out.groups = static_cast<unsigned>(comm.groups.size());
@@ -300,10 +341,7 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
   // An algorithm asked for by name that does not apply to these groups (RDH on 6 ranks,
   // hierarchical on one chip) is told without a size: it applies to none.
   for (const collectives::Algorithm alg : o.algorithms) {
-    if (alg == collectives::Algorithm::kAuto || o.sizes.empty()) continue;
-    auto resolved = collectives::resolve_algorithm(
-        geom, comm, job_of(o, topology, comm, o.sizes.front(), alg).request);
-    if (!resolved) return resolved.error();
+    SBRDMA_TRY(applies(o, topology, geom, comm, alg));
   }
   // The rows, in order: the sizes of the first algorithm, then of the next.
   const std::size_t rows = o.algorithms.size() * o.sizes.size();

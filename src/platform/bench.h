@@ -184,7 +184,14 @@ base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::u
 /// its iterations finish (BenchOptions::progress_every_s).
 using Progress = std::function<void(const std::string&)>;
 
-/// Runs the sweep. Errors: the first point that fails (lowering, run, bad groups).
+/// The algorithms of `o` that apply to its groups on `topology` (all of them but those whose
+/// rules rule them out: RDH on 6 ranks, hierarchical on one chip), in order, and in `left_out`
+/// why each other one does not. Errors: bad groups; none applies (the first one's reason).
+base::Result<std::vector<collectives::Algorithm>> applicable_algorithms(
+    const BenchOptions& o, const device::Topology& topology, std::vector<std::string>& left_out);
+
+/// Runs the sweep. Errors: the first point that fails (lowering, run, bad groups), and an
+/// algorithm asked for that does not apply (applicable_algorithms() leaves such out first).
 base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topology& topology,
                                     const Progress& progress = {});
 

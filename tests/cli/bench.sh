@@ -377,6 +377,22 @@ expect_err_lines 1
 check bench_factor_word 1 - -- bench allr -r 2 -b 1K -e 4K -f two
 expect_err "error: -f: 'two' is not a factor (a whole number, 2 or more)"
 expect_err_lines 1
+# A list compares what applies: an algorithm the groups rule out is left out, with a note,
+# and the others run; one alone, or a list of which none applies, is an error.
+check bench_algorithm_list_left_out 0 - -- bench allr -r 8 -b 64K -e 256K -f 4 --algorithm ring,hier,rdh --timing-only -n 1 -w 0
+expect_err "bench: note: --algorithm hierarchical needs groups on more than one chip (group 0 is on one): left out of the list"
+expect_out "       65536           16384     fp32 "
+expect_out "          ring      n/a"
+expect_out "           rdh      n/a"
+expect_out "Avg bus bandwidth (rdh):"
+if grep -q "hierarchical" "$(work)/out"; then _fail "a row of hierarchical"
+else pass=$((pass + 1)); fi
+check bench_algorithm_list_none_applies 1 - -- bench allr -r 6 -b 64K --algorithm rdh,hier --timing-only
+expect_err "sbrdma: error: --algorithm rdh needs a power-of-2 number of ranks per group, got 6"
+expect_err_lines 1
+check bench_algorithm_alone_does_not_apply 1 - -- bench allr -r 8 -b 64K --algorithm hier --timing-only
+expect_err "sbrdma: error: --algorithm hierarchical needs groups on more than one chip (group 0 is on one)"
+expect_err_lines 1
 check bench_algorithm_twice 1 - -- bench allr -r 2 -b 1K --algorithm ring,mesh,ring
 expect_err "error: --algorithm: ring is listed twice"
 expect_err_lines 1
