@@ -50,6 +50,8 @@ struct BenchArgs {
   std::vector<std::string> time_stats;
   unsigned time_stats_given = 0;  ///< -t occurrences
   BenchOutputs out;               ///< --report-to-json-file, --plot, --trace, --dump-programs
+  std::string trace_ranks;        ///< --trace-ranks LIST
+  bool trace_ranks_given = false;
   std::string groups;
   std::string pairs;  ///< --custom-src-target-pairs
   bool sb2sb = false;
@@ -127,6 +129,48 @@ base::Result<unsigned> data_parallel_dimension(const std::string& text, unsigned
         "--data-parallel-dimension {} does not divide -r {} into groups of that size", per, ranks));
   }
   return per;
+}
+
+/// --trace-ranks LIST: ranks (positions in a group of `ranks`) as "N" and "N-M" items joined by
+/// commas, each at most once; sorted.
+base::Result<std::vector<unsigned>> trace_rank_list(const std::string& text, unsigned ranks) {
+  constexpr std::string_view kFlag = "--trace-ranks";
+  const auto bad = [&](const std::string& why) {
+    return base::make_error(fmt::format("{}: '{}' {}", kFlag, base::printable_brief(text), why));
+  };
+  if (text.empty()) return bad("is not a list of ranks (N or N-M, joined by commas: 0-3,8)");
+  std::vector<bool> listed(ranks, false);
+  std::size_t from = 0;
+  while (from <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', from), text.size());
+    const std::string_view item(text.data() + from, comma - from);
+    const std::size_t dash = item.find('-');
+    const std::string_view lo_text = item.substr(0, dash);
+    const std::string_view hi_text =
+        dash == std::string_view::npos ? lo_text : item.substr(dash + 1);
+    if (lo_text.empty() || hi_text.empty()) {
+      return bad("is not a list of ranks (N or N-M, joined by commas: 0-3,8)");
+    }
+    const std::string_view what = "a rank of the groups";
+    auto lo = parse_flag_number(kFlag, lo_text, what, 0, ranks - 1);
+    if (!lo) return lo.error();
+    auto hi = parse_flag_number(kFlag, hi_text, what, 0, ranks - 1);
+    if (!hi) return hi.error();
+    if (*hi < *lo) {
+      return base::make_error(
+          fmt::format("{}: '{}' ends before it starts", kFlag, base::printable_brief(item)));
+    }
+    for (std::uint64_t r = *lo; r <= *hi; ++r) {
+      if (listed[r]) return base::make_error(fmt::format("{}: rank {} is listed twice", kFlag, r));
+      listed[r] = true;
+    }
+    from = comma + 1;
+  }
+  std::vector<unsigned> out;
+  for (unsigned r = 0; r < ranks; ++r) {
+    if (listed[r]) out.push_back(r);
+  }
+  return out;
 }
 
 /// -b when not given: nccom-test's 32M does not fit an SBUF partition (D30i).
@@ -367,6 +411,11 @@ std::vector<std::string> unused_flags(const BenchArgs& a, const platform::BenchO
     out.push_back(fmt::format("-o {}: {} reduces nothing, so -o has no effect",
                               collectives::reduce_op_name(o.reduce), collectives::op_name(o.op)));
   }
+  if (a.trace_ranks_given && !o.trace) {
+    out.push_back(
+        fmt::format("--trace-ranks {}: without --trace nothing is traced, so it has no effect",
+                    base::printable_brief(a.trace_ranks)));
+  }
   if (o.seed != 0 && !o.check) {
     out.push_back(
         fmt::format("--seed {}: without -c no input data is filled, so the seed has no "
@@ -424,6 +473,11 @@ int bench(const BenchArgs& a) {
     if (!g) return fail(g.error());
     o.ranks = g->ranks();
     o.groups = std::move(*g);
+  }
+  if (a.trace_ranks_given && o.trace) {  // positions in each group, as the pairs' [CHOICE D29h]
+    auto t = trace_rank_list(a.trace_ranks, o.ranks);
+    if (!t) return fail(t.error());
+    o.trace_ranks = std::move(*t);
   }
   if (!a.pairs.empty()) {  // positions in each group (o.ranks of them) [CHOICE D30j]
     const std::size_t groups = o.groups ? o.groups->groups.size() : 1;
@@ -573,6 +627,11 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--trace", a->out.trace,
                   "Chrome/Perfetto trace of one iteration of the last algorithm's last size")
       ->check(kNonEmpty);
+  auto* trace_ranks =
+      cmd->add_option("--trace-ranks", a->trace_ranks,
+                      "With --trace: only these ranks' cores in it (positions in every group: "
+                      "N or N-M joined by commas, 0-7,12); by default all")
+          ->type_name("LIST");
   cmd->add_option("--plot", a->out.plot, "SVG plot of busbw against size")->check(kNonEmpty);
   cmd->add_option("--dump-programs", a->out.dump,
                   "Write each core's program (the last algorithm's last size) to DIR/coreN.s; "
@@ -585,9 +644,10 @@ void add_bench_command(CLI::App& app, Context& ctx) {
                                 "Refused: no hosts here (multi-node is not simulated)");
   cmd->add_option("--hosts-file", a->hosts_file, "Refused, as --hosts")->check(kNonEmpty);
   cmd->add_flag("--non-interactive", a->non_interactive, "Accepted: sbrdma never asks");
-  cmd->callback([a, check, hosts, jobs, &ctx] {
+  cmd->callback([a, check, hosts, jobs, trace_ranks, &ctx] {
     a->check_given = check->count() > 0;
     a->jobs_given = jobs->count() > 0;
+    a->trace_ranks_given = trace_ranks->count() > 0;
     a->hosts_given = hosts->count() > 0;
     reclaim_collective(*a);
     // A timing-only run backs no SBUF pages: its memory is the programs and the engines.

@@ -419,6 +419,11 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
     if (o.address_space && k > 0) job.address_space_left = address_space_available();
     job.request.notes = o.keep_programs && last;
     job.trace = o.trace && last;
+    if (job.trace) {
+      for (const auto& group : comm.groups) {
+        for (const unsigned r : o.trace_ranks) job.trace_cores.push_back(group[r]);
+      }
+    }
     const std::uint64_t element = collectives::dtype_bytes(o.dtype);
     const std::uint64_t shown = o.sizes[si] / element * element;  // as the row will say
     auto last_line = p0;

@@ -65,7 +65,9 @@ struct BenchOptions {
   std::optional<collectives::Communicator> groups;  ///< --custom-replica-groups
   collectives::SrcTargetPairs pairs;  ///< --custom-src-target-pairs, one list per group (D30j)
   bool trace = false;                 ///< trace the last point
-  bool keep_programs = false;         ///< --dump-programs
+  /// --trace-ranks: the ranks (positions in every group) the trace shows; empty: all.
+  std::vector<unsigned> trace_ranks;
+  bool keep_programs = false;  ///< --dump-programs
   /// A point that runs longer than this also reports its iterations as they finish, at most
   /// one line per this many wall seconds (0: after each iteration).
   double progress_every_s = 10;

@@ -83,15 +83,22 @@ std::string trace_us(base::Tick t) {
 ChromeTrace::ChromeTrace(const Simulation& sim) : sim_(sim) {}
 
 void ChromeTrace::begin() {
+  const std::vector<device::CoreId>& only = sim_.options().trace_cores;
+  shown_.assign(sim_.topology().num_cores(), only.empty());
+  for (const device::CoreId c : only) {
+    if (c < shown_.size()) shown_[c] = true;
+  }
   std::set<device::CoreId> traced;
   for (const device::CoreId c : sim_.program_cores()) {
+    if (!shown_[c]) continue;
     traced.insert(c);
     CoreTrack& ct = cores_[c];
     const std::string first = sim_.word_name(c, 0);
     if (!first.empty()) ct.word = OpenSlice{first, base::Tick{}, 0, kPoolTid};
     // The peers its words name receive semaphore increments: trace their counters too.
-    const auto peers = sim_.peers_of(c);
-    traced.insert(peers.begin(), peers.end());
+    for (const device::CoreId p : sim_.peers_of(c)) {
+      if (shown_[p]) traced.insert(p);
+    }
   }
   sem_cores_.assign(traced.begin(), traced.end());
   sem_row_.assign(sim_.topology().num_cores(), kNoRow);
@@ -114,9 +121,9 @@ void ChromeTrace::begin() {
 
 void ChromeTrace::record(const sim::TraceRecord& r) {
   poll(last_);
-  if (auto e = engine_of(r.label, ".step")) {
+  if (auto e = engine_of(r.label, ".step"); e && shown_[e->first]) {
     head_checks_.push_back({e->first, e->second, engine_head(e->first, e->second)});
-  } else if (auto l = engine_of(r.label, ".land")) {
+  } else if (auto l = engine_of(r.label, ".land"); l && shown_[l->first]) {
     EngineTrack& et = engines_[*l];
     if (et.next < et.taken.size()) {
       Taken& p = et.taken[et.next++];
@@ -297,14 +304,17 @@ std::string ChromeTrace::place_of(device::CoreId core, base::SocAddr a) const {
 }
 
 void ChromeTrace::on_busy(device::CoreId core, base::Tick t, base::Tick d) {
+  if (!shown_[core]) return;
   inner_slice(core, "q7 busy", t, t + d);
 }
 
 void ChromeTrace::on_fence(device::CoreId core, unsigned prid, base::Tick t, base::Tick until) {
+  if (!shown_[core]) return;
   slice(core, kQ7Tid + prid, "drain", t, until);
 }
 
 void ChromeTrace::on_push(device::CoreId core, unsigned prid, base::Tick t, std::uint32_t value) {
+  if (!shown_[core]) return;
   use_track(core, kQ7Tid + prid);
   events_.push_back(fmt::format(
       R"J({{"name":"right_push","ph":"i","s":"t","pid":{},"tid":{},"ts":{},"args":{{"value":{}}}}})J",

@@ -24,7 +24,8 @@
 /// process ran (resumed()), the engines that stepped, the semaphores the machine logged
 /// (semaphore_log()), so a traced run costs about the same per event at any scale. The
 /// environments report delays, fences and pushes.
-/// Traced cores: those with a program and the peers their gen / SB2SB words name.
+/// Traced cores: those with a program and the peers their gen / SB2SB words name, all of them
+/// or those SimOptions::trace_cores lists (a core's engines and Q7 roles show with it).
 
 #include <array>
 #include <cstdint>
@@ -151,6 +152,7 @@ class ChromeTrace final : public sim::TraceSink {
   std::map<device::CoreId, CoreTrack> cores_;  // the programmed cores
   std::vector<device::CoreId> core_of_pid_;    // sequencer process -> its core
   std::vector<device::CoreId> ran_;            // cores whose process ran since the last poll
+  std::vector<bool> shown_;                    // core -> SimOptions::trace_cores lets it show
   std::vector<device::CoreId> sem_cores_;      // traced cores (semaphore counters), ascending
   std::vector<std::size_t> sem_row_;           // core -> its index in sem_cores_ (or kNoRow)
   std::vector<std::uint32_t> sems_;            // [i * semaphores + idx], last value seen

@@ -47,9 +47,7 @@ struct CheckCount {
 
 /// Compares every rank's output in SBUF with the reference for inputs fill_inputs wrote.
 /// Errors: a tile outside a core's partitions.
-base::Result<CheckCount> check_outputs(const Simulation& sim,
-                                       const collectives::Communicator& comm,
-                                       const collectives::Lowered& low,
-                                       const CollectiveData& data);
+base::Result<CheckCount> check_outputs(const Simulation& sim, const collectives::Communicator& comm,
+                                       const collectives::Lowered& low, const CollectiveData& data);
 
 }  // namespace sbrdma::platform

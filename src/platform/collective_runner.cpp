@@ -233,6 +233,7 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   o.timing_only = job.timing_only;
   o.seed = job.tie_seed;
   o.trace = trace;
+  if (trace) o.trace_cores = job.trace_cores;
   o.elide_data_landings = job.elide_data_landings;
   o.dense_sbuf = backs_sbufs_whole(job, low.sbuf_bytes, buffer_span(low.buffers));
   if (o.dense_sbuf) {

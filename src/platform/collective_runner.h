@@ -55,7 +55,8 @@ struct CollectiveJob {
   /// Non-zero: every simulation of the job runs same-tick events in an order shuffled by this
   /// seed (SimOptions::seed; `--tie-seed`). [CHOICE D31e]
   std::uint64_t tie_seed = 0;
-  bool trace = false;  ///< also run one traced iteration
+  bool trace = false;                       ///< also run one traced iteration
+  std::vector<device::CoreId> trace_cores;  ///< the cores the trace shows (empty: all)
   /// Work out where the measured iterations' time went (CollectiveResult::breakdown).
   bool breakdown = false;
   /// Timing-only runs apply data landings without events (SimOptions). Performance only.

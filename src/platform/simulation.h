@@ -52,6 +52,9 @@ struct SimOptions {
   bool debug_log = false;
   /// Record a Chrome/Perfetto trace (trace_json() after the run).
   bool trace = false;
+  /// With trace: the cores it may show (tracks, slices, counters); empty: every core it
+  /// would (those with a program and the peers they name).
+  std::vector<device::CoreId> trace_cores;
   /// In timing-only runs without a trace or a tie seed, data landings get no kernel event
   /// (device::MachineOptions). Performance only: reports are the same either way. [D35]
   bool elide_data_landings = true;

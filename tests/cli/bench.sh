@@ -134,6 +134,33 @@ expect_err_first "sbrdma: error: --algorithm rdh needs a power-of-2 number of ra
 check bench_trace 0 - -- bench permute -r 2 -b 4K --trace trace.json
 if grep -q '"name":"steps"' "$(work)/trace.json"; then pass=$((pass + 1)); else _fail "trace lacks step boxes"; fi
 
+# --trace-ranks: the trace shows those ranks' cores alone (positions in every group: groups
+# {0,2,4,6} and {1,3,5,7} here), and the run, so its table, is the one without it.
+check bench_trace_ranks_all 0 - -- bench allr -r 8 --data-parallel-dimension 4 -b 4K -n 1 -w 0 -c --trace all.json
+grep -v '^# run:' "$(work)/out" >"$(work)/trace_all.txt"
+check bench_trace_ranks 0 - -- bench allr -r 8 --data-parallel-dimension 4 -b 4K -n 1 -w 0 -c --trace some.json --trace-ranks 1,3-3
+grep -v '^# run:' "$(work)/out" >"$(work)/trace_some.txt"
+if cmp -s "$(work)/trace_all.txt" "$(work)/trace_some.txt"; then pass=$((pass + 1)); else
+  _fail "--trace-ranks changed the table"; fi
+trace_pids() { grep -o '"pid":[0-9]*' "$1" | sort -u | tr '\n' ' '; }
+if [[ $(trace_pids "$(work)/some.json") == '"pid":2 "pid":3 "pid":6 "pid":7 ' ]]; then
+  pass=$((pass + 1)); else _fail "--trace-ranks 1,3-3 traced: $(trace_pids "$(work)/some.json")"; fi
+if [[ $(trace_pids "$(work)/all.json" | wc -w) == 8 ]]; then pass=$((pass + 1)); else
+  _fail "the whole trace has $(trace_pids "$(work)/all.json")"; fi
+if grep -q '"name":"steps"' "$(work)/some.json"; then pass=$((pass + 1)); else
+  _fail "the ranks' trace lacks step boxes"; fi
+check bench_trace_ranks_range 1 - -- bench allr -r 4 -b 4K --trace t.json --trace-ranks 2-4
+expect_err "sbrdma: error: --trace-ranks: '4' is not a rank of the groups (a whole number, 0 to 3)"
+expect_err_lines 1
+check bench_trace_ranks_reversed 1 - -- bench allr -r 4 -b 4K --trace t.json --trace-ranks 0,3-1
+expect_err "sbrdma: error: --trace-ranks: '3-1' ends before it starts"
+check bench_trace_ranks_twice 1 - -- bench allr -r 4 -b 4K --trace t.json --trace-ranks 0-2,1
+expect_err "sbrdma: error: --trace-ranks: rank 1 is listed twice"
+check bench_trace_ranks_empty_item 1 - -- bench allr -r 4 -b 4K --trace t.json --trace-ranks 1,,2
+expect_err "sbrdma: error: --trace-ranks: '1,,2' is not a list of ranks (N or N-M, joined by commas: 0-3,8)"
+check bench_trace_ranks_no_trace 0 - -- bench allr -r 2 -b 1K -n 1 --trace-ranks 1
+expect_err "bench: note: --trace-ranks 1: without --trace nothing is traced, so it has no effect"
+
 # Bad input: one clear message, exit 1.
 check bench_bad_collective 1 - -- bench allreduce -r 2
 expect_err "error: unknown collective 'allreduce' (one of: allr, allg, redsct, alltoall, sendrecv, permute; also all_reduce, all_gather, reduce_scatter, all_to_all)"
