@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,14 +58,24 @@ bool same_words(std::string_view typed, std::string_view name) {
   return true;
 }
 
-/// True if word `w` stands for `word`: the word itself, or (two letters or more) its first
-/// letter and then others of it in order: its beginning (lat for latency) or its consonants
-/// (clk for clock).
-bool stands_for(std::string_view w, std::string_view word) {
+bool is_consonant(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) != 0 && c != 'a' && c != 'e' && c != 'i' &&
+         c != 'o' && c != 'u';
+}
+
+/// True if word `w` stands for `word`: the word itself; its beginning, three letters or more
+/// (lat for latency, sem for semaphore); or, all consonants, its first letter and others of
+/// its consonants in order (clk for clock, bw for bandwidth). A word that is itself a word of
+/// a known name (in `vocabulary`) stands for nothing else: in, is, op are no abbreviations.
+bool stands_for(std::string_view w, std::string_view word,
+                const std::set<std::string_view>& vocabulary) {
   if (w == word) return true;
-  if (w.size() < 2 || w.size() >= word.size() || w[0] != word[0]) return false;
+  if (w.size() >= word.size() || vocabulary.contains(w)) return false;
+  if (w.size() >= 3 && word.starts_with(w)) return true;
+  if (w.size() < 2 || w[0] != word[0]) return false;
+  if (!std::all_of(w.begin(), w.end(), is_consonant)) return false;
   std::size_t at = 1;
-  for (std::size_t i = 1; i < w.size(); ++i) {
+  for (std::size_t i = 1; i < w.size(); ++i) {  // the first letter matched above
     at = word.find(w[i], at);
     if (at == std::string_view::npos) return false;
     ++at;
@@ -75,13 +86,14 @@ bool stands_for(std::string_view w, std::string_view word) {
 /// True if `typed` (two words or more) is `name` shortened: its words stand, in order, for
 /// words of the name, which has others too or longer ones (q7_desc_gen for q7_desc_gen_cost,
 /// dma_rate for dma_engine_rate, c2c_lat for c2c_latency).
-bool shortened(std::string_view typed, std::string_view name) {
+bool shortened(std::string_view typed, std::string_view name,
+               const std::set<std::string_view>& vocabulary) {
   const std::vector<std::string_view> mine = words_of(typed);
   if (mine.size() < 2 || typed.size() >= name.size()) return false;
   const std::vector<std::string_view> theirs = words_of(name);
   std::size_t j = 0;
   for (const std::string_view w : mine) {
-    while (j < theirs.size() && !stands_for(w, theirs[j])) ++j;
+    while (j < theirs.size() && !stands_for(w, theirs[j], vocabulary)) ++j;
     if (j == theirs.size()) return false;
     ++j;
   }
@@ -125,10 +137,16 @@ std::optional<std::string_view> nearest_name(std::string_view typed,
   if (tie) return std::nullopt;
   if (best) return best;
   // No slip close enough: a name the typed one shortens, if only one.
-  for (const std::string_view name : known) {
-    if (!shortened(t, lower(name))) continue;
-    if (best) return std::nullopt;
-    best = name;
+  std::vector<std::string> names;
+  for (const std::string_view name : known) names.push_back(lower(name));
+  std::set<std::string_view> vocabulary;
+  for (const std::string& n : names) {
+    for (const std::string_view w : words_of(n)) vocabulary.insert(w);
+  }
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (!shortened(t, names[i], vocabulary)) continue;
+    if (best && known[i] != *best) return std::nullopt;
+    best = known[i];
   }
   return best;
 }

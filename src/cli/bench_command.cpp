@@ -148,7 +148,7 @@ base::Result<std::vector<unsigned>> trace_rank_list(const std::string& text, uns
     const std::string_view lo_text = item.substr(0, dash);
     const std::string_view hi_text =
         dash == std::string_view::npos ? lo_text : item.substr(dash + 1);
-    if (lo_text.empty() || hi_text.empty()) {
+    if (lo_text.empty() || hi_text.empty() || hi_text.find('-') != std::string_view::npos) {
       return bad("is not a list of ranks (N or N-M, joined by commas: 0-3,8)");
     }
     const std::string_view what = "a rank of the groups";
@@ -474,7 +474,7 @@ int bench(const BenchArgs& a) {
     o.ranks = g->ranks();
     o.groups = std::move(*g);
   }
-  if (a.trace_ranks_given && o.trace) {  // positions in each group, as the pairs' [CHOICE D29h]
+  if (a.trace_ranks_given) {  // positions in each group, as the pairs' [CHOICE D29h]
     auto t = trace_rank_list(a.trace_ranks, o.ranks);
     if (!t) return fail(t.error());
     o.trace_ranks = std::move(*t);

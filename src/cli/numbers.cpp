@@ -19,8 +19,8 @@ base::UnsignedText read_flag_text(std::string_view text) {
   const auto digit = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
   std::string s;
   for (std::size_t i = 0; i < text.size(); ++i) {
-    const bool grouping = text[i] == '_' && i > 0 && i + 1 < text.size() && digit(text[i - 1]) &&
-                          digit(text[i + 1]);
+    const bool grouping =
+        text[i] == '_' && i > 0 && i + 1 < text.size() && digit(text[i - 1]) && digit(text[i + 1]);
     if (!grouping) s += text[i];
   }
   return base::read_unsigned_text(s);

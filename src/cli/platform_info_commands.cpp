@@ -141,7 +141,11 @@ base::Result<std::vector<device::ParamRow>> profile_rows(
     const std::string& profile, std::span<const device::ParamOverrideSpec> params,
     std::string& header) {
   auto rows = device::timing_param_table(profile);
-  if (!rows.ok()) return profile_flag_error(rows.error());
+  if (!rows.ok()) {
+    base::Error e = profile_flag_error(rows.error());
+    e.message += "; or a topology file (a path, or a name ending in .json)";
+    return e;
+  }
   for (const device::ParamOverrideSpec& o : params) {  // the value as kept, its source the flag
     for (device::ParamRow& r : *rows) {
       if (r.name != o.name) continue;

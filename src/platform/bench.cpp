@@ -1,6 +1,7 @@
 #include "platform/bench.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -309,16 +310,16 @@ base::Result<std::vector<collectives::Algorithm>> applicable_algorithms(
   auto comm = communicator_of(o, geom);
   if (!comm) return comm.error();
   std::vector<collectives::Algorithm> out;
-  std::optional<base::Error> first;
+  std::vector<std::string> why;
   for (const collectives::Algorithm alg : o.algorithms) {
     if (auto st = applies(o, topology, geom, *comm, alg); !st) {
-      if (!first) first = st.error();
-      left_out.push_back(st.error().message);
+      why.push_back(st.error().message);
     } else {
       out.push_back(alg);
     }
   }
-  if (out.empty() && first) return *first;
+  if (out.empty() && !why.empty()) return base::make_error(fmt::format("{}", fmt::join(why, "; ")));
+  left_out.insert(left_out.end(), why.begin(), why.end());
   return out;
 }
 

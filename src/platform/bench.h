@@ -186,9 +186,10 @@ base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::u
 /// its iterations finish (BenchOptions::progress_every_s).
 using Progress = std::function<void(const std::string&)>;
 
-/// The algorithms of `o` that apply to its groups on `topology` (all of them but those whose
-/// rules rule them out: RDH on 6 ranks, hierarchical on one chip), in order, and in `left_out`
-/// why each other one does not. Errors: bad groups; none applies (the first one's reason).
+/// The algorithms of `o` that apply to its collective and its groups on `topology` (all but
+/// those whose rules rule them out whatever the size: RDH on 6 ranks, hierarchical on one
+/// chip, mesh for send/recv), in order, and in `left_out` why each other one does not.
+/// Errors: bad groups; none applies (every reason, joined by "; ").
 base::Result<std::vector<collectives::Algorithm>> applicable_algorithms(
     const BenchOptions& o, const device::Topology& topology, std::vector<std::string>& left_out);
 

@@ -85,9 +85,33 @@ TEST(NearestName, ANameShortenedByWholeWordsOrAbbreviatedWordsIsFound) {
   EXPECT_EQ(nearest_name("bandwidth_c2c", params), std::nullopt);
   EXPECT_EQ(nearest_name("dma_speed", params), std::nullopt);
   EXPECT_EQ(nearest_name("q7_desc_gen_cost_max", params), std::nullopt);
-  // A single letter stands only for itself: c_bandwidth is no c2c_z_bandwidth.
+  // A single letter stands only for itself: y_bandwidth and c_bandwidth are no
+  // c2c_z_bandwidth.
   EXPECT_EQ(nearest_name("z_bandwidth", params), "c2c_z_bandwidth");
   EXPECT_EQ(nearest_name("y_bandwidth", params), std::nullopt);
+  EXPECT_EQ(nearest_name("c_bandwidth", params), std::nullopt);
+  // Letters that merely occur in a word, in order, are no abbreviation of it: len is not
+  // latency, op not onchip (a vowel: only a beginning of three letters or more, or
+  // consonants alone, abbreviate).
+  const std::array<std::string_view, 3> more{"sbuf_port_latency", "onchip_bandwidth",
+                                             "c2c_latency"};
+  EXPECT_EQ(nearest_name("sbuf_len", more), std::nullopt);
+  EXPECT_EQ(nearest_name("op_bandwidth", more), std::nullopt);
+  EXPECT_EQ(nearest_name("c2c_len", more), std::nullopt);
+  EXPECT_EQ(nearest_name("sbuf_lat", more), "sbuf_port_latency");
+  // rdma_desc_gen's fields: ring is no routing, and a word of some name (in, is) stands only
+  // for itself, not for info or inst.
+  const std::array<std::string_view, 6> fields{
+      "remote_routing_id", "inst_word_len", "completion_info.has_read",
+      "is_remote",         "in_order",      "dma_engine_mask"};
+  EXPECT_EQ(nearest_name("ring_id", fields), std::nullopt);
+  EXPECT_EQ(nearest_name("is_wr", fields), std::nullopt);
+  EXPECT_EQ(nearest_name("in_read", fields), std::nullopt);
+  EXPECT_EQ(nearest_name("dma_mask", fields), "dma_engine_mask");
+  EXPECT_EQ(nearest_name("compl_read", fields), "completion_info.has_read");
+  // A name listed twice is one name, no tie.
+  const std::array<std::string_view, 2> twice{"dma_engine_rate", "dma_engine_rate"};
+  EXPECT_EQ(nearest_name("dma_rate", twice), "dma_engine_rate");
 }
 
 }  // namespace

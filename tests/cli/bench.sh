@@ -160,6 +160,11 @@ check bench_trace_ranks_empty_item 1 - -- bench allr -r 4 -b 4K --trace t.json -
 expect_err "sbrdma: error: --trace-ranks: '1,,2' is not a list of ranks (N or N-M, joined by commas: 0-3,8)"
 check bench_trace_ranks_no_trace 0 - -- bench allr -r 2 -b 1K -n 1 --trace-ranks 1
 expect_err "bench: note: --trace-ranks 1: without --trace nothing is traced, so it has no effect"
+# A bad list is refused with --trace or without it; an item is N or N-M.
+check bench_trace_ranks_bad_no_trace 1 - -- bench allr -r 2 -b 1K -n 1 --trace-ranks 2
+expect_err "sbrdma: error: --trace-ranks: '2' is not a rank of the groups (a whole number, 0 to 1)"
+check bench_trace_ranks_two_dashes 1 - -- bench allr -r 4 -b 1K --trace t.json --trace-ranks 0-1-2
+expect_err "sbrdma: error: --trace-ranks: '0-1-2' is not a list of ranks (N or N-M, joined by commas: 0-3,8)"
 
 # Bad input: one clear message, exit 1.
 check bench_bad_collective 1 - -- bench allreduce -r 2
@@ -415,8 +420,12 @@ expect_out "Avg bus bandwidth (rdh):"
 if grep -q "hierarchical" "$(work)/out"; then _fail "a row of hierarchical"
 else pass=$((pass + 1)); fi
 check bench_algorithm_list_none_applies 1 - -- bench allr -r 6 -b 64K --algorithm rdh,hier --timing-only
-expect_err "sbrdma: error: --algorithm rdh needs a power-of-2 number of ranks per group, got 6"
+expect_err "sbrdma: error: --algorithm rdh needs a power-of-2 number of ranks per group, got 6; --algorithm hierarchical needs groups on more than one chip (group 0 is on one)"
 expect_err_lines 1
+# The collective rules some out too: send/recv is ring only.
+check bench_algorithm_list_collective 0 - -- bench sendrecv -r 2 -b 1K -n 1 -w 0 --timing-only --algorithm mesh,ring
+expect_err "bench: note: --algorithm mesh does not apply to send/recv (use ring or auto): left out of the list"
+expect_out "          ring      n/a"
 check bench_algorithm_alone_does_not_apply 1 - -- bench allr -r 8 -b 64K --algorithm hier --timing-only
 expect_err "sbrdma: error: --algorithm hierarchical needs groups on more than one chip (group 0 is on one)"
 expect_err_lines 1

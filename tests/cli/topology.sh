@@ -163,7 +163,7 @@ check topo_long_profile 1 - -- info topology long_profile.json
 expect_err "long_profile.json: error: /profile: unknown profile 'ppppppppppppppppppppppppppppppppppppp...' (known: cayman, sunda, mariana)"
 expect_err_bytes_below 200
 check params_long_profile 1 - -- info params --profile "$(head -c 100000 /dev/zero | tr '\0' p)"
-expect_err "error: --profile: unknown profile 'ppppppppppppppppppppppppppppppppppppp...' (known: cayman, sunda, mariana); or a built-in topology for its profile: trn2, trn2.48xlarge, trn2u, trn1, trn1.32xlarge"
+expect_err "error: --profile: unknown profile 'ppppppppppppppppppppppppppppppppppppp...' (known: cayman, sunda, mariana); or a built-in topology for its profile: trn2, trn2.48xlarge, trn2u, trn1, trn1.32xlarge; or a topology file (a path, or a name ending in .json)"
 expect_err_bytes_below 300
 # Malformed JSON quotes the token it stopped in: cut the same way.
 check topo_long_unclosed_key 1 - -- info topology long_unclosed.json
