@@ -615,7 +615,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       ->check(kNonEmpty);
   add_param_option(*cmd, a->params);
   cmd->add_option("--algorithm", a->algorithm,
-                  "auto, ring, mesh, rdh, hierarchical or hier (a comma list runs each)")
+                  "auto, ring, mesh, rdh, hierarchical or hier (a comma list runs each that applies)")
       ->capture_default_str();
   cmd->add_flag("--timing-only", a->timing_only, "Move no data (times are unchanged)");
   auto* jobs =
