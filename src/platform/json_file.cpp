@@ -203,6 +203,11 @@ std::string json_brief(const nlohmann::json& v) {
   return base::printable_brief(v.dump(-1, ' ', true));  // ASCII already: only the cut applies
 }
 
+std::string json_brief_not_whole(const nlohmann::json& v) {
+  if (!v.is_number_float()) return json_brief(v);
+  return json_brief(v) + ", written with a fraction or an exponent";
+}
+
 std::optional<std::uint64_t> json_whole_number(const nlohmann::json& v) {
   if (v.is_number_unsigned()) return v.get<std::uint64_t>();
   if (v.is_number_integer() && v.get<std::int64_t>() == 0) return 0;  // -0
@@ -223,7 +228,8 @@ base::Result<unsigned> json_unsigned(const nlohmann::json& v, const std::string&
     return json_error(file, path, fmt::format("{} {} is too large", noun, json_brief(v)));
   }
   if (!whole) {
-    return json_error(file, path, fmt::format("expected {}, got {}", expected, json_brief(v)));
+    return json_error(file, path,
+                      fmt::format("expected {}, got {}", expected, json_brief_not_whole(v)));
   }
   const std::uint64_t n = *whole;
   if (n > std::numeric_limits<unsigned>::max()) {

@@ -40,6 +40,10 @@ base::Error json_error(const std::string& file, const std::string& path, std::st
 /// the value as JSON text (cut at 40 characters).
 std::string json_brief(const nlohmann::json& v);
 
+/// json_brief() of a value that is not the whole number expected: a number read as a float
+/// says why, since the text it echoes need not be the one written (1e0 echoes as 1.0).
+std::string json_brief_not_whole(const nlohmann::json& v);
+
 /// The value of `v` if it is a whole number of 0 or more: JSON's integers, `-0` included
 /// (nlohmann keeps that one as a signed 0); nullopt for anything else (fractions such as 1.0
 /// included).

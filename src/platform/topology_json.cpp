@@ -43,7 +43,7 @@ std::string child(const std::string& path, std::size_t index) {
 Result<unsigned> as_uint(const json& j, const std::string& path, unsigned min = 0) {
   const auto whole = json_whole_number(j);
   if (!whole && json_whole_past_64_bits(j)) return at(path, json_brief(j) + " is too large");
-  if (!whole) return at(path, "expected a non-negative integer, got " + json_brief(j));
+  if (!whole) return at(path, "expected a non-negative integer, got " + json_brief_not_whole(j));
   const std::uint64_t v = *whole;
   if (v > kMaxUint) return at(path, std::to_string(v) + " is too large");
   if (v < min) return at(path, "must be at least " + std::to_string(min));

@@ -1009,9 +1009,11 @@ TEST(ReplicaGroups, MinusZeroIsRankZero) {
   ASSERT_TRUE(g.ok()) << g.error().message;
   EXPECT_EQ(g->groups[0][1], 0U);
   EXPECT_EQ(parse_replica_groups("[[1, -0.0]]", "g.json").error().format(),
-            "g.json: error: /0/1: expected a rank (a core id, 0 or more), got -0.0");
+            "g.json: error: /0/1: expected a rank (a core id, 0 or more), got -0.0, written with a "
+            "fraction or an exponent");
   EXPECT_EQ(parse_replica_groups("[[1, 1.0]]", "g.json").error().format(),
-            "g.json: error: /0/1: expected a rank (a core id, 0 or more), got 1.0");
+            "g.json: error: /0/1: expected a rank (a core id, 0 or more), got 1.0, written with a "
+            "fraction or an exponent");
 }
 
 TEST(ReplicaGroups, TheObjectFormHasNoOtherField) {

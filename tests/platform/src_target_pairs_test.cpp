@@ -82,7 +82,8 @@ TEST(SrcTargetPairsFile, TheShapeIsCheckedFirstAndNamedByItsPath) {
             "p.json: error: /0/0/1: expected a position in the group (0 or more), got -1");
   // What stands there is quoted, cut short when long.
   EXPECT_EQ(pairs_error("[[[0, 1.0]]]"),
-            "p.json: error: /0/0/1: expected a position in the group (0 or more), got 1.0");
+            "p.json: error: /0/0/1: expected a position in the group (0 or more), got 1.0, written "
+            "with a fraction or an exponent");
   EXPECT_EQ(pairs_error(R"([[[0, "a string much longer than forty characters"]]])"),
             "p.json: error: /0/0/1: expected a position in the group (0 or more), got "
             "\"a string much longer than forty char...");

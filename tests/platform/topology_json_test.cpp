@@ -203,7 +203,8 @@ TEST(TopologyJson, TypesAndShapesAreChecked) {
   EXPECT_EQ(parse_error(R"({"chips": -1})"),
             "t.json: error: /chips: expected a non-negative integer, got -1");
   EXPECT_EQ(parse_error(R"({"chips": 1.5})"),
-            "t.json: error: /chips: expected a non-negative integer, got 1.5");
+            "t.json: error: /chips: expected a non-negative integer, got 1.5, written with a "
+            "fraction or an exponent");
   // An integer past 64 bits (which the reader keeps as a float) is too large, not "no integer".
   EXPECT_EQ(parse_error(R"({"chips": 18446744073709551617})"),
             "t.json: error: /chips: 1.8446744073709552e+19 is too large");
