@@ -26,6 +26,7 @@ struct Shared {
   std::atomic<unsigned> running{0};
   unsigned most = 0;  ///< the largest `running` seen
   std::uint64_t running_cost = 0;
+  bool alone_running = false;  ///< a job that runs alone (JobLimits::alone) is running
 };
 
 }  // namespace
@@ -44,12 +45,15 @@ OrderedRun run_ordered(std::size_t n, const JobLimits& limits,
     while (s.next < n && s.failed == n) {
       const std::size_t i = s.next;
       const std::uint64_t c = limits.cost ? limits.cost(i) : 0;
-      if (limits.budget && s.running > 0 &&
-          c > *limits.budget - std::min(*limits.budget, s.running_cost)) {
+      const bool alone = limits.alone && limits.alone(i);
+      const bool over_budget =
+          limits.budget && c > *limits.budget - std::min(*limits.budget, s.running_cost);
+      if (s.running > 0 && (alone || s.alone_running || over_budget)) {
         s.freed.wait(lock);  // until a running job finishes; then look again
         continue;
       }
       ++s.next;
+      s.alone_running = alone;
       s.most = std::max(s.most, ++s.running);
       s.running_cost += c;
       lock.unlock();
@@ -62,6 +66,7 @@ OrderedRun run_ordered(std::size_t n, const JobLimits& limits,
       lock.lock();
       --s.running;
       s.running_cost -= c;
+      if (alone) s.alone_running = false;
       if (ok) {
         s.ran[i] = true;
       } else {

@@ -29,6 +29,9 @@ struct JobLimits {
   /// cost more).
   std::optional<std::uint64_t> budget;
   std::function<std::uint64_t(std::size_t)> cost;  ///< a job's cost (empty: 0)
+  /// True for a job that runs with no other beside it (empty: none): it waits for the running
+  /// jobs to finish, and no job starts while it runs.
+  std::function<bool(std::size_t)> alone;
 };
 
 /// What run_ordered did.

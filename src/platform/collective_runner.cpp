@@ -372,7 +372,7 @@ MemoryNeed memory_need(const CollectiveJob& job,
   const std::uint64_t whole = cores * g.partitions * g.partition_bytes;
   const std::uint64_t mapped_at_most = whole + own + kSimulatorAddressSpace;
   if (backs_sbufs_whole(job, sbuf_bytes, buffer_span(buffers))) {  // prefaulted whole
-    return MemoryNeed{whole, whole + own, whole, mapped_at_most, own};
+    return MemoryNeed{whole, whole + own, whole, mapped_at_most, own, true};
   }
   // A sparse SBUF is backed by the OS 4 KiB at a time where written (D33). Only a data check
   // writes every input and makes sure of every output (without one, inputs stay unwritten

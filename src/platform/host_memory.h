@@ -38,6 +38,9 @@ struct MemoryNeed {
   /// The simulator's own share of at_most, also for a timing-only run (whose other figures
   /// are 0): judge_memory() does not look at it; a sweep running rows at once does (D48).
   std::uint64_t simulator = 0;
+  /// The SBUFs are backed whole and prefaulted (D33): a few ranks with large buffers, whose
+  /// run copies much per event and gains from the helper core (a sweep runs it alone, D48).
+  bool whole_sbufs = false;
 };
 
 /// The environment variable that sets the memory sbrdma plans with.

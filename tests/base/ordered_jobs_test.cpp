@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -33,7 +34,7 @@ TEST(OrderedJobs, EveryJobRunsOnceAndIsReportedInOrder) {
       std::atomic<int> in_done{0};
       bool overlapped = false;
       const OrderedRun done_run = run_ordered(
-          n, JobLimits{threads, std::nullopt, {}},
+          n, JobLimits{threads, std::nullopt, {}, {}},
           [&](std::size_t i) {
             // Later jobs finish first: a report in finishing order would show.
             std::this_thread::sleep_for(std::chrono::microseconds((n - i) % 5 * 200));
@@ -65,7 +66,7 @@ TEST(OrderedJobs, JobsRunAtOnceOnSeveralThreads) {
   std::atomic<int> most{0};
   std::atomic<int> now{0};
   const OrderedRun ran = run_ordered(
-      6, JobLimits{2, std::nullopt, {}},
+      6, JobLimits{2, std::nullopt, {}, {}},
       [&](std::size_t i) {
         const int in = ++now;
         int m = most.load();
@@ -91,7 +92,7 @@ TEST(OrderedJobs, JobsRunningAtOnceKeepTheirSplitWorkOnTheirOwnThreads) {
   std::vector<std::vector<std::thread::id>> pieces(2, std::vector<std::thread::id>(16));
   std::vector<std::thread::id> job_thread(2);
   run_ordered(
-      2, JobLimits{2, std::nullopt, {}},
+      2, JobLimits{2, std::nullopt, {}, {}},
       [&](std::size_t i) {
         job_thread[i] = std::this_thread::get_id();
         ++started;
@@ -115,7 +116,7 @@ TEST(OrderedJobs, TheFirstFailureStopsTheRestAndOnlyTheJobsBeforeItAreReported) 
     std::vector<std::atomic<int>> runs(20);
     std::vector<std::size_t> reported;
     const std::size_t failed = run_ordered(
-                                   20, JobLimits{threads, std::nullopt, {}},
+                                   20, JobLimits{threads, std::nullopt, {}, {}},
                                    [&](std::size_t i) {
                                      ++runs[i];
                                      // Job 9 fails too, but may have started only if job 5 was slow
@@ -141,7 +142,7 @@ TEST(OrderedJobs, ALaterFailureCannotHideAnEarlierOne) {
   std::atomic<bool> two_failed{false};
   std::vector<std::size_t> reported;
   const std::size_t failed = run_ordered(
-                                 4, JobLimits{2, std::nullopt, {}},
+                                 4, JobLimits{2, std::nullopt, {}, {}},
                                  [&](std::size_t i) {
                                    if (i == 1) {
                                      wait_for([&] { return two_failed.load(); });
@@ -169,7 +170,7 @@ TEST(OrderedJobs, JobsRunningAtOnceStayWithinTheBudget) {
   bool ten_with_others = false;
   const std::size_t failed =
       run_ordered(
-          cost.size(), JobLimits{4, 5, [&](std::size_t i) { return cost[i]; }},
+          cost.size(), JobLimits{4, 5, [&](std::size_t i) { return cost[i]; }, {}},
           [&](std::size_t i) {
             {
               const std::lock_guard<std::mutex> lock(mu);
@@ -190,7 +191,7 @@ TEST(OrderedJobs, JobsRunningAtOnceStayWithinTheBudget) {
   // Without the 10, never above the budget: run again on the first five.
   most = 0;
   run_ordered(
-      5, JobLimits{4, 5, [&](std::size_t i) { return cost[i]; }},
+      5, JobLimits{4, 5, [&](std::size_t i) { return cost[i]; }, {}},
       [&](std::size_t i) {
         {
           const std::lock_guard<std::mutex> lock(mu);
@@ -204,6 +205,41 @@ TEST(OrderedJobs, JobsRunningAtOnceStayWithinTheBudget) {
       },
       [](std::size_t) {});
   EXPECT_LE(most, 5U);
+}
+
+TEST(OrderedJobs, AJobThatRunsAloneHasNoOtherBesideIt) {
+  // Jobs 2 and 5 run alone: each waits for the running ones, and none starts beside it;
+  // the others still run several at once.
+  const std::vector<bool> alone{false, false, true, false, false, true, false, false};
+  std::mutex mu;
+  unsigned running = 0;
+  unsigned most = 0;
+  bool company = false;  // another job ran beside one that runs alone
+  std::vector<bool> alone_now(alone.size(), false);
+  const JobLimits limits{3, std::nullopt, {}, [&](std::size_t i) { return alone[i]; }};
+  const OrderedRun r = run_ordered(
+      alone.size(), limits,
+      [&](std::size_t i) {
+        {
+          const std::lock_guard<std::mutex> lock(mu);
+          ++running;
+          most = std::max(most, running);
+          if (running > 1 && (alone[i] || std::find(alone_now.begin(), alone_now.end(), true) !=
+                                              alone_now.end())) {
+            company = true;
+          }
+          alone_now[i] = alone[i];
+        }
+        std::this_thread::sleep_for(3ms);
+        const std::lock_guard<std::mutex> lock(mu);
+        alone_now[i] = false;
+        --running;
+        return true;
+      },
+      [](std::size_t) {});
+  EXPECT_EQ(r.failed, alone.size());
+  EXPECT_FALSE(company);
+  EXPECT_GE(most, 2U);  // the others did run at once
 }
 
 }  // namespace

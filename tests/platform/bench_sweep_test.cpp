@@ -526,6 +526,28 @@ TEST(BenchSweep, RowsThatTogetherPassTheMemoryBudgetRunOneAtATime) {
   EXPECT_EQ(three->cost.jobs, 1u);  // the closing line says what ran, not what was asked
 }
 
+TEST(BenchSweep, RowsWhoseSbufsAreBackedWholeRunAlone) {
+  // 8 ranks of 8 MiB and 16 MiB: SBUFs backed whole (D33), rows that copy much per event and
+  // run alone, with the helper core; rows of 1 KiB and 4 KiB run two at a time.
+  auto topo = load_topology("trn2");
+  ASSERT_TRUE(topo.ok());
+  BenchOptions o = ring_allreduce({8 << 20, 16 << 20});
+  o.ranks = 8;
+  o.iterations = 1;
+  o.warmups = 0;
+  o.timing_only = false;
+  o.check = collectives::DataFill::kRandom;
+  o.jobs = 2;
+  auto whole = run_bench(o, *topo);
+  ASSERT_TRUE(whole.ok()) << whole.error().message;
+  EXPECT_EQ(whole->cost.jobs, 1u);
+  EXPECT_EQ(whole->rows.at(1).wrong, std::optional<std::uint64_t>(0));
+  o.sizes = {1024, 4096};
+  auto sparse = run_bench(o, *topo);
+  ASSERT_TRUE(sparse.ok());
+  EXPECT_EQ(sparse->cost.jobs, 2u);
+}
+
 TEST(BenchSweep, TheReportsAreDeterministic) {
   auto topo = load_topology("trn2");
   ASSERT_TRUE(topo.ok());
