@@ -93,12 +93,35 @@ std::string format_topology(const Topology& t, const std::string& with) {
   return out;
 }
 
+/// "FILE sets NAME=VALUE, ...\n" for a topology file's own timing parameters (the values as
+/// the model keeps them, before --param), or "" for a built-in topology or a file of none.
+base::Result<std::string> file_params_line(const std::string& name) {
+  if (!platform::names_topology_file(name)) return std::string();
+  auto own = platform::topology_file_params(name);
+  if (!own.ok()) return own.error();
+  if (own->empty()) return std::string();
+  auto bare = platform::load_topology(name);
+  if (!bare.ok()) return bare.error();
+  std::string set;
+  for (const device::ParamOverrideSpec& o : *own) {
+    auto v = device::timing_param_value(bare->params(), o.name);
+    SBRDMA_CHECK(v.ok());  // a name the file was built with
+    set += fmt::format("{}{}={}", set.empty() ? "" : ", ", o.name, *v);
+  }
+  return fmt::format("{} sets {} (every parameter: sbrdma info params --profile {})\n",
+                     base::printable_brief(name), set, base::printable_brief(name));
+}
+
 int run_info_topology(const std::string& name, const std::vector<std::string>& param_texts) {
   auto params = param_overrides(param_texts);
   if (!params) return fail(params.error());
   auto t = platform::load_topology(name, *params);
   if (!t.ok()) return fail(t.error());
-  std::fputs(format_topology(*t, platform::with_param_overrides(*params)).c_str(), stdout);
+  auto own = file_params_line(name);
+  if (!own.ok()) return fail(own.error());
+  std::string out = format_topology(*t, platform::with_param_overrides(*params));
+  out.insert(out.find('\n') + 1, *own);  // after the first line
+  std::fputs(out.c_str(), stdout);
   return 0;
 }
 

@@ -120,6 +120,9 @@ expect_out "q7_desc_gen_cost            10  ns    topology file "
 expect_out "c2c_latency                  7  ns    --param "
 expect_out "dma_fixed_cost            1000  ns    --param "
 expect_out "dma_desc_cost               16  ns    [CHOICE D16] "
+check params_info_topology_file 0 - -- info topology slow.json --param c2c_latency=7
+expect_out "topology slow with c2c_latency=7: profile cayman"
+expect_out "slow.json sets c2c_latency=1234.568, q7_desc_gen_cost=10 (every parameter: sbrdma info params --profile slow.json)"
 check params_info_params_file_kept 0 - -- info params --profile slow.json
 expect_out "timing parameters of topology slow.json (profile cayman; the file sets c2c_latency, q7_desc_gen_cost) (B/ns = GB/s)"
 expect_out "c2c_latency              1234.568  ns    topology file "
