@@ -100,13 +100,9 @@ base::Result<std::string> file_params_line(const std::string& name) {
   auto own = platform::topology_file_params(name);
   if (!own.ok()) return own.error();
   if (own->empty()) return std::string();
-  auto bare = platform::load_topology(name);
-  if (!bare.ok()) return bare.error();
   std::string set;
   for (const device::ParamOverrideSpec& o : *own) {
-    auto v = device::timing_param_value(bare->params(), o.name);
-    SBRDMA_CHECK(v.ok());  // a name the file was built with
-    set += fmt::format("{}{}={}", set.empty() ? "" : ", ", o.name, *v);
+    set += fmt::format("{}{}={}", set.empty() ? "" : ", ", o.name, o.value);
   }
   return fmt::format("{} sets {} (every parameter: sbrdma info params --profile {})\n",
                      base::printable_brief(name), set, base::printable_brief(name));
@@ -185,8 +181,9 @@ int run_info_params(const std::string& profile, const std::vector<std::string>& 
   auto params = param_overrides(param_texts);
   if (!params) return fail(params.error());
   std::string header;
-  const bool file =
-      platform::names_topology_file(profile) && !device::timing_param_table(profile).ok();
+  const auto profiles = device::timing_profile_names();
+  const bool file = platform::names_topology_file(profile) &&
+                    std::find(profiles.begin(), profiles.end(), profile) == profiles.end();
   auto rows =
       file ? topology_file_rows(profile, *params, header) : profile_rows(profile, *params, header);
   if (!rows.ok()) return fail(rows.error());

@@ -326,6 +326,14 @@ Result<TopologySpec> parse_topology_json(std::string_view text, const std::strin
 
 namespace {
 
+/// `value` of the timing parameter `name` as the model keeps it (times to 1 ps, bandwidths to
+/// 0.001 B/ns; never -0): what the outputs that name it print. Errors: set_timing_param's.
+Result<double> kept_param_value(const std::string& name, double value) {
+  device::TimingParams scratch;  // the range does not depend on the profile
+  SBRDMA_TRY(device::set_timing_param(scratch, name, value));
+  return *device::timing_param_value(scratch, name) + 0.0;
+}
+
 /// The spec of a topology file, read and parsed.
 Result<TopologySpec> read_topology_spec(const std::string& path) {
   auto text = read_json_file(path);
@@ -353,6 +361,11 @@ Result<device::Topology> load_topology_file(const std::string& path) {
 Result<std::vector<device::ParamOverrideSpec>> topology_file_params(const std::string& path) {
   auto spec = read_topology_spec(path);
   if (!spec.ok()) return spec.error();
+  for (device::ParamOverrideSpec& p : spec->params) {
+    auto kept = kept_param_value(p.name, p.value);
+    if (!kept) return base::make_error(base::SourceLoc{path}, kept.error().message);
+    p.value = *kept;
+  }
   return std::move(spec->params);
 }
 
@@ -430,13 +443,9 @@ Result<device::ParamOverrideSpec> parse_param_override(std::string_view text) {
   if (!plain || end != value.c_str() + value.size()) {
     return bad(fmt::format("'{}' is not a number", base::printable_brief(value)));
   }
-  device::TimingParams scratch;  // the range does not depend on the profile
-  if (auto st = device::set_timing_param(scratch, o.name, o.value); !st) {
-    return bad(st.error().message);
-  }
-  // The value as the model keeps it (times to 1 ps, bandwidths to 0.001 B/ns; never -0), which
-  // is what the outputs that name it print.
-  o.value = *device::timing_param_value(scratch, o.name) + 0.0;
+  auto kept = kept_param_value(o.name, o.value);
+  if (!kept) return bad(kept.error().message);
+  o.value = *kept;
   return o;
 }
 

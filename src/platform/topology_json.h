@@ -47,8 +47,9 @@ std::string topology_file(std::string_view name_or_path);
 /// name: it is not a built-in name, and has a '/', ends in ".json" or exists.
 bool names_topology_file(std::string_view name);
 
-/// The timing parameters a topology file's "params" sets, in its order. Errors as
-/// load_topology_file()'s reading and parsing.
+/// The timing parameters a topology file's "params" sets, in its order, each value as the
+/// model keeps it (as parse_param_override's). Errors as load_topology_file()'s reading and
+/// parsing.
 base::Result<std::vector<device::ParamOverrideSpec>> topology_file_params(const std::string& path);
 
 }  // namespace sbrdma::platform
