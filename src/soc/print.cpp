@@ -40,14 +40,18 @@ std::string udma_text(const UdmaHit& u) {
   return s + " " + register_text(*u.reg, u.reg_offset);
 }
 
-std::string owner_text(const Region& r) {
-  if (r.core < 0) return fmt::format("die {}", r.die);
-  if (r.engine >= 0) return fmt::format("core {}, DMA engine {}, die {}", r.core, r.engine, r.die);
+/// Who owns region `r` of chip `chip`: a core as run, .core and the traces number it (global
+/// id chip x cores per chip + tpb), with its chip, TPB and die.
+std::string owner_text(const Region& r, unsigned chip, const Profile& profile) {
+  if (r.core < 0) return fmt::format("die {} of chip {}", r.die, chip);
+  const std::string core = fmt::format("core {} (chip {} tpb {}, die {})",
+                                       chip * profile.cores_per_chip + r.core, chip, r.core, r.die);
+  if (r.engine >= 0) return fmt::format("DMA engine {} of {}", r.engine, core);
   if (r.kind == RegionKind::kBcastM2s || r.kind == RegionKind::kBcastS2m ||
       r.kind == RegionKind::kBcastGen || r.kind == RegionKind::kBcastGenEx) {
-    return fmt::format("engine group of core {}, die {}", r.core, r.die);
+    return "engine group of " + core;
   }
-  return fmt::format("core {}, die {}", r.core, r.die);
+  return core;
 }
 
 }  // namespace
@@ -97,8 +101,8 @@ std::string format_decoded(const DecodedAddr& d, ChipDie issuer, const Profile& 
     return out;
   }
   const RegionHit& h = *d.hit;
-  out += fmt::format("region {} +{:#x} ({}, chip {})\n", h.region->name, h.offset,
-                     owner_text(*h.region), t.chip);
+  out += fmt::format("region {} +{:#x}: {}\n", h.region->name, h.offset,
+                     owner_text(*h.region, t.chip, profile));
   if (h.region->kind == RegionKind::kEvtSem) {
     if (h.sem) {
       out += fmt::format("  EVT_SEM {} window, {} {}\n", sem_window_name(h.sem->window),

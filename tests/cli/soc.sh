@@ -11,11 +11,14 @@ expect_out "chip-id -> chip 18, die 1, LOCAL 0x100000"
 
 # Regions, registers, semaphore windows.
 check addr_doorbell 0 - -- decode addr 0x1002506038
-expect_out "region SE_0.SDMA_5.UDMA_M2S +0x6038 (core 0, DMA engine 5, die 0, chip 0)"
+expect_out "region SE_0.SDMA_5.UDMA_M2S +0x6038: DMA engine 5 of core 0 (chip 0 tpb 0, die 0)"
 expect_out "M2S queue 5 register TDRTP_inc (+0x38, RW, doorbell, broadcast)"
+# A core of another chip is named as run, .core and the traces number it: chip x 8 + tpb.
+check addr_global_core 0 - -- decode addr 0x4a806000020000
+expect_out "region TPB_6.STATE_BUF +0x20000: core 86 (chip 10 tpb 6, die 1)"
 # The MISC block's registers are named as `info regs` lists them.
 check addr_misc_register 0 - -- decode addr 0x1002540100
-expect_out "region SE_0.SDMA_5.MISC +0x100 (core 0, DMA engine 5, die 0, chip 0)"
+expect_out "region SE_0.SDMA_5.MISC +0x100: DMA engine 5 of core 0 (chip 0 tpb 0, die 0)"
 expect_out "  MISC register BROADCAST_CFG_GROUP (+0x100, RW)"
 check addr_misc_unknown 0 - -- decode addr 0x1002540108
 expect_out "  MISC +0x108: no known register"
@@ -24,7 +27,7 @@ expect_out "engine group of core 2"
 expect_out "broadcast S2M queue 3 register RDRTP_inc"
 # TOP_SP windows (wiki-facts 4.2): named, with their semaphore slots and doorbells.
 check addr_top_sp_sem 0 - -- decode addr 0x808280001c08
-expect_out "region TOP_SP_10 +0x1c08 (die 1, chip 0)"
+expect_out "region TOP_SP_10 +0x1c08: die 1 of chip 0"
 expect_out "TOP_SP DEC window, semaphore 2"
 expect_out "decoded only, the simulator does not run it"
 check addr_top_sp_doorbell 0 - -- decode addr 0x82800615a0
@@ -46,7 +49,7 @@ expect_out "READ[0]  (the READ window is read-only: a run refuses this write)"
 check desc_sem_unaligned 0 - -- decode desc --s2m 04000000000000000118700228000000
 expect_out "INC[0]  (not an aligned 4-byte slot: a run refuses this write)"
 check addr_sem_inc 0 - -- decode addr 0x2802701804
-expect_out "region TPB_0.EVT_SEM +0x1804 (core 0, die 0, chip 0)"
+expect_out "region TPB_0.EVT_SEM +0x1804: core 0 (chip 0 tpb 0, die 0)"
 expect_out "EVT_SEM INC window, semaphore 1"
 check addr_sbuf_decimal 0 - -- decode addr 137439211520
 expect_out "TPB_0.STATE_BUF +0x3f000"

@@ -28,7 +28,7 @@ TEST(Print, DecodedAddressNamesRegionAndRegister) {
   auto d = m.decode(base::SocAddr{0x1002506038}, me);
   ASSERT_TRUE(d.ok());
   const std::string s = format_decoded(*d, me, m.profile());
-  EXPECT_TRUE(has(s, "region SE_0.SDMA_5.UDMA_M2S +0x6038 (core 0, DMA engine 5, die 0, chip 0)"));
+  EXPECT_TRUE(has(s, "region SE_0.SDMA_5.UDMA_M2S +0x6038: DMA engine 5 of core 0 (chip 0 tpb 0, die 0)"));
   EXPECT_TRUE(has(s, "M2S queue 5 register TDRTP_inc (+0x38, RW, doorbell, broadcast)"));
   auto sem = m.decode(*fold_route(0x2802701808, me, ChipDie{0, 1}), me);
   ASSERT_TRUE(sem.ok());
