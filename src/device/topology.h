@@ -165,6 +165,10 @@ base::Result<TopologySpec> builtin_topology_spec(std::string_view name);
 /// A built-in topology by name.
 base::Result<Topology> builtin_topology(std::string_view name);
 
+/// `core 42 does not exist (topology trn2 has 8 cores; trn2.48xlarge and trn2u have it:
+/// --topology NAME)`: the built-ins of `t`'s profile that have the core are named.
+std::string missing_core_message(std::string_view core_text, std::uint64_t core, const Topology& t);
+
 /// Validates `spec` and builds its topology. Errors name the offending field by its JSON path
 /// in the topology file format, e.g. `/links/3/to: chip 17 does not exist (16 chips)`.
 base::Result<Topology> build_topology(const TopologySpec& spec);

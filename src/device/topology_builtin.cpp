@@ -1,6 +1,11 @@
 // The built-in topologies, as specs (the same form a JSON topology file is read into).
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <array>
+#include <string>
+#include <vector>
 
 #include "base/printable.h"
 #include "device/topology.h"
@@ -61,6 +66,24 @@ base::Result<Topology> builtin_topology(std::string_view name) {
   auto spec = builtin_topology_spec(name);
   if (!spec.ok()) return spec.error();
   return build_topology(*spec);
+}
+
+std::string missing_core_message(std::string_view core_text, std::uint64_t core,
+                                 const Topology& t) {
+  std::vector<std::string> with;
+  for (const std::string_view name : builtin_topology_names()) {
+    auto b = builtin_topology(name);
+    if (b.ok() && b->profile() == t.profile() && core < b->num_cores()) with.emplace_back(name);
+  }
+  std::string out = fmt::format("core {} does not exist (topology {} has {} cores", core_text,
+                                t.name(), t.num_cores());
+  if (with.size() == 1) {
+    out += fmt::format("; {} has it: --topology {}", with[0], with[0]);
+  } else if (!with.empty()) {
+    out += fmt::format("; {} and {} have it: --topology NAME",
+                       fmt::join(with.begin(), with.end() - 1, ", "), with.back());
+  }
+  return out + ")";
 }
 
 }  // namespace sbrdma::device

@@ -72,6 +72,9 @@ struct FirmwareError {
   CoreIdentity core;
   std::size_t pc = 0;   ///< index of the word in the core's POOL program
   std::string message;  ///< one line, e.g. "P1: ERROR: DescriptorStream wrote 3 ..."
+  /// Why, in sbrdma's words, where the firmware's own message does not say (which ring was
+  /// full); empty otherwise. Not part of what the firmware prints.
+  std::string detail;
 
   /// "chip 0 core 3 word 5: <message>".
   [[nodiscard]] std::string format() const;

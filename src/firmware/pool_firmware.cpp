@@ -23,7 +23,7 @@ base::Status PoolFirmware::ring_init() {
     env_.local_store32(role_word_addr(prid_of(role)), role_bit(role));
   }
   layout_ = *layout;
-  gen_pending_ = false;
+  unstarted_.reset();
   return base::ok_status();
 }
 
@@ -34,7 +34,8 @@ base::SocAddr PoolFirmware::role_word_addr(unsigned prid) const {
 
 void PoolFirmware::fail(std::string message) {
   if (env_.debug_enabled()) debug(message);
-  errors_.push_back(FirmwareError{id_, pc_, std::move(message)});
+  errors_.push_back(FirmwareError{id_, pc_, std::move(message), std::move(fail_detail_)});
+  fail_detail_.clear();
 }
 
 base::Status PoolFirmware::sem_write(unsigned core, soc::SemWindow w, unsigned idx,

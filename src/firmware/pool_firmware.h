@@ -63,6 +63,14 @@ class PoolFirmware {
   [[nodiscard]] bool halted() const { return !errors_.empty(); }
   /// Index of the word the sequencer is at (or ended at).
   [[nodiscard]] std::size_t pc() const { return pc_; }
+  /// rdma_desc_gen words whose descriptors no rdma_desc_start has published yet: the first
+  /// one's word index and how many ran since the last start.
+  struct UnstartedGens {
+    std::size_t first_pc = 0;
+    unsigned gens = 0;
+  };
+  /// The gens since the last start (or since boot); nullopt when there are none.
+  [[nodiscard]] std::optional<UnstartedGens> unstarted() const { return unstarted_; }
   /// The producer state of a role's rings (for tests and reports).
   [[nodiscard]] const DescriptorStream& stream(Role r) const { return streams_[index(r)]; }
   [[nodiscard]] const CoreIdentity& identity() const { return id_; }
@@ -91,8 +99,11 @@ class PoolFirmware {
   /// The address of Q7 `prid`'s role word (kRoleWordOffset in its DRAM). [CHOICE D36]
   [[nodiscard]] base::SocAddr role_word_addr(unsigned prid) const;
 
-  /// Records a fatal error at pc() (and logs it when DEBUG is on).
+  /// Records a fatal error at pc() (and logs it when DEBUG is on), with fail_detail_ as its
+  /// detail.
   void fail(std::string message);
+  /// Why start's count check failed, in sbrdma's words (FirmwareError::detail).
+  [[nodiscard]] std::string stream_error_detail(Role role) const;
   /// Writes a DEBUG line. Contract: env_.debug_enabled().
   void debug(const std::string& line) { env_.debug_log(line); }
 
@@ -100,8 +111,9 @@ class PoolFirmware {
   const soc::AddressMap& map_;
   CoreIdentity id_;
   FirmwareConfig cfg_;
-  std::optional<RingLayout> layout_;  ///< set by a successful ring_init
-  bool gen_pending_ = false;          ///< a gen has run since the last start
+  std::optional<RingLayout> layout_;        ///< set by a successful ring_init
+  std::optional<UnstartedGens> unstarted_;  ///< gens since the last start
+  std::string fail_detail_;                 ///< the next fail()'s detail
   std::array<DescriptorStream, 2> streams_{};
   std::vector<FirmwareError> errors_;
   std::size_t pc_ = 0;

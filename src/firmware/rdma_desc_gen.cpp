@@ -21,7 +21,11 @@ base::Task<base::Status> PoolFirmware::rdma_desc_gen(isa::RdmaDescGen g) {
   //    the same time; here they run in turn, which changes nothing they share. [CHOICE D22a]
   gen_role(Role::kRx, *plan);
   gen_role(Role::kTx, *plan);
-  gen_pending_ = true;
+  if (unstarted_) {
+    ++unstarted_->gens;
+  } else {
+    unstarted_ = UnstartedGens{pc_, 1};
+  }
   // 3. Charge the Q7 time once: each role built the same number of descriptors, in parallel.
   unsigned per_role = 0;
   for (unsigned e = 0; e < kRdmaEngines; ++e) per_role += plan->descs_for_engine(e);

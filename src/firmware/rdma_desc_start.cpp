@@ -1,6 +1,8 @@
 // rdma_desc_start (ExtendedInst 9): publish what rdma_desc_gen built. [HIGH] spec §4 (drain,
 // role split, RX arms S2M then right_push, TX left_pop then fires M2S); the count check
 // [CHOICE D6], roles [CHOICE D7, D22a], broadcast triggers [CHOICE D8, D22b].
+#include <fmt/format.h>
+
 #include "firmware/log_formats.h"
 #include "firmware/pool_firmware.h"
 #include "firmware/ring_layout.h"
@@ -21,7 +23,7 @@ base::Task<base::Status> PoolFirmware::rdma_desc_start() {
     co_return base::make_error(
         "rdma_desc_start: the RDMA rings are not initialised (no ring_init)");
   }
-  if (!gen_pending_) {
+  if (!unstarted_) {
     co_return base::make_error(
         "rdma_desc_start: no rdma_desc_gen since the last start: nothing to start");
   }
@@ -30,7 +32,7 @@ base::Task<base::Status> PoolFirmware::rdma_desc_start() {
   //    [CHOICE D22a]
   if (auto rx = co_await start_role(Role::kRx); !rx) co_return rx;
   if (auto tx = co_await start_role(Role::kTx); !tx) co_return tx;
-  gen_pending_ = false;
+  unstarted_.reset();
   co_return base::ok_status();
 }
 
@@ -72,6 +74,7 @@ base::Task<base::Status> PoolFirmware::start_role(Role role) {
   //    [CHOICE D6]; [HIGH] §7 (bne a7,a6), [CHOICE D7, D36]
   if (stream.written_total() != stream.expected_total() ||
       (env_.local_load32(role_word_addr(prid)) & 1) != role_bit(role)) {
+    fail_detail_ = stream_error_detail(role);
     co_return base::make_error(render(log_fmt::kStreamError, p,
                                       static_cast<int>(stream.written_total()),
                                       static_cast<int>(stream.expected_total())));
@@ -95,6 +98,32 @@ base::Task<base::Status> PoolFirmware::start_role(Role role) {
   stream.publish();
   if (dbg) debug(render(log_fmt::kStartEnd, p, tok));
   co_return base::ok_status();
+}
+
+std::string PoolFirmware::stream_error_detail(Role role) const {
+  const DescriptorStream& stream = streams_[index(role)];
+  std::vector<unsigned> full;
+  for (unsigned e = 0; e < kRdmaEngines; ++e) {
+    if (stream.ring(e).expected != stream.ring(e).pending) full.push_back(e);
+  }
+  if (full.empty()) {
+    // The counts agree: the role word is what failed. [CHOICE D36]
+    return fmt::format(
+        "the counts agree: bit 0 of Q7 P{}'s role word is not {}, its role's bit, D36",
+        prid_of(role), role_bit(role));
+  }
+  // A ring holds depth - 1 descriptors until start publishes them. [CHOICE D6]
+  const DescriptorStream::Ring& first = stream.ring(full.front());
+  std::string engines = fmt::format("engine {}'s ring", full.front());
+  if (full.size() > 1) {
+    engines = fmt::format("{} rings were full, engine {}'s", full.size(), full.front());
+  } else {
+    engines += " was full";
+  }
+  return fmt::format(
+      "{}: the rdma_desc_gen words since the last rdma_desc_start put {} descriptors on it, and a "
+      "ring of {} holds at most {} until a start publishes them, D6",
+      engines, first.expected, stream.depth(), stream.depth() - 1);
 }
 
 base::Status PoolFirmware::write_triggers(const std::vector<Trigger>& triggers, Role role,

@@ -144,9 +144,10 @@ class Parser {
     auto v = parse_number_at_most(text, "core", topo_.num_cores() - 1ULL);
     if (!v) return v.error();
     if (!*v) {
-      return base::make_error(fmt::format("core {} does not exist (topology {} has {} cores)",
-                                          base::printable_brief(text), topo_.name(),
-                                          topo_.num_cores()));
+      // A number past 64 bits is on no topology: UINT64_MAX names none.
+      const auto n = parse_number(text, "core");
+      return base::make_error(
+          device::missing_core_message(base::printable_brief(text), n ? *n : UINT64_MAX, topo_));
     }
     return static_cast<device::CoreId>(**v);
   }

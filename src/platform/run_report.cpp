@@ -2,10 +2,92 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+
 #include "base/bits.h"
+#include "base/printable.h"
 #include "sim/kernel.h"
 
 namespace sbrdma::platform {
+namespace {
+
+/// `1-15` or `1, 3, 5-7`: sorted distinct numbers, runs of consecutive ones as ranges.
+std::string number_ranges(const std::vector<unsigned>& sorted) {
+  std::string out;
+  for (std::size_t i = 0; i < sorted.size();) {
+    std::size_t j = i;
+    while (j + 1 < sorted.size() && sorted[j + 1] == sorted[j] + 1) ++j;
+    if (!out.empty()) out += ", ";
+    out += j == i ? fmt::format("{}", sorted[i]) : fmt::format("{}-{}", sorted[i], sorted[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+/// The message with every hex number as `#`: errors of several engines that differ only in
+/// their addresses read the same.
+std::string without_hex(const std::string& m) {
+  std::string out;
+  for (std::size_t i = 0; i < m.size();) {
+    if (m.compare(i, 2, "0x") == 0 && i + 2 < m.size() &&
+        std::isxdigit(static_cast<unsigned char>(m[i + 2]))) {
+      out += '#';
+      i += 2;
+      while (i < m.size() && std::isxdigit(static_cast<unsigned char>(m[i]))) ++i;
+    } else {
+      out += m[i++];
+    }
+  }
+  return out;
+}
+
+/// Device errors, one line per kind: errors of one core's queues that differ only in the
+/// engine (and the addresses it serves) are told once, with the other engines named.
+std::vector<std::string> device_error_lines(const std::vector<device::ModelledError>& errors) {
+  struct Kind {
+    const device::ModelledError* first;
+    std::string key;
+    std::vector<unsigned> engines;  ///< the others'
+    base::Tick last;
+  };
+  std::vector<Kind> kinds;
+  for (const device::ModelledError& e : errors) {
+    Kind* same = nullptr;
+    std::string key;
+    if (e.engine) {
+      key = without_hex(e.message);
+      for (Kind& k : kinds) {
+        if (k.first->engine && k.first->core == e.core && k.first->dir == e.dir &&
+            k.first->queue == e.queue && k.key == key) {
+          same = &k;
+          break;
+        }
+      }
+    }
+    if (same == nullptr) {
+      kinds.push_back(Kind{&e, std::move(key), {}, e.time});
+    } else {
+      same->engines.push_back(*e.engine);
+      same->last = std::max(same->last, e.time);
+    }
+  }
+  std::vector<std::string> out;
+  for (Kind& k : kinds) {
+    std::string line = "device: " + k.first->format();
+    if (!k.engines.empty()) {
+      std::sort(k.engines.begin(), k.engines.end());
+      k.engines.erase(std::unique(k.engines.begin(), k.engines.end()), k.engines.end());
+      line += fmt::format("; the same on engine{} {}", k.engines.size() == 1 ? "" : "s",
+                          number_ranges(k.engines));
+      if (k.last != k.first->time) line += " by " + device::format_time(k.last);
+    }
+    out.push_back(std::move(line));
+  }
+  return out;
+}
+
+}  // namespace
 
 std::optional<std::uint32_t> RunReport::changed(device::CoreId core, unsigned idx) const {
   for (const CoreSemaphores& c : semaphores) {
@@ -44,17 +126,31 @@ std::vector<std::string> report_state_lines(const RunReport& r) {
   if (r.pending_work.size() > kShown) {
     out.push_back(fmt::format("pending: ... and {} more queues", r.pending_work.size() - kShown));
   }
+  for (const UnstartedGens& u : r.unstarted) {
+    const std::string where =
+        u.loc.file.empty() ? "" : fmt::format(" ({}:{})", base::printable(u.loc.file), u.loc.line);
+    const std::string words =
+        u.gens == 1
+            ? fmt::format("rdma_desc_gen at word {}{}", u.pc, where)
+            : fmt::format("{} rdma_desc_gen words, the first at word {}{}", u.gens, u.pc, where);
+    out.push_back(fmt::format(
+        "unstarted: core {}: {} descriptor{} on {} engine{}, written by {}, were never published "
+        "by an rdma_desc_start: no engine saw them",
+        u.core, u.descriptors, u.descriptors == 1 ? "" : "s", u.engines, u.engines == 1 ? "" : "s",
+        words));
+  }
   return out;
 }
 
 std::vector<base::Error> report_failures(const RunReport& r) {
   std::vector<base::Error> out;
   for (const FirmwareFailure& f : r.firmware_errors) {
-    out.push_back(base::make_error(
-        f.loc, fmt::format("core {} word {}: {}", f.core, f.error.pc, f.error.message)));
+    std::string message = fmt::format("core {} word {}: {}", f.core, f.error.pc, f.error.message);
+    if (!f.error.detail.empty()) message += " (" + f.error.detail + ")";
+    out.push_back(base::make_error(f.loc, std::move(message)));
   }
-  for (const device::ModelledError& e : r.device_errors) {
-    out.push_back(base::make_error("device: " + e.format()));
+  for (std::string& line : device_error_lines(r.device_errors)) {
+    out.push_back(base::make_error(std::move(line)));
   }
   for (const DeadlockWaiter& w : r.deadlock) {
     out.push_back(base::make_error(

@@ -37,6 +37,17 @@ struct FirmwareFailure {
   base::SourceLoc loc;  ///< the word's source line, when the program came from text
 };
 
+/// A core whose last rdma_desc_gen words no rdma_desc_start published: their descriptors sit
+/// in the rings, unseen by the engines.
+struct UnstartedGens {
+  device::CoreId core = 0;
+  std::size_t pc = 0;             ///< the first such gen's word
+  base::SourceLoc loc;            ///< that word's source line, if known
+  unsigned gens = 0;              ///< gens since the last start
+  std::uint64_t descriptors = 0;  ///< M2S descriptors they wrote (as many S2M)
+  unsigned engines = 0;           ///< engines whose rings hold them
+};
+
 /// A core whose sequencer was still waiting when nothing else could happen.
 struct DeadlockWaiter {
   device::CoreId core = 0;
@@ -74,6 +85,8 @@ struct RunReport {
   bool past_time_limit = false;
   /// Queues still holding posted descriptors at the end (why each is stuck); informational.
   std::vector<std::string> pending_work;
+  /// Cores (not stopped by an error) whose last gens were never started; informational.
+  std::vector<UnstartedGens> unstarted;
   std::vector<DebugLine> debug;
   RunStats stats;
 

@@ -73,8 +73,7 @@ base::Result<std::uint32_t> parse_semaphore_value(std::string_view text, std::st
 base::Status check_region(const SbufRegion& r, const device::Topology& topology,
                           const soc::Profile& p) {
   if (r.core >= topology.num_cores()) {
-    return base::make_error(fmt::format("core {} does not exist (topology {} has {} cores)", r.core,
-                                        topology.name(), topology.num_cores()));
+    return base::make_error(device::missing_core_message(std::to_string(r.core), r.core, topology));
   }
   if (r.first_partition >= r.end_partition || r.end_partition > p.sbuf_partitions) {
     return base::make_error(fmt::format("partitions {}:{} are not a range inside 0:{}",

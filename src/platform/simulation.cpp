@@ -157,8 +157,7 @@ base::Status Simulation::load_program(device::CoreId core, std::vector<isa::Word
                                       std::vector<base::SourceLoc> locs) {
   if (ran_) return base::make_error("the simulation has already run");
   if (core >= topology().num_cores()) {
-    return base::make_error(fmt::format("core {} does not exist (topology {} has {} cores)", core,
-                                        topology().name(), topology().num_cores()));
+    return base::make_error(device::missing_core_message(std::to_string(core), core, topology()));
   }
   if (!locs.empty() && locs.size() != words.size()) {
     return base::make_error("load_program: one source location per word is needed");
@@ -294,6 +293,20 @@ void Simulation::build_report(const sim::RunResult& rr, RunReport& r) const {
     }
   }
   r.pending_work = machine_->pending_work();
+  for (device::CoreId c = 0; c < slots_.size(); ++c) {
+    if (!slots_[c] || slots_[c]->fw->halted()) continue;  // an error says why
+    const CoreSlot& s = *slots_[c];
+    const auto u = s.fw->unstarted();
+    if (!u) continue;
+    UnstartedGens g{c, u->first_pc,
+                    u->first_pc < s.locs.size() ? s.locs[u->first_pc] : base::SourceLoc{}, u->gens};
+    const firmware::DescriptorStream& tx = s.fw->stream(firmware::Role::kTx);
+    for (unsigned e = 0; e < firmware::kRdmaEngines; ++e) {
+      g.descriptors += tx.ring(e).pending;
+      g.engines += tx.ring(e).pending > 0 ? 1 : 0;
+    }
+    r.unstarted.push_back(std::move(g));
+  }
   r.debug = observer_->lines;
   const device::MachineStats& ms = machine_->stats();
   // Events as the run would have had them with a landing event per pair. [D35]

@@ -143,7 +143,15 @@ check run_no_gen 1 - -- run "$RUN_DATA/no_gen.s"
 expect_err "no_gen.s:3: error: core 1 word 0: rdma_desc_start: no rdma_desc_gen since the last start: nothing to start"
 
 check run_ring_full 1 - -- run "$RUN_DATA/ring_full.s"
-expect_err "ring_full.s:6: error: core 0 word 2: P0: ERROR: DescriptorStream wrote 1053 descriptors, expected 1058"
+expect_err "ring_full.s:6: error: core 0 word 2: P0: ERROR: DescriptorStream wrote 1053 descriptors, expected 1058 (engine 0's ring was full: the rdma_desc_gen words since the last rdma_desc_start put 1028 descriptors on it, and a ring of 1024 holds at most 1023 until a start publishes them, D6)"
+
+# Gens that no start publishes: the run is fine, and the report says what the engines never saw.
+check run_gen_without_start 0 - -- run "$RUN_DATA/gen_without_start.s"
+expect_out "unstarted: core 0: 291 descriptors on 16 engines, written by 2 rdma_desc_gen words, the first at word 0 ("
+expect_out "gen_without_start.s:4), were never published by an rdma_desc_start: no engine saw them"
+expect_out "result: ok"
+expect_out_lines "stats: 145 descriptors, 8192 data bytes, 17 semaphore writes, 492 MMIO writes, 820 events
+unstarted: core 0:"
 
 check run_beyond 1 - -- run "$RUN_DATA/beyond_partition.s"
 expect_err "beyond_partition.s:3: error: core 0 word 0: rdma_desc_gen: dst_addr range [0x37800, 0x38800) is beyond the 229376 active bytes of an SBUF partition"
@@ -153,10 +161,19 @@ check run_no_peer 1 - -- run "$RUN_DATA/no_peer.s"
 expect_err_first "sbrdma: error: device: t="
 expect_err "core 0 engine 0 S2M queue 0: S2M destination: address 0x43003000000000 routes to chip 3, which does not exist (1 chips)"
 expect_out "result: FAILED (0 firmware errors, 1 device error, 0 deadlocked cores, 0 failed expects)"
+# The same fault on all 16 engines (each with its own address): one line names them all.
+check run_no_peer_all_engines 1 - -- run "$RUN_DATA/no_peer_all_engines.s"
+expect_err "core 0 engine 0 S2M queue 0: S2M destination: address 0x43003000000000 routes to chip 3, which does not exist (1 chips); the same on engines 1-15"
+expect_err_lines 1
+expect_out "result: FAILED (0 firmware errors, 16 device errors, 0 deadlocked cores, 0 failed expects)"
+
+# A core the topology lacks: the built-ins of its profile that have it are named.
+check run_core_of_a_bigger_topology 1 - -- run "$DIR/../../examples/cross_die_copy.s" --topology trn1
+expect_err "cross_die_copy.s:17: error: core 5 does not exist (topology trn1 has 2 cores; trn1.32xlarge has it: --topology trn1.32xlarge)"
 
 # Bad program files: every error with file:line, nothing runs.
 check run_bad_directives 1 - -- run "$RUN_DATA/bad_directives.s"
-expect_err "bad_directives.s:3: error: core 8 does not exist (topology trn2 has 8 cores)"
+expect_err "bad_directives.s:3: error: core 8 does not exist (topology trn2 has 8 cores; trn2.48xlarge and trn2u have it: --topology NAME)"
 expect_err "bad_directives.s:4: error: unknown key 'size' for .init (core, addr, bytes, pattern, partitions)"
 expect_err "bad_directives.s:5: error: 0x101 bytes from 0x37f00 leave the active partition (0x38000 bytes on cayman)"
 expect_err "bad_directives.s:6: error: unknown .expect kind 'psum' (sem or sbuf)"

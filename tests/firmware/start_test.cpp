@@ -297,5 +297,61 @@ TEST(RdmaDescStart, RingIdRunsOneTwoThreeZeroLapAfterLap) {
   EXPECT_EQ(lap_ids, (std::vector<unsigned>{1, 2, 3, 0, 1}));
 }
 
+// The firmware's count-check message says only the totals; the error's detail (sbrdma's own
+// words, not printed by the firmware) names the full ring or the role word. [CHOICE D6, D36]
+TEST(RdmaDescStart, TheStreamErrorsDetailNamesTheFullRing) {
+  const auto detail_of = [](std::uint32_t mask) {
+    FirmwareConfig cfg;
+    cfg.ring_depth = 32;
+    Core c(0, 0, cfg);
+    auto run =
+        c.fw.run({isa::encode(make_gen(mask, 256, 0, 0, 1, 0)), isa::encode(isa::RdmaDescStart{})});
+    EXPECT_TRUE(testing::drive(run));
+    EXPECT_EQ(c.fw.errors().size(), 1U);
+    return c.fw.errors().empty() ? std::string() : c.fw.errors()[0].detail;
+  };
+  // One engine: 128 partitions + 2 semaphore descriptors on a ring of 31 usable slots.
+  EXPECT_EQ(detail_of(0x1),
+            "engine 0's ring was full: the rdma_desc_gen words since the last rdma_desc_start put "
+            "130 descriptors on it, and a ring of 32 holds at most 31 until a start publishes "
+            "them, D6");
+  // Engines 1 and 2: 64 + 2 each; the first full one is told.
+  EXPECT_EQ(detail_of(0x6),
+            "2 rings were full, engine 1's: the rdma_desc_gen words since the last "
+            "rdma_desc_start put 66 descriptors on it, and a ring of 32 holds at most 31 until a "
+            "start publishes them, D6");
+}
+
+TEST(RdmaDescStart, TheStreamErrorsDetailNamesARoleWordThatDisagrees) {
+  Core c(0, 0);
+  c.env.local_store32(base::SocAddr{kTxRoleWord}, 0x0U);
+  auto run = c.fw.run(
+      {isa::encode(make_gen(0x3, 256, 0x100, 0x200, 4, 0)), isa::encode(isa::RdmaDescStart{})});
+  ASSERT_TRUE(testing::drive(run));
+  ASSERT_EQ(c.fw.errors().size(), 1U);
+  EXPECT_EQ(c.fw.errors()[0].message,
+            "P1: ERROR: DescriptorStream wrote 146 descriptors, expected 146");
+  EXPECT_EQ(c.fw.errors()[0].detail,
+            "the counts agree: bit 0 of Q7 P1's role word is not 1, its role's bit, D36");
+}
+
+// The gens no start has published yet: their first word and their count.
+TEST(RdmaDescStart, GensNotYetStartedAreKnownByTheirFirstWord) {
+  Core c(0, 0);
+  EXPECT_FALSE(c.fw.unstarted());
+  isa::EventSemaphore nop;
+  const isa::Word gen = isa::encode(make_gen(0x1, 64, 0, 0, 1, 0));
+  const isa::Word start = isa::encode(isa::RdmaDescStart{});
+  auto run = c.fw.run({isa::encode(nop), gen, gen, start, isa::encode(nop), gen, gen, gen});
+  ASSERT_TRUE(testing::drive(run));
+  ASSERT_TRUE(c.fw.errors().empty());
+  ASSERT_TRUE(c.fw.unstarted());
+  EXPECT_EQ(c.fw.unstarted()->first_pc, 5U);
+  EXPECT_EQ(c.fw.unstarted()->gens, 3U);
+  auto publish = c.fw.run({start});
+  ASSERT_TRUE(testing::drive(publish));
+  EXPECT_FALSE(c.fw.unstarted());
+}
+
 }  // namespace
 }  // namespace sbrdma::firmware

@@ -98,12 +98,16 @@ TEST(ProgramFile, DirectivesAndTheirDefaults) {
 TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
   const std::pair<std::string, std::string> cases[] = {
       {".core", "p.s:1: error: .core takes one core id: .core N"},
-      {".core 8", "p.s:1: error: core 8 does not exist (topology trn2 has 8 cores)"},
+      {".core 8",
+       "p.s:1: error: core 8 does not exist (topology trn2 has 8 cores; trn2.48xlarge and trn2u "
+       "have it: --topology NAME)"},
       {".core x", "p.s:1: error: bad number 'x' for core"},
       // Numbers past 64 bits are out of range as other numbers are, said with the text given.
       {".core 99999999999999999999999",
        "p.s:1: error: core 99999999999999999999999 does not exist (topology trn2 has 8 cores)"},
-      {".core 0x8", "p.s:1: error: core 0x8 does not exist (topology trn2 has 8 cores)"},
+      {".core 0x8",
+       "p.s:1: error: core 0x8 does not exist (topology trn2 has 8 cores; trn2.48xlarge and trn2u "
+       "have it: --topology NAME)"},
       {".init core=0 addr=99999999999999999999999 bytes=4 pattern=iota",
        "p.s:1: error: addr '99999999999999999999999' does not fit in 64 bits"},
       {".init core=0 addr=0 bytes=4 pattern=const:99999999999999999999999",
@@ -176,7 +180,8 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
        "p.s:1: error: unknown key 'bytes' for .expect sbuf ... equals (core, addr, partitions)"},
       // A fault after 'equals' says so (the two regions' faults often read alike).
       {".expect sbuf core=0 addr=0 bytes=4 equals core=9 addr=0",
-       "p.s:1: error: after 'equals': core 9 does not exist (topology trn2 has 8 cores)"},
+       "p.s:1: error: after 'equals': core 9 does not exist (topology trn2 has 8 cores; "
+       "trn2.48xlarge and trn2u have it: --topology NAME)"},
       {".expect sbuf core=0 addr=0 bytes=4 equals core=1 addr=0x37ffd",
        "p.s:1: error: after 'equals': 0x4 bytes from 0x37ffd leave the active partition "
        "(0x38000 bytes on cayman)"},
@@ -240,7 +245,8 @@ TEST(ProgramFile, EveryErrorOfADirectiveLine) {
   };
   EXPECT_EQ(errors(".init core=9 addr=zz bytes=0 pattern=foo size=1"),
             "p.s:1: error: unknown key 'size' for .init (core, addr, bytes, pattern, partitions)\n"
-            "p.s:1: error: core 9 does not exist (topology trn2 has 8 cores)\n"
+            "p.s:1: error: core 9 does not exist (topology trn2 has 8 cores; trn2.48xlarge and "
+            "trn2u have it: --topology NAME)\n"
             "p.s:1: error: bad number 'zz' for addr\n"
             "p.s:1: error: bytes must be at least 1\n"
             "p.s:1: error: unknown pattern 'foo' (iota, const:V or random:SEED)\n");
@@ -251,7 +257,8 @@ TEST(ProgramFile, EveryErrorOfADirectiveLine) {
             "p.s:1: error: idx 999 out of range (0..255)\n"
             "p.s:1: error: bad number '-' for value\n");
   EXPECT_EQ(errors(".expect sbuf core=9 addr=0 equals core=x addr=0 partitions=2:1"),
-            "p.s:1: error: core 9 does not exist (topology trn2 has 8 cores)\n"
+            "p.s:1: error: core 9 does not exist (topology trn2 has 8 cores; trn2.48xlarge and "
+            "trn2u have it: --topology NAME)\n"
             "p.s:1: error: missing key 'bytes' for .expect sbuf\n"
             "p.s:1: error: after 'equals': partitions 2:1 are not a range inside 0:128 (P0 < "
             "P1, P1 exclusive)\n"
@@ -259,7 +266,8 @@ TEST(ProgramFile, EveryErrorOfADirectiveLine) {
   // A bad partitions= does not hide a bad core, nor a fault of the region's range, nor the
   // reverse.
   EXPECT_EQ(errors(".init core=9 addr=0 bytes=4 pattern=iota partitions=2:1"),
-            "p.s:1: error: core 9 does not exist (topology trn2 has 8 cores)\n"
+            "p.s:1: error: core 9 does not exist (topology trn2 has 8 cores; trn2.48xlarge and "
+            "trn2u have it: --topology NAME)\n"
             "p.s:1: error: partitions 2:1 are not a range inside 0:128 (P0 < P1, P1 exclusive)\n");
   EXPECT_EQ(errors(".init core=0 addr=0x38000 bytes=1 pattern=iota partitions=1:0"),
             "p.s:1: error: partitions 1:0 are not a range inside 0:128 (P0 < P1, P1 exclusive)\n"
@@ -309,7 +317,11 @@ TEST(ProgramFile, ASemaphoreExpectMayBeNegative) {
 TEST(ProgramFile, CoresOfABiggerTopology) {
   EXPECT_TRUE(parse(".core 127\n", "trn2.48xlarge").ok());
   EXPECT_EQ(parse(".core 128\n", "trn2.48xlarge").errors.at(0).message,
-            "core 128 does not exist (topology trn2.48xlarge has 128 cores)");
+            "core 128 does not exist (topology trn2.48xlarge has 128 cores; trn2u has it: "
+            "--topology trn2u)");
+  // Past every built-in of the profile: none is named.
+  EXPECT_EQ(parse(".core 512\n", "trn2.48xlarge").errors.at(0).message,
+            "core 512 does not exist (topology trn2.48xlarge has 128 cores)");
 }
 
 TEST(FillPattern, BytesAsDocumented) {

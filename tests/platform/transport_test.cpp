@@ -129,7 +129,9 @@ TEST(Transport, RingTooSmallIsTheDescriptorStreamError) {
       "trn2", opt);
   EXPECT_EQ(only_error(o),
             "t.s:3: error: core 0 word 1: P0: ERROR: DescriptorStream wrote 46 descriptors, "
-            "expected 145");
+            "expected 145 (engine 0's ring was full: the rdma_desc_gen words since the last "
+            "rdma_desc_start put 130 descriptors on it, and a ring of 32 holds at most 31 until a "
+            "start publishes them, D6)");
 }
 
 TEST(Transport, DeadlockNamesCoreSemaphoreConditionAndValue) {
@@ -265,6 +267,48 @@ TEST(Transport, ARunCutAtTheTimeLimitFails) {
   EXPECT_EQ(failures[0].format(),
             "error: the run reached the simulated-time limit, 4611686018427387.904 ns (2^62 ps, "
             "about 53 days), with work left: it was stopped there");
+}
+
+TEST(Transport, DeviceErrorsThatDifferOnlyByEngineAreToldOnce) {
+  // Errors of one core's queues alike but for the engine and its addresses share a line;
+  // another core, direction, queue or wording keeps its own. The count stays every error.
+  RunReport r;
+  const auto err = [&](base::Tick t, device::CoreId core, unsigned engine, soc::Direction dir,
+                       unsigned q, std::string m) {
+    r.device_errors.push_back(device::ModelledError{t, core, engine, dir, q, std::move(m)});
+  };
+  const base::Tick t1{5'500'000};
+  const base::Tick t2{7'250'000};
+  err(t1, 0, 0, soc::Direction::kS2M, 0, "address 0x43003000000000 routes to chip 3");
+  err(t1, 0, 3, soc::Direction::kM2S, 0, "address 0x43003000000000 routes to chip 3");
+  err(t1, 0, 1, soc::Direction::kS2M, 0, "address 0x43003000200000 routes to chip 3");
+  err(t2, 0, 2, soc::Direction::kS2M, 0, "address 0x43003000400000 routes to chip 3");
+  err(t1, 1, 4, soc::Direction::kS2M, 0, "address 0x43003000800000 routes to chip 3");
+  err(t1, 0, 5, soc::Direction::kS2M, 0, "address 0x43003000a00000 routes to chip 4");
+  err(t2, 0, 7, soc::Direction::kS2M, 0, "address 0x43003000e00000 routes to chip 3");
+  r.device_errors.push_back(device::ModelledError{t1, 0, std::nullopt, std::nullopt, std::nullopt,
+                                                  "a bus write hit nothing"});
+  r.device_errors.push_back(device::ModelledError{t1, 0, std::nullopt, std::nullopt, std::nullopt,
+                                                  "a bus write hit nothing"});
+  std::vector<std::string> got;
+  for (const base::Error& e : report_failures(r)) got.push_back(e.format());
+  EXPECT_EQ(got,
+            (std::vector<std::string>{
+                "error: device: t=5500.000ns core 0 engine 0 S2M queue 0: address "
+                "0x43003000000000 routes to chip 3; the same on engines 1-2, 7 by t=7250.000ns",
+                "error: device: t=5500.000ns core 0 engine 3 M2S queue 0: address "
+                "0x43003000000000 routes to chip 3",
+                "error: device: t=5500.000ns core 1 engine 4 S2M queue 0: address "
+                "0x43003000800000 routes to chip 3",
+                "error: device: t=5500.000ns core 0 engine 5 S2M queue 0: address "
+                "0x43003000a00000 routes to chip 4",
+                "error: device: t=5500.000ns core 0: a bus write hit nothing",
+                "error: device: t=5500.000ns core 0: a bus write hit nothing",
+            }));
+  const ProgramOutcome o{r, {}, {}};
+  EXPECT_EQ(outcome_lines(o, false).back(),
+            "result: FAILED (0 firmware errors, 9 device errors, 0 deadlocked cores, 0 failed "
+            "expects)");
 }
 
 TEST(Transport, TimingOnlySkipsDataExpectsAndKeepsTime) {
