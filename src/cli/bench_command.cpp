@@ -442,13 +442,16 @@ int bench(const BenchArgs& a) {
   // The topology is told with the other flags' errors: it needs none of them.
   auto params = param_overrides(a.params);
   if (!params) errors.push_back(params.error());
-  auto topology = platform::load_topology(
+  auto loaded = platform::load_topology_and_params(
       a.topology, params ? std::span<const device::ParamOverrideSpec>(*params)
                          : std::span<const device::ParamOverrideSpec>());
-  if (!topology) errors.push_back(flag_error("--topology", topology.error()));
-  if (!opts || !topology || !params) return fail(errors);
+  if (!loaded) errors.push_back(flag_error("--topology", loaded.error()));
+  if (!opts || !loaded || !params) return fail(errors);
   platform::BenchOptions& o = *opts;
+  const device::Topology* topology = &loaded->topology;
   o.topology_name = topology->name();
+  o.topology_file = loaded->file;
+  o.file_params = loaded->file_params;
   o.params = std::move(*params);
   const collectives::Geometry geom = platform::geometry_of(*topology);
   if (!a.groups.empty()) {
@@ -614,8 +617,9 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       ->capture_default_str()
       ->check(kNonEmpty);
   add_param_option(*cmd, a->params);
-  cmd->add_option("--algorithm", a->algorithm,
-                  "auto, ring, mesh, rdh, hierarchical or hier (a comma list runs each that applies)")
+  cmd->add_option(
+         "--algorithm", a->algorithm,
+         "auto, ring, mesh, rdh, hierarchical or hier (a comma list runs each that applies)")
       ->capture_default_str();
   cmd->add_flag("--timing-only", a->timing_only, "Move no data (times are unchanged)");
   auto* jobs =

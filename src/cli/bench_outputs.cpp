@@ -111,8 +111,10 @@ void add_programs(const std::string& dir, const platform::BenchOptions& o,
         "cores' files joined, each after its own `.core N` line: every warmup and iteration; "
         "notes after `#` say what each word is for)",
         collectives::op_name(o.op), last.size, collectives::algorithm_name(last.algorithm),
-        o.topology_name, platform::with_param_overrides(o.params), core, o.iterations,
-        o.iterations == 1 ? "" : "s", o.warmups, o.warmups == 1 ? "" : "s",
+        o.topology_name,
+        platform::topology_file_note(o.topology_name, o.topology_file, o.file_params) +
+            platform::with_param_overrides(o.params),
+        core, o.iterations, o.iterations == 1 ? "" : "s", o.warmups, o.warmups == 1 ? "" : "s",
         o.params.empty() ? "" : " and --param");
   };
   std::vector<collectives::CoreProgram> programs = r.programs;

@@ -95,28 +95,25 @@ std::string format_topology(const Topology& t, const std::string& with) {
 
 /// "FILE sets NAME=VALUE, ...\n" for a topology file's own timing parameters (the values as
 /// the model keeps them, before --param), or "" for a built-in topology or a file of none.
-base::Result<std::string> file_params_line(const std::string& name) {
-  if (!platform::names_topology_file(name)) return std::string();
-  auto own = platform::topology_file_params(name);
-  if (!own.ok()) return own.error();
-  if (own->empty()) return std::string();
+std::string file_params_line(const platform::LoadedTopology& t) {
+  if (t.file_params.empty()) return {};
   std::string set;
-  for (const device::ParamOverrideSpec& o : *own) {
+  for (const device::ParamOverrideSpec& o : t.file_params) {
     set += fmt::format("{}{}={}", set.empty() ? "" : ", ", o.name, o.value);
   }
   return fmt::format("{} sets {} (every parameter: sbrdma info params --profile {})\n",
-                     base::printable_brief(name), set, base::printable_brief(name));
+                     base::printable_brief(t.file), set, base::printable_brief(t.file));
 }
 
 int run_info_topology(const std::string& name, const std::vector<std::string>& param_texts) {
   auto params = param_overrides(param_texts);
   if (!params) return fail(params.error());
-  auto t = platform::load_topology(name, *params);
+  auto t = platform::load_topology_and_params(name, *params);  // a file is read once
   if (!t.ok()) return fail(t.error());
-  auto own = file_params_line(name);
-  if (!own.ok()) return fail(own.error());
-  std::string out = format_topology(*t, platform::with_param_overrides(*params));
-  out.insert(out.find('\n') + 1, *own);  // after the first line
+  std::string out =
+      format_topology(t->topology, platform::topology_file_note(t->topology.name(), t->file, {}) +
+                                       platform::with_param_overrides(*params));
+  out.insert(out.find('\n') + 1, file_params_line(*t));  // after the first line
   std::fputs(out.c_str(), stdout);
   return 0;
 }
@@ -126,10 +123,10 @@ int run_info_topology(const std::string& name, const std::vector<std::string>& p
 base::Result<std::vector<device::ParamRow>> topology_file_rows(
     const std::string& path, std::span<const device::ParamOverrideSpec> params,
     std::string& header) {
-  auto t = platform::load_topology(path, params);
-  if (!t.ok()) return t.error();
-  auto own = platform::topology_file_params(path);
-  if (!own.ok()) return own.error();
+  auto loaded = platform::load_topology_and_params(path, params);  // the file read once
+  if (!loaded.ok()) return loaded.error();
+  const device::Topology* t = &loaded->topology;
+  const std::vector<device::ParamOverrideSpec>* own = &loaded->file_params;
   auto rows = device::timing_param_table(t->profile());
   if (!rows.ok()) return rows.error();
   const auto sets = [](std::span<const device::ParamOverrideSpec> list, std::string_view name) {

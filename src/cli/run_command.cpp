@@ -48,8 +48,9 @@ int run(const RunArgs& a) {
   opt.trace = !a.trace.empty();
   auto params = param_overrides(a.params);
   if (!params) return fail(params.error());
-  auto topology = platform::load_topology(a.topology, *params);
-  if (!topology) return fail(flag_error("--topology", topology.error()));
+  auto loaded = platform::load_topology_and_params(a.topology, *params);
+  if (!loaded) return fail(flag_error("--topology", loaded.error()));
+  device::Topology* topology = &loaded->topology;
   auto profile = soc::find_profile(topology->profile());
   if (!profile) return fail(profile.error());
   const std::string name = topology->name();
@@ -93,7 +94,10 @@ int run(const RunArgs& a) {
   }
   // The program by the name its diagnostics use (<stdin> for "-"), escaped as they escape it.
   std::printf("run %s on %s%s; programmed cores:%s\n", base::printable(text->name).c_str(),
-              name.c_str(), platform::with_param_overrides(*params).c_str(),
+              name.c_str(),
+              (platform::topology_file_note(name, loaded->file, loaded->file_params) +
+               platform::with_param_overrides(*params))
+                  .c_str(),
               cores.empty() ? " none" : cores.c_str());
   for (const std::string& line : platform::outcome_lines(*outcome, opt.debug_log)) {
     std::printf("%s\n", line.c_str());

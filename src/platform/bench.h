@@ -59,6 +59,10 @@ struct BenchOptions {
   bool breakdown = false;      ///< --breakdown: where each row's time goes (D45)
   bool timing_only = false;
   std::string topology_name = "trn2";
+  /// The topology file read ("" for a built-in) and the parameters it sets: outputs name them
+  /// where the topology could pass for another (topology_file_note). [CHOICE D47]
+  std::string topology_file;
+  std::vector<device::ParamOverrideSpec> file_params;
   /// --param: timing parameters set after the topology's, in order (header and JSON only:
   /// the topology passed to run_bench already has them). [CHOICE D47]
   std::vector<device::ParamOverrideSpec> params;

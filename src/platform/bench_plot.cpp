@@ -145,7 +145,8 @@ std::string format_plot(const BenchOptions& o, const BenchResult& r) {
               fitted_title(fmt::format("sbrdma bench {}: {} on ", collectives::op_name(o.op),
                                        ranks_and_groups(o, r.groups)),
                            o.topology_name,
-                           with_param_overrides(o.params) + ", " + dtype_and_reduction(o)));
+                           topology_file_note(o.topology_name, o.topology_file, o.file_params) +
+                               with_param_overrides(o.params) + ", " + dtype_and_reduction(o)));
   // Axes, grid and ticks.
   svg +=
       fmt::format("<path d=\"M{:.1f} {:.1f} V{:.1f} H{:.1f}\" stroke=\"black\" fill=\"none\"/>\n",

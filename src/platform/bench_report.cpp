@@ -57,13 +57,15 @@ std::string header_line(const BenchOptions& o, unsigned groups) {
   } else if (o.check == collectives::DataFill::kAllOnes) {
     data = ", all-ones data checked";
   }
-  return fmt::format(
-      "# sbrdma bench {}: {} on {}{}, {}, {} iteration{} after {} warmup{}{}{}{}\n",
-      collectives::op_name(o.op), ranks_and_groups(o, groups), o.topology_name,
-      with_param_overrides(o.params), what, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
-      o.warmups == 1 ? "" : "s", data, o.timing_only ? ", timing only" : "",
-      o.tie_seed != 0 ? fmt::format(", same-tick events shuffled by tie seed {}", o.tie_seed)
-                      : std::string());
+  return fmt::format("# sbrdma bench {}: {} on {}{}, {}, {} iteration{} after {} warmup{}{}{}{}\n",
+                     collectives::op_name(o.op), ranks_and_groups(o, groups), o.topology_name,
+                     topology_file_note(o.topology_name, o.topology_file, o.file_params) +
+                         with_param_overrides(o.params),
+                     what, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
+                     o.warmups == 1 ? "" : "s", data, o.timing_only ? ", timing only" : "",
+                     o.tie_seed != 0
+                         ? fmt::format(", same-tick events shuffled by tie seed {}", o.tie_seed)
+                         : std::string());
 }
 
 }  // namespace
@@ -246,9 +248,16 @@ std::string format_json(const BenchOptions& o, const BenchResult& r) {
     j["src_target_pairs"] = std::move(lists);
   }
   j["topology"] = o.topology_name;
-  nlohmann::ordered_json params = nlohmann::ordered_json::object();  // --param, D47
-  for (const device::ParamOverrideSpec& p : o.params) params[p.name] = p.value;
-  j["params"] = std::move(params);
+  // The file and what it sets, then --param (D47).
+  j["topology_file"] = o.topology_file.empty() ? nlohmann::ordered_json(nullptr)
+                                               : nlohmann::ordered_json(o.topology_file);
+  const auto params_object = [](std::span<const device::ParamOverrideSpec> list) {
+    nlohmann::ordered_json params = nlohmann::ordered_json::object();
+    for (const device::ParamOverrideSpec& p : list) params[p.name] = p.value;
+    return params;
+  };
+  j["topology_file_params"] = params_object(o.file_params);
+  j["params"] = params_object(o.params);
   j["dtype"] = collectives::dtype_name(o.dtype);
   // As the table's header: a collective that does not reduce has no reduction.
   j["reduce"] = collectives::is_reduction(o.op)

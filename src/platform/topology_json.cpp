@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/check.h"
 #include "base/printable.h"
 #include "platform/json_file.h"
 
@@ -358,17 +359,6 @@ Result<device::Topology> load_topology_file(const std::string& path) {
   return build(*spec, path);
 }
 
-Result<std::vector<device::ParamOverrideSpec>> topology_file_params(const std::string& path) {
-  auto spec = read_topology_spec(path);
-  if (!spec.ok()) return spec.error();
-  for (device::ParamOverrideSpec& p : spec->params) {
-    auto kept = kept_param_value(p.name, p.value);
-    if (!kept) return base::make_error(base::SourceLoc{path}, kept.error().message);
-    p.value = *kept;
-  }
-  return std::move(spec->params);
-}
-
 std::string topology_file(std::string_view name_or_path) {
   const auto names = device::builtin_topology_names();
   if (std::find(names.begin(), names.end(), name_or_path) != names.end()) return {};
@@ -402,15 +392,47 @@ Error unknown_topology(const std::string& name) {
 
 }  // namespace
 
-Result<device::Topology> load_topology(std::string_view name_or_path,
-                                       std::span<const device::ParamOverrideSpec> extra) {
+Result<LoadedTopology> load_topology_and_params(std::string_view name_or_path,
+                                                std::span<const device::ParamOverrideSpec> extra) {
   const std::string path = topology_file(name_or_path);
   if (!path.empty() && !looks_like_topology_file(path)) return unknown_topology(path);
   auto spec = path.empty() ? device::builtin_topology_spec(name_or_path) : read_topology_spec(path);
   if (!spec.ok()) return spec.error();
+  std::vector<device::ParamOverrideSpec> own =
+      path.empty() ? std::vector<device::ParamOverrideSpec>{} : spec->params;
   // After the topology's own: they are set in order, so the last one wins.
   spec->params.insert(spec->params.end(), extra.begin(), extra.end());
-  return build(*spec, path);
+  auto topo = build(*spec, path);
+  if (!topo.ok()) return topo.error();
+  for (device::ParamOverrideSpec& p : own) {  // each in range: the build set it
+    auto kept = kept_param_value(p.name, p.value);
+    SBRDMA_CHECK(kept.ok());
+    p.value = *kept;
+  }
+  return LoadedTopology{std::move(*topo), path, std::move(own)};
+}
+
+Result<device::Topology> load_topology(std::string_view name_or_path,
+                                       std::span<const device::ParamOverrideSpec> extra) {
+  auto loaded = load_topology_and_params(name_or_path, extra);
+  if (!loaded.ok()) return loaded.error();
+  return std::move(loaded->topology);
+}
+
+std::string topology_file_note(std::string_view name, const std::string& file,
+                               std::span<const device::ParamOverrideSpec> file_params) {
+  if (file.empty()) return {};
+  const auto builtins = device::builtin_topology_names();
+  const bool builtin_name = std::find(builtins.begin(), builtins.end(), name) != builtins.end();
+  std::string sets;
+  for (const device::ParamOverrideSpec& p : file_params) {
+    sets += fmt::format("{}{}={}", sets.empty() ? "" : ", ", p.name, p.value);
+  }
+  if (builtin_name) {
+    const std::string what = "topology file " + base::printable_brief(file);
+    return sets.empty() ? " (" + what + ")" : " (" + what + ", which sets " + sets + ")";
+  }
+  return sets.empty() ? std::string() : " (its file sets " + sets + ")";
 }
 
 std::string with_param_overrides(std::span<const device::ParamOverrideSpec> params) {

@@ -47,9 +47,25 @@ std::string topology_file(std::string_view name_or_path);
 /// name: it is not a built-in name, and has a '/', ends in ".json" or exists.
 bool names_topology_file(std::string_view name);
 
-/// The timing parameters a topology file's "params" sets, in its order, each value as the
-/// model keeps it (as parse_param_override's). Errors as load_topology_file()'s reading and
-/// parsing.
-base::Result<std::vector<device::ParamOverrideSpec>> topology_file_params(const std::string& path);
+/// A topology as load_topology_and_params() reads it.
+struct LoadedTopology {
+  device::Topology topology;
+  std::string file;  ///< the topology file read, "" for a built-in
+  /// The timing parameters the file's "params" sets, in its order, each value as the model
+  /// keeps it (as parse_param_override's); none for a built-in.
+  std::vector<device::ParamOverrideSpec> file_params;
+};
+
+/// load_topology(), reading the file once, with what the file is and sets.
+base::Result<LoadedTopology> load_topology_and_params(
+    std::string_view name_or_path, std::span<const device::ParamOverrideSpec> extra = {});
+
+/// What an output adds after the name of a topology read from `file`, so that it never passes
+/// for a built-in or for its unchanged self [CHOICE D47]: " (topology file F)" where `name` is
+/// a built-in's, " (its file sets a=1, b=2)" where the file sets parameters, or
+/// " (topology file F, which sets a=1)"; "" for a built-in (`file` empty) or a file of
+/// another name setting none.
+std::string topology_file_note(std::string_view name, const std::string& file,
+                               std::span<const device::ParamOverrideSpec> file_params);
 
 }  // namespace sbrdma::platform

@@ -19,8 +19,34 @@ else _fail "noparams.json has no empty params object"; fi
 printf '%s\n' '{"name":"trn2","chips":1,"params":{"q7_desc_gen_cost":0}}' >"$(work)/nogen.json"
 check params_file 0 - -- bench sendrecv -r 2 -b 1K --timing-only --topology nogen.json
 expect_out "        1024             256     fp32        1.94 "
-check params_after_file 0 - -- bench sendrecv -r 2 -b 1K --timing-only --topology nogen.json --param q7_desc_gen_cost=25
+check params_after_file 0 - -- bench sendrecv -r 2 -b 1K --timing-only --topology nogen.json --param q7_desc_gen_cost=25 --report-to-json-file nogen_out.json
 expect_out "        1024             256     fp32        5.84 "
+# A file that calls itself trn2 and sets parameters never passes for the built-in: the header,
+# the JSON and run's first line name the file and what it sets (D47).
+expect_out "# sbrdma bench sendrecv: 2 ranks x 1 group on trn2 (topology file nogen.json, which sets q7_desc_gen_cost=0) with q7_desc_gen_cost=25, fp32,"
+if [[ $(sed -n '/^  "topology":/,/^  "dtype":/p' "$(work)/nogen_out.json" | tr -d ' \n') == '"topology":"trn2","topology_file":"nogen.json","topology_file_params":{"q7_desc_gen_cost":0.0},"params":{"q7_desc_gen_cost":25.0},"dtype":"fp32",' ]]; then
+  pass=$((pass + 1))
+else _fail "nogen_out.json does not name the topology file and both sets of parameters"; fi
+if grep -q '^  "topology_file": null,$' "$(work)/noparams.json" && grep -q '^  "topology_file_params": {},$' "$(work)/noparams.json"; then
+  pass=$((pass + 1))
+else _fail "noparams.json: a built-in has no topology file"; fi
+printf '.core 0\nrdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0x1 free_dim_bytes=64\nrdma_desc_start\n' >"$(work)/one.s"
+check params_run_file 0 - -- run one.s --topology nogen.json
+expect_out "run one.s on trn2 (topology file nogen.json, which sets q7_desc_gen_cost=0); programmed cores: 0"
+# The built-in's name alone is enough to be named; parameters alone are told as the file's.
+printf '%s\n' '{"chips":2,"torus":[2]}' >"$(work)/trn2.json"
+check params_file_named_builtin 0 - -- info topology trn2.json
+expect_out "topology trn2 (topology file trn2.json): profile cayman, 2 chips"
+printf '%s\n' '{"name":"slowlink","chips":1,"params":{"c2c_latency":400}}' >"$(work)/slowlink.json"
+check params_file_own_name 0 - -- bench sendrecv -r 2 -b 1K --timing-only --topology slowlink.json
+expect_out "on slowlink (its file sets c2c_latency=400), fp32,"
+# A file read from a pipe is read once: info topology and info params --profile take it.
+printf '%s\n' '{"name":"piped","chips":1,"params":{"c2c_latency":400}}' >"$(work)/piped.json"
+check params_info_topology_pipe 0 piped.json -- info topology /dev/stdin
+expect_out "topology piped: profile cayman"
+expect_out "/dev/stdin sets c2c_latency=400"
+check params_info_params_pipe 0 piped.json -- info params --profile /dev/stdin
+expect_out "c2c_latency                400  ns    topology file "
 # Several, in any order; a value with a fraction or an exponent (half the gen cost: 2.0 us less).
 check params_several 0 - -- bench sendrecv -r 2 -b 1K --timing-only --param dma_fixed_cost=1.3e3 --param=q7_desc_gen_cost=12.5
 expect_out "on trn2 with dma_fixed_cost=1300, q7_desc_gen_cost=12.5, fp32"
