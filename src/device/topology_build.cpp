@@ -258,6 +258,11 @@ class TopologyBuilder {
   }
 
   base::Status connected() {
+    if (t_.chips_ > 1 && spec_.shape == ChipShape::kLinks && spec_.links.empty()) {
+      return at("/chips", std::to_string(t_.chips_) +
+                              " chips and no links between them: \"links\", \"torus\" or "
+                              "\"mesh\" connects them");
+    }
     std::vector<bool> seen(t_.chips_, false);
     std::deque<ChipId> queue{0};
     seen[0] = true;
@@ -293,6 +298,10 @@ class TopologyBuilder {
           return at(path + "/chips",
                     chip_str(c) + " does not exist (" + std::to_string(t_.chips_) + " chips)");
         }
+      }
+      if (o.chip_a == o.chip_b) {
+        return at(path + "/chips",
+                  "self link (" + chip_str(o.chip_a) + " to itself): a link joins two chips");
       }
       LinkId found = kNoLink;
       for (LinkId l : t_.c2c_[o.chip_a]) {

@@ -147,6 +147,43 @@ class PositionOfError : public nlohmann::json::json_sax_t {
   }
 };
 
+/// A SAX pass that stops where arrays and objects nest deeper than `limit` (what it passes
+/// over costs nothing: no document is built).
+class NestingLimit : public nlohmann::json::json_sax_t {
+ public:
+  explicit NestingLimit(std::size_t limit) : limit_(limit) {}
+  bool too_deep = false;  ///< the pass stopped at the limit
+
+  bool null() override { return true; }
+  bool boolean(bool /*val*/) override { return true; }
+  bool number_integer(number_integer_t /*val*/) override { return true; }
+  bool number_unsigned(number_unsigned_t /*val*/) override { return true; }
+  bool number_float(number_float_t /*val*/, const string_t& /*s*/) override { return true; }
+  bool string(string_t& /*val*/) override { return true; }
+  bool binary(binary_t& /*val*/) override { return true; }
+  bool start_object(std::size_t /*elements*/) override { return open(); }
+  bool key(string_t& /*val*/) override { return true; }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t /*elements*/) override { return open(); }
+  bool end_array() override { return close(); }
+  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+                   const nlohmann::json::exception& /*ex*/) override {
+    return false;  // the DOM parse that follows reports it, with its line
+  }
+
+ private:
+  bool open() {
+    too_deep = ++depth_ > limit_;
+    return !too_deep;
+  }
+  bool close() {
+    --depth_;
+    return true;
+  }
+  std::size_t limit_;
+  std::size_t depth_ = 0;
+};
+
 /// The 1-based line of 1-based byte `byte` of `text` (one past the end: the last line; 0: the
 /// first).
 int line_at(std::string_view text, std::size_t byte) {
@@ -163,6 +200,17 @@ base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::s
     const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(nul), '\n');
     return base::make_error(base::SourceLoc{file, static_cast<int>(line)},
                             "malformed JSON: a NUL byte (JSON text has none)");
+  }
+  // The document the parser builds for a 10 MB file of nested brackets takes over 1 GB; no
+  // input of sbrdma nests past 4 levels, so a first pass refuses such a file before it is
+  // built.
+  NestingLimit nesting(kMaxJsonNesting);
+  if (!nlohmann::json::sax_parse(text.begin(), text.end(), &nesting) && nesting.too_deep) {
+    return base::make_error(
+        base::SourceLoc{file},
+        fmt::format("arrays and objects nest deeper than {} levels (a topology, replica-group or "
+                    "pairs file needs at most 4)",
+                    kMaxJsonNesting));
   }
   nlohmann::json doc;
   try {

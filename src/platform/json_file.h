@@ -29,7 +29,11 @@ using base::json_child;
 /// (`/replica_groups` and {1, 0}: `/replica_groups/1/0`).
 std::string json_index_path(const std::string& path, std::span<const std::size_t> indices);
 
-/// Parses `text`, refusing a repeated key; `file` names it in errors. Never throws.
+/// The deepest nesting of arrays and objects parse_json_text takes; the inputs need 4.
+inline constexpr std::size_t kMaxJsonNesting = 64;
+
+/// Parses `text`, refusing a repeated key and nesting past kMaxJsonNesting; `file` names it
+/// in errors. Never throws.
 base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::string& file);
 
 /// An error about the value at JSON path `path` of `file` ("" is the root, named "/"):

@@ -203,11 +203,19 @@ base::Status read_params(const json& root, TopologySpec& s) {
   return base::ok_status();
 }
 
-/// Unicode White_Space (the controls aside: refused before) and the zero-width characters.
-bool shows_as_blank(char32_t c) {
-  return c == 0x20 || c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200d) || c == 0x2028 ||
-         c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x2060 || c == 0x3000 || c == 0xfeff ||
-         c == 0x180e;
+/// Unicode White_Space (the controls aside: refused before), the zero-width and other
+/// default-ignorable characters (soft hyphen, fillers, variation selectors, tags, invisible
+/// operators), the braille blank, and the combining marks, which show nothing of their own.
+bool shows_nothing(char32_t c) {
+  const auto in = [c](char32_t lo, char32_t hi) { return c >= lo && c <= hi; };
+  return c == 0x20 || c == 0xa0 || c == 0xad || c == 0x34f || c == 0x1680 || in(0x115f, 0x1160) ||
+         in(0x17b4, 0x17b5) || in(0x180b, 0x180f) || in(0x2000, 0x200d) || c == 0x2028 ||
+         c == 0x2029 || c == 0x202f || in(0x205f, 0x2064) || c == 0x2800 || c == 0x3000 ||
+         c == 0x3164 || in(0xfe00, 0xfe0f) || c == 0xfeff || c == 0xffa0 || in(0x1d173, 0x1d17a) ||
+         in(0xe0000, 0xe007f) || in(0xe0100, 0xe01ef) ||
+         // combining marks: diacriticals and their extensions, for symbols, half marks
+         in(0x300, 0x36f) || in(0x1ab0, 0x1aff) || in(0x1dc0, 0x1dff) || in(0x20d0, 0x20ff) ||
+         in(0xfe20, 0xfe2f);
 }
 
 /// The bidirectional formatting characters (marks, embeddings, overrides, isolates).
@@ -276,9 +284,14 @@ Result<TopologySpec> read_spec(const json& root, const std::string& default_name
     return bad_name("the name is " + what, "is " + what);
   }
   // The C1 controls (U+0080..U+009F) are control characters too: U+009B starts a terminal
-  // escape.
+  // escape. The line and paragraph separators break a one-line header in some terminals and
+  // editors.
   const std::vector<char32_t> points = base::xml_code_points(s.name);
   for (const char32_t c : points) {
+    if (c == 0x2028 || c == 0x2029) {
+      return bad_name(fmt::format("line break U+{:04X} in the name", static_cast<unsigned>(c)),
+                      fmt::format("has line break U+{:04X}", static_cast<unsigned>(c)));
+    }
     if (c >= 0x80 && c <= 0x9f) {
       return bad_name(
           fmt::format("control character U+{:04X} in the name", static_cast<unsigned>(c)),
@@ -287,7 +300,7 @@ Result<TopologySpec> read_spec(const json& root, const std::string& default_name
   }
   // Nor a name that shows as nothing (Unicode spaces and zero-width characters only), or
   // holds a bidirectional control, which reorders what a terminal shows around it.
-  if (std::all_of(points.begin(), points.end(), shows_as_blank)) {
+  if (std::all_of(points.begin(), points.end(), shows_nothing)) {
     return bad_name(fmt::format("expected a name that shows, got only spaces or invisible "
                                 "characters ({})",
                                 code_point_list(points)),
@@ -369,9 +382,10 @@ namespace {
 
 /// A name that is not a built-in one is read as a file if it looks like one.
 bool looks_like_topology_file(const std::string& path) {
+  // A link counts even if it leads nowhere (dangling, a loop): opening it says why.
   std::error_code ec;
   return path.find('/') != std::string::npos || path.ends_with(".json") ||
-         std::filesystem::exists(path, ec);
+         std::filesystem::exists(std::filesystem::symlink_status(path, ec));
 }
 
 }  // namespace

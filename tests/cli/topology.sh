@@ -180,3 +180,15 @@ expect_err_lines 1
 printf '%s\n' '{"chips":2,"links":[{"from":0,"to":1,"bandwidth_gbps":123456789.0125,"latency_ns":999999999.9999}]}' >"$(work)/wide.json"
 check topo_wide_values 0 - -- info topology wide.json
 expect_out " 123456789.013 1000000000  c2c.chip0-chip1"
+
+# A symbolic link named like a topology is read as a file even where it leads nowhere: the
+# error is why it cannot be opened, not "unknown topology".
+ln -s loop2 "$(work)/loop1" && ln -s loop1 "$(work)/loop2" && ln -s nowhere "$(work)/dangling_topo"
+check topology_symlink_loop 1 - -- info topology loop1
+expect_err "loop1: error: cannot open: Too many levels of symbolic links"
+check topology_symlink_dangling 1 - -- info topology dangling_topo
+expect_err "dangling_topo: error: cannot open: No such file or directory"
+# Chips without links, and an override of a chip with itself, say what is wrong.
+printf '%s\n' '{"chips":2}' >"$(work)/nolinks.json"
+check topology_no_links 1 - -- info topology nolinks.json
+expect_err 'nolinks.json: error: /chips: 2 chips and no links between them: "links", "torus" or "mesh" connects them'

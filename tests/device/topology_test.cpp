@@ -273,6 +273,15 @@ TEST(Topology, BuilderRefusesInconsistentSpecs) {
   s.links.pop_back();
   s.links.pop_back();  // chips 0-1-2 joined, chip 3 alone
   EXPECT_EQ(msg(s), "/links: chip 3 is unreachable from chip 0 (all chips must be connected)");
+  // No links at all: what is missing is named, not a chip.
+  s.links.clear();
+  EXPECT_EQ(msg(s),
+            "/chips: 4 chips and no links between them: \"links\", \"torus\" or \"mesh\" "
+            "connects them");
+  s = ring(4);
+  s.link_overrides = {LinkOverrideSpec{2, 2, 1.0, std::nullopt}};
+  EXPECT_EQ(msg(s),
+            "/link_overrides/0/chips: self link (chip 2 to itself): a link joins two chips");
   s = builtin_topology_spec("trn2.48xlarge").value();
   s.chips = 8;
   EXPECT_EQ(msg(s), "/torus: 4 x 4 is not 8 chips (/chips)");

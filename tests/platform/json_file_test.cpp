@@ -69,6 +69,28 @@ TEST(JsonFile, ANumberPastADoublesRangeIsMalformedJsonWithItsLine) {
   EXPECT_TRUE(parse_json_text("[1e308, 18446744073709551616]", "in.json").ok());
 }
 
+TEST(JsonFile, NestingPastTheLimitIsRefusedBeforeADocumentIsBuilt) {
+  const auto nested = [](std::size_t levels) {
+    return "{\"a\":" + std::string(levels - 1, '[') + std::string(levels - 1, ']') + "}";
+  };
+  EXPECT_TRUE(parse_json_text(nested(kMaxJsonNesting), "d.json").ok());
+  const std::string refused =
+      "d.json: error: arrays and objects nest deeper than 64 levels (a topology, replica-group or "
+      "pairs file needs at most 4)";
+  auto deeper = parse_json_text(nested(kMaxJsonNesting + 1), "d.json");
+  ASSERT_FALSE(deeper.ok());
+  EXPECT_EQ(deeper.error().format(), refused);
+  // A million levels: refused at once (the DOM of five million took over 1 GB).
+  auto bomb = parse_json_text(nested(1'000'000), "d.json");
+  ASSERT_FALSE(bomb.ok());
+  EXPECT_EQ(bomb.error().format(), refused);
+  // A document malformed before the limit is told as malformed, with its line.
+  auto bad = parse_json_text("{\"a\":1,,\n\"b\":" + std::string(100, '[') + "}", "d.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().loc.line, 1);
+  EXPECT_NE(bad.error().message.find("malformed JSON"), std::string::npos);
+}
+
 TEST(JsonFile, MalformedJsonKeepsItsLineAndMessage) {
   // A syntax error is reported as before, even after a repeated key.
   auto j = parse_json_text("{\"a\": 1,\n\"a\": 2,\n\"b\" 3}", "in.json");

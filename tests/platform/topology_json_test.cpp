@@ -1,5 +1,6 @@
 #include "platform/topology_json.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -275,9 +276,23 @@ TEST(TopologyJson, TypesAndShapesAreChecked) {
             "t.json: error: /name: expected a name that shows, got only spaces or invisible "
             "characters (U+200B)");
   EXPECT_EQ(
-      parse_error(R"({"chips": 1, "name": " \ufeff\u2060\u200d\u2028\u2029\u202f\u205f\u1680 "})"),
+      parse_error(R"({"chips": 1, "name": " \ufeff\u2060\u200d\u202f\u205f\u1680\u3164\u2800 "})"),
       "t.json: error: /name: expected a name that shows, got only spaces or invisible "
-      "characters (U+0020 U+FEFF U+2060 U+200D U+2028 U+2029 U+202F U+205F ...)");
+      "characters (U+0020 U+FEFF U+2060 U+200D U+202F U+205F U+1680 U+3164 ...)");
+  // Default-ignorable characters and combining marks show nothing of their own either.
+  for (const char* name : {"\\u00ad", "\\ufe0f", "\\udb40\\udc41", "\\u115f", "\\u0301",
+                           "\\u20e3\\u034f", "\\udb40\\udd00"}) {
+    EXPECT_NE(parse_error(fmt::format(R"({{"chips": 1, "name": "{}"}})", name))
+                  .find("expected a name that shows, got only spaces or invisible characters"),
+              std::string::npos)
+        << name;
+  }
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "e\u0301 a\u00adb"})"), "ok");
+  // The line and paragraph separators break a one-line header: refused wherever they sit.
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "a\u2028b"})"),
+            "t.json: error: /name: line break U+2028 in the name");
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "x\u2029"})"),
+            "t.json: error: /name: line break U+2029 in the name");
   EXPECT_EQ(parse_topology_json(R"({"chips": 1})", "\u3000.json").error().format(),
             "\\xe3\\x80\\x80.json: error: /: the file name, the topology's name when it gives "
             "none, shows "
