@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -123,36 +124,13 @@ class DuplicateKeyFinder : public nlohmann::json::json_sax_t {
   std::vector<Frame> frames_;
 };
 
-/// A SAX pass that only finds where the parse fails (values and keys pass).
-class PositionOfError : public nlohmann::json::json_sax_t {
+/// A SAX pass that builds nothing: it finds where the parse fails, or stops where arrays and
+/// objects nest deeper than `limit`.
+class Scan : public nlohmann::json::json_sax_t {
  public:
-  std::size_t byte = 0;  ///< 1-based, as parse_error's; 0: no error
-
-  bool null() override { return true; }
-  bool boolean(bool /*val*/) override { return true; }
-  bool number_integer(number_integer_t /*val*/) override { return true; }
-  bool number_unsigned(number_unsigned_t /*val*/) override { return true; }
-  bool number_float(number_float_t /*val*/, const string_t& /*s*/) override { return true; }
-  bool string(string_t& /*val*/) override { return true; }
-  bool binary(binary_t& /*val*/) override { return true; }
-  bool start_object(std::size_t /*elements*/) override { return true; }
-  bool key(string_t& /*val*/) override { return true; }
-  bool end_object() override { return true; }
-  bool start_array(std::size_t /*elements*/) override { return true; }
-  bool end_array() override { return true; }
-  bool parse_error(std::size_t position, const std::string& /*last_token*/,
-                   const nlohmann::json::exception& /*ex*/) override {
-    byte = position;
-    return false;
-  }
-};
-
-/// A SAX pass that stops where arrays and objects nest deeper than `limit` (what it passes
-/// over costs nothing: no document is built).
-class NestingLimit : public nlohmann::json::json_sax_t {
- public:
-  explicit NestingLimit(std::size_t limit) : limit_(limit) {}
-  bool too_deep = false;  ///< the pass stopped at the limit
+  explicit Scan(std::size_t limit = SIZE_MAX) : limit_(limit) {}
+  std::size_t byte = 0;   ///< where the parse failed, 1-based as parse_error's; 0: nowhere
+  bool too_deep = false;  ///< the pass stopped at the nesting limit
 
   bool null() override { return true; }
   bool boolean(bool /*val*/) override { return true; }
@@ -166,9 +144,10 @@ class NestingLimit : public nlohmann::json::json_sax_t {
   bool end_object() override { return close(); }
   bool start_array(std::size_t /*elements*/) override { return open(); }
   bool end_array() override { return close(); }
-  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+  bool parse_error(std::size_t position, const std::string& /*last_token*/,
                    const nlohmann::json::exception& /*ex*/) override {
-    return false;  // the DOM parse that follows reports it, with its line
+    byte = position;
+    return false;
   }
 
  private:
@@ -204,7 +183,7 @@ base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::s
   // The document the parser builds for a 10 MB file of nested brackets takes over 1 GB; no
   // input of sbrdma nests past 4 levels, so a first pass refuses such a file before it is
   // built.
-  NestingLimit nesting(kMaxJsonNesting);
+  Scan nesting(kMaxJsonNesting);  // a malformed text is told by the parse below, with its line
   if (!nlohmann::json::sax_parse(text.begin(), text.end(), &nesting) && nesting.too_deep) {
     return base::make_error(
         base::SourceLoc{file},
@@ -221,7 +200,7 @@ base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::s
   } catch (const nlohmann::json::out_of_range& e) {
     // A number past a double's range (1e400): the DOM parser throws without a position; a
     // SAX pass stops at the same token and gives it.
-    PositionOfError where;
+    Scan where;
     nlohmann::json::sax_parse(text.begin(), text.end(), &where);
     return base::make_error(base::SourceLoc{file, line_at(text, where.byte)},
                             "malformed JSON: " + parse_error_text(e.what()));
