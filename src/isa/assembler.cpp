@@ -136,7 +136,16 @@ std::optional<Word> parse_instruction(std::string_view line, const base::SourceL
   }
   if (errors.size() != errors_before) return std::nullopt;
   const Problems problems = validate(word);
-  for (const Problem& p : problems) errors.push_back(base::make_error(loc, p.message));
+  for (const Problem& p : problems) {
+    const bool left_out =
+        !p.field.empty() && std::none_of(seen.begin(), seen.end(), [&](std::string_view k) {
+          return k == p.field || k.starts_with(std::string(p.field) + ".");
+        });
+    errors.push_back(base::make_error(
+        loc, left_out
+                 ? fmt::format("{}; {} was not given, and 0 is no value for it", p.message, p.field)
+                 : p.message));
+  }
   if (!problems.empty()) return std::nullopt;
   return word;
 }

@@ -26,6 +26,9 @@ std::string_view fault_name(Fault fault);
 struct Problem {
   Fault fault;
   std::string message;
+  /// The field whose value breaks the rule, where one does (`dma_engine_mask`): the assembler
+  /// says when the line left it out.
+  std::string_view field{};
 };
 
 using Problems = std::vector<Problem>;

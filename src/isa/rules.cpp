@@ -42,7 +42,8 @@ void check_rdma_desc_gen(const Word& word, Problems& out) {
     out.push_back({Fault::kRuleViolated,
                    fmt::format("dma_engine_mask 0x{:x} selects {} engines (must be 1, 2, 4, 8 or "
                                "16)",
-                               mask, base::popcount(mask))});
+                               mask, base::popcount(mask)),
+                   "dma_engine_mask"});
   }
   if (g.is_bidirectional != 0) {  // [CHOICE D10]
     out.push_back({Fault::kUnsupported,

@@ -91,6 +91,7 @@ expect_err "bad_out_of_range.s:4: error: value 0x20000000 out of range for src_a
 expect_err_lines 14
 expect_out_file /dev/null
 check asm_rules 1 - -- asm --hex "$D/bad_rules.s"
+expect_err "bad_rules.s:2: error: rdma_desc_gen: dma_engine_mask 0x0 selects 0 engines (must be 1, 2, 4, 8 or 16); dma_engine_mask was not given, and 0 is no value for it"
 expect_err "bad_rules.s:3: error: rdma_desc_gen: dma_engine_mask 0x7 selects 3 engines (must be 1, 2, 4, 8 or 16)"
 expect_err "bad_rules.s:5: error: rdma_desc_gen: is_bidirectional=1 is not supported"
 expect_err_lines 13
