@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/file_io.h"
 #include "cli/numbers.h"
+#include "platform/topology_json.h"
 #include "soc/address_map.h"
 #include "soc/print.h"
 #include "soc/profile.h"
@@ -33,7 +34,13 @@ int run_decode_addr(const AddrArgs& a) {
   if (!die) return fail(die.error());
   auto v = parse_u64(a.addr);
   if (!v) return fail(flag_error("ADDR", v.error()));  // named as --help names it
-  auto profile = soc::find_profile(profile_flag(a.profile));
+  std::string profile_name = profile_flag(a.profile);
+  if (platform::names_topology_file(a.profile)) {  // a topology file: its profile
+    auto t = platform::load_topology(a.profile);
+    if (!t) return fail(flag_error("--profile", t.error()));
+    profile_name = t->profile();
+  }
+  auto profile = soc::find_profile(profile_name);
   if (!profile) return fail(profile_flag_error(profile.error()));
   if ((*profile)->dies_per_chip != 0 && *die >= (*profile)->dies_per_chip) {
     return fail(base::make_error(fmt::format("--die {}: profile {} has {} die{} per chip", *die,
@@ -123,8 +130,8 @@ void add_decode_soc(CLI::App& decode, Context& ctx) {
       ->required();
   addr->add_option("--profile", args->profile,
                    "generation profile (cayman, sunda, mariana; maverick: the views only, no "
-                   "map), or a built-in topology for its profile (trn2, trn2u, ...: cayman; "
-                   "trn1, ...: sunda)")
+                   "map), or a built-in topology or topology file for its profile (trn2, "
+                   "trn2u, ...: cayman; trn1, ...: sunda)")
       ->capture_default_str();
   addr->add_option("--chip", args->chip,
                    fmt::format("issuer's chip (routing id, 0 to {})", soc::kMaxChipId))

@@ -127,3 +127,13 @@ expect_out "0x0100  BROADCAST_CFG_GROUP"
 check addr_die_of_one_die_profile 1 - -- decode addr 0x1002506038 --profile sunda --die 1
 expect_err "error: --die 1: profile sunda has 1 die per chip"
 check addr_die_of_two_die_profile 0 - -- decode addr 0x1002506038 --die 1
+
+# --profile takes a topology file too: its profile decodes.
+printf '%s\n' '{"chips":1,"profile":"sunda"}' >"$(work)/sunda1.json"
+check addr_profile_file 1 - -- decode addr 0x1000 --profile sunda1.json --die 1
+expect_err "sbrdma: error: --die 1: profile sunda has 1 die per chip"
+printf '%s\n' '{"chips":16,"torus":[4,4]}' >"$(work)/sixteen.json"
+check addr_profile_file_cayman 0 - -- decode addr 0x4a806000020000 --profile sixteen.json
+expect_out "region TPB_6.STATE_BUF +0x20000: core 86 (chip 10 tpb 6, die 1)"
+check addr_profile_file_missing 1 - -- decode addr 0x1000 --profile missing.json
+expect_err "missing.json: error: cannot open: No such file or directory"
