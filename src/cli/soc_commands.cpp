@@ -26,6 +26,39 @@ struct AddrArgs {
   std::string die = "0";
 };
 
+/// For a 32-bit address that hits nothing: the DMA engine and broadcast registers whose low
+/// 32 bits it is, as the firmware's DEBUG lines print doorbells and bases (D22c), one line
+/// each (at most 4).
+std::string low_32_bits_of(const soc::AddressMap& map, std::uint64_t low) {
+  std::vector<std::uint64_t> found;
+  std::size_t more = 0;
+  for (const soc::Region& r : map.regions().regions()) {
+    const bool dma = r.engine >= 0 || r.kind == soc::RegionKind::kBcastM2s ||
+                     r.kind == soc::RegionKind::kBcastS2m || r.kind == soc::RegionKind::kBcastGen ||
+                     r.kind == soc::RegionKind::kBcastGenEx;
+    if (!dma) continue;
+    const std::uint64_t high = r.base.v & ~std::uint64_t{UINT32_MAX};
+    if (high == 0) continue;  // the address itself, which hit nothing
+    const std::uint64_t full = high | low;
+    if (!r.contains(base::SocAddr{full})) continue;
+    if (found.size() < 4) {
+      found.push_back(full);
+    } else {
+      ++more;
+    }
+  }
+  std::string out;
+  for (const std::uint64_t full : found) {
+    const soc::Region* r = map.regions().find(base::SocAddr{full});
+    out += fmt::format(
+        "  the low 32 bits of {:#x} ({} +{:#x}), as DEBUG lines print DMA addresses "
+        "(D22c): sbrdma decode addr {:#x}\n",
+        full, r->name, full - r->base.v, full);
+  }
+  if (more > 0) out += fmt::format("  ... and {} more addresses with these low 32 bits\n", more);
+  return out;
+}
+
 int run_decode_addr(const AddrArgs& a) {
   // The flags first, as a usage error would be: read as every number on the line is.
   auto chip = parse_flag_number("--chip", a.chip, "a chip routing id", 0, soc::kMaxChipId);
@@ -57,6 +90,7 @@ int run_decode_addr(const AddrArgs& a) {
     out += "route: not routable: " + dec.error().message + "\n";
   } else {
     out += soc::format_decoded(*dec, issuer, **profile);
+    if (!dec->hit && addr.v <= UINT32_MAX) out += low_32_bits_of(*map, addr.v);
   }
   std::fputs(out.c_str(), stdout);
   return 0;

@@ -137,3 +137,12 @@ check addr_profile_file_cayman 0 - -- decode addr 0x4a806000020000 --profile six
 expect_out "region TPB_6.STATE_BUF +0x20000: core 86 (chip 10 tpb 6, die 1)"
 check addr_profile_file_missing 1 - -- decode addr 0x1000 --profile missing.json
 expect_err "missing.json: error: cannot open: No such file or directory"
+# The firmware's DEBUG lines print doorbells as their low 32 bits (D22c): such an address,
+# which hits nothing, names the DMA registers it is the low half of, on either die.
+check addr_low_32_bits 0 - -- decode addr 0x020a1038
+expect_out "hits nothing (chip-relative address 0x20a1038)"
+expect_out "  the low 32 bits of 0x10020a1038 (SE_0.SDMA_0.BCAST_UDMA_S2M +0x1038), as DEBUG lines print DMA addresses (D22c): sbrdma decode addr 0x10020a1038"
+expect_out "  the low 32 bits of 0x8010020a1038 (SE_2.SDMA_0.BCAST_UDMA_S2M +0x1038)"
+check addr_low_32_bits_none 0 - -- decode addr 0x1000
+expect_out "hits nothing (chip-relative address 0x1000)"
+if grep -q "low 32 bits" "$(work)/out"; then _fail "0x1000 is the low half of no DMA register"; else pass=$((pass + 1)); fi
