@@ -107,9 +107,9 @@ void add_programs(const std::string& dir, const platform::BenchOptions& o,
   auto header = [&](collectives::CoreId core) {
     return fmt::format(
         "sbrdma bench {} {} B {} on {}{}: core {}, {} iteration{} after {} warmup{}\n"
-        "(assemble with `sbrdma asm`; `sbrdma run` with the bench's --topology{} runs the "
-        "cores' files joined, each after its own `.core N` line: every warmup and iteration; "
-        "notes after `#` say what each word is for)",
+        "(assemble with `sbrdma asm`; `sbrdma run DIR` with the bench's --topology{} runs the "
+        "folder's coreN.s files, each on its core: every warmup and iteration; notes after `#` "
+        "say what each word is for)",
         collectives::op_name(o.op), last.size, collectives::algorithm_name(last.algorithm),
         o.topology_name,
         platform::topology_file_note(o.topology_name, o.topology_file, o.file_params) +

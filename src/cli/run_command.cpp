@@ -4,19 +4,24 @@
 // or device error, a deadlock, a failed expect).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "base/check.h"
 #include "base/printable.h"
 #include "cli/commands.h"
 #include "cli/file_io.h"
 #include "cli/numbers.h"
+#include "platform/json_file.h"
 #include "platform/program_runner.h"
 #include "platform/topology_json.h"
 #include "soc/profile.h"
@@ -34,6 +39,78 @@ struct RunArgs {
   std::string seed = "0";
   bool no_ring_id_abort = false;
 };
+
+/// The coreN.s files of a folder `bench --dump-programs` wrote, each the words of core N
+/// (N in decimal, no leading zero), in core order; other files are not read.
+base::Result<std::vector<std::pair<device::CoreId, std::string>>> program_files_of(
+    const std::string& dir) {
+  std::vector<std::pair<device::CoreId, std::string>> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with("core") || !name.ends_with(".s")) continue;
+    const std::string digits = name.substr(4, name.size() - 6);
+    if (digits.empty() || digits.size() > 9 || (digits.size() > 1 && digits[0] == '0') ||
+        digits.find_first_not_of("0123456789") != std::string::npos) {
+      continue;
+    }
+    files.emplace_back(static_cast<device::CoreId>(std::stoul(digits)), entry.path().string());
+  }
+  if (ec) return base::make_error(base::SourceLoc{dir}, "cannot read the folder: " + ec.message());
+  if (files.empty()) {
+    return base::make_error(base::SourceLoc{dir},
+                            "a folder of programs holds coreN.s files (as bench --dump-programs "
+                            "writes them); this one has none");
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+/// A program made of a folder's coreN.s files: each parsed with its words on core N (and any
+/// directives it has), every file's errors told with its own name and lines.
+base::Result<platform::ProgramParse> parse_program_folder(const std::string& dir,
+                                                          const device::Topology& topology,
+                                                          const soc::Profile& profile) {
+  auto files = program_files_of(dir);
+  if (!files) return files.error();
+  platform::ProgramParse out;
+  for (const auto& [core, path] : *files) {
+    if (core >= topology.num_cores()) {
+      out.errors.push_back(
+          base::make_error(base::SourceLoc{path},
+                           device::missing_core_message(std::to_string(core), core, topology)));
+      continue;
+    }
+    auto text = read_text_input(path);
+    if (!text) return text.error();
+    platform::ProgramParse one =
+        platform::parse_program(text->data, text->name, topology, profile, core);
+    for (base::Error& e : one.errors) out.errors.push_back(std::move(e));
+    platform::ProgramFile& p = out.program;
+    for (platform::CoreProgram& c : one.program.cores) {
+      auto it = std::find_if(p.cores.begin(), p.cores.end(),
+                             [&](const platform::CoreProgram& q) { return q.core == c.core; });
+      if (it == p.cores.end()) {
+        p.cores.push_back(std::move(c));
+      } else {  // a `.core` line of another file named it: its words follow, as in one file
+        it->words.insert(it->words.end(), c.words.begin(), c.words.end());
+        it->locs.insert(it->locs.end(), c.locs.begin(), c.locs.end());
+      }
+    }
+    const auto append = [](auto& to, auto& from) {
+      to.insert(to.end(), std::make_move_iterator(from.begin()),
+                std::make_move_iterator(from.end()));
+    };
+    append(p.inits, one.program.inits);
+    append(p.sem_expects, one.program.sem_expects);
+    append(p.sbuf_expects, one.program.sbuf_expects);
+  }
+  std::sort(out.program.cores.begin(), out.program.cores.end(),
+            [](const platform::CoreProgram& x, const platform::CoreProgram& y) {
+              return x.core < y.core;
+            });
+  return out;
+}
 
 int run(const RunArgs& a) {
   // The flags first, as a usage error would be: a bad flag is not hidden behind the
@@ -67,10 +144,21 @@ int run(const RunArgs& a) {
     return fail(st.error());
   }
   if (auto st = check_writable(a.trace); !st) return fail(st.error());
-  auto text = read_text_input(a.program);
-  if (!text) return fail(text.error());
-  const platform::ProgramParse parsed =
-      platform::parse_program(text->data, text->name, *topology, **profile);
+  std::error_code ec;
+  const bool folder = a.program != "-" && std::filesystem::is_directory(a.program, ec);
+  std::string program_name;
+  platform::ProgramParse parsed;
+  if (folder) {  // the coreN.s files of bench --dump-programs
+    auto p = parse_program_folder(a.program, *topology, **profile);
+    if (!p) return fail(p.error());
+    parsed = std::move(*p);
+    program_name = platform::input_name(a.program);
+  } else {
+    auto text = read_text_input(a.program);
+    if (!text) return fail(text.error());
+    parsed = platform::parse_program(text->data, text->name, *topology, **profile);
+    program_name = text->name;
+  }
   if (!parsed.ok()) return fail(parsed.errors);
   // The pages the .init regions certainly take, against the memory there is: refused before
   // anything runs rather than killed by the OS part way. [CHOICE D43e]
@@ -93,7 +181,7 @@ int run(const RunArgs& a) {
     cores += fmt::format(" {}", cp.core);
   }
   // The program by the name its diagnostics use (<stdin> for "-"), escaped as they escape it.
-  std::printf("run %s on %s%s; programmed cores:%s\n", base::printable(text->name).c_str(),
+  std::printf("run %s on %s%s; programmed cores:%s\n", base::printable(program_name).c_str(),
               name.c_str(),
               (platform::topology_file_note(name, loaded->file, loaded->file_params) +
                platform::with_param_overrides(*params))
@@ -118,7 +206,9 @@ void add_run_command(CLI::App& app, Context& ctx) {
       "regions are checked against, instead of what the OS reports available: a program whose "
       ".init regions certainly need more is refused before it runs. An address-space limit "
       "(ulimit -v) is checked too, against a whole SBUF partition for each one they write.");
-  cmd->add_option("PROGRAM", args->program, "Program file (docs/program-files.md)")
+  cmd->add_option("PROGRAM", args->program,
+                  "Program file (docs/program-files.md), - for standard input, or a folder of "
+                  "coreN.s files (bench --dump-programs)")
       ->required()
       ->check(kNonEmpty);
   cmd->add_option("--topology", args->topology, "Built-in topology name or JSON file")

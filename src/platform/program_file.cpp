@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "base/check.h"
 #include "base/printable.h"
 #include "isa/assembler.h"
 
@@ -127,6 +128,13 @@ class Parser {
           "unknown directive '{}' (.core, .init, .expect, .raw)", base::printable_brief(name))));
     }
     return errors.done();
+  }
+
+  /// A section from line 0, before any `.core` line, for `core`'s words. Contract: `core`
+  /// exists.
+  void open_first(device::CoreId core) {
+    sections_.push_back(CoreSection{0, core});
+    program.cores.push_back(CoreProgram{core, {}, {}});
   }
 
   /// The section of a `.core` line that named no core.
@@ -328,8 +336,13 @@ std::optional<device::CoreId> core_at(std::span<const CoreSection> sections, int
 }
 
 ProgramParse parse_program(std::string_view text, std::string_view file,
-                           const device::Topology& topology, const soc::Profile& profile) {
+                           const device::Topology& topology, const soc::Profile& profile,
+                           std::optional<device::CoreId> first_core) {
   Parser parser(topology, profile);
+  if (first_core) {  // a section from line 0, before any .core line
+    SBRDMA_CHECK(*first_core < topology.num_cores());
+    parser.open_first(*first_core);
+  }
   isa::AsmResult as =
       isa::assemble(text, file, [&parser](std::string_view line, const base::SourceLoc& loc) {
         return parser.directive(line, loc);

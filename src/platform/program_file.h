@@ -84,8 +84,12 @@ struct CoreSection {
 [[nodiscard]] std::optional<device::CoreId> core_at(std::span<const CoreSection> sections,
                                                     int line);
 
-/// Parses `text` (named `file` in errors) for `topology`, whose profile is `profile`.
+/// Parses `text` (named `file` in errors) for `topology`, whose profile is `profile`. Words
+/// before the first `.core` line go to `first_core` when given (the words of one core, as
+/// `bench --dump-programs` writes them to coreN.s); without it they are an error. Contract:
+/// first_core < topology.num_cores().
 ProgramParse parse_program(std::string_view text, std::string_view file,
-                           const device::Topology& topology, const soc::Profile& profile);
+                           const device::Topology& topology, const soc::Profile& profile,
+                           std::optional<device::CoreId> first_core = std::nullopt);
 
 }  // namespace sbrdma::platform

@@ -218,6 +218,24 @@ expect_out "result: ok"
 run_us=$(awk '/^simulated time:/ { printf "%.2f", $3 / 1000 }' "$(work)/out")
 if [[ -n $bench_us && $bench_us == "$run_us" ]]; then pass=$((pass + 1)); else
   _fail "the joined dump ran in $run_us us, the bench's row says $bench_us us"; fi
+# The folder itself runs too, each coreN.s on its core; the header says how.
+check bench_dump_folder_runs 0 - -- run runme
+expect_out "run runme on trn2; programmed cores: 0 1"
+run_us=$(awk '/^simulated time:/ { printf "%.2f", $3 / 1000 }' "$(work)/out")
+if [[ -n $bench_us && $bench_us == "$run_us" ]]; then pass=$((pass + 1)); else
+  _fail "the dump folder ran in $run_us us, the bench's row says $bench_us us"; fi
+if grep -q '`sbrdma run DIR` with the bench'"'"'s --topology runs the folder'"'"'s coreN.s files' "$(work)/runme/core0.s"; then
+  pass=$((pass + 1))
+else _fail "the dump's header does not say how to run it"; fi
+# A folder's file for a core the topology lacks names it; a word's error names its own file.
+mkdir -p "$(work)/bigdump" && printf 'rdma_desc_start\n' >"$(work)/bigdump/core9.s" && printf 'rdma_desc_gen\n' >"$(work)/bigdump/core1.s" && printf 'x\n' >"$(work)/bigdump/core01.s"
+check run_folder_errors 1 - -- run bigdump
+expect_err "bigdump/core1.s:1: error: rdma_desc_gen: dma_engine_mask 0x0 selects 0 engines"
+expect_err "bigdump/core9.s: error: core 9 does not exist (topology trn2 has 8 cores; trn2.48xlarge and trn2u have it: --topology NAME)"
+expect_err_lines 2
+mkdir -p "$(work)/nodump"
+check run_folder_empty 1 - -- run nodump
+expect_err "nodump: error: a folder of programs holds coreN.s files (as bench --dump-programs writes them); this one has none"
 
 check bench_b_above_e 1 - -- bench allr -r 2 -b 4K -e 1K
 expect_err "error: -b 4096 is larger than -e 1024"

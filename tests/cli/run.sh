@@ -190,7 +190,7 @@ expect_err "error: --topology: unknown topology 'trn9' (built-in: trn2,"
 expect_err_lines 1
 mkdir -p "$(work)/progdir"
 check run_program_is_dir 1 - -- run progdir
-expect_err "progdir: error: cannot read: Is a directory"
+expect_err "progdir: error: a folder of programs holds coreN.s files (as bench --dump-programs writes them); this one has none"
 expect_err_lines 1
 if [[ -s "$(work)/out" ]]; then _fail "a directory printed a report"; else pass=$((pass + 1)); fi
 
