@@ -8,6 +8,15 @@
 
 namespace sbrdma::device {
 
+base::Tick LinkCalendar::booked_from(base::Tick t) const {
+  std::uint64_t ps = 0;
+  for (std::size_t i = head_; i < busy_.size(); ++i) {
+    const Busy& b = busy_[i];
+    if (b.end > t.ps) ps += b.end - std::max(b.start, t.ps);
+  }
+  return base::Tick{ps};
+}
+
 void LinkCalendar::forget_ended(std::uint64_t horizon) {
   while (head_ < busy_.size() && busy_[head_].end <= horizon) ++head_;
   base::settle_taken_prefix(busy_, head_);

@@ -73,6 +73,9 @@ class LinkCalendar {
   }
   /// All the time booked so far (reports: how busy the link direction was).
   [[nodiscard]] base::Tick booked_total() const { return base::Tick{booked_ps_}; }
+  /// The booked time that lies at or after `t`. Contract: nothing booked after `t` was
+  /// forgotten (`t` is at or after the last horizon).
+  [[nodiscard]] base::Tick booked_from(base::Tick t) const;
   /// Number of disjoint busy intervals kept.
   [[nodiscard]] std::size_t intervals() const noexcept { return busy_.size() - head_; }
 
@@ -152,6 +155,10 @@ class Fabric {
   /// All the time booked so far on the direction of `hop` (reports).
   [[nodiscard]] base::Tick booked_total(Hop hop) const {
     return calendars_[slot(hop)].booked_total();
+  }
+  /// The time booked on the direction of `hop` that lies at or after `t` (reports).
+  [[nodiscard]] base::Tick booked_from(Hop hop, base::Tick t) const {
+    return calendars_[slot(hop)].booked_from(t);
   }
   /// When the direction of `hop` has no booking left (tests, reports).
   [[nodiscard]] base::Tick busy_until(Hop hop) const { return calendars_[slot(hop)].busy_until(); }

@@ -106,6 +106,14 @@ UdmaEngine& Machine::engine(CoreId core, unsigned index) {
   return *e;
 }
 
+base::Tick Machine::engine_busy_from(CoreId core, base::Tick t) const {
+  base::Tick busy;
+  for (const auto& eng : core_state(core).engines) {
+    if (eng && eng->free_at > t) busy = busy + (eng->free_at - t);
+  }
+  return busy;
+}
+
 const UdmaEngine* Machine::find_engine(CoreId core, unsigned index) const {
   const CoreState& cs = core_state(core);
   SBRDMA_CHECK(index < cs.engines.size());

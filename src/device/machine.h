@@ -217,6 +217,9 @@ class Machine {
   [[nodiscard]] std::string error_report() const { return errors_.report(); }
   /// Counters since the machine was built.
   [[nodiscard]] const MachineStats& stats() const noexcept { return stats_; }
+  /// The part of stats().engine_busy that `core`'s engines are busy from `t` on, with pairs
+  /// taken already (reports that count from `t`). Contract: core exists.
+  [[nodiscard]] base::Tick engine_busy_from(CoreId core, base::Tick t) const;
   /// The links' timing state (reports: how long each link direction was booked).
   [[nodiscard]] const Fabric& fabric() const noexcept { return fabric_; }
   /// Queues that still hold posted descriptors, one line each with why they are stuck.

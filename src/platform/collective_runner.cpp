@@ -161,21 +161,34 @@ struct Usage {
 };
 
 /// The usage now; the Q7 figures are `q7`'s sums where given (each core's own as it passed a
-/// boundary), else the programmed cores' now.
+/// boundary), else the programmed cores' now. With `before`, the engines' and links' figures
+/// leave out the time they are busy from `before` on, though taken or booked already: the
+/// usage before that moment of simulated time.
 Usage usage_of(const Simulation& sim, const std::vector<CoreProgram>& programs,
-               const std::vector<Q7Busy>* q7 = nullptr) {
+               const std::vector<Q7Busy>* q7 = nullptr,
+               std::optional<base::Tick> before = std::nullopt) {
   Usage u;
   for (const CoreProgram& p : programs) {
     const Q7Busy b = q7 != nullptr ? (*q7)[p.core] : sim.q7_busy(p.core);
     u.desc_gen += b.desc_gen;
     u.compute += b.compute;
   }
-  u.engines = sim.machine().stats().engine_busy;
-  const device::Fabric& f = sim.machine().fabric();
+  const device::Machine& m = sim.machine();
+  u.engines = m.stats().engine_busy;
+  if (before) {  // a pair taken before then streams on after it
+    for (const CoreProgram& p : programs) {
+      u.engines = u.engines - m.engine_busy_from(p.core, *before);
+    }
+  }
+  const device::Fabric& f = m.fabric();
   const std::size_t links = sim.topology().links().size();
   u.links.reserve(2 * links);
   for (device::LinkId l = 0; l < links; ++l) {
-    for (const bool reverse : {false, true}) u.links.push_back(f.booked_total({l, reverse}));
+    for (const bool reverse : {false, true}) {
+      const device::Hop hop{l, reverse};
+      u.links.push_back(f.booked_total(hop) -
+                        (before ? f.booked_from(hop, *before) : base::Tick{}));
+    }
   }
   return u;
 }
@@ -252,16 +265,20 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   // started the next iteration's first delay), and the engines' and links' as the last core
   // does (the kernel reports the next event before it runs: nothing has happened since).
   std::vector<Q7Busy> q7_at_start(watched.topology().num_cores());
+  base::Tick boundary;  // when the last core passed it
   auto on_done = [&](std::size_t done, std::size_t total) {
     if (!window_start && usage_after && done >= *usage_after) {
-      window_start = usage_of(watched, low.programs, &q7_at_start);
+      window_start = usage_of(watched, low.programs, &q7_at_start, boundary);
     }
     if (on_iteration) on_iteration(done, total);
   };
   IterationClock clock(**sim, low.programs, iterations, on_done, job.progress_beat_events);
   if (usage_after && *usage_after > 0) {
     clock.set_on_pass([&](device::CoreId core, std::size_t k, base::Tick at) {
-      if (k + 1 == *usage_after) q7_at_start[core] = watched.q7_busy(core, at);
+      if (k + 1 == *usage_after) {
+        q7_at_start[core] = watched.q7_busy(core, at);
+        boundary = std::max(boundary, at);
+      }
     });
   }
   const auto t0 = std::chrono::steady_clock::now();

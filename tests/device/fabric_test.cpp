@@ -31,6 +31,21 @@ TEST(LinkCalendar, BooksInOrderAndFillsGaps) {
   EXPECT_EQ(c.booked_total(), Tick{10 + 10 + 10 + 30 + 100 + 60 + 5});
 }
 
+TEST(LinkCalendar, TheTimeBookedFromAMomentOnCountsWhatLiesAfterIt) {
+  LinkCalendar c;
+  c.book(Tick{100}, Tick{50}, Tick{0});   // [100, 150)
+  c.book(Tick{200}, Tick{100}, Tick{0});  // [200, 300)
+  EXPECT_EQ(c.booked_from(Tick{0}), Tick{150});
+  EXPECT_EQ(c.booked_from(Tick{120}), Tick{30 + 100});  // a part of the first
+  EXPECT_EQ(c.booked_from(Tick{150}), Tick{100});
+  EXPECT_EQ(c.booked_from(Tick{250}), Tick{50});
+  EXPECT_EQ(c.booked_from(Tick{300}), Tick{});
+  // Forgotten intervals ended before the horizon, so before any moment asked about.
+  c.book(Tick{400}, Tick{10}, Tick{160});
+  EXPECT_EQ(c.booked_from(Tick{160}), Tick{110});
+  EXPECT_EQ(c.booked_total(), Tick{160});
+}
+
 TEST(LinkCalendar, ABookingWhereAForgottenIntervalEndedIsKept) {
   // A forgotten interval stays in the buffer, behind the head index, until the buffer is
   // compacted. A booking that starts exactly where it ended, before the intervals kept, is a

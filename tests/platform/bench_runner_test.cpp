@@ -629,6 +629,32 @@ TEST(BenchRunner, ShuffledSameTickOrderStillGivesRightData) {
   EXPECT_NE(checked_shuffled->check_end_time, checked->check_end_time);
 }
 
+TEST(BenchRunner, TheBreakdownCountsALinksTimeInTheWindowWhenEverItWasBooked) {
+  // [CHOICE D45] A permute ring on 16 ranks of two chips crosses one very slow link (4 KiB
+  // in 4.1 ms); its pairs are booked when their engines take them, some during the warmup for
+  // time inside the measured iteration. Counted when booked, that link showed 0% and an SBUF
+  // port was called the busiest; counted where its bookings lie, it is the busiest link.
+  auto spec = parse_topology_json(
+      R"({"chips": 2, "links": [{"from": 0, "to": 1, "latency_ns": 1e6, "bandwidth_gbps": 0.001}]})",
+      "slow.json");
+  ASSERT_TRUE(spec.ok()) << spec.error().message;
+  auto topo = device::build_topology(*spec);
+  ASSERT_TRUE(topo.ok()) << topo.error().message;
+  auto comm = collectives::default_communicator(geometry_of(*topo), 16);
+  ASSERT_TRUE(comm.ok());
+  const Machine m{*topo, std::move(*comm)};
+  CollectiveJob j = job(m, Op::kPermute, Algorithm::kAuto, DataType::kFp32, 4096);
+  j.check.reset();
+  j.timing_only = true;
+  j.warmups = 1;
+  j.breakdown = true;
+  auto r = run_collective(j);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_TRUE(r->breakdown.has_value());
+  EXPECT_EQ(r->breakdown->link_name.substr(0, 16), "c2c.chip0-chip1 ") << r->breakdown->link_name;
+  EXPECT_GT(r->breakdown->link, 0.5);
+}
+
 TEST(BenchRunner, EmptyPiecesStillPaceEveryIteration) {
   // Fewer elements than ranks leave some mesh pieces and RDH ranges empty. Their positions
   // used to hear from nobody, run iterations ahead, and meet their next same-parity wait
