@@ -22,6 +22,18 @@ std::string_view trim(std::string_view s) {
 }  // namespace
 
 base::Result<std::vector<Word>> words_from_bytes(std::span<const std::uint8_t> bytes) {
+  // Lines of printable ASCII are text, whatever their length: an assembled word's byte 1 is
+  // its length, 0x10, and a text file of 64 bytes read as a word gave an 'illegal opcode'.
+  const bool lines_of_ascii =
+      std::find(bytes.begin(), bytes.end(), std::uint8_t{'\n'}) != bytes.end() &&
+      std::all_of(bytes.begin(), bytes.end(), [](std::uint8_t b) {
+        return (b >= 0x20 && b < 0x7f) || b == '\n' || b == '\r' || b == '\t';
+      });
+  if (lines_of_ascii && bytes.size() % kWordBytes == 0) {
+    return base::make_error(fmt::format(
+        "{} bytes of text lines, not binary words: hex words need --hex, assembly 'sbrdma asm'",
+        bytes.size()));
+  }
   if (bytes.size() % kWordBytes != 0) {
     // Input with no control byte at all is likely text (hex words or assembly) given to the
     // binary reader: most words hold zero bytes. A whole number of words is read as words all

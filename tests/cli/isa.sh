@@ -116,6 +116,9 @@ expect_err "is not text (binary input? raw 64-byte words are read without --hex)
 expect_err_lines 1
 check disasm_of_hex 1 - -- disasm "$(work)/rdma_desc_gen.hex"
 expect_err "rdma_desc_gen.hex: error: truncated: 387 bytes is not a multiple of 64 (the input is text: hex words need --hex, assembly 'sbrdma asm')"
+printf '%s\n' 'rdma_desc_start  # 63 characters: one word with its newline xxx' >"$(work)/word_sized.s"
+check disasm_text_of_a_word 1 - -- disasm word_sized.s
+expect_err "word_sized.s: error: 64 bytes of text lines, not binary words: hex words need --hex, assembly 'sbrdma asm'"
 expect_err_lines 1
 # A comment may hold any byte (a form feed here); a program file too.
 printf 'rdma_desc_start\n# page\f\n' >"$(work)/ff.s"

@@ -45,6 +45,17 @@ TEST(BinaryIo, TruncatedBytes) {
   EXPECT_EQ(words_from_bytes(all_ff)->size(), 1u);
   EXPECT_EQ(words_from_bytes(std::vector<std::uint8_t>(129 * 64, 'a'))->size(), 129u);
   EXPECT_FALSE(words_from_bytes(std::vector<std::uint8_t>(65)).ok());
+  // Lines of printable ASCII are text even as a whole number of words (an assembled word's
+  // byte 1 is 0x10): two lines of 63 characters.
+  std::vector<std::uint8_t> lines(128, 'x');
+  lines[63] = '\n';
+  lines[127] = '\n';
+  lines[5] = '\t';
+  EXPECT_EQ(words_from_bytes(lines).error().message,
+            "128 bytes of text lines, not binary words: hex words need --hex, assembly 'sbrdma "
+            "asm'");
+  lines[10] = 0x10;  // a control byte: words
+  EXPECT_EQ(words_from_bytes(lines)->size(), 2u);
 }
 
 TEST(BinaryIo, HexWord) {
