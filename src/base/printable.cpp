@@ -36,13 +36,16 @@ std::string printable_brief(std::string_view s) {
   // Each byte prints as one character or more, so the first kMax + 1 bytes decide.
   std::string head = printable(s.substr(0, kMax + 1));
   if (head.size() <= kMax) return head;
-  std::string out;
-  for (std::size_t i = 0;; ++i) {
-    const std::string one = printable(s.substr(i, 1));
-    if (out.size() + one.size() > kMax - kCut.size()) break;
-    out += one;
+  std::size_t width = 0;
+  std::size_t end = 0;  // the bytes kept
+  for (;; ++end) {
+    const std::size_t one = printable(s.substr(end, 1)).size();
+    if (width + one > kMax - kCut.size()) break;
+    width += one;
   }
-  return out += kCut;
+  // Not inside a UTF-8 character: its escaped bytes would stop part way.
+  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xc0) == 0x80) --end;
+  return printable(s.substr(0, end)) += kCut;
 }
 
 std::size_t first_control_byte(std::string_view s) {

@@ -28,6 +28,11 @@ TEST(Printable, BriefCutsAtFortyCharactersAndSaysSo) {
   // tenth would pass 37 characters, and half an escape would misread as other bytes.
   EXPECT_EQ(printable_brief(std::string(10, '\x01')), printable(std::string(10, '\x01')));
   EXPECT_EQ(printable_brief(std::string(11, '\x01')), printable(std::string(9, '\x01')) + "...");
+  // A UTF-8 character is kept whole or not at all: 'x' and 4 of the 2-byte characters (33
+  // characters printed) leave 4 for a fifth's 8; it is cut before its first byte.
+  std::string utf8 = "x";
+  for (int i = 0; i < 12; ++i) utf8 += "\xc3\xa9";
+  EXPECT_EQ(printable_brief(utf8), "x" + printable("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9") + "...");
 }
 
 // RFC 6901: '~' is "~0" and '/' is "~1" in a path segment; the key is cut before it is
