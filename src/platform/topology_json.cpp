@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/check.h"
+#include "base/nearest_name.h"
 #include "base/printable.h"
 #include "platform/json_file.h"
 
@@ -78,7 +79,19 @@ base::Status check_object(const json& j, const std::string& path,
   if (!j.is_object()) return at(path, "expected an object, got " + json_brief(j));
   for (const auto& [key, value] : j.items()) {
     if (std::find(known.begin(), known.end(), key) == known.end()) {
-      return at(child(path, key), "unknown field");
+      const std::vector<std::string_view> names(known.begin(), known.end());
+      auto near = base::nearest_name(key, names);
+      if (!near) {  // a name without its unit: `bandwidth` for `bandwidth_gbps`
+        std::vector<std::string_view> longer;
+        for (std::string_view n : names) {
+          if (n.size() > key.size() + 1 && n.starts_with(key) && n[key.size()] == '_') {
+            longer.push_back(n);
+          }
+        }
+        if (longer.size() == 1) near = longer.front();
+      }
+      return at(child(path, key),
+                near ? fmt::format("unknown field (did you mean '{}'?)", *near) : "unknown field");
     }
   }
   return base::ok_status();

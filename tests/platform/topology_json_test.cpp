@@ -173,7 +173,8 @@ TEST(TopologyJson, EachInvalidFileGivesItsError) {
       {"unreachable.json", 0,
        "/links: chip 3 is unreachable from chip 0 (all chips must be connected)"},
       {"torus_mismatch.json", 0, "/torus: 4 x 4 is not 8 chips (/chips)"},
-      {"unknown_field.json", 0, "/links/0/bandwith_gbps: unknown field"},
+      {"unknown_field.json", 0,
+       "/links/0/bandwith_gbps: unknown field (did you mean 'bandwidth_gbps'?)"},
       {"bad_param.json", 0, "/params/c2c_latency: a time must be >= 0 and <= 1e9 ns"},
       {"two_shapes.json", 0, "/links: only one of torus, mesh, links may be given (torus is)"},
       {"bad_die.json", 0, "/links/0/to/die: die 1 does not exist (dies per chip: 1)"},
@@ -321,6 +322,15 @@ TEST(TopologyJson, TypesAndShapesAreChecked) {
   EXPECT_EQ(parse_error(R"({"chips": 2, "link_overrides": [{"chips": [0]}]})"),
             "t.json: error: /link_overrides/0/chips: expected two chip numbers");
   EXPECT_EQ(parse_error(R"({"chips": 2, "a/b": 1})"), "t.json: error: /a~1b: unknown field");
+  // A slip, or a name without its unit, gets the field it likely meant.
+  EXPECT_EQ(parse_error(R"({"chps": 2})"),
+            "t.json: error: /chps: unknown field (did you mean 'chips'?)");
+  EXPECT_EQ(parse_error(R"({"chips": 2, "links": [{"from": 0, "to": 1, "latency": 5}]})"),
+            "t.json: error: /links/0/latency: unknown field (did you mean 'latency_ns'?)");
+  EXPECT_EQ(parse_error(R"({"chips": 2, "links": [{"from": 0, "to": 1}], "link_overrides": )"
+                        R"([{"chips": [0, 1], "bandwidth": 1}]})"),
+            "t.json: error: /link_overrides/0/bandwidth: unknown field (did you mean "
+            "'bandwidth_gbps'?)");
   EXPECT_EQ(parse_error("{\"chips\": 2, \"links\": [{\"" + std::string(1 << 20, 'k') + "\": 1}]}"),
             "t.json: error: /links/0/" + std::string(37, 'k') + "...: unknown field");
   // A key twice is refused wherever it is, not read as its last value.
