@@ -32,9 +32,9 @@ base::Result<std::uint32_t> partition_range(const isa::Addr4& a, std::string_vie
   const std::uint64_t active = p.partition_active.n;
   if (begin >= active || end > active) {
     return gen_error(
-        fmt::format("{} range [0x{:x}, 0x{:x}) is beyond the {} active bytes of an "
+        fmt::format("{} range [0x{:x}, 0x{:x}) is beyond the 0x{:x} ({}) active bytes of an "
                     "SBUF partition",
-                    name, begin, end, active));
+                    name, begin, end, active, active));
   }
   return a.value;
 }

@@ -24,7 +24,7 @@ sed -e 's/dst_mem_pattern.start_addr=0x8000/dst_mem_pattern.start_addr=0x38000/'
   -e '/^.expect sbuf/d' "$EXAMPLES/sb2sb_leg.s" >"$(work)/sb2sb_far.s"
 for log in info debug; do
   check "run_sb2sb_far_dst_$log" 1 - -- run "$(work)/sb2sb_far.s" --log $log
-  expect_err "sb2sb_far.s:18: error: core 0 word 0: rdma_desc_gen: dst_addr range [0x38000, 0x38400) is beyond the 229376 active bytes of an SBUF partition"
+  expect_err "sb2sb_far.s:18: error: core 0 word 0: rdma_desc_gen: dst_addr range [0x38000, 0x38400) is beyond the 0x38000 (229376) active bytes of an SBUF partition"
   expect_out "result: FAILED (2 firmware errors"
 done
 # NC-v2 (trn1) firmware has no SB2SB handler: the leg's word is an unknown opcode there.
@@ -154,7 +154,7 @@ expect_out_lines "stats: 145 descriptors, 8192 data bytes, 17 semaphore writes, 
 unstarted: core 0:"
 
 check run_beyond 1 - -- run "$RUN_DATA/beyond_partition.s"
-expect_err "beyond_partition.s:3: error: core 0 word 0: rdma_desc_gen: dst_addr range [0x37800, 0x38800) is beyond the 229376 active bytes of an SBUF partition"
+expect_err "beyond_partition.s:3: error: core 0 word 0: rdma_desc_gen: dst_addr range [0x37800, 0x38800) is beyond the 0x38000 (229376) active bytes of an SBUF partition"
 
 check run_no_peer 1 - -- run "$RUN_DATA/no_peer.s"
 # A device error has no line of the program: the program's name heads it.

@@ -235,11 +235,11 @@ INSTANTIATE_TEST_SUITE_P(
                "rdma_desc_gen: dma_engine_mask 0x10000 does not fit the 16 engines"},
         BadGen{with_bidirectional(), "rdma_desc_gen: is_bidirectional=1 is not supported"},
         BadGen{make_gen(0x1, 0x200, 0x37f00, 0, 1, 0),
-               "rdma_desc_gen: src_addr range [0x37f00, 0x38100) is beyond the 229376 active "
-               "bytes of an SBUF partition"},
+               "rdma_desc_gen: src_addr range [0x37f00, 0x38100) is beyond the 0x38000 (229376) "
+               "active bytes of an SBUF partition"},
         BadGen{make_gen(0x1, 16, 0, 0x38000, 1, 0),
-               "rdma_desc_gen: dst_addr range [0x38000, 0x38010) is beyond the 229376 active "
-               "bytes of an SBUF partition"},
+               "rdma_desc_gen: dst_addr range [0x38000, 0x38010) is beyond the 0x38000 (229376) "
+               "active bytes of an SBUF partition"},
         BadGen{with_register_src(),
                "rdma_desc_gen: src_addr is a register form (marker 0x80); only an immediate "
                "partition offset is supported"},

@@ -168,10 +168,10 @@ TEST(Transport, SourceOrDestinationBeyondThePartition) {
   };
   EXPECT_EQ(only_error(run_text(prog("0x37000", "0"))),
             "t.s:2: error: core 0 word 0: rdma_desc_gen: src_addr range [0x37000, 0x39000) is "
-            "beyond the 229376 active bytes of an SBUF partition");
+            "beyond the 0x38000 (229376) active bytes of an SBUF partition");
   EXPECT_EQ(only_error(run_text(prog("0", "0x36001"))),
             "t.s:2: error: core 0 word 0: rdma_desc_gen: dst_addr range [0x36001, 0x38001) is "
-            "beyond the 229376 active bytes of an SBUF partition");
+            "beyond the 0x38000 (229376) active bytes of an SBUF partition");
 }
 
 TEST(Transport, PeerOutsideTheTopology) {
