@@ -492,6 +492,8 @@ int bench(const BenchArgs& a) {
   if (auto st = check_bench_outputs(a.out, bench_inputs(a)); !st) return fail(st.error());
   for (const std::string& n : unused_flags(a, o))
     std::fprintf(stderr, "bench: note: %s\n", n.c_str());
+  for (const std::string& n : platform::params_without_effect(*topology, o.params))
+    std::fprintf(stderr, "bench: note: --param %s\n", n.c_str());
   if (o.algorithms.size() > 1) {
     // A list compares what applies: one that cannot run on these groups is left out, said.
     std::vector<std::string> left_out;

@@ -110,6 +110,9 @@ int run_info_topology(const std::string& name, const std::vector<std::string>& p
   if (!params) return fail(params.error());
   auto t = platform::load_topology_and_params(name, *params);  // a file is read once
   if (!t.ok()) return fail(t.error());
+  for (const std::string& n : platform::params_without_effect(t->topology, *params)) {
+    std::fprintf(stderr, "info topology: note: --param %s\n", n.c_str());
+  }
   std::string out =
       format_topology(t->topology, platform::topology_file_note(t->topology.name(), t->file, {}) +
                                        platform::with_param_overrides(*params));

@@ -128,6 +128,9 @@ int run(const RunArgs& a) {
   auto loaded = platform::load_topology_and_params(a.topology, *params);
   if (!loaded) return fail(flag_error("--topology", loaded.error()));
   device::Topology* topology = &loaded->topology;
+  for (const std::string& n : platform::params_without_effect(*topology, *params)) {
+    std::fprintf(stderr, "run: note: --param %s\n", n.c_str());
+  }
   auto profile = soc::find_profile(topology->profile());
   if (!profile) return fail(profile.error());
   const std::string name = topology->name();

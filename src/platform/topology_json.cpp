@@ -446,6 +446,46 @@ Result<device::Topology> load_topology(std::string_view name_or_path,
   return std::move(loaded->topology);
 }
 
+std::vector<std::string> params_without_effect(const device::Topology& topology,
+                                               std::span<const device::ParamOverrideSpec> params) {
+  const device::TimingParams& tp = topology.params();
+  const auto links = topology.links();
+  const auto any = [&](device::LinkKind kind, auto&& takes) {
+    return std::any_of(links.begin(), links.end(),
+                       [&](const device::Link& l) { return l.kind == kind && takes(l); });
+  };
+  const bool chips = topology.num_chips() > 1;
+  std::vector<std::string> out;
+  for (const device::ParamOverrideSpec& p : params) {
+    std::string why;
+    if (p.name == "c2c_bandwidth" || p.name == "c2c_z_bandwidth" || p.name == "c2c_latency") {
+      const bool taken =
+          p.name == "c2c_latency"
+              ? any(device::LinkKind::kC2c,
+                    [&](const device::Link& l) { return l.latency == tp.c2c_latency; })
+              : any(device::LinkKind::kC2c, [&](const device::Link& l) {
+                  return l.bandwidth ==
+                         (p.name == "c2c_bandwidth" ? tp.c2c_bandwidth : tp.c2c_z_bandwidth);
+                });
+      if (!chips) {
+        why = "it has one chip, and no chip-to-chip link";
+      } else if (!taken) {
+        why = p.name == "c2c_z_bandwidth"
+                  ? "no chip-to-chip link there takes it (none is a Z link, or each sets its own)"
+                  : "no chip-to-chip link there takes it (each sets its own)";
+      }
+    } else if ((p.name == "d2d_bandwidth" || p.name == "d2d_latency") &&
+               !any(device::LinkKind::kD2d, [](const device::Link&) { return true; })) {
+      why = "its chips have one die, and no die-to-die link";
+    }
+    if (!why.empty()) {
+      out.push_back(fmt::format("{}={} changes nothing on {}: {}", p.name, p.value,
+                                base::printable_brief(topology.name()), why));
+    }
+  }
+  return out;
+}
+
 std::string topology_file_note(std::string_view name, const std::string& file,
                                std::span<const device::ParamOverrideSpec> file_params) {
   if (file.empty()) return {};

@@ -60,6 +60,13 @@ struct LoadedTopology {
 base::Result<LoadedTopology> load_topology_and_params(
     std::string_view name_or_path, std::span<const device::ParamOverrideSpec> extra = {});
 
+/// The parameters of `params` that no part of `topology` takes, each with why, in order: the
+/// chip-to-chip ones where no chip-to-chip link keeps their value (one chip, or every link
+/// sets its own), the die-to-die ones on one-die chips. A note for each, so that a what-if
+/// that changes nothing is not read as a result. [CHOICE D47]
+std::vector<std::string> params_without_effect(const device::Topology& topology,
+                                               std::span<const device::ParamOverrideSpec> params);
+
 /// What an output adds after the name of a topology read from `file`, so that it never passes
 /// for a built-in or for its unchanged self [CHOICE D47]: " (topology file F)" where `name` is
 /// a built-in's, " (its file sets a=1, b=2)" where the file sets parameters, or

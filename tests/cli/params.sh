@@ -160,3 +160,14 @@ check params_info_params_file_missing 1 - -- info params --profile missing.json
 expect_err "missing.json: error: cannot open: No such file or directory"
 check params_info_params_bad 1 - -- info params --param c2c_latncy=1
 expect_err "sbrdma: error: --param: 'c2c_latncy=1': unknown parameter 'c2c_latncy' (did you mean 'c2c_latency'? see \`sbrdma info params\`)"
+
+# A --param that no part of the topology takes is said to change nothing, and why.
+check params_no_effect 0 - -- bench sendrecv -r 2 -b 1K --timing-only --param c2c_latency=400
+expect_err "bench: note: --param c2c_latency=400 changes nothing on trn2: it has one chip, and no chip-to-chip link"
+expect_out "on trn2 with c2c_latency=400, fp32,"
+check params_no_effect_run 0 - -- run "$DIR/../../examples/same_die_copy.s" --param d2d_latency=1 --topology trn1.32xlarge
+expect_err "run: note: --param d2d_latency=1 changes nothing on trn1.32xlarge: its chips have one die, and no die-to-die link"
+check params_with_effect 0 - -- info topology trn2.48xlarge --param c2c_latency=1 --param d2d_latency=1
+expect_err_lines 0
+check params_no_effect_info 0 - -- info topology trn1 --param d2d_latency=1
+expect_err "info topology: note: --param d2d_latency=1 changes nothing on trn1: its chips have one die, and no die-to-die link"

@@ -386,4 +386,36 @@ TEST(TopologyJson, NamesAndPaths) {
 }
 
 }  // namespace
+TEST(TopologyJson, AParameterNoLinkTakesIsNamedWithWhy) {
+  const auto notes = [](std::string_view topo, std::vector<device::ParamOverrideSpec> params) {
+    auto t = load_topology(topo, params);
+    EXPECT_TRUE(t.ok()) << topo;
+    return t.ok() ? params_without_effect(*t, params) : std::vector<std::string>{};
+  };
+  using P = device::ParamOverrideSpec;
+  EXPECT_EQ(notes("trn2", {P{"c2c_latency", 400}, P{"dma_fixed_cost", 0}}),
+            (std::vector<std::string>{"c2c_latency=400 changes nothing on trn2: it has one chip, "
+                                      "and no chip-to-chip link"}));
+  EXPECT_EQ(notes("trn1", {P{"d2d_bandwidth", 10}}),
+            (std::vector<std::string>{"d2d_bandwidth=10 changes nothing on trn1: its chips have "
+                                      "one die, and no die-to-die link"}));
+  // trn2.48xlarge has no Z links; trn2u's links between instances are.
+  EXPECT_EQ(notes("trn2.48xlarge", {P{"c2c_z_bandwidth", 3}, P{"c2c_latency", 7}}),
+            (std::vector<std::string>{"c2c_z_bandwidth=3 changes nothing on trn2.48xlarge: no "
+                                      "chip-to-chip link there takes it (none is a Z link, or "
+                                      "each sets its own)"}));
+  EXPECT_TRUE(notes("trn2u", {P{"c2c_z_bandwidth", 3}, P{"d2d_latency", 1}}).empty());
+  // A file whose every link sets its own bandwidth, but not its latency.
+  auto spec = parse_topology_json(
+      R"({"name": "own", "chips": 2, "links": [{"from": 0, "to": 1, "bandwidth_gbps": 5}]})",
+      "own.json");
+  ASSERT_TRUE(spec.ok());
+  spec->params = {P{"c2c_bandwidth", 1}, P{"c2c_latency", 9}};
+  auto own = device::build_topology(*spec);
+  ASSERT_TRUE(own.ok());
+  EXPECT_EQ(params_without_effect(*own, spec->params),
+            (std::vector<std::string>{"c2c_bandwidth=1 changes nothing on own: no chip-to-chip "
+                                      "link there takes it (each sets its own)"}));
+}
+
 }  // namespace sbrdma::platform
