@@ -43,8 +43,20 @@ std::string printable_brief(std::string_view s) {
     if (width + one > kMax - kCut.size()) break;
     width += one;
   }
-  // Not inside a UTF-8 character: its escaped bytes would stop part way.
-  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xc0) == 0x80) --end;
+  // Not inside a UTF-8 character: its escaped bytes would stop part way. Only a character
+  // the cut splits moves it (a lead byte and its continuation bytes); other bytes stay.
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  std::size_t lead = end;
+  while (lead > 0 && end - lead < 3 && (byte(lead) & 0xc0) == 0x80) --lead;
+  if (lead < end) {
+    const unsigned c = byte(lead);
+    const std::size_t length = c >= 0xf0 && c < 0xf8 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
+    bool whole = length != 0 && lead + length > end && lead + length <= s.size();
+    for (std::size_t i = lead + 1; whole && i < lead + length; ++i) {
+      whole = (byte(i) & 0xc0) == 0x80;
+    }
+    if (whole) end = lead;
+  }
   return printable(s.substr(0, end)) += kCut;
 }
 

@@ -107,7 +107,7 @@ void add_programs(const std::string& dir, const platform::BenchOptions& o,
   auto header = [&](collectives::CoreId core) {
     return fmt::format(
         "sbrdma bench {} {} B {} on {}{}: core {}, {} iteration{} after {} warmup{}\n"
-        "(assemble with `sbrdma asm`; `sbrdma run DIR` with the bench's --topology{} runs the "
+        "(assemble with `sbrdma asm`; `sbrdma run {}` with the bench's --topology{} runs the "
         "folder's coreN.s files, each on its core: every warmup and iteration; notes after `#` "
         "say what each word is for)",
         collectives::op_name(o.op), last.size, collectives::algorithm_name(last.algorithm),
@@ -115,7 +115,7 @@ void add_programs(const std::string& dir, const platform::BenchOptions& o,
         platform::topology_file_note(o.topology_name, o.topology_file, o.file_params) +
             platform::with_param_overrides(o.params),
         core, o.iterations, o.iterations == 1 ? "" : "s", o.warmups, o.warmups == 1 ? "" : "s",
-        o.params.empty() ? "" : " and --param");
+        base::printable(dir), o.params.empty() ? "" : " and --param");
   };
   std::vector<collectives::CoreProgram> programs = r.programs;
   for (const collectives::CoreId core : r.cores) {

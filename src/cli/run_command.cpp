@@ -41,20 +41,32 @@ struct RunArgs {
 };
 
 /// The coreN.s files of a folder `bench --dump-programs` wrote, each the words of core N
-/// (N in decimal, no leading zero), in core order; other files are not read.
+/// (N in decimal, no leading zero), in core order; other files are not read. A file named
+/// like one that is not read (core007.s, a directory or FIFO) is told in `skipped`.
 base::Result<std::vector<std::pair<device::CoreId, std::string>>> program_files_of(
-    const std::string& dir) {
+    const std::string& dir, std::vector<std::string>& skipped) {
   std::vector<std::pair<device::CoreId, std::string>> files;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (!name.starts_with("core") || !name.ends_with(".s")) continue;
+    if (!name.starts_with("core") || !name.ends_with(".s") || name.size() <= 6) continue;
     const std::string digits = name.substr(4, name.size() - 6);
-    if (digits.empty() || digits.size() > 9 || (digits.size() > 1 && digits[0] == '0') ||
-        digits.find_first_not_of("0123456789") != std::string::npos) {
+    if (digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::string path = entry.path().string();
+    if (digits.size() > 1 && digits[0] == '0') {
+      skipped.push_back(base::printable(path) + ": not read (coreN.s, N without leading zeros)");
       continue;
     }
-    files.emplace_back(static_cast<device::CoreId>(std::stoul(digits)), entry.path().string());
+    if (digits.size() > 9) {
+      skipped.push_back(base::printable(path) + ": not read (no topology has that core)");
+      continue;
+    }
+    std::error_code type_ec;
+    if (!entry.is_regular_file(type_ec)) {  // a FIFO would wait for a writer
+      skipped.push_back(base::printable(path) + ": not read (not a regular file)");
+      continue;
+    }
+    files.emplace_back(static_cast<device::CoreId>(std::stoul(digits)), path);
   }
   if (ec) return base::make_error(base::SourceLoc{dir}, "cannot read the folder: " + ec.message());
   if (files.empty()) {
@@ -63,6 +75,7 @@ base::Result<std::vector<std::pair<device::CoreId, std::string>>> program_files_
                             "writes them); this one has none");
   }
   std::sort(files.begin(), files.end());
+  std::sort(skipped.begin(), skipped.end());
   return files;
 }
 
@@ -70,8 +83,9 @@ base::Result<std::vector<std::pair<device::CoreId, std::string>>> program_files_
 /// directives it has), every file's errors told with its own name and lines.
 base::Result<platform::ProgramParse> parse_program_folder(const std::string& dir,
                                                           const device::Topology& topology,
-                                                          const soc::Profile& profile) {
-  auto files = program_files_of(dir);
+                                                          const soc::Profile& profile,
+                                                          std::vector<std::string>& skipped) {
+  auto files = program_files_of(dir, skipped);
   if (!files) return files.error();
   platform::ProgramParse out;
   for (const auto& [core, path] : *files) {
@@ -82,7 +96,10 @@ base::Result<platform::ProgramParse> parse_program_folder(const std::string& dir
       continue;
     }
     auto text = read_text_input(path);
-    if (!text) return text.error();
+    if (!text) {  // told with the others
+      out.errors.push_back(text.error());
+      continue;
+    }
     platform::ProgramParse one =
         platform::parse_program(text->data, text->name, topology, profile, core);
     for (base::Error& e : one.errors) out.errors.push_back(std::move(e));
@@ -152,7 +169,9 @@ int run(const RunArgs& a) {
   std::string program_name;
   platform::ProgramParse parsed;
   if (folder) {  // the coreN.s files of bench --dump-programs
-    auto p = parse_program_folder(a.program, *topology, **profile);
+    std::vector<std::string> skipped;
+    auto p = parse_program_folder(a.program, *topology, **profile, skipped);
+    for (const std::string& n : skipped) std::fprintf(stderr, "run: note: %s\n", n.c_str());
     if (!p) return fail(p.error());
     parsed = std::move(*p);
     program_name = platform::input_name(a.program);

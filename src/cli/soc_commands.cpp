@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "base/printable.h"
 #include "cli/commands.h"
 #include "cli/file_io.h"
 #include "cli/numbers.h"
@@ -28,8 +29,9 @@ struct AddrArgs {
 
 /// For a 32-bit address that hits nothing: the DMA engine and broadcast registers whose low
 /// 32 bits it is, as the firmware's DEBUG lines print doorbells and bases (D22c), one line
-/// each (at most 4).
-std::string low_32_bits_of(const soc::AddressMap& map, std::uint64_t low) {
+/// each (at most 4), each with the command that decodes it (`flags` after the address).
+std::string low_32_bits_of(const soc::AddressMap& map, std::uint64_t low,
+                           const std::string& flags) {
   std::vector<std::uint64_t> found;
   std::size_t more = 0;
   for (const soc::Region& r : map.regions().regions()) {
@@ -52,8 +54,8 @@ std::string low_32_bits_of(const soc::AddressMap& map, std::uint64_t low) {
     const soc::Region* r = map.regions().find(base::SocAddr{full});
     out += fmt::format(
         "  the low 32 bits of {:#x} ({} +{:#x}), as DEBUG lines print DMA addresses "
-        "(D22c): sbrdma decode addr {:#x}\n",
-        full, r->name, full - r->base.v, full);
+        "(D22c): sbrdma decode addr {:#x}{}\n",
+        full, r->name, full - r->base.v, full, flags);
   }
   if (more > 0) out += fmt::format("  ... and {} more addresses with these low 32 bits\n", more);
   return out;
@@ -68,7 +70,8 @@ int run_decode_addr(const AddrArgs& a) {
   auto v = parse_u64(a.addr);
   if (!v) return fail(flag_error("ADDR", v.error()));  // named as --help names it
   std::string profile_name = profile_flag(a.profile);
-  if (platform::names_topology_file(a.profile)) {  // a topology file: its profile
+  // A topology file's profile; a profile's name stays one, whatever files the folder holds.
+  if (!soc::find_profile(profile_name) && platform::names_topology_file(a.profile)) {
     auto t = platform::load_topology(a.profile);
     if (!t) return fail(flag_error("--profile", t.error()));
     profile_name = t->profile();
@@ -90,7 +93,15 @@ int run_decode_addr(const AddrArgs& a) {
     out += "route: not routable: " + dec.error().message + "\n";
   } else {
     out += soc::format_decoded(*dec, issuer, **profile);
-    if (!dec->hit && addr.v <= UINT32_MAX) out += low_32_bits_of(*map, addr.v);
+    if (!dec->hit && addr.v <= UINT32_MAX) {
+      // The suggested commands keep the flags that change the answer.
+      std::string flags;
+      if (a.profile != AddrArgs{}.profile)
+        flags += " --profile " + base::printable_brief(a.profile);
+      if (*chip != 0) flags += fmt::format(" --chip {}", *chip);
+      if (*die != 0) flags += fmt::format(" --die {}", *die);
+      out += low_32_bits_of(*map, addr.v, flags);
+    }
   }
   std::fputs(out.c_str(), stdout);
   return 0;

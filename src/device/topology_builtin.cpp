@@ -70,10 +70,24 @@ base::Result<Topology> builtin_topology(std::string_view name) {
 
 std::string missing_core_message(std::string_view core_text, std::uint64_t core,
                                  const Topology& t) {
+  // Each built-in's profile and core count, worked out once: a file of many lines naming a
+  // missing core asks for every line.
+  struct Builtin {
+    std::string_view name;
+    std::string profile;
+    std::uint64_t cores;
+  };
+  static const std::vector<Builtin> builtins = [] {
+    std::vector<Builtin> out;
+    for (const std::string_view name : builtin_topology_names()) {
+      auto b = builtin_topology(name);
+      if (b.ok()) out.push_back(Builtin{name, b->profile(), b->num_cores()});
+    }
+    return out;
+  }();
   std::vector<std::string> with;
-  for (const std::string_view name : builtin_topology_names()) {
-    auto b = builtin_topology(name);
-    if (b.ok() && b->profile() == t.profile() && core < b->num_cores()) with.emplace_back(name);
+  for (const Builtin& b : builtins) {
+    if (b.profile == t.profile() && core < b.cores) with.emplace_back(b.name);
   }
   std::string out = fmt::format("core {} does not exist (topology {} has {} cores", core_text,
                                 t.name(), t.num_cores());

@@ -144,9 +144,11 @@ std::string format_plot(const BenchOptions& o, const BenchResult& r) {
   svg += text(fmt::format("x=\"{:.1f}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\"", kW / 2),
               fitted_title(fmt::format("sbrdma bench {}: {} on ", collectives::op_name(o.op),
                                        ranks_and_groups(o, r.groups)),
-                           o.topology_name,
-                           topology_file_note(o.topology_name, o.topology_file, o.file_params) +
-                               with_param_overrides(o.params) + ", " + dtype_and_reduction(o)));
+                           // The name first, then what sets it apart: the part cut to fit.
+                           o.topology_name +
+                               topology_file_note(o.topology_name, o.topology_file, o.file_params) +
+                               with_param_overrides(o.params),
+                           ", " + dtype_and_reduction(o)));
   // Axes, grid and ticks.
   svg +=
       fmt::format("<path d=\"M{:.1f} {:.1f} V{:.1f} H{:.1f}\" stroke=\"black\" fill=\"none\"/>\n",

@@ -133,11 +133,16 @@ std::vector<std::string> report_state_lines(const RunReport& r) {
         u.gens == 1
             ? fmt::format("rdma_desc_gen at word {}{}", u.pc, where)
             : fmt::format("{} rdma_desc_gen words, the first at word {}{}", u.gens, u.pc, where);
-    out.push_back(fmt::format(
+    std::string line = fmt::format(
         "unstarted: core {}: {} descriptor{} on {} engine{}, written by {}, were never published "
         "by an rdma_desc_start: no engine saw them",
         u.core, u.descriptors, u.descriptors == 1 ? "" : "s", u.engines, u.engines == 1 ? "" : "s",
-        words));
+        words);
+    if (u.dropped > 0) {  // a start would have failed on them
+      line += fmt::format("; {} more did not fit, engine {}'s ring being full (D6)", u.dropped,
+                          u.first_full);
+    }
+    out.push_back(std::move(line));
   }
   return out;
 }

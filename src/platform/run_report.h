@@ -46,6 +46,8 @@ struct UnstartedGens {
   unsigned gens = 0;              ///< gens since the last start
   std::uint64_t descriptors = 0;  ///< M2S descriptors they wrote (as many S2M)
   unsigned engines = 0;           ///< engines whose rings hold them
+  std::uint64_t dropped = 0;      ///< descriptors the gens meant for full rings (D6)
+  unsigned first_full = 0;        ///< the first engine whose ring was full, if dropped > 0
 };
 
 /// A core whose sequencer was still waiting when nothing else could happen.

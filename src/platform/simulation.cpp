@@ -302,8 +302,13 @@ void Simulation::build_report(const sim::RunResult& rr, RunReport& r) const {
                     u->first_pc < s.locs.size() ? s.locs[u->first_pc] : base::SourceLoc{}, u->gens};
     const firmware::DescriptorStream& tx = s.fw->stream(firmware::Role::kTx);
     for (unsigned e = 0; e < firmware::kRdmaEngines; ++e) {
-      g.descriptors += tx.ring(e).pending;
-      g.engines += tx.ring(e).pending > 0 ? 1 : 0;
+      const firmware::DescriptorStream::Ring& ring = tx.ring(e);
+      g.descriptors += ring.pending;
+      g.engines += ring.pending > 0 ? 1 : 0;
+      if (ring.expected > ring.pending) {  // the ring was full: the rest were dropped
+        if (g.dropped == 0) g.first_full = e;
+        g.dropped += ring.expected - ring.pending;
+      }
     }
     r.unstarted.push_back(std::move(g));
   }

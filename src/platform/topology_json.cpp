@@ -80,16 +80,17 @@ base::Status check_object(const json& j, const std::string& path,
   for (const auto& [key, value] : j.items()) {
     if (std::find(known.begin(), known.end(), key) == known.end()) {
       const std::vector<std::string_view> names(known.begin(), known.end());
-      auto near = base::nearest_name(key, names);
-      if (!near) {  // a name without its unit: `bandwidth` for `bandwidth_gbps`
-        std::vector<std::string_view> longer;
-        for (std::string_view n : names) {
-          if (n.size() > key.size() + 1 && n.starts_with(key) && n[key.size()] == '_') {
-            longer.push_back(n);
-          }
+      // The one field the name begins (`bandwidth` for `bandwidth_gbps`, `cores` for
+      // `cores_per_die`), else a slip.
+      std::optional<std::string_view> near;
+      std::vector<std::string_view> longer;
+      for (std::string_view n : names) {
+        if (n.size() > key.size() + 1 && n.starts_with(key) && n[key.size()] == '_') {
+          longer.push_back(n);
         }
-        if (longer.size() == 1) near = longer.front();
       }
+      if (longer.size() == 1) near = longer.front();
+      if (!near) near = base::nearest_name(key, names);
       return at(child(path, key),
                 near ? fmt::format("unknown field (did you mean '{}'?)", *near) : "unknown field");
     }
@@ -224,8 +225,8 @@ bool shows_nothing(char32_t c) {
   return c == 0x20 || c == 0xa0 || c == 0xad || c == 0x34f || c == 0x1680 || in(0x115f, 0x1160) ||
          in(0x17b4, 0x17b5) || in(0x180b, 0x180f) || in(0x2000, 0x200d) || c == 0x2028 ||
          c == 0x2029 || c == 0x202f || in(0x205f, 0x2064) || c == 0x2800 || c == 0x3000 ||
-         c == 0x3164 || in(0xfe00, 0xfe0f) || c == 0xfeff || c == 0xffa0 || in(0x1d173, 0x1d17a) ||
-         in(0xe0000, 0xe007f) || in(0xe0100, 0xe01ef) ||
+         c == 0x3164 || in(0xfe00, 0xfe0f) || c == 0xfeff || c == 0xffa0 || in(0xfff9, 0xfffb) ||
+         in(0x1d173, 0x1d17a) || in(0xe0000, 0xe007f) || in(0xe0100, 0xe01ef) ||
          // combining marks: diacriticals and their extensions, for symbols, half marks
          in(0x300, 0x36f) || in(0x1ab0, 0x1aff) || in(0x1dc0, 0x1dff) || in(0x20d0, 0x20ff) ||
          in(0xfe20, 0xfe2f);
@@ -489,8 +490,15 @@ std::vector<std::string> params_without_effect(const device::Topology& topology,
 std::string topology_file_note(std::string_view name, const std::string& file,
                                std::span<const device::ParamOverrideSpec> file_params) {
   if (file.empty()) return {};
+  // The name as it shows: a built-in's with an invisible character or a space added looks
+  // the same on a terminal.
+  std::string shown;
+  for (const char32_t c : base::xml_code_points(name)) {
+    if (shows_nothing(c)) continue;
+    shown += c < 0x80 ? static_cast<char>(c) : '?';  // the built-ins' names are ASCII
+  }
   const auto builtins = device::builtin_topology_names();
-  const bool builtin_name = std::find(builtins.begin(), builtins.end(), name) != builtins.end();
+  const bool builtin_name = std::find(builtins.begin(), builtins.end(), shown) != builtins.end();
   std::string sets;
   for (const device::ParamOverrideSpec& p : file_params) {
     sets += fmt::format("{}{}={}", sets.empty() ? "" : ", ", p.name, p.value);

@@ -51,8 +51,9 @@ bool names_topology_file(std::string_view name);
 struct LoadedTopology {
   device::Topology topology;
   std::string file;  ///< the topology file read, "" for a built-in
-  /// The timing parameters the file's "params" sets, in its order, each value as the model
-  /// keeps it (as parse_param_override's); none for a built-in.
+  /// The timing parameters the file's "params" sets, by name (the JSON reader keeps an
+  /// object's members so), each value as the model keeps it (as parse_param_override's); none
+  /// for a built-in.
   std::vector<device::ParamOverrideSpec> file_params;
 };
 

@@ -33,6 +33,10 @@ TEST(Printable, BriefCutsAtFortyCharactersAndSaysSo) {
   std::string utf8 = "x";
   for (int i = 0; i < 12; ++i) utf8 += "\xc3\xa9";
   EXPECT_EQ(printable_brief(utf8), "x" + printable("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9") + "...");
+  // Bytes that are no UTF-8 character are cut where they fall, none lost before the cut.
+  EXPECT_EQ(printable_brief("ab" + std::string(20, '\xbf')),
+            "ab" + printable(std::string(8, '\xbf')) + "...");
+  EXPECT_EQ(printable_brief(std::string(20, '\x80')), printable(std::string(9, '\x80')) + "...");
 }
 
 // RFC 6901: '~' is "~0" and '/' is "~1" in a path segment; the key is cut before it is

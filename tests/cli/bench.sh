@@ -224,7 +224,7 @@ expect_out "run runme on trn2; programmed cores: 0 1"
 run_us=$(awk '/^simulated time:/ { printf "%.2f", $3 / 1000 }' "$(work)/out")
 if [[ -n $bench_us && $bench_us == "$run_us" ]]; then pass=$((pass + 1)); else
   _fail "the dump folder ran in $run_us us, the bench's row says $bench_us us"; fi
-if grep -q '`sbrdma run DIR` with the bench'"'"'s --topology runs the folder'"'"'s coreN.s files' "$(work)/runme/core0.s"; then
+if grep -q '`sbrdma run runme` with the bench'"'"'s --topology runs the folder'"'"'s coreN.s files' "$(work)/runme/core0.s"; then
   pass=$((pass + 1))
 else _fail "the dump's header does not say how to run it"; fi
 # A folder's file for a core the topology lacks names it; a word's error names its own file.
@@ -232,7 +232,14 @@ mkdir -p "$(work)/bigdump" && printf 'rdma_desc_start\n' >"$(work)/bigdump/core9
 check run_folder_errors 1 - -- run bigdump
 expect_err "bigdump/core1.s:1: error: rdma_desc_gen: dma_engine_mask 0x0 selects 0 engines"
 expect_err "bigdump/core9.s: error: core 9 does not exist (topology trn2 has 8 cores; trn2.48xlarge and trn2u have it: --topology NAME)"
-expect_err_lines 2
+expect_err "run: note: bigdump/core01.s: not read (coreN.s, N without leading zeros)"
+expect_err_lines 3
+# A FIFO or folder named like a core's file is not read (a FIFO would wait for a writer).
+mkdir -p "$(work)/oddump" "$(work)/oddump/core2.s" && mkfifo "$(work)/oddump/core3.s" && cp "$(work)/runme/core0.s" "$(work)/oddump/core0.s"
+check run_folder_odd_files 1 - -- run oddump
+expect_err "run: note: oddump/core2.s: not read (not a regular file)"
+expect_err "run: note: oddump/core3.s: not read (not a regular file)"
+expect_out "programmed cores: 0"
 mkdir -p "$(work)/nodump"
 check run_folder_empty 1 - -- run nodump
 expect_err "nodump: error: a folder of programs holds coreN.s files (as bench --dump-programs writes them); this one has none"

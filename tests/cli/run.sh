@@ -145,6 +145,11 @@ expect_err "no_gen.s:3: error: core 1 word 0: rdma_desc_start: no rdma_desc_gen 
 check run_ring_full 1 - -- run "$RUN_DATA/ring_full.s"
 expect_err "ring_full.s:6: error: core 0 word 2: P0: ERROR: DescriptorStream wrote 1053 descriptors, expected 1058 (engine 0's ring was full: the rdma_desc_gen words since the last rdma_desc_start put 1028 descriptors on it, and a ring of 1024 holds at most 1023 until a start publishes them, D6)"
 
+# Gens past a full ring and no start: the report says what did not fit, as a start would fail.
+printf '.core 0\nrdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0x1 free_dim_bytes=229376\nrdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0x1 free_dim_bytes=229376\n' >"$(work)/ovf.s"
+check run_gen_overflow_without_start 0 - -- run ovf.s
+expect_out "unstarted: core 0: 1053 descriptors on 16 engines, written by 2 rdma_desc_gen words, the first at word 0 (ovf.s:2), were never published by an rdma_desc_start: no engine saw them; 5 more did not fit, engine 0's ring being full (D6)"
+
 # Gens that no start publishes: the run is fine, and the report says what the engines never saw.
 check run_gen_without_start 0 - -- run "$RUN_DATA/gen_without_start.s"
 expect_out "unstarted: core 0: 291 descriptors on 16 engines, written by 2 rdma_desc_gen words, the first at word 0 ("

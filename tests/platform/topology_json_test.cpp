@@ -325,6 +325,8 @@ TEST(TopologyJson, TypesAndShapesAreChecked) {
   // A slip, or a name without its unit, gets the field it likely meant.
   EXPECT_EQ(parse_error(R"({"chps": 2})"),
             "t.json: error: /chps: unknown field (did you mean 'chips'?)");
+  EXPECT_EQ(parse_error(R"({"chips": 1, "cores": 8})"),
+            "t.json: error: /cores: unknown field (did you mean 'cores_per_die'?)");
   EXPECT_EQ(parse_error(R"({"chips": 2, "links": [{"from": 0, "to": 1, "latency": 5}]})"),
             "t.json: error: /links/0/latency: unknown field (did you mean 'latency_ns'?)");
   EXPECT_EQ(parse_error(R"({"chips": 2, "links": [{"from": 0, "to": 1}], "link_overrides": )"
@@ -416,6 +418,22 @@ TEST(TopologyJson, AParameterNoLinkTakesIsNamedWithWhy) {
   EXPECT_EQ(params_without_effect(*own, spec->params),
             (std::vector<std::string>{"c2c_bandwidth=1 changes nothing on own: no chip-to-chip "
                                       "link there takes it (each sets its own)"}));
+}
+
+TEST(TopologyJson, AFileTellsItselfApartWhereItCouldPassForAnother) {
+  using P = device::ParamOverrideSpec;
+  EXPECT_EQ(topology_file_note("trn2", "", {}), "");  // the built-in itself
+  EXPECT_EQ(topology_file_note("slow", "s.json", {}), "");
+  EXPECT_EQ(topology_file_note("trn2", "t.json", {}), " (topology file t.json)");
+  EXPECT_EQ(topology_file_note("slow", "s.json", std::vector<P>{P{"c2c_latency", 400}}),
+            " (its file sets c2c_latency=400)");
+  EXPECT_EQ(topology_file_note("trn2u", "u.json", std::vector<P>{P{"a", 1}, P{"b", 2.5}}),
+            " (topology file u.json, which sets a=1, b=2.5)");
+  // A built-in's name with an invisible character or a space still shows as that name.
+  EXPECT_EQ(topology_file_note("trn2\u200b", "t.json", {}), " (topology file t.json)");
+  EXPECT_EQ(topology_file_note("trn2 ", "t.json", {}), " (topology file t.json)");
+  EXPECT_EQ(topology_file_note("trn2\u00ad.48xlarge", "t.json", {}), " (topology file t.json)");
+  EXPECT_EQ(topology_file_note("trn2x", "t.json", {}), "");
 }
 
 }  // namespace sbrdma::platform
