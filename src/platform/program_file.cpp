@@ -271,8 +271,27 @@ class Parser {
   void expect_sbuf(std::span<const std::string_view> args, std::string_view line,
                    const base::SourceLoc& loc, LineErrors& errors) {
     const auto eq = std::find(args.begin(), args.end(), "equals");
+    const bool pattern_form = eq == args.end() && std::any_of(args.begin(), args.end(), [](auto t) {
+                                return t.starts_with("pattern=");
+                              });
+    if (pattern_form) {  // the region holds a pattern's bytes, as .init writes them
+      Keys keys;
+      parse_keys(args, {"core", "addr", "bytes", "pattern", "partitions"}, ".expect sbuf", keys,
+                 errors);
+      auto r = region(keys, ".expect sbuf", true, errors);
+      if (r) errors.check(check_region(*r, topo_, profile_));
+      std::optional<FillPattern> p;
+      if (auto pat = required(keys, "pattern", ".expect sbuf", errors)) {
+        p = errors.take(parse_fill_pattern(*pat));
+      }
+      if (r && p && errors.count() == 0) {
+        program.sbuf_expects.push_back(SbufExpect{loc, std::string(line), *r, {}, *p});
+      }
+      return;
+    }
     if (eq == args.end()) {
-      errors.add(base::make_error(".expect sbuf needs 'equals core=M addr=A2' after its region"));
+      errors.add(base::make_error(
+          ".expect sbuf needs 'equals core=M addr=A2' or 'pattern=P' after its region"));
       return;
     }
     if (eq == args.begin()) {  // else the second region's keys read as the first's, twice
@@ -318,7 +337,7 @@ class Parser {
       errors.set_side("");
     }
     if (errors.count() == 0)
-      program.sbuf_expects.push_back(SbufExpect{loc, std::string(line), *a, *b});
+      program.sbuf_expects.push_back(SbufExpect{loc, std::string(line), *a, *b, std::nullopt});
   }
 
   const device::Topology& topo_;

@@ -47,7 +47,9 @@ struct SbufExpect {
   base::SourceLoc loc;
   std::string text;
   SbufRegion actual;    ///< core=N addr=A
-  SbufRegion expected;  ///< core=M addr=A2, same size and partitions
+  SbufRegion expected;  ///< core=M addr=A2, same size and partitions (without `pattern`)
+  /// `pattern=P` instead of `equals ...`: the region holds the bytes .init would write there.
+  std::optional<FillPattern> pattern;
 };
 
 /// The words of one core, with their source lines.

@@ -32,6 +32,21 @@ ExpectResult check_sbuf(const Simulation& sim, const SbufExpect& e) {
     return r;
   }
   auto a = sim.read(e.actual);
+  if (e.pattern) {  // the bytes .init would write, partition by partition
+    if (!a) {
+      r.detail = a.error().message;
+      return r;
+    }
+    std::vector<std::uint8_t> want(a->size());
+    for (unsigned p = e.actual.first_partition; p < e.actual.end_partition; ++p) {
+      const std::size_t at = std::size_t{p - e.actual.first_partition} * e.actual.bytes;
+      fill_pattern_bytes(*e.pattern, p, std::span(want).subspan(at, e.actual.bytes));
+    }
+    auto diff = compare_regions(e.actual, *a, "pattern " + format_fill_pattern(*e.pattern), want);
+    r.passed = !diff;
+    if (diff) r.detail = *diff;
+    return r;
+  }
   auto b = sim.read(e.expected);
   if (!a || !b) {  // checked at parse time; kept as a failure rather than a crash
     r.detail = (!a ? a.error() : b.error()).message;
@@ -50,10 +65,15 @@ bool ProgramOutcome::ok() const {
                                     [](const ExpectResult& e) { return e.passed || e.skipped; });
 }
 
-std::optional<std::string> compare_regions(const SbufRegion& actual,
-                                           const std::vector<std::uint8_t>& actual_bytes,
-                                           const SbufRegion& expected,
-                                           const std::vector<std::uint8_t>& expected_bytes) {
+namespace {
+
+/// The first byte where `expected` differs from `actual` (same size), as compare_regions
+/// words it with `other` naming the expected byte (given the partition and byte offset).
+template <typename Other>
+std::optional<std::string> first_difference(const SbufRegion& actual,
+                                            const std::vector<std::uint8_t>& actual_bytes,
+                                            const std::vector<std::uint8_t>& expected_bytes,
+                                            Other other) {
   const auto mismatch =
       std::mismatch(actual_bytes.begin(), actual_bytes.end(), expected_bytes.begin());
   if (mismatch.first == actual_bytes.end()) return std::nullopt;
@@ -65,10 +85,33 @@ std::optional<std::string> compare_regions(const SbufRegion& actual,
   const unsigned partition = actual.first_partition + static_cast<unsigned>(at / actual.bytes);
   const std::uint64_t byte = at % actual.bytes;
   return fmt::format(
-      "core {} partition {} byte 0x{:x} is 0x{:02x}, but core {} partition {} byte 0x{:x} is "
-      "0x{:02x} ({} of {} bytes differ)",
-      actual.core, partition, actual.offset + byte, *mismatch.first, expected.core, partition,
-      expected.offset + byte, *mismatch.second, differ, actual_bytes.size());
+      "core {} partition {} byte 0x{:x} is 0x{:02x}, but {} is 0x{:02x} ({} of {} "
+      "bytes differ)",
+      actual.core, partition, actual.offset + byte, *mismatch.first, other(partition, byte),
+      *mismatch.second, differ, actual_bytes.size());
+}
+
+}  // namespace
+
+std::optional<std::string> compare_regions(const SbufRegion& actual,
+                                           const std::vector<std::uint8_t>& actual_bytes,
+                                           const SbufRegion& expected,
+                                           const std::vector<std::uint8_t>& expected_bytes) {
+  return first_difference(actual, actual_bytes, expected_bytes,
+                          [&](unsigned partition, std::uint64_t byte) {
+                            return fmt::format("core {} partition {} byte 0x{:x}", expected.core,
+                                               partition, expected.offset + byte);
+                          });
+}
+
+std::optional<std::string> compare_regions(const SbufRegion& actual,
+                                           const std::vector<std::uint8_t>& actual_bytes,
+                                           const std::string& pattern,
+                                           const std::vector<std::uint8_t>& pattern_bytes) {
+  return first_difference(actual, actual_bytes, pattern_bytes,
+                          [&](unsigned /*partition*/, std::uint64_t byte) {
+                            return fmt::format("{}'s byte 0x{:x}", pattern, byte);
+                          });
 }
 
 MemoryNeed init_memory_need(const ProgramFile& program, const soc::Profile& profile) {

@@ -65,5 +65,10 @@ std::optional<std::string> compare_regions(const SbufRegion& actual,
                                            const std::vector<std::uint8_t>& actual_bytes,
                                            const SbufRegion& expected,
                                            const std::vector<std::uint8_t>& expected_bytes);
+/// The same against the bytes of a pattern named `pattern` (`pattern iota`) over the region.
+std::optional<std::string> compare_regions(const SbufRegion& actual,
+                                           const std::vector<std::uint8_t>& actual_bytes,
+                                           const std::string& pattern,
+                                           const std::vector<std::uint8_t>& pattern_bytes);
 
 }  // namespace sbrdma::platform

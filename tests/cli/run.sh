@@ -145,6 +145,13 @@ expect_err "no_gen.s:3: error: core 1 word 0: rdma_desc_start: no rdma_desc_gen 
 check run_ring_full 1 - -- run "$RUN_DATA/ring_full.s"
 expect_err "ring_full.s:6: error: core 0 word 2: P0: ERROR: DescriptorStream wrote 1053 descriptors, expected 1058 (engine 0's ring was full: the rdma_desc_gen words since the last rdma_desc_start put 1028 descriptors on it, and a ring of 1024 holds at most 1023 until a start publishes them, D6)"
 
+# .expect sbuf takes a pattern, as .init writes it, instead of another region.
+check run_expect_pattern 1 - -- run "$RUN_DATA/expect_pattern.s"
+expect_out "expect_pattern.s:7: .expect sbuf core=1 addr=0x2000 bytes=4096 pattern=iota: ok"
+expect_out "expect_pattern.s:9: .expect sbuf core=1 addr=0x2001 bytes=16 pattern=iota partitions=0:2: FAILED"
+expect_err "expect_pattern.s:9: error: .expect sbuf core=1 addr=0x2001 bytes... failed: core 1 partition 0 byte 0x2001 is 0x01, but pattern iota's byte 0x0 is 0x00 (32 of 32 bytes differ)"
+expect_err_lines 1
+
 # Gens past a full ring and no start: the report says what did not fit, as a start would fail.
 printf '.core 0\nrdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0x1 free_dim_bytes=229376\nrdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0x1 free_dim_bytes=229376\n' >"$(work)/ovf.s"
 check run_gen_overflow_without_start 0 - -- run ovf.s

@@ -172,7 +172,15 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
       {".expect sem core=0 idx=1 value=-0x10", "p.s:1: error: bad number '-0x10' for value"},
       {".expect sem core=0 value=1", "p.s:1: error: missing key 'idx' for .expect sem"},
       {".expect sbuf core=0 addr=0 bytes=4 core=1 addr=0",
-       "p.s:1: error: .expect sbuf needs 'equals core=M addr=A2' after its region"},
+       "p.s:1: error: .expect sbuf needs 'equals core=M addr=A2' or 'pattern=P' after its "
+       "region"},
+      // The pattern form: the region's keys and the pattern, checked as .init's.
+      {".expect sbuf core=0 addr=0 pattern=iota",
+       "p.s:1: error: missing key 'bytes' for .expect sbuf"},
+      {".expect sbuf core=0 addr=0 bytes=4 pattern=zeros",
+       "p.s:1: error: unknown pattern 'zeros' (iota, const:V or random:SEED)"},
+      {".expect sbuf core=0 addr=0 bytes=4 pattern=iota equals core=1 addr=0",
+       "p.s:1: error: unknown key 'pattern' for .expect sbuf (core, addr, bytes, partitions)"},
       // No region before 'equals': that is the error, not the keys after it read twice.
       {".expect sbuf equals core=0 addr=0x1000 core=1 addr=0x2000 bytes=16",
        "p.s:1: error: .expect sbuf needs its region 'core=N addr=A bytes=B' before 'equals'"},
