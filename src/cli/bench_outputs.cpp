@@ -17,7 +17,6 @@
 #include "cli/file_io.h"
 #include "collectives/program.h"
 #include "platform/collective_runner.h"
-#include "platform/topology_json.h"
 
 namespace sbrdma::cli {
 namespace {
@@ -106,16 +105,13 @@ void add_programs(const std::string& dir, const platform::BenchOptions& o,
   const platform::BenchRow& last = r.rows.back();
   auto header = [&](collectives::CoreId core) {
     return fmt::format(
-        "sbrdma bench {} {} B {} on {}{}: core {}, {} iteration{} after {} warmup{}\n"
+        "sbrdma bench {} {} B {} on {}: core {}, {} iteration{} after {} warmup{}\n"
         "(assemble with `sbrdma asm`; `sbrdma run {}` with the bench's --topology{} runs the "
         "folder's coreN.s files, each on its core: every warmup and iteration; notes after `#` "
         "say what each word is for)",
         collectives::op_name(o.op), last.size, collectives::algorithm_name(last.algorithm),
-        o.topology_name,
-        platform::topology_file_note(o.topology_name, o.topology_file, o.file_params) +
-            platform::with_param_overrides(o.params),
-        core, o.iterations, o.iterations == 1 ? "" : "s", o.warmups, o.warmups == 1 ? "" : "s",
-        base::printable(dir), o.params.empty() ? "" : " and --param");
+        platform::topology_label(o), core, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
+        o.warmups == 1 ? "" : "s", base::printable(dir), o.params.empty() ? "" : " and --param");
   };
   std::vector<collectives::CoreProgram> programs = r.programs;
   for (const collectives::CoreId core : r.cores) {

@@ -97,12 +97,9 @@ std::string format_topology(const Topology& t, const std::string& with) {
 /// the model keeps them, before --param), or "" for a built-in topology or a file of none.
 std::string file_params_line(const platform::LoadedTopology& t) {
   if (t.file_params.empty()) return {};
-  std::string set;
-  for (const device::ParamOverrideSpec& o : t.file_params) {
-    set += fmt::format("{}{}={}", set.empty() ? "" : ", ", o.name, o.value);
-  }
   return fmt::format("{} sets {} (every parameter: sbrdma info params --profile {})\n",
-                     base::printable_brief(t.file), set, base::printable_brief(t.file));
+                     base::printable_brief(t.file), platform::param_list(t.file_params),
+                     base::printable_brief(t.file));
 }
 
 int run_info_topology(const std::string& name, const std::vector<std::string>& param_texts) {
@@ -128,30 +125,29 @@ base::Result<std::vector<device::ParamRow>> topology_file_rows(
     std::string& header) {
   auto loaded = platform::load_topology_and_params(path, params);  // the file read once
   if (!loaded.ok()) return loaded.error();
-  const device::Topology* t = &loaded->topology;
-  const std::vector<device::ParamOverrideSpec>* own = &loaded->file_params;
-  auto rows = device::timing_param_table(t->profile());
+  const device::Topology& t = loaded->topology;
+  const std::vector<device::ParamOverrideSpec>& own = loaded->file_params;
+  auto rows = device::timing_param_table(t.profile());
   if (!rows.ok()) return rows.error();
   const auto sets = [](std::span<const device::ParamOverrideSpec> list, std::string_view name) {
     return std::any_of(list.begin(), list.end(),
                        [&](const device::ParamOverrideSpec& o) { return o.name == name; });
   };
   for (device::ParamRow& r : *rows) {
-    auto v = device::timing_param_value(t->params(), r.name);
+    auto v = device::timing_param_value(t.params(), r.name);
     SBRDMA_CHECK(v.ok());  // a name of the table
     r.value = *v;
     if (sets(params, r.name)) {
       r.source = "--param";
-    } else if (sets(*own, r.name)) {
+    } else if (sets(own, r.name)) {
       r.source = "topology file";
     }
   }
   std::string names;
-  for (const device::ParamOverrideSpec& o : *own) names += (names.empty() ? "" : ", ") + o.name;
-  header =
-      fmt::format("timing parameters of topology {} (profile {}{}){}", base::printable_brief(path),
-                  t->profile(), names.empty() ? "" : "; the file sets " + names,
-                  platform::with_param_overrides(params));
+  for (const device::ParamOverrideSpec& o : own) names += (names.empty() ? "" : ", ") + o.name;
+  header = fmt::format(
+      "timing parameters of topology {} (profile {}{}){}", base::printable_brief(path), t.profile(),
+      names.empty() ? "" : "; the file sets " + names, platform::with_param_overrides(params));
   return rows;
 }
 

@@ -114,12 +114,9 @@ std::string PoolFirmware::stream_error_detail(Role role) const {
   }
   // A ring holds depth - 1 descriptors until start publishes them. [CHOICE D6]
   const DescriptorStream::Ring& first = stream.ring(full.front());
-  std::string engines = fmt::format("engine {}'s ring", full.front());
-  if (full.size() > 1) {
-    engines = fmt::format("{} rings were full, engine {}'s", full.size(), full.front());
-  } else {
-    engines += " was full";
-  }
+  const std::string engines =
+      full.size() == 1 ? fmt::format("engine {}'s ring was full", full.front())
+                       : fmt::format("{} rings were full, engine {}'s", full.size(), full.front());
   return fmt::format(
       "{}: the rdma_desc_gen words since the last rdma_desc_start put {} descriptors on it, and a "
       "ring of {} holds at most {} until a start publishes them, D6",

@@ -209,6 +209,10 @@ std::optional<base::Error> wrong_data_error(const BenchResult& r);
 /// The table, `Avg bus bandwidth` line(s) and the closing cost line, as `sbrdma bench`
 /// prints them (deterministic except the closing line's wall-clock figures).
 std::string format_table(const BenchOptions& o, const BenchResult& r);
+/// The topology as the outputs name it: its name, then what sets it apart from the one of that
+/// name (its file, what the file sets: topology_file_note), then --param's overrides
+/// (`trn2 (topology file my.json) with c2c_latency=400`). [CHOICE D47]
+std::string topology_label(const BenchOptions& o);
 /// "R rank(s) x G group(s)", as the table's header and the plot's title say it.
 std::string ranks_and_groups(const BenchOptions& o, unsigned groups);
 /// The data the table's header line and the plot's title name: "fp32 sum", or "fp32" alone

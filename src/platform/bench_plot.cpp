@@ -9,7 +9,6 @@
 #include <string_view>
 
 #include "platform/bench.h"
-#include "platform/topology_json.h"
 
 namespace sbrdma::platform {
 namespace {
@@ -144,10 +143,7 @@ std::string format_plot(const BenchOptions& o, const BenchResult& r) {
   svg += text(fmt::format("x=\"{:.1f}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\"", kW / 2),
               fitted_title(fmt::format("sbrdma bench {}: {} on ", collectives::op_name(o.op),
                                        ranks_and_groups(o, r.groups)),
-                           // The name first, then what sets it apart: the part cut to fit.
-                           o.topology_name +
-                               topology_file_note(o.topology_name, o.topology_file, o.file_params) +
-                               with_param_overrides(o.params),
+                           topology_label(o),  // the part cut to fit, its name first
                            ", " + dtype_and_reduction(o)));
   // Axes, grid and ticks.
   svg +=

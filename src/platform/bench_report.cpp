@@ -57,10 +57,8 @@ std::string header_line(const BenchOptions& o, unsigned groups) {
   } else if (o.check == collectives::DataFill::kAllOnes) {
     data = ", all-ones data checked";
   }
-  return fmt::format("# sbrdma bench {}: {} on {}{}, {}, {} iteration{} after {} warmup{}{}{}{}\n",
-                     collectives::op_name(o.op), ranks_and_groups(o, groups), o.topology_name,
-                     topology_file_note(o.topology_name, o.topology_file, o.file_params) +
-                         with_param_overrides(o.params),
+  return fmt::format("# sbrdma bench {}: {} on {}, {}, {} iteration{} after {} warmup{}{}{}{}\n",
+                     collectives::op_name(o.op), ranks_and_groups(o, groups), topology_label(o),
                      what, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
                      o.warmups == 1 ? "" : "s", data, o.timing_only ? ", timing only" : "",
                      o.tie_seed != 0
@@ -69,6 +67,11 @@ std::string header_line(const BenchOptions& o, unsigned groups) {
 }
 
 }  // namespace
+
+std::string topology_label(const BenchOptions& o) {
+  return o.topology_name + topology_file_note(o.topology_name, o.topology_file, o.file_params) +
+         with_param_overrides(o.params);
+}
 
 std::string dtype_and_reduction(const BenchOptions& o) {
   std::string out(collectives::dtype_name(o.dtype));

@@ -499,10 +499,7 @@ std::string topology_file_note(std::string_view name, const std::string& file,
   }
   const auto builtins = device::builtin_topology_names();
   const bool builtin_name = std::find(builtins.begin(), builtins.end(), shown) != builtins.end();
-  std::string sets;
-  for (const device::ParamOverrideSpec& p : file_params) {
-    sets += fmt::format("{}{}={}", sets.empty() ? "" : ", ", p.name, p.value);
-  }
+  const std::string sets = param_list(file_params);
   if (builtin_name) {
     const std::string what = "topology file " + base::printable_brief(file);
     return sets.empty() ? " (" + what + ")" : " (" + what + ", which sets " + sets + ")";
@@ -510,12 +507,16 @@ std::string topology_file_note(std::string_view name, const std::string& file,
   return sets.empty() ? std::string() : " (its file sets " + sets + ")";
 }
 
-std::string with_param_overrides(std::span<const device::ParamOverrideSpec> params) {
+std::string param_list(std::span<const device::ParamOverrideSpec> params) {
   std::string out;
   for (const device::ParamOverrideSpec& p : params) {
-    out += fmt::format("{}{}={}", out.empty() ? " with " : ", ", p.name, p.value);
+    out += fmt::format("{}{}={}", out.empty() ? "" : ", ", p.name, p.value);
   }
   return out;
+}
+
+std::string with_param_overrides(std::span<const device::ParamOverrideSpec> params) {
+  return params.empty() ? std::string() : " with " + param_list(params);
 }
 
 Result<device::ParamOverrideSpec> parse_param_override(std::string_view text) {

@@ -37,6 +37,9 @@ base::Result<device::Topology> load_topology(std::string_view name_or_path,
 /// value returned is the one the model keeps (times to 1 ps, bandwidths to 0.001 B/ns).
 base::Result<device::ParamOverrideSpec> parse_param_override(std::string_view text);
 
+/// "NAME=VALUE, NAME=VALUE" for those overrides, in order, or "".
+std::string param_list(std::span<const device::ParamOverrideSpec> params);
+
 /// " with NAME=VALUE, NAME=VALUE" for those overrides, in order (a report's header), or "".
 std::string with_param_overrides(std::span<const device::ParamOverrideSpec> params);
 
