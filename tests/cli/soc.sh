@@ -146,3 +146,10 @@ expect_out "  the low 32 bits of 0x8010020a1038 (SE_2.SDMA_0.BCAST_UDMA_S2M +0x1
 check addr_low_32_bits_none 0 - -- decode addr 0x1000
 expect_out "hits nothing (chip-relative address 0x1000)"
 if grep -q "low 32 bits" "$(work)/out"; then _fail "0x1000 is the low half of no DMA register"; else pass=$((pass + 1)); fi
+# A profile's name stays one, whatever the current folder holds under that name.
+mkdir -p "$(work)/cayman"
+check addr_profile_name_beside_folder 0 - -- decode addr 0x1000
+expect_out "hits nothing (chip-relative address 0x1000)"
+# The 32-bit hint's commands keep the flags that change the answer.
+check addr_low_32_bits_flags 0 - -- decode addr 0x020a1038 --profile sunda --chip 5
+expect_out "(D22c): sbrdma decode addr 0x10020a1038 --profile sunda --chip 5"
