@@ -132,8 +132,8 @@ Machine::HeadRead Machine::read_head(UdmaEngine& eng, Direction dir, unsigned qu
 std::optional<soc::UdmaDescriptor> Machine::prefetch_failed(UdmaEngine& eng, Direction dir,
                                                             unsigned queue, const HeadRead& got) {
   UdmaQueue& q = eng.queue(dir, queue);
-  const ErrorSite site{eng.core(), eng.index(), dir, queue};
   const RingPos head = q.head();
+  const ErrorSite site{eng.core(), eng.index(), dir, queue, head.offset};
   if (!got) {
     const std::string msg =
         fmt::format("descriptor prefetch at slot {}: {}", head.offset, got.error().message);
@@ -222,7 +222,7 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   UdmaQueue& s2m = eng.queue(Direction::kS2M, qi);
   // The error site is built only for an error.
   auto fail = [&](UdmaQueue& q, std::string msg) {
-    record(ErrorSite{eng.core(), eng.index(), q.dir(), qi}, msg);
+    record(ErrorSite{eng.core(), eng.index(), q.dir(), qi, q.head().offset}, msg);
     q.stop(std::move(msg));
     if (&q != &m2s) m2s.stop("its S2M queue stopped");
   };

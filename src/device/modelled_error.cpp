@@ -19,8 +19,8 @@ std::string ModelledError::format() const {
 }
 
 void ErrorLog::record(base::Tick time, const ErrorSite& site, std::string message) {
-  errors_.push_back(
-      ModelledError{time, site.core, site.engine, site.dir, site.queue, std::move(message)});
+  errors_.push_back(ModelledError{time, site.core, site.engine, site.dir, site.queue,
+                                  std::move(message), site.slot});
 }
 
 std::string ErrorLog::report() const {

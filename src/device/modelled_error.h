@@ -23,6 +23,9 @@ struct ModelledError {
   std::optional<soc::Direction> dir;
   std::optional<unsigned> queue;
   std::string message;
+  /// The ring slot of the descriptor the queue stopped at, for an error about a descriptor
+  /// (its writer can then be found: RunReport::device_error_writers).
+  std::optional<unsigned> slot;
 
   /// One line: `t=1300.000ns core 3 engine 5 M2S queue 0: message`.
   [[nodiscard]] std::string format() const;
@@ -32,12 +35,14 @@ struct ModelledError {
 struct ErrorSite {
   explicit ErrorSite(CoreId c, std::optional<unsigned> e = std::nullopt,
                      std::optional<soc::Direction> d = std::nullopt,
-                     std::optional<unsigned> q = std::nullopt)
-      : core(c), engine(e), dir(d), queue(q) {}
+                     std::optional<unsigned> q = std::nullopt,
+                     std::optional<unsigned> s = std::nullopt)
+      : core(c), engine(e), dir(d), queue(q), slot(s) {}
   CoreId core = 0;
   std::optional<unsigned> engine;
   std::optional<soc::Direction> dir;
   std::optional<unsigned> queue;
+  std::optional<unsigned> slot;  ///< the descriptor's ring slot, for an error about one
 };
 
 /// The errors of one machine, in the order they were flagged.

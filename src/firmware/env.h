@@ -10,6 +10,7 @@
 ///
 ///   PRID 0 (RX) --right_push(0, v)--> FIFO --left_pop(1)--> PRID 1 (TX)      [CHOICE D22a]
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <span>
@@ -125,6 +126,14 @@ class Q7Env {
   /// Contract: one DEBUG line, already formatted in the firmware's own format string, without
   /// a trailing newline. Called only when debug_enabled().
   virtual void debug_log(std::string_view line) = 0;
+
+  /// Contract: the word at `pc` is about to write `count` descriptors into `role`'s ring of
+  /// `engine`, from slot `first_slot` on (wrapping at the ring's end). For reports that name
+  /// the word a descriptor came from; the default ignores it.
+  virtual void ring_written(Role role, unsigned engine, unsigned first_slot, unsigned count,
+                            std::size_t pc) {
+    (void)role, (void)engine, (void)first_slot, (void)count, (void)pc;
+  }
 
   // ---- local compute: the GPSIMD cores are wired to this core's SBUF partitions -----------
   // Not pure: environments without local compute (the firmware's scripted tests) keep

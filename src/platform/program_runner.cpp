@@ -143,7 +143,9 @@ MemoryNeed init_memory_need(const ProgramFile& program, const soc::Profile& prof
 
 base::Result<ProgramOutcome> run_program(const ProgramFile& program, device::Topology topology,
                                          const SimOptions& options) {
-  auto sim = Simulation::create(std::move(topology), options);
+  SimOptions opt = options;
+  opt.locate_device_errors = true;  // a device error names its descriptor's word
+  auto sim = Simulation::create(std::move(topology), opt);
   if (!sim) return sim.error();
   Simulation& s = **sim;
   for (const CoreProgram& cp : program.cores) {

@@ -42,39 +42,55 @@ std::string without_hex(const std::string& m) {
   return out;
 }
 
-/// Device errors, one line per kind: errors of one core's queues that differ only in the
-/// engine (and the addresses it serves) are told once, with the other engines named.
-std::vector<std::string> device_error_lines(const std::vector<device::ModelledError>& errors) {
+/// Device errors, one line per kind, each with the source line of the word that wrote its
+/// descriptor when that is known: errors of one core's queues that differ only in the engine
+/// (and the addresses it serves) and come from one word are told once, with the other engines
+/// named.
+std::vector<std::pair<base::SourceLoc, std::string>> device_error_lines(const RunReport& r) {
   struct Kind {
     const device::ModelledError* first;
+    const DescriptorWriter* writer;
     std::string key;
     std::vector<unsigned> engines;  ///< the others'
     base::Tick last;
   };
+  const auto writer_of = [&](std::size_t i) -> const DescriptorWriter* {
+    if (i >= r.device_error_writers.size() || !r.device_error_writers[i]) return nullptr;
+    return &*r.device_error_writers[i];
+  };
   std::vector<Kind> kinds;
-  for (const device::ModelledError& e : errors) {
+  for (std::size_t i = 0; i < r.device_errors.size(); ++i) {
+    const device::ModelledError& e = r.device_errors[i];
+    const DescriptorWriter* writer = writer_of(i);
     Kind* same = nullptr;
     std::string key;
     if (e.engine) {
       key = without_hex(e.message);
       for (Kind& k : kinds) {
+        const bool same_writer =
+            (k.writer == nullptr && writer == nullptr) ||
+            (k.writer != nullptr && writer != nullptr && k.writer->pc == writer->pc);
         if (k.first->engine && k.first->core == e.core && k.first->dir == e.dir &&
-            k.first->queue == e.queue && k.key == key) {
+            k.first->queue == e.queue && k.key == key && same_writer) {
           same = &k;
           break;
         }
       }
     }
     if (same == nullptr) {
-      kinds.push_back(Kind{&e, std::move(key), {}, e.time});
+      kinds.push_back(Kind{&e, writer, std::move(key), {}, e.time});
     } else {
       same->engines.push_back(*e.engine);
       same->last = std::max(same->last, e.time);
     }
   }
-  std::vector<std::string> out;
+  std::vector<std::pair<base::SourceLoc, std::string>> out;
   for (Kind& k : kinds) {
     std::string line = "device: " + k.first->format();
+    if (k.writer != nullptr) {
+      line += fmt::format("; word {} wrote this descriptor (ring slot {})", k.writer->pc,
+                          *k.first->slot);
+    }
     if (!k.engines.empty()) {
       std::sort(k.engines.begin(), k.engines.end());
       k.engines.erase(std::unique(k.engines.begin(), k.engines.end()), k.engines.end());
@@ -82,7 +98,7 @@ std::vector<std::string> device_error_lines(const std::vector<device::ModelledEr
                           number_ranges(k.engines));
       if (k.last != k.first->time) line += " by " + device::format_time(k.last);
     }
-    out.push_back(std::move(line));
+    out.emplace_back(k.writer != nullptr ? k.writer->loc : base::SourceLoc{}, std::move(line));
   }
   return out;
 }
@@ -154,8 +170,8 @@ std::vector<base::Error> report_failures(const RunReport& r) {
     if (!f.error.detail.empty()) message += " (" + f.error.detail + ")";
     out.push_back(base::make_error(f.loc, std::move(message)));
   }
-  for (std::string& line : device_error_lines(r.device_errors)) {
-    out.push_back(base::make_error(std::move(line)));
+  for (auto& [loc, line] : device_error_lines(r)) {
+    out.push_back(base::make_error(loc, std::move(line)));
   }
   for (const DeadlockWaiter& w : r.deadlock) {
     out.push_back(base::make_error(

@@ -37,6 +37,12 @@ struct FirmwareFailure {
   base::SourceLoc loc;  ///< the word's source line, when the program came from text
 };
 
+/// The program word that wrote the descriptor a device error names.
+struct DescriptorWriter {
+  std::size_t pc = 0;
+  base::SourceLoc loc;  ///< the word's source line, when the program came from text
+};
+
 /// A core whose last rdma_desc_gen words no rdma_desc_start published: their descriptors sit
 /// in the rings, unseen by the engines.
 struct UnstartedGens {
@@ -82,6 +88,10 @@ struct RunReport {
   std::vector<CoreSemaphores> semaphores;
   std::vector<FirmwareFailure> firmware_errors;
   std::vector<device::ModelledError> device_errors;
+  /// With SimOptions::locate_device_errors, one per device error (same order): the word that
+  /// wrote the descriptor its queue stopped at, when it names one a program word wrote; empty
+  /// otherwise.
+  std::vector<std::optional<DescriptorWriter>> device_error_writers;
   std::vector<DeadlockWaiter> deadlock;
   /// True if the run was cut at the kernel's time limit (sim::kTimeLimit) with work left.
   bool past_time_limit = false;

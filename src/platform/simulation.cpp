@@ -63,6 +63,22 @@ class Simulation::Observer final : public EnvObserver {
   void on_push(device::CoreId core, unsigned prid, base::Tick t, std::uint32_t value) override {
     if (trace_ != nullptr) trace_->on_push(core, prid, t, value);
   }
+  void on_ring_write(device::CoreId core, base::Tick t, firmware::Role role, unsigned engine,
+                     unsigned first_slot, unsigned count, std::size_t pc) override {
+    if (keep_ring_writes) ring_writes.push_back({core, t, role, engine, first_slot, count, pc});
+  }
+  /// Which word wrote which ring slots, when (with SimOptions::locate_device_errors).
+  struct RingWrite {
+    device::CoreId core = 0;
+    base::Tick time;
+    firmware::Role role = firmware::Role::kRx;
+    unsigned engine = 0;
+    unsigned first_slot = 0;
+    unsigned count = 0;
+    std::size_t pc = 0;
+  };
+  bool keep_ring_writes = false;
+  std::vector<RingWrite> ring_writes;  ///< in the order written
   std::vector<DebugLine> lines;
   std::vector<Q7Busy> busy;  ///< per core
   /// Per core, the latest delay: a core charges a delay whole as it starts, and does not start
@@ -118,6 +134,7 @@ base::Result<std::unique_ptr<Simulation>> Simulation::create(device::Topology to
   }
   if (options.trace) s->trace_ = std::make_unique<ChromeTrace>(*s);
   s->observer_ = std::make_unique<Observer>(s->trace_.get(), s->topology().num_cores());
+  s->observer_->keep_ring_writes = options.locate_device_errors;
   s->slots_.resize(s->topology().num_cores());
   return s;
 }
@@ -274,6 +291,11 @@ void Simulation::build_report(const sim::RunResult& rr, RunReport& r) const {
     }
   }
   r.device_errors = machine_->errors();
+  if (options_.locate_device_errors) {
+    for (const device::ModelledError& e : r.device_errors) {
+      r.device_error_writers.push_back(descriptor_writer(e));
+    }
+  }
   for (const sim::BlockedProcess& b : rr.blocked) {
     for (device::CoreId c = 0; c < slots_.size(); ++c) {
       if (!slots_[c] || slots_[c]->pid != b.id) continue;
@@ -317,6 +339,30 @@ void Simulation::build_report(const sim::RunResult& rr, RunReport& r) const {
   // Events as the run would have had them with a landing event per pair. [D35]
   r.stats = RunStats{rr.events_processed + machine_->elided_landings(), ms.descriptors,
                      ms.data_bytes, ms.semaphore_writes, ms.mmio_writes};
+}
+
+std::optional<DescriptorWriter> Simulation::descriptor_writer(
+    const device::ModelledError& e) const {
+  if (!e.engine || !e.dir || !e.slot || e.queue != fw_config_.ring_num || e.core >= slots_.size() ||
+      !slots_[e.core]) {
+    return std::nullopt;
+  }
+  // The RX role writes the S2M rings, TX the M2S rings [CHOICE D22a]; the descriptor the
+  // engine read is the last one written to its slot before it read it (a write at the same
+  // time comes after: a start publishes a gen's descriptors later than it wrote them).
+  const firmware::Role role =
+      *e.dir == soc::Direction::kS2M ? firmware::Role::kRx : firmware::Role::kTx;
+  const unsigned depth = fw_config_.ring_depth;
+  const auto& writes = observer_->ring_writes;
+  for (auto it = writes.rbegin(); it != writes.rend(); ++it) {
+    if (it->core != e.core || it->role != role || it->engine != *e.engine || it->time >= e.time) {
+      continue;
+    }
+    if ((*e.slot + depth - it->first_slot % depth) % depth >= it->count) continue;
+    const CoreSlot& s = *slots_[e.core];
+    return DescriptorWriter{it->pc, it->pc < s.locs.size() ? s.locs[it->pc] : base::SourceLoc{}};
+  }
+  return std::nullopt;
 }
 
 std::string Simulation::trace_json() const {

@@ -50,6 +50,9 @@ struct SimOptions {
   std::uint32_t prefault_sbufs = 0;
   /// Collect the firmware DEBUG lines into RunReport::debug.
   bool debug_log = false;
+  /// Name the word that wrote the descriptor each device error stopped at
+  /// (RunReport::device_error_writers); keeps a record of every gen's ring writes.
+  bool locate_device_errors = false;
   /// Record a Chrome/Perfetto trace (trace_json() after the run).
   bool trace = false;
   /// With trace: the cores it may show (tracks, slices, counters); empty: every core it
@@ -147,6 +150,9 @@ class Simulation {
   Simulation(SimOptions options, firmware::FirmwareConfig fw_config);
   CoreSlot& slot(device::CoreId core);
   void build_report(const sim::RunResult& rr, RunReport& report) const;
+  /// The word that wrote the descriptor `e` stopped at, if it names one a word wrote.
+  [[nodiscard]] std::optional<DescriptorWriter> descriptor_writer(
+      const device::ModelledError& e) const;
 
   SimOptions options_;
   firmware::FirmwareConfig fw_config_;

@@ -275,7 +275,8 @@ TEST(Transport, DeviceErrorsThatDifferOnlyByEngineAreToldOnce) {
   RunReport r;
   const auto err = [&](base::Tick t, device::CoreId core, unsigned engine, soc::Direction dir,
                        unsigned q, std::string m) {
-    r.device_errors.push_back(device::ModelledError{t, core, engine, dir, q, std::move(m)});
+    r.device_errors.push_back(
+        device::ModelledError{t, core, engine, dir, q, std::move(m), std::nullopt});
   };
   const base::Tick t1{5'500'000};
   const base::Tick t2{7'250'000};
@@ -287,9 +288,9 @@ TEST(Transport, DeviceErrorsThatDifferOnlyByEngineAreToldOnce) {
   err(t1, 0, 5, soc::Direction::kS2M, 0, "address 0x43003000a00000 routes to chip 4");
   err(t2, 0, 7, soc::Direction::kS2M, 0, "address 0x43003000e00000 routes to chip 3");
   r.device_errors.push_back(device::ModelledError{t1, 0, std::nullopt, std::nullopt, std::nullopt,
-                                                  "a bus write hit nothing"});
+                                                  "a bus write hit nothing", std::nullopt});
   r.device_errors.push_back(device::ModelledError{t1, 0, std::nullopt, std::nullopt, std::nullopt,
-                                                  "a bus write hit nothing"});
+                                                  "a bus write hit nothing", std::nullopt});
   std::vector<std::string> got;
   for (const base::Error& e : report_failures(r)) got.push_back(e.format());
   EXPECT_EQ(got,
@@ -309,6 +310,98 @@ TEST(Transport, DeviceErrorsThatDifferOnlyByEngineAreToldOnce) {
   EXPECT_EQ(outcome_lines(o, false).back(),
             "result: FAILED (0 firmware errors, 9 device errors, 0 deadlocked cores, 0 failed "
             "expects)");
+}
+
+TEST(Transport, ADeviceErrorNamesTheWordThatWroteItsDescriptor) {
+  // A good gen, then one to a chip the topology lacks: the error is told at the second gen's
+  // line, with the slot its descriptors start at on every engine (after the first gen's
+  // 8 data, local and remote descriptors on each engine).
+  const ProgramOutcome o = run_text(
+      ".core 0\n"
+      "rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0xffff "
+      "free_dim_bytes=64\n"
+      "rdma_desc_start\n"
+      "# the bad one\n"
+      "rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 remote_routing_id=3 "
+      "dma_engine_mask=0xffff free_dim_bytes=64\n"
+      "rdma_desc_start\n");
+  ASSERT_EQ(o.report.device_errors.size(), 16U);
+  ASSERT_EQ(o.report.device_error_writers.size(), 16U);
+  for (const auto& w : o.report.device_error_writers) {
+    ASSERT_TRUE(w.has_value());
+    EXPECT_EQ(w->pc, 2U);
+    EXPECT_EQ(w->loc.line, 5);
+  }
+  std::vector<std::string> got;
+  for (const base::Error& e : outcome_failures(o)) got.push_back(e.format());
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "t.s:5: error: device: t=" +
+                     device::format_time(o.report.device_errors[0].time).substr(2) +
+                     " core 0 engine 0 S2M queue 0: S2M destination: address 0x43003000000000 "
+                     "routes to chip 3, which does not exist (1 chips); word 2 wrote this "
+                     "descriptor (ring slot 10); the same on engines 1-15"}));
+  // Round the ring: with mask 0x1 each gen puts 130 descriptors on engine 0's S2M ring (128
+  // data, the local and the remote semaphore's). After 7 good gens the bad one starts at slot
+  // 910 and runs past the ring's end; after 8 it starts at 16, right behind a good gen whose
+  // descriptors wrapped to slot 15. Either way the bad gen is named, at its line.
+  for (const unsigned good : {7U, 8U}) {
+    std::string text = ".core 0\n";
+    for (unsigned i = 0; i < good; ++i) {
+      text +=
+          "rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0x1 "
+          "free_dim_bytes=64\nrdma_desc_start\n";
+    }
+    text +=
+        "rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 remote_routing_id=3 "
+        "dma_engine_mask=0x1 free_dim_bytes=64\nrdma_desc_start\n";
+    const ProgramOutcome w = run_text(text);
+    ASSERT_EQ(w.report.device_errors.size(), 1U) << good;
+    EXPECT_EQ(w.report.device_errors[0].slot, (130 * good) % 1024) << good;
+    ASSERT_EQ(w.report.device_error_writers.size(), 1U);
+    ASSERT_TRUE(w.report.device_error_writers[0].has_value());
+    EXPECT_EQ(w.report.device_error_writers[0]->pc, 2 * good) << good;
+    EXPECT_EQ(w.report.device_error_writers[0]->loc.line, static_cast<int>(2 * good + 2)) << good;
+  }
+  // Gens after the bad one go on round the ring (nothing waits for the stopped queue), and
+  // the seventh writes slot 0 again, after the engine read it there: still the bad gen's.
+  std::string after =
+      ".core 0\nrdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 remote_routing_id=3 "
+      "dma_engine_mask=0x1 free_dim_bytes=64\nrdma_desc_start\n";
+  for (unsigned i = 0; i < 8; ++i) {
+    after +=
+        "rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0x1 "
+        "free_dim_bytes=64\nrdma_desc_start\n";
+  }
+  const ProgramOutcome a = run_text(after);
+  ASSERT_FALSE(a.report.device_errors.empty());
+  EXPECT_EQ(a.report.device_errors[0].slot, 0U);
+  ASSERT_TRUE(a.report.device_error_writers[0].has_value());
+  EXPECT_EQ(a.report.device_error_writers[0]->pc, 0U);
+  EXPECT_EQ(a.report.device_error_writers[0]->loc.line, 2);
+}
+
+TEST(Transport, DeviceErrorsFromDifferentWordsAreToldApart) {
+  // Alike but for the engine, yet written by two words: a line for each word, at its line.
+  RunReport r;
+  const base::Tick t{5'500'000};
+  for (unsigned e = 0; e < 4; ++e) {
+    r.device_errors.push_back(
+        device::ModelledError{t, 0, e, soc::Direction::kS2M, 0, "routes to chip 3", e});
+    r.device_error_writers.push_back(
+        DescriptorWriter{e < 2 ? 0U : 4U, base::SourceLoc{"p.s", e < 2 ? 2 : 9}});
+  }
+  r.device_errors.push_back(
+      device::ModelledError{t, 0, 5U, soc::Direction::kS2M, 0, "routes to chip 3", std::nullopt});
+  r.device_error_writers.emplace_back();
+  std::vector<std::string> got;
+  for (const base::Error& e : report_failures(r)) got.push_back(e.format());
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "p.s:2: error: device: t=5500.000ns core 0 engine 0 S2M queue 0: routes to "
+                     "chip 3; word 0 wrote this descriptor (ring slot 0); the same on engine 1",
+                     "p.s:9: error: device: t=5500.000ns core 0 engine 2 S2M queue 0: routes to "
+                     "chip 3; word 4 wrote this descriptor (ring slot 2); the same on engine 3",
+                     "error: device: t=5500.000ns core 0 engine 5 S2M queue 0: routes to chip 3",
+                 }));
 }
 
 TEST(Transport, TimingOnlySkipsDataExpectsAndKeepsTime) {
