@@ -121,6 +121,7 @@ base::Result<platform::ProgramParse> parse_program_folder(const std::string& dir
     append(p.inits, one.program.inits);
     append(p.sem_expects, one.program.sem_expects);
     append(p.sbuf_expects, one.program.sbuf_expects);
+    append(p.dumps, one.program.dumps);
   }
   std::sort(out.program.cores.begin(), out.program.cores.end(),
             [](const platform::CoreProgram& x, const platform::CoreProgram& y) {
@@ -222,7 +223,8 @@ int run(const RunArgs& a) {
 void add_run_command(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<RunArgs>();
   auto* cmd = app.add_subcommand(
-      "run", "Run a program file (assembly + .core/.init/.expect) on a topology and check it");
+      "run",
+      "Run a program file (assembly + .core/.init/.expect/.dump) on a topology and check it");
   cmd->footer(
       "Environment: SBRDMA_MEMORY_LIMIT=BYTES (K/M/G) is the host memory the program's .init "
       "regions are checked against, instead of what the OS reports available: a program whose "

@@ -123,9 +123,18 @@ class Parser {
         errors.add(base::make_error(fmt::format("unknown .expect kind '{}' (sem or sbuf)",
                                                 base::printable_brief(args[0]))));
       }
+    } else if (name == ".dump") {
+      if (args.empty() || args[0] != "sbuf") {
+        errors.add(base::make_error(args.empty() ? std::string(".dump needs a kind: sbuf")
+                                                 : fmt::format("unknown .dump kind '{}' (sbuf)",
+                                                               base::printable_brief(args[0]))));
+      } else {
+        dump_sbuf(args.subspan(1), line, loc, errors);
+      }
     } else {
-      errors.add(base::make_error(fmt::format(
-          "unknown directive '{}' (.core, .init, .expect, .raw)", base::printable_brief(name))));
+      errors.add(base::make_error(
+          fmt::format("unknown directive '{}' (.core, .init, .expect, .dump, .raw)",
+                      base::printable_brief(name))));
     }
     return errors.done();
   }
@@ -338,6 +347,22 @@ class Parser {
     }
     if (errors.count() == 0)
       program.sbuf_expects.push_back(SbufExpect{loc, std::string(line), *a, *b, std::nullopt});
+  }
+
+  void dump_sbuf(std::span<const std::string_view> args, std::string_view line,
+                 const base::SourceLoc& loc, LineErrors& errors) {
+    Keys keys;
+    parse_keys(args, {"core", "addr", "bytes", "partitions"}, ".dump sbuf", keys, errors);
+    auto r = region(keys, ".dump sbuf", true, errors);
+    if (r && errors.check(check_region(*r, topo_, profile_))) {
+      if (const std::uint64_t total = r->total_bytes(); total > kMaxDumpBytes) {
+        errors.add(base::make_error(fmt::format(
+            ".dump sbuf prints at most {} bytes (1 MiB) over its partitions; this one covers {} "
+            "({} partitions x {}): narrow it with partitions=P0:P1 or a smaller bytes=",
+            kMaxDumpBytes, total, r->partitions(), r->bytes)));
+      }
+    }
+    if (r && errors.count() == 0) program.dumps.push_back(SbufDump{loc, std::string(line), *r});
   }
 
   const device::Topology& topo_;

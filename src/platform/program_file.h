@@ -6,6 +6,8 @@
 ///   .init core=N addr=A bytes=B pattern=iota|const:V|random:SEED [partitions=P0:P1]
 ///   .expect sem core=N idx=I value=V
 ///   .expect sbuf core=N addr=A bytes=B equals core=M addr=A2 [partitions=P0:P1]
+///   .expect sbuf core=N addr=A bytes=B pattern=P [partitions=P0:P1]
+///   .dump sbuf core=N addr=A bytes=B [partitions=P0:P1]    print the bytes after the run
 ///
 /// addr is a byte offset inside each partition; a range covers it in every partition
 /// (0..127) unless partitions=P0:P1 narrows it to [P0, P1). Numbers are decimal or 0x hex.
@@ -52,6 +54,16 @@ struct SbufExpect {
   std::optional<FillPattern> pattern;
 };
 
+/// `.dump sbuf`: print a region's bytes after the run.
+struct SbufDump {
+  base::SourceLoc loc;
+  std::string text;  ///< the directive as written
+  SbufRegion region;
+};
+
+/// The most bytes (over all its partitions) one `.dump sbuf` prints: 64 Ki lines of hex.
+inline constexpr std::uint64_t kMaxDumpBytes = std::uint64_t{1} << 20;
+
 /// The words of one core, with their source lines.
 struct CoreProgram {
   device::CoreId core = 0;
@@ -65,6 +77,7 @@ struct ProgramFile {
   std::vector<InitDirective> inits;
   std::vector<SemExpect> sem_expects;
   std::vector<SbufExpect> sbuf_expects;
+  std::vector<SbufDump> dumps;
 };
 
 /// The program and every error found (the program is unusable unless errors is empty).

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <utility>
 #include <vector>
@@ -58,7 +59,70 @@ ExpectResult check_sbuf(const Simulation& sim, const SbufExpect& e) {
   return r;
 }
 
+DumpResult dump_sbuf(const Simulation& sim, const SbufDump& d) {
+  DumpResult r{d.loc, d.text, false, {}};
+  if (sim.options().timing_only) {
+    r.skipped = true;
+    r.lines.emplace_back("timing-only: no data moved");
+    return r;
+  }
+  auto bytes = sim.read(d.region);
+  if (!bytes) {  // checked at parse time; kept as a line rather than a crash
+    r.lines.push_back(bytes.error().message);
+    return r;
+  }
+  r.lines = dump_lines(d.region, *bytes);
+  return r;
+}
+
 }  // namespace
+
+// [CHOICE D29i]
+std::vector<std::string> dump_lines(const SbufRegion& r, std::span<const std::uint8_t> bytes) {
+  SBRDMA_CHECK(bytes.size() == r.total_bytes());
+  constexpr std::size_t kRow = 16;
+  std::vector<std::string> out;
+  // Fixed widths, so that the columns line up: the largest partition and offset shown.
+  const std::size_t pw = fmt::format("{}", r.end_partition - 1).size();
+  const std::size_t ow = fmt::format("{:x}", r.offset + r.bytes - 1).size();
+  const auto partition = [&](unsigned p) {
+    return bytes.subspan(std::size_t{p - r.first_partition} * r.bytes, r.bytes);
+  };
+  for (unsigned p = r.first_partition; p < r.end_partition;) {
+    const std::span<const std::uint8_t> data = partition(p);
+    std::optional<std::span<const std::uint8_t>> previous;  // the row before, if shown or starred
+    bool starred = false;
+    for (std::size_t at = 0; at < data.size(); at += kRow) {
+      const std::span<const std::uint8_t> row = data.subspan(at, std::min(kRow, data.size() - at));
+      const bool last = at + kRow >= data.size();
+      if (previous && !last &&
+          std::equal(row.begin(), row.end(), previous->begin(), previous->end())) {
+        if (!starred) out.emplace_back("  *");
+        starred = true;
+        continue;
+      }
+      std::string line = fmt::format("  p{:<{}} +0x{:0{}x}:", p, pw, r.offset + at, ow);
+      for (std::size_t i = 0; i < row.size(); ++i) {
+        line += fmt::format("{}{:02x}", i == 8 ? "  " : " ", row[i]);
+      }
+      out.push_back(std::move(line));
+      previous = row;
+      starred = false;
+    }
+    // The partitions after it that hold the same bytes: one line.
+    unsigned same = p + 1;
+    while (same < r.end_partition &&
+           std::equal(data.begin(), data.end(), partition(same).begin(), partition(same).end())) {
+      ++same;
+    }
+    if (same > p + 1) {
+      out.push_back(same == p + 2 ? fmt::format("  p{}: as p{}", p + 1, p)
+                                  : fmt::format("  p{}-{}: as p{}", p + 1, same - 1, p));
+    }
+    p = same;
+  }
+  return out;
+}
 
 bool ProgramOutcome::ok() const {
   return report.ok() && std::all_of(expects.begin(), expects.end(),
@@ -162,6 +226,10 @@ base::Result<ProgramOutcome> run_program(const ProgramFile& program, device::Top
   out.report = std::move(*report);
   for (const SemExpect& e : program.sem_expects) out.expects.push_back(check_sem(s, e));
   for (const SbufExpect& e : program.sbuf_expects) out.expects.push_back(check_sbuf(s, e));
+  for (const SbufDump& d : program.dumps) out.dumps.push_back(dump_sbuf(s, d));
+  std::stable_sort(
+      out.dumps.begin(), out.dumps.end(),
+      [](const DumpResult& a, const DumpResult& b) { return a.loc.line < b.loc.line; });
   std::stable_sort(
       out.expects.begin(), out.expects.end(),
       [](const ExpectResult& a, const ExpectResult& b) { return a.loc.line < b.loc.line; });
@@ -177,15 +245,31 @@ std::vector<std::string> outcome_lines(const ProgramOutcome& o, bool with_debug)
     }
   }
   for (std::string& l : report_state_lines(o.report)) out.push_back(std::move(l));
+  // The expects and dumps in line order (each list is); the file named as its errors name it.
   std::size_t failed = 0;
+  auto dump = o.dumps.begin();
+  const auto dumps_before = [&](int line) {
+    for (; dump != o.dumps.end() && dump->loc.line < line; ++dump) {
+      const std::string head =
+          fmt::format("{}:{}: {}", base::printable(dump->loc.file), dump->loc.line, dump->text);
+      if (dump->skipped) {
+        out.push_back(fmt::format("{}: skipped ({})", head, dump->lines.front()));
+        continue;
+      }
+      out.push_back(head + ":");
+      out.insert(out.end(), dump->lines.begin(), dump->lines.end());
+    }
+  };
   for (const ExpectResult& e : o.expects) {
+    dumps_before(e.loc.line);
     const char* verdict = e.passed ? "ok" : e.skipped ? "skipped" : "FAILED";
-    std::string line = fmt::format("{}:{}: {}: {}", base::printable(e.loc.file), e.loc.line, e.text,
-                                   verdict);  // the file named as its errors name it
+    std::string line =
+        fmt::format("{}:{}: {}: {}", base::printable(e.loc.file), e.loc.line, e.text, verdict);
     if (e.skipped) line += " (" + e.detail + ")";
     out.push_back(std::move(line));
     failed += (e.passed || e.skipped) ? 0 : 1;
   }
+  dumps_before(std::numeric_limits<int>::max());
   if (o.ok()) {
     out.emplace_back("result: ok");
   } else {

@@ -4,7 +4,8 @@
 ///
 ///   stdout (outcome_lines)       the DEBUG lines (`[core N] <line>`) when asked, then
 ///                                `simulated time: ...`, per core the changed semaphores,
-///                                the counters, each expect with ok / FAILED / skipped, and
+///                                the counters, each expect with ok / FAILED / skipped and
+///                                each `.dump sbuf` with its bytes (in line order), and
 ///                                `result: ok` or `result: FAILED (...)`
 ///   stderr (outcome_failures)    one error per failure: firmware and device errors,
 ///                                deadlocked cores, failed expects (what differed; the
@@ -13,6 +14,7 @@
 /// In timing-only mode no data moves, so `.expect sbuf` lines are skipped (not failed).
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,10 +35,19 @@ struct ExpectResult {
   std::string detail;    ///< what differed (failed) or why skipped
 };
 
+/// What one `.dump sbuf` printed.
+struct DumpResult {
+  base::SourceLoc loc;
+  std::string text;                ///< the directive as written
+  bool skipped = false;            ///< timing-only: no data moved
+  std::vector<std::string> lines;  ///< the bytes (dump_lines), or why skipped
+};
+
 /// Everything a run of a program file produced.
 struct ProgramOutcome {
   RunReport report;
   std::vector<ExpectResult> expects;  ///< in file order
+  std::vector<DumpResult> dumps;      ///< in file order
   std::string trace_json;             ///< with SimOptions::trace
 
   /// True if the run reported nothing wrong and no expect failed.
@@ -52,6 +63,12 @@ MemoryNeed init_memory_need(const ProgramFile& program, const soc::Profile& prof
 /// Runs `program` on `topology`. Errors (kind 1): what Simulation::create/run refuse.
 base::Result<ProgramOutcome> run_program(const ProgramFile& program, device::Topology topology,
                                          const SimOptions& options);
+
+/// A region's bytes as hex, 16 a line in two groups of 8, each line headed by its partition and
+/// offset (`  p3 +0x2010: 00 01 ...`). Lines equal to the one before in the same partition are
+/// one `  *` (the partition's last line is always shown), and partitions equal to the one
+/// before are one line (`  p1-127: as p0`). Contract: bytes.size() == r.size().
+std::vector<std::string> dump_lines(const SbufRegion& r, std::span<const std::uint8_t> bytes);
 
 /// The report for stdout, one line each (see the header comment).
 std::vector<std::string> outcome_lines(const ProgramOutcome& o, bool with_debug);

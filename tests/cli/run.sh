@@ -165,6 +165,23 @@ expect_out "result: ok"
 expect_out_lines "stats: 145 descriptors, 8192 data bytes, 17 semaphore writes, 492 MMIO writes, 820 events
 unstarted: core 0:"
 
+# .dump sbuf prints a region's bytes after the run, in line order with the expects.
+check run_dump 0 - -- run "$RUN_DATA/dump.s"
+expect_out_lines "dump.s:6: .dump sbuf core=1 addr=0x1ff0 bytes=96 partitions=0:2:
+  p0 +0x1ff0: 00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00
+  p0 +0x2000: 00 01 02 03 04 05 06 07  08 09 0a 0b 0c 0d 0e 0f"
+expect_out_lines "  p1 +0x2030: 31 32 33 34 35 36 37 38  39 3a 3b 3c 3d 3e 3f 40
+  p1 +0x2040: 00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00"
+expect_out_lines "dump.s:7: .expect sbuf core=1 addr=0x2000 bytes=64 pattern=iota: ok
+$RUN_DATA/dump.s:9: .dump sbuf core=2 addr=0 bytes=256:
+  p0   +0x00: 00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00
+  *
+  p0   +0xf0: 00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00
+  p1-127: as p0
+result: ok"
+check run_dump_timing_only 0 - -- run "$RUN_DATA/dump.s" --timing-only
+expect_out "dump.s:6: .dump sbuf core=1 addr=0x1ff0 bytes=96 partitions=0:2: skipped (timing-only: no data moved)"
+
 check run_beyond 1 - -- run "$RUN_DATA/beyond_partition.s"
 expect_err "beyond_partition.s:3: error: core 0 word 0: rdma_desc_gen: dst_addr range [0x37800, 0x38800) is beyond the 0x38000 (229376) active bytes of an SBUF partition"
 
@@ -189,7 +206,7 @@ expect_err "bad_directives.s:3: error: core 8 does not exist (topology trn2 has 
 expect_err "bad_directives.s:4: error: unknown key 'size' for .init (core, addr, bytes, pattern, partitions)"
 expect_err "bad_directives.s:5: error: 0x101 bytes from 0x37f00 leave the active partition (0x38000 bytes on cayman)"
 expect_err "bad_directives.s:6: error: unknown .expect kind 'psum' (sem or sbuf)"
-expect_err "bad_directives.s:7: error: unknown directive '.repeat' (.core, .init, .expect, .raw)"
+expect_err "bad_directives.s:7: error: unknown directive '.repeat' (.core, .init, .expect, .dump, .raw)"
 expect_err "bad_directives.s:8: error: unknown mnemonic 'rdma_desc_go'"
 expect_err "bad_directives.s:2: error: instruction before any '.core N' directive (which core runs it?)"
 expect_err_lines 7

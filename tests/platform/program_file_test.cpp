@@ -196,7 +196,20 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
       {".expect sbuf core=0 addr=0 bytes=4 partitions=0:1 equals core=1 addr=0 partitions=0:1",
        "p.s:1: error: duplicate key 'partitions' for .expect sbuf (give it once)"},
       {".expected sem",
-       "p.s:1: error: unknown directive '.expected' (.core, .init, .expect, .raw)"},
+       "p.s:1: error: unknown directive '.expected' (.core, .init, .expect, .dump, .raw)"},
+      {".dump", "p.s:1: error: .dump needs a kind: sbuf"},
+      {".dump sem core=0", "p.s:1: error: unknown .dump kind 'sem' (sbuf)"},
+      {".dump sbuf core=0 addr=0", "p.s:1: error: missing key 'bytes' for .dump sbuf"},
+      {".dump sbuf core=0 addr=0 bytes=4 pattern=iota",
+       "p.s:1: error: unknown key 'pattern' for .dump sbuf (core, addr, bytes, partitions)"},
+      {".dump sbuf core=0 addr=0x37fff bytes=4",
+       "p.s:1: error: 0x4 bytes from 0x37fff leave the active partition (0x38000 bytes on "
+       "cayman)"},
+      // 1 MiB at most: 8193 bytes on 128 partitions is one partition's worth too many.
+      {".dump sbuf core=0 addr=0 bytes=8193",
+       "p.s:1: error: .dump sbuf prints at most 1048576 bytes (1 MiB) over its partitions; this "
+       "one covers 1048704 (128 partitions x 8193): narrow it with partitions=P0:P1 or a smaller "
+       "bytes="},
       {"rdma_desc_start",
        "p.s:1: error: instruction before any '.core N' directive (which core "
        "runs it?)"},
@@ -224,7 +237,7 @@ TEST(ProgramFile, LongTokensAreEchoedCut) {
        "p.s:1: error: value 1" + std::string(36, '0') +
            "... out of range for value (-2147483648..4294967295)"},
       {"." + x, "p.s:1: error: unknown directive '." + std::string(36, 'x') +
-                    "...' (.core, .init, .expect, .raw)"},
+                    "...' (.core, .init, .expect, .dump, .raw)"},
   };
   for (const auto& [line, want] : cases) EXPECT_EQ(error_of(line), want) << line.substr(0, 60);
 }
@@ -313,6 +326,50 @@ TEST(ProgramFile, ABadCoreLineIsOneErrorNotOnePerWord) {
 }
 
 // Semaphore values are signed 32-bit (udma-facts §4.4): -1 is 0xffffffff.
+TEST(ProgramFile, ADumpTakesItsRegion) {
+  const ProgramParse p = parse(
+      ".dump sbuf core=3 addr=0x100 bytes=64 partitions=2:5\n"
+      ".dump sbuf core=0 addr=0 bytes=8192\n");  // exactly 1 MiB
+  ASSERT_TRUE(p.ok()) << p.errors[0].format();
+  ASSERT_EQ(p.program.dumps.size(), 2U);
+  const SbufDump& d = p.program.dumps[0];
+  EXPECT_EQ(d.loc.line, 1);
+  EXPECT_EQ(d.text, ".dump sbuf core=3 addr=0x100 bytes=64 partitions=2:5");
+  EXPECT_EQ(d.region.core, 3U);
+  EXPECT_EQ(d.region.offset, 0x100U);
+  EXPECT_EQ(d.region.bytes, 64U);
+  EXPECT_EQ(d.region.first_partition, 2U);
+  EXPECT_EQ(d.region.end_partition, 5U);
+  EXPECT_EQ(p.program.dumps[1].region.total_bytes(), kMaxDumpBytes);
+}
+
+TEST(ProgramFile, DumpLinesStarRepeatsAndFoldEqualPartitions) {
+  // Partitions 0-2 of 40 bytes at 0xf8: p0 and p1 alike (a zero row, a repeat, a short
+  // last row), p2 different; the offsets padded to the widest one shown (0x11f).
+  SbufRegion r{0, 0xf8, 40, 0, 4};
+  std::vector<std::uint8_t> bytes(r.total_bytes(), 0);
+  for (unsigned p = 0; p < 4; ++p) bytes[p * 40 + 39] = p < 2 ? 0xab : 0xcd;  // last rows
+  bytes[2 * 40] = 1;  // p2's first row differs from p1's, so p2 is shown whole
+  EXPECT_EQ(dump_lines(r, bytes),
+            (std::vector<std::string>{
+                "  p0 +0x0f8: 00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00",
+                "  *",
+                "  p0 +0x118: 00 00 00 00 00 00 00 ab",
+                "  p1: as p0",
+                "  p2 +0x0f8: 01 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00",
+                "  p2 +0x108: 00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00",
+                "  p2 +0x118: 00 00 00 00 00 00 00 cd",
+                "  p3 +0x0f8: 00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00",
+                "  *",
+                "  p3 +0x118: 00 00 00 00 00 00 00 cd",
+            }));
+  // A run of equal partitions is one line; partition numbers are padded to the widest.
+  SbufRegion wide{0, 0, 4, 8, 12};
+  const std::vector<std::uint8_t> same(wide.total_bytes(), 7);
+  EXPECT_EQ(dump_lines(wide, same),
+            (std::vector<std::string>{"  p8  +0x0: 07 07 07 07", "  p9-11: as p8"}));
+}
+
 TEST(ProgramFile, ASemaphoreExpectMayBeNegative) {
   const ProgramParse p = parse(
       ".expect sem core=0 idx=1 value=-1\n"

@@ -306,7 +306,7 @@ TEST(Transport, DeviceErrorsThatDifferOnlyByEngineAreToldOnce) {
                 "error: device: t=5500.000ns core 0: a bus write hit nothing",
                 "error: device: t=5500.000ns core 0: a bus write hit nothing",
             }));
-  const ProgramOutcome o{r, {}, {}};
+  const ProgramOutcome o{r, {}, {}, {}};
   EXPECT_EQ(outcome_lines(o, false).back(),
             "result: FAILED (0 firmware errors, 9 device errors, 0 deadlocked cores, 0 failed "
             "expects)");
@@ -402,6 +402,44 @@ TEST(Transport, DeviceErrorsFromDifferentWordsAreToldApart) {
                      "chip 3; word 4 wrote this descriptor (ring slot 2); the same on engine 3",
                      "error: device: t=5500.000ns core 0 engine 5 S2M queue 0: routes to chip 3",
                  }));
+}
+
+TEST(Transport, DumpsPrintTheBytesAfterTheRunAmongTheExpects) {
+  // 16 bytes of each partition to core 1: its bytes after the run, in line order with the
+  // expects; under --timing-only the dump is skipped as a data expect is.
+  const std::string text =
+      ".init core=0 addr=0x1000 bytes=16 pattern=iota\n"
+      ".core 0\n"
+      "rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0xffff "
+      "src_addr=0x1000 dst_addr=0x2000 free_dim_bytes=16\n"
+      "rdma_desc_start\n"
+      ".expect sem core=1 idx=4 value=16\n"
+      ".dump sbuf core=1 addr=0x1ff8 bytes=24 partitions=126:128\n"
+      ".expect sem core=0 idx=3 value=16\n";
+  const ProgramOutcome o = run_text(text);
+  ASSERT_TRUE(o.ok());
+  std::vector<std::string> lines = outcome_lines(o, false);
+  const auto at =
+      std::find(lines.begin(), lines.end(), "t.s:5: .expect sem core=1 idx=4 value=16: ok");
+  ASSERT_NE(at, lines.end());
+  EXPECT_EQ(std::vector<std::string>(at, lines.end()),
+            (std::vector<std::string>{
+                "t.s:5: .expect sem core=1 idx=4 value=16: ok",
+                "t.s:6: .dump sbuf core=1 addr=0x1ff8 bytes=24 partitions=126:128:",
+                "  p126 +0x1ff8: 00 00 00 00 00 00 00 00  7e 7f 80 81 82 83 84 85",
+                "  p126 +0x2008: 86 87 88 89 8a 8b 8c 8d",
+                "  p127 +0x1ff8: 00 00 00 00 00 00 00 00  7f 80 81 82 83 84 85 86",
+                "  p127 +0x2008: 87 88 89 8a 8b 8c 8d 8e",
+                "t.s:7: .expect sem core=0 idx=3 value=16: ok",
+                "result: ok",
+            }));
+  SimOptions opt;
+  opt.timing_only = true;
+  lines = outcome_lines(run_text(text, "trn2", opt), false);
+  EXPECT_NE(std::find(lines.begin(), lines.end(),
+                      "t.s:6: .dump sbuf core=1 addr=0x1ff8 bytes=24 partitions=126:128: skipped "
+                      "(timing-only: no data moved)"),
+            lines.end());
 }
 
 TEST(Transport, TimingOnlySkipsDataExpectsAndKeepsTime) {
