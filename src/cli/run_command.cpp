@@ -122,6 +122,7 @@ base::Result<platform::ProgramParse> parse_program_folder(const std::string& dir
     append(p.sem_expects, one.program.sem_expects);
     append(p.sbuf_expects, one.program.sbuf_expects);
     append(p.dumps, one.program.dumps);
+    append(p.ring_dumps, one.program.ring_dumps);
   }
   std::sort(out.program.cores.begin(), out.program.cores.end(),
             [](const platform::CoreProgram& x, const platform::CoreProgram& y) {

@@ -21,6 +21,7 @@
 #include "base/result.h"
 #include "base/units.h"
 #include "soc/mmio_bus.h"
+#include "soc/udma_regs.h"
 
 namespace sbrdma::firmware {
 
@@ -36,6 +37,12 @@ static_assert(kRxPrid % 2 == 0 && kTxPrid % 2 == 1);
 /// PRID that plays `r`. [CHOICE D22a]
 constexpr unsigned prid_of(Role r) {
   return r == Role::kRx ? kRxPrid : kTxPrid;
+}
+
+/// The role whose rings carry `dir`'s descriptors: RX writes the S2M rings, TX the M2S rings.
+/// [CHOICE D22a]
+constexpr Role role_of(soc::Direction dir) {
+  return dir == soc::Direction::kS2M ? Role::kRx : Role::kTx;
 }
 
 /// The value of bit 0 of a Q7's role word for `r`: 0 = RX, 1 = TX (rdma_desc_start takes the

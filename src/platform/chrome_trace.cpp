@@ -281,26 +281,7 @@ std::string ChromeTrace::pair_args(device::CoreId core, unsigned engine, std::ui
   if (!src || !dst) return {};
   // place_of's text holds no quote or backslash: it goes in as it is.
   return fmt::format(R"J("bytes":{},"from":"{}","to":"{}")J", src->length(),
-                     place_of(core, src->addr()), place_of(core, dst->addr()));
-}
-
-std::string ChromeTrace::place_of(device::CoreId core, base::SocAddr a) const {
-  const device::Topology& topo = sim_.topology();
-  const device::CoreLoc loc = topo.locate(core);
-  const soc::AddressMap& map = sim_.machine().address_map();
-  auto d = map.decode(a, soc::ChipDie{topo.routing_id(loc.chip), loc.die});
-  if (d && d->hit && d->hit->region->core >= 0 && d->target.chip < topo.num_chips()) {
-    const auto tpb = static_cast<unsigned>(d->hit->region->core);  // routing id = chip id (D9)
-    const device::CoreId peer =
-        topo.core_id(device::CoreLoc{d->target.chip, tpb / topo.cores_per_die(), tpb});
-    if (d->hit->sbuf) {
-      return fmt::format("core {} partition {} +{:#x}", peer, d->hit->sbuf->partition,
-                         d->hit->sbuf->byte);
-    }
-    if (d->hit->sem) return fmt::format("core {} sem[{}]", peer, d->hit->sem->index);
-    return fmt::format("core {} {} +{:#x}", peer, d->hit->region->name, d->hit->offset);
-  }
-  return fmt::format("{:#x}", a.v);
+                     sim_.place_of(core, src->addr()), sim_.place_of(core, dst->addr()));
 }
 
 void ChromeTrace::on_busy(device::CoreId core, base::Tick t, base::Tick d) {

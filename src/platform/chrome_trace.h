@@ -134,9 +134,6 @@ class ChromeTrace final : public sim::TraceSink {
   /// (D29g).
   [[nodiscard]] std::string pair_args(device::CoreId core, unsigned engine, std::uint32_t slot,
                                       EngineTrack& et) const;
-  /// What address `a` reaches from `core`: "core N partition P +0xB", "core N sem[i]", "core N
-  /// <region> +0xB", else the address in hex.
-  [[nodiscard]] std::string place_of(device::CoreId core, base::SocAddr a) const;
   void slice(device::CoreId core, unsigned tid, const std::string& name, base::Tick from,
              base::Tick to, const std::string& args = {});
   /// A slice on `core`'s POOL thread inside one of its words (written after the word's own).

@@ -10,6 +10,7 @@
 
 #include "base/check.h"
 #include "base/printable.h"
+#include "firmware/config.h"
 #include "isa/assembler.h"
 
 namespace sbrdma::platform {
@@ -124,12 +125,15 @@ class Parser {
                                                 base::printable_brief(args[0]))));
       }
     } else if (name == ".dump") {
-      if (args.empty() || args[0] != "sbuf") {
-        errors.add(base::make_error(args.empty() ? std::string(".dump needs a kind: sbuf")
-                                                 : fmt::format("unknown .dump kind '{}' (sbuf)",
-                                                               base::printable_brief(args[0]))));
-      } else {
+      if (args.empty()) {
+        errors.add(base::make_error(".dump needs a kind: sbuf or ring"));
+      } else if (args[0] == "sbuf") {
         dump_sbuf(args.subspan(1), line, loc, errors);
+      } else if (args[0] == "ring") {
+        dump_ring(args.subspan(1), line, loc, errors);
+      } else {
+        errors.add(base::make_error(
+            fmt::format("unknown .dump kind '{}' (sbuf or ring)", base::printable_brief(args[0]))));
       }
     } else {
       errors.add(base::make_error(
@@ -363,6 +367,49 @@ class Parser {
       }
     }
     if (r && errors.count() == 0) program.dumps.push_back(SbufDump{loc, std::string(line), *r});
+  }
+
+  void dump_ring(std::span<const std::string_view> args, std::string_view line,
+                 const base::SourceLoc& loc, LineErrors& errors) {
+    Keys keys;
+    parse_keys(args, {"core", "engine", "slots"}, ".dump ring", keys, errors);
+    RingDump d{loc, std::string(line), 0, 0, std::nullopt};
+    if (auto c = required(keys, "core", ".dump ring", errors)) {
+      if (auto core = errors.take(core_id(*c))) d.core = *core;
+    }
+    if (auto e = required(keys, "engine", ".dump ring", errors)) {
+      const unsigned engines = profile_.dma_engines_per_tpb;
+      if (auto engine = errors.take(parse_number_at_most(*e, "engine", engines - 1ULL))) {
+        if (!*engine) {
+          errors.add(base::make_error(fmt::format("engine {} out of range (0..{})",
+                                                  base::printable_brief(*e), engines - 1)));
+        } else {
+          d.engine = static_cast<unsigned>(**engine);
+        }
+      }
+    }
+    if (auto it = keys.values.find("slots"); it != keys.values.end()) {
+      const unsigned depth = firmware::FirmwareConfig{}.ring_depth;
+      const std::string_view text = it->second;
+      const auto colon = text.find(':');
+      if (colon == std::string_view::npos) {
+        errors.add(base::make_error(
+            fmt::format("bad slots '{}' (expected A:B)", base::printable_brief(text))));
+      } else {
+        auto a = errors.take(parse_number_at_most(text.substr(0, colon), "slots", depth));
+        auto b = errors.take(parse_number_at_most(text.substr(colon + 1), "slots", depth));
+        if (a && b) {
+          if (!*a || !*b || **a >= **b) {
+            errors.add(base::make_error(fmt::format(
+                "slots {} are not a range inside 0:{} (A < B, B exclusive; a ring has {} slots)",
+                base::printable_brief(text), depth, depth)));
+          } else {
+            d.slots = std::pair{static_cast<unsigned>(**a), static_cast<unsigned>(**b)};
+          }
+        }
+      }
+    }
+    if (errors.count() == 0) program.ring_dumps.push_back(std::move(d));
   }
 
   const device::Topology& topo_;

@@ -8,6 +8,7 @@
 ///   .expect sbuf core=N addr=A bytes=B equals core=M addr=A2 [partitions=P0:P1]
 ///   .expect sbuf core=N addr=A bytes=B pattern=P [partitions=P0:P1]
 ///   .dump sbuf core=N addr=A bytes=B [partitions=P0:P1]    print the bytes after the run
+///   .dump ring core=N engine=E [slots=A:B]                 print an engine's rings after it
 ///
 /// addr is a byte offset inside each partition; a range covers it in every partition
 /// (0..127) unless partitions=P0:P1 narrows it to [P0, P1). Numbers are decimal or 0x hex.
@@ -18,6 +19,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/result.h"
@@ -61,6 +63,17 @@ struct SbufDump {
   SbufRegion region;
 };
 
+/// `.dump ring`: print an engine's RDMA rings (M2S and S2M, slot by slot) after the run.
+struct RingDump {
+  base::SourceLoc loc;
+  std::string text;  ///< the directive as written
+  device::CoreId core = 0;
+  unsigned engine = 0;
+  /// slots=A:B, [A, B); nullopt: every slot the core's words wrote (the whole ring once they
+  /// went round it).
+  std::optional<std::pair<unsigned, unsigned>> slots;
+};
+
 /// The most bytes (over all its partitions) one `.dump sbuf` prints: 64 Ki lines of hex.
 inline constexpr std::uint64_t kMaxDumpBytes = std::uint64_t{1} << 20;
 
@@ -78,6 +91,7 @@ struct ProgramFile {
   std::vector<SemExpect> sem_expects;
   std::vector<SbufExpect> sbuf_expects;
   std::vector<SbufDump> dumps;
+  std::vector<RingDump> ring_dumps;
 };
 
 /// The program and every error found (the program is unusable unless errors is empty).

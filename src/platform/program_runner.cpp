@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <map>
 #include <utility>
@@ -72,6 +73,95 @@ DumpResult dump_sbuf(const Simulation& sim, const SbufDump& d) {
     return r;
   }
   r.lines = dump_lines(d.region, *bytes);
+  return r;
+}
+
+/// The source line of a writer, as `word 0, p.s:4` (the file as its errors name it).
+std::string writer_text(const std::optional<DescriptorWriter>& w) {
+  if (!w) return "not written";
+  if (w->loc.file.empty()) return fmt::format("word {}", w->pc);
+  return fmt::format("word {}, {}:{}", w->pc, base::printable(w->loc.file), w->loc.line);
+}
+
+DumpResult dump_ring(const Simulation& sim, const RingDump& d) {
+  DumpResult r{d.loc, d.text, false, {}};
+  const firmware::PoolFirmware* fw = sim.firmware(d.core);
+  if (fw == nullptr) {
+    r.lines.push_back(fmt::format(
+        "  core {} ran no program: its rings were never set up (a core's firmware sets them "
+        "up when it boots)",
+        d.core));
+    return r;
+  }
+  const firmware::FirmwareConfig& cfg = sim.firmware_config();
+  const device::Machine& m = sim.machine();
+  const std::array<firmware::Role, 2> roles{firmware::Role::kTx, firmware::Role::kRx};
+  std::array<base::SocAddr, 2> bases{};
+  std::uint64_t written = 0;
+  for (std::size_t i = 0; i < roles.size(); ++i) {
+    const soc::Direction dir = i == 0 ? soc::Direction::kM2S : soc::Direction::kS2M;
+    bases[i] = fw->stream(roles[i]).ring(d.engine).base;
+    const device::QueueState q = m.queue_state(d.core, d.engine, dir, cfg.ring_num);
+    std::string line = fmt::format(
+        "  {} queue {}: ring at {:#x}, {} slots; head {} (ring id {}), tail {} (ring id {})",
+        soc::direction_name(dir), cfg.ring_num, bases[i].v, cfg.ring_depth, q.head.offset,
+        q.head.ring_id, q.tail.offset, q.tail.ring_id);
+    if (q.stopped) line += "; stopped: " + q.stop_reason;
+    r.lines.push_back(std::move(line));
+    written = std::max(written, sim.ring_slots_written(d.core, roles[i], d.engine));
+  }
+  const auto [first, end] =
+      d.slots
+          ? *d.slots
+          : std::pair{0U, static_cast<unsigned>(std::min<std::uint64_t>(written, cfg.ring_depth))};
+  if (first == end) {
+    r.lines.emplace_back("  no descriptor was written to these rings");
+    return r;
+  }
+  const base::Tick after_all{UINT64_MAX};
+  std::optional<unsigned> unwritten_from;  // a run of slots no word wrote, told as one line
+  const auto flush_unwritten = [&](unsigned until) {
+    if (!unwritten_from) return;
+    r.lines.push_back(*unwritten_from + 1 == until
+                          ? fmt::format("  slot {}: not written", *unwritten_from)
+                          : fmt::format("  slots {}-{}: not written", *unwritten_from, until - 1));
+    unwritten_from.reset();
+  };
+  for (unsigned slot = first; slot < end; ++slot) {
+    std::array<std::optional<soc::UdmaDescriptor>, 2> desc;
+    std::array<std::optional<DescriptorWriter>, 2> writer;
+    for (std::size_t i = 0; i < roles.size(); ++i) {
+      writer[i] = sim.slot_writer(d.core, roles[i], d.engine, slot, after_all);
+      std::array<std::uint8_t, soc::kDescBytes> raw{};
+      if (m.mem_read(d.core, bases[i] + std::uint64_t{slot} * soc::kDescBytes, raw).ok()) {
+        desc[i] = soc::decode_descriptor(raw);
+      }
+    }
+    if (!writer[0] && !writer[1]) {
+      if (!unwritten_from) unwritten_from = slot;
+      continue;
+    }
+    flush_unwritten(slot);
+    const auto side = [&](std::size_t i, const char* way) {
+      if (!writer[i] || !desc[i]) return std::string("not written");
+      return fmt::format("{} bytes {} {}, ring id {}", desc[i]->length(), way,
+                         sim.place_of(d.core, desc[i]->addr()), desc[i]->ring_id());
+    };
+    const bool alike = writer[0] && writer[1] && desc[0] && desc[1] &&
+                       writer[0]->pc == writer[1]->pc && desc[0]->length() == desc[1]->length() &&
+                       desc[0]->ring_id() == desc[1]->ring_id();
+    if (alike) {
+      r.lines.push_back(fmt::format("  slot {} ({}): {} bytes {} -> {}, ring id {}", slot,
+                                    writer_text(writer[0]), desc[0]->length(),
+                                    sim.place_of(d.core, desc[0]->addr()),
+                                    sim.place_of(d.core, desc[1]->addr()), desc[0]->ring_id()));
+    } else {
+      r.lines.push_back(fmt::format("  slot {}: M2S ({}) {}; S2M ({}) {}", slot,
+                                    writer_text(writer[0]), side(0, "from"), writer_text(writer[1]),
+                                    side(1, "to")));
+    }
+  }
+  flush_unwritten(end);
   return r;
 }
 
@@ -227,6 +317,7 @@ base::Result<ProgramOutcome> run_program(const ProgramFile& program, device::Top
   for (const SemExpect& e : program.sem_expects) out.expects.push_back(check_sem(s, e));
   for (const SbufExpect& e : program.sbuf_expects) out.expects.push_back(check_sbuf(s, e));
   for (const SbufDump& d : program.dumps) out.dumps.push_back(dump_sbuf(s, d));
+  for (const RingDump& d : program.ring_dumps) out.dumps.push_back(dump_ring(s, d));
   std::stable_sort(
       out.dumps.begin(), out.dumps.end(),
       [](const DumpResult& a, const DumpResult& b) { return a.loc.line < b.loc.line; });

@@ -341,28 +341,39 @@ void Simulation::build_report(const sim::RunResult& rr, RunReport& r) const {
                      ms.data_bytes, ms.semaphore_writes, ms.mmio_writes};
 }
 
-std::optional<DescriptorWriter> Simulation::descriptor_writer(
-    const device::ModelledError& e) const {
-  if (!e.engine || !e.dir || !e.slot || e.queue != fw_config_.ring_num || e.core >= slots_.size() ||
-      !slots_[e.core]) {
-    return std::nullopt;
-  }
-  // The RX role writes the S2M rings, TX the M2S rings [CHOICE D22a]; the descriptor the
-  // engine read is the last one written to its slot before it read it (a write at the same
-  // time comes after: a start publishes a gen's descriptors later than it wrote them).
-  const firmware::Role role =
-      *e.dir == soc::Direction::kS2M ? firmware::Role::kRx : firmware::Role::kTx;
+std::optional<DescriptorWriter> Simulation::slot_writer(device::CoreId core, firmware::Role role,
+                                                        unsigned engine, unsigned slot,
+                                                        base::Tick before) const {
+  if (core >= slots_.size() || !slots_[core]) return std::nullopt;
   const unsigned depth = fw_config_.ring_depth;
   const auto& writes = observer_->ring_writes;
   for (auto it = writes.rbegin(); it != writes.rend(); ++it) {
-    if (it->core != e.core || it->role != role || it->engine != *e.engine || it->time >= e.time) {
+    if (it->core != core || it->role != role || it->engine != engine || it->time >= before) {
       continue;
     }
-    if ((*e.slot + depth - it->first_slot % depth) % depth >= it->count) continue;
-    const CoreSlot& s = *slots_[e.core];
+    if ((slot + depth - it->first_slot % depth) % depth >= it->count) continue;
+    const CoreSlot& s = *slots_[core];
     return DescriptorWriter{it->pc, it->pc < s.locs.size() ? s.locs[it->pc] : base::SourceLoc{}};
   }
   return std::nullopt;
+}
+
+std::uint64_t Simulation::ring_slots_written(device::CoreId core, firmware::Role role,
+                                             unsigned engine) const {
+  std::uint64_t n = 0;
+  for (const Observer::RingWrite& w : observer_->ring_writes) {
+    if (w.core == core && w.role == role && w.engine == engine) n += w.count;
+  }
+  return n;
+}
+
+std::optional<DescriptorWriter> Simulation::descriptor_writer(
+    const device::ModelledError& e) const {
+  if (!e.engine || !e.dir || !e.slot || e.queue != fw_config_.ring_num) return std::nullopt;
+  // The RX role writes the S2M rings, TX the M2S rings [CHOICE D22a]; the descriptor the
+  // engine read is the last one written to its slot before it read it (a write at the same
+  // time comes after: a start publishes a gen's descriptors later than it wrote them).
+  return slot_writer(e.core, firmware::role_of(*e.dir), *e.engine, *e.slot, e.time);
 }
 
 std::string Simulation::trace_json() const {
@@ -375,6 +386,25 @@ std::vector<device::CoreId> Simulation::program_cores() const {
     if (slots_[c]) out.push_back(c);
   }
   return out;
+}
+
+std::string Simulation::place_of(device::CoreId core, base::SocAddr a) const {
+  const device::Topology& topo = topology();
+  const device::CoreLoc loc = topo.locate(core);
+  const soc::AddressMap& map = machine_->address_map();
+  auto d = map.decode(a, soc::ChipDie{topo.routing_id(loc.chip), loc.die});
+  if (d && d->hit && d->hit->region->core >= 0 && d->target.chip < topo.num_chips()) {
+    const auto tpb = static_cast<unsigned>(d->hit->region->core);  // routing id = chip id (D9)
+    const device::CoreId peer =
+        topo.core_id(device::CoreLoc{d->target.chip, tpb / topo.cores_per_die(), tpb});
+    if (d->hit->sbuf) {
+      return fmt::format("core {} partition {} +{:#x}", peer, d->hit->sbuf->partition,
+                         d->hit->sbuf->byte);
+    }
+    if (d->hit->sem) return fmt::format("core {} sem[{}]", peer, d->hit->sem->index);
+    return fmt::format("core {} {} +{:#x}", peer, d->hit->region->name, d->hit->offset);
+  }
+  return fmt::format("{:#x}", a.v);
 }
 
 const firmware::PoolFirmware* Simulation::firmware(device::CoreId core) const {

@@ -51,7 +51,8 @@ struct SimOptions {
   /// Collect the firmware DEBUG lines into RunReport::debug.
   bool debug_log = false;
   /// Name the word that wrote the descriptor each device error stopped at
-  /// (RunReport::device_error_writers); keeps a record of every gen's ring writes.
+  /// (RunReport::device_error_writers); keeps a record of every gen's ring writes (for
+  /// slot_writer and ring_slots_written too).
   bool locate_device_errors = false;
   /// Record a Chrome/Perfetto trace (trace_json() after the run).
   bool trace = false;
@@ -140,6 +141,18 @@ class Simulation {
   /// The cores `core`'s program names as peers (rdma_desc_gen targets, SB2SB LNC2 partners)
   /// that exist in the topology, ascending, without `core` itself.
   [[nodiscard]] std::vector<device::CoreId> peers_of(device::CoreId core) const;
+  /// What address `a` reaches from `core`: "core N partition P +0xB", "core N sem[i]", "core N
+  /// <region> +0xB", else the address in hex.
+  [[nodiscard]] std::string place_of(device::CoreId core, base::SocAddr a) const;
+  /// With SimOptions::locate_device_errors: the word that last wrote slot `slot` of `role`'s
+  /// ring of `engine` on `core` before `before`, if a word did.
+  [[nodiscard]] std::optional<DescriptorWriter> slot_writer(device::CoreId core,
+                                                            firmware::Role role, unsigned engine,
+                                                            unsigned slot, base::Tick before) const;
+  /// With SimOptions::locate_device_errors: how many descriptors `role`'s words wrote into
+  /// the ring of `engine` on `core` (over every lap of the ring).
+  [[nodiscard]] std::uint64_t ring_slots_written(device::CoreId core, firmware::Role role,
+                                                 unsigned engine) const;
   /// The mnemonic of word `pc` of core `core`'s program ("" if out of range).
   [[nodiscard]] std::string word_name(device::CoreId core, std::size_t pc) const;
 

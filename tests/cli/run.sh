@@ -178,9 +178,17 @@ $RUN_DATA/dump.s:9: .dump sbuf core=2 addr=0 bytes=256:
   *
   p0   +0xf0: 00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00
   p1-127: as p0
+$RUN_DATA/dump.s:11: .dump ring core=0 engine=0:
+  M2S queue 0: ring at 0x2040000100, 1024 slots; head 10 (ring id 1), tail 10 (ring id 1)
+  S2M queue 0: ring at 0x2040004100, 1024 slots; head 10 (ring id 1), tail 10 (ring id 1)
+  slot 0 (word 0, $RUN_DATA/dump.s:4): 64 bytes core 0 partition 0 +0x1000 -> core 1 partition 0 +0x2000, ring id 1"
+expect_out_lines "  slot 8 (word 0, $RUN_DATA/dump.s:4): 4 bytes core 0 TPB_0.DGE_MEMORY +0x0 -> core 1 sem[4], ring id 1
+  slot 9 (word 0, $RUN_DATA/dump.s:4): 4 bytes core 0 TPB_0.DGE_MEMORY +0x0 -> core 0 sem[3], ring id 1
 result: ok"
+# Rings hold descriptors in every mode: only the SBUF dumps are skipped.
 check run_dump_timing_only 0 - -- run "$RUN_DATA/dump.s" --timing-only
 expect_out "dump.s:6: .dump sbuf core=1 addr=0x1ff0 bytes=96 partitions=0:2: skipped (timing-only: no data moved)"
+expect_out "  slot 9 (word 0, $RUN_DATA/dump.s:4): 4 bytes core 0 TPB_0.DGE_MEMORY +0x0 -> core 0 sem[3], ring id 1"
 
 check run_beyond 1 - -- run "$RUN_DATA/beyond_partition.s"
 expect_err "beyond_partition.s:3: error: core 0 word 0: rdma_desc_gen: dst_addr range [0x37800, 0x38800) is beyond the 0x38000 (229376) active bytes of an SBUF partition"

@@ -197,8 +197,19 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
        "p.s:1: error: duplicate key 'partitions' for .expect sbuf (give it once)"},
       {".expected sem",
        "p.s:1: error: unknown directive '.expected' (.core, .init, .expect, .dump, .raw)"},
-      {".dump", "p.s:1: error: .dump needs a kind: sbuf"},
-      {".dump sem core=0", "p.s:1: error: unknown .dump kind 'sem' (sbuf)"},
+      {".dump", "p.s:1: error: .dump needs a kind: sbuf or ring"},
+      {".dump sem core=0", "p.s:1: error: unknown .dump kind 'sem' (sbuf or ring)"},
+      {".dump ring core=0", "p.s:1: error: missing key 'engine' for .dump ring"},
+      {".dump ring core=0 engine=16", "p.s:1: error: engine 16 out of range (0..15)"},
+      {".dump ring core=0 engine=0 slots=4", "p.s:1: error: bad slots '4' (expected A:B)"},
+      {".dump ring core=0 engine=0 slots=4:4",
+       "p.s:1: error: slots 4:4 are not a range inside 0:1024 (A < B, B exclusive; a ring has "
+       "1024 slots)"},
+      {".dump ring core=0 engine=0 slots=0:1025",
+       "p.s:1: error: slots 0:1025 are not a range inside 0:1024 (A < B, B exclusive; a ring has "
+       "1024 slots)"},
+      {".dump ring core=0 engine=0 bytes=4",
+       "p.s:1: error: unknown key 'bytes' for .dump ring (core, engine, slots)"},
       {".dump sbuf core=0 addr=0", "p.s:1: error: missing key 'bytes' for .dump sbuf"},
       {".dump sbuf core=0 addr=0 bytes=4 pattern=iota",
        "p.s:1: error: unknown key 'pattern' for .dump sbuf (core, addr, bytes, partitions)"},
@@ -341,6 +352,17 @@ TEST(ProgramFile, ADumpTakesItsRegion) {
   EXPECT_EQ(d.region.first_partition, 2U);
   EXPECT_EQ(d.region.end_partition, 5U);
   EXPECT_EQ(p.program.dumps[1].region.total_bytes(), kMaxDumpBytes);
+  const ProgramParse q = parse(
+      ".dump ring core=7 engine=15 slots=1020:1024\n"
+      ".dump ring engine=0x3 core=0\n");
+  ASSERT_TRUE(q.ok()) << q.errors[0].format();
+  ASSERT_EQ(q.program.ring_dumps.size(), 2U);
+  EXPECT_EQ(q.program.ring_dumps[0].core, 7U);
+  EXPECT_EQ(q.program.ring_dumps[0].engine, 15U);
+  EXPECT_EQ(q.program.ring_dumps[0].slots, (std::pair{1020U, 1024U}));
+  EXPECT_EQ(q.program.ring_dumps[1].loc.line, 2);
+  EXPECT_EQ(q.program.ring_dumps[1].engine, 3U);
+  EXPECT_FALSE(q.program.ring_dumps[1].slots.has_value());
 }
 
 TEST(ProgramFile, DumpLinesStarRepeatsAndFoldEqualPartitions) {

@@ -442,6 +442,68 @@ TEST(Transport, DumpsPrintTheBytesAfterTheRunAmongTheExpects) {
             lines.end());
 }
 
+TEST(Transport, ARingDumpShowsEachSlotWithTheWordThatWroteIt) {
+  // Mask 0x8 puts all 128 partitions on engine 3 (128 data descriptors, then the remote and
+  // the local semaphore's); the second gen's 130 follow them, to chip 2, which trn2 lacks:
+  // its queue stops at slot 130.
+  const ProgramOutcome o = run_text(
+      ".core 0\n"
+      "rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0x8 "
+      "src_addr=0x100 dst_addr=0x200 free_dim_bytes=16\n"
+      "rdma_desc_start\n"
+      "rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 remote_routing_id=2 "
+      "dma_engine_mask=0x8 free_dim_bytes=16\n"
+      "rdma_desc_start\n"
+      ".dump ring core=0 engine=3 slots=126:132\n"
+      ".dump ring core=0 engine=0\n"
+      ".dump ring core=0 engine=0 slots=0:5\n"
+      ".dump ring core=5 engine=0\n");
+  std::vector<std::string> lines = outcome_lines(o, false);
+  const auto at = std::find_if(lines.begin(), lines.end(),
+                               [](const std::string& l) { return l.starts_with("t.s:6:"); });
+  ASSERT_NE(at, lines.end());
+  const std::vector<std::string> got(at, lines.end() - 1);  // without the result line
+  ASSERT_EQ(got.size(), 22U);
+  EXPECT_EQ(got[0], "t.s:6: .dump ring core=0 engine=3 slots=126:132:");
+  EXPECT_TRUE(got[1].starts_with("  M2S queue 0: ring at 0x")) << got[1];
+  EXPECT_TRUE(
+      got[1].ends_with(", 1024 slots; head 130 (ring id 1), tail 260 (ring id 1); "
+                       "stopped: its S2M queue stopped"))
+      << got[1];
+  EXPECT_TRUE(got[2].starts_with("  S2M queue 0: ring at 0x")) << got[2];
+  EXPECT_EQ(std::vector<std::string>(got.begin() + 3, got.begin() + 9),
+            (std::vector<std::string>{
+                "  slot 126 (word 0, t.s:2): 16 bytes core 0 partition 126 +0x100 -> core 1 "
+                "partition 126 +0x200, ring id 1",
+                "  slot 127 (word 0, t.s:2): 16 bytes core 0 partition 127 +0x100 -> core 1 "
+                "partition 127 +0x200, ring id 1",
+                "  slot 128 (word 0, t.s:2): 4 bytes core 0 TPB_0.DGE_MEMORY +0x0 -> core 1 "
+                "sem[4], ring id 1",
+                "  slot 129 (word 0, t.s:2): 4 bytes core 0 TPB_0.DGE_MEMORY +0x0 -> core 0 "
+                "sem[3], ring id 1",
+                "  slot 130 (word 2, t.s:4): 16 bytes core 0 partition 0 +0x0 -> "
+                "0x42003000000000, ring id 1",
+                "  slot 131 (word 2, t.s:4): 16 bytes core 0 partition 1 +0x0 -> "
+                "0x42003000040000, ring id 1",
+            }));
+  // Engine 0 carries only the local semaphore's descriptor of each gen: two slots by default.
+  EXPECT_EQ(got[9], "t.s:7: .dump ring core=0 engine=0:");
+  EXPECT_TRUE(got[10].ends_with("head 2 (ring id 1), tail 2 (ring id 1)")) << got[10];
+  EXPECT_EQ(got[12],
+            "  slot 0 (word 0, t.s:2): 4 bytes core 0 TPB_0.DGE_MEMORY +0x0 -> core 0 sem[3], "
+            "ring id 1");
+  EXPECT_EQ(got[13],
+            "  slot 1 (word 2, t.s:4): 4 bytes core 0 TPB_0.DGE_MEMORY +0x0 -> core 0 sem[3], "
+            "ring id 1");
+  // Slots no word wrote are one line.
+  EXPECT_EQ(got[14], "t.s:8: .dump ring core=0 engine=0 slots=0:5:");
+  EXPECT_EQ(got[19], "  slots 2-4: not written");
+  EXPECT_EQ(got[20], "t.s:9: .dump ring core=5 engine=0:");
+  EXPECT_EQ(got[21],
+            "  core 5 ran no program: its rings were never set up (a core's firmware sets them "
+            "up when it boots)");
+}
+
 TEST(Transport, TimingOnlySkipsDataExpectsAndKeepsTime) {
   SimOptions opt;
   opt.timing_only = true;

@@ -7,3 +7,5 @@ rdma_desc_start
 .expect sbuf core=1 addr=0x2000 bytes=64 pattern=iota
 # untouched bytes: zeros, starred, and every partition the same as the first
 .dump sbuf core=2 addr=0 bytes=256
+# engine 0's rings: partitions 0-7 (16 engines, 8 partitions each), then the two semaphores
+.dump ring core=0 engine=0
