@@ -118,6 +118,7 @@ base::Result<platform::ProgramParse> parse_program_folder(const std::string& dir
       to.insert(to.end(), std::make_move_iterator(from.begin()),
                 std::make_move_iterator(from.end()));
     };
+    append(p.files, one.program.files);
     append(p.inits, one.program.inits);
     append(p.sem_expects, one.program.sem_expects);
     append(p.sbuf_expects, one.program.sbuf_expects);

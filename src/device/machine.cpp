@@ -121,7 +121,7 @@ const UdmaEngine* Machine::find_engine(CoreId core, unsigned index) const {
 }
 
 void Machine::record(const ErrorSite& site, std::string message) {
-  errors_.record(kernel_->now(), site, std::move(message));
+  errors_.record(kernel_->now(), site, std::move(message), kernel_->events_processed());
 }
 
 base::Result<Machine::Resolved> Machine::resolve(CoreId issuer, base::SocAddr a) const {

@@ -91,6 +91,16 @@ struct MachineStats {
   base::Tick engine_busy;
 };
 
+/// Told of every MMIO block write as it takes effect (Machine::watch_block_writes): who issued
+/// it, where, how long, and the run's event number it took effect in (sim::Kernel::
+/// events_processed() then).
+class BlockWriteWatcher {
+ public:
+  virtual ~BlockWriteWatcher() = default;
+  virtual void on_block_landed(CoreId issuer, base::SocAddr a, std::size_t bytes,
+                               std::uint64_t event) = 0;
+};
+
 /// A queue's pointers and state, for tests and reports.
 struct QueueState {
   RingPos head;
@@ -163,6 +173,9 @@ class Machine {
   /// order they happen (nullptr stops): for a trace, which then reads only what changed.
   /// Contract: `log` outlives the watching.
   void watch_semaphores(std::vector<SemChange>* log);
+  /// Every later MMIO block write is told to `w` as it takes effect, in the order they do
+  /// (nullptr stops). Contract: `w` outlives the watching.
+  void watch_block_writes(BlockWriteWatcher* w) { block_watcher_ = w; }
   /// The Signal notified on every change of `core`'s semaphores.
   [[nodiscard]] sim::Signal& semaphore_signal(CoreId core);
   /// `co_await machine.wait_semaphore(core, idx, cond)` in a sim process: resumes once
@@ -348,6 +361,7 @@ class Machine {
   MachineStats stats_;
   std::uint64_t elided_ = 0;            ///< data landings applied without an event [D35]
   std::vector<base::Tick> last_write_;  // per issuing core: when its latest MMIO write lands
+  BlockWriteWatcher* block_watcher_ = nullptr;
   std::vector<ChainedArrivals<PostedWrite>> posted_;  // per issuing core: writes in flight
   struct Fence {
     CoreId issuer;

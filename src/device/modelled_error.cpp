@@ -18,9 +18,10 @@ std::string ModelledError::format() const {
   return out;
 }
 
-void ErrorLog::record(base::Tick time, const ErrorSite& site, std::string message) {
+void ErrorLog::record(base::Tick time, const ErrorSite& site, std::string message,
+                      std::uint64_t event) {
   errors_.push_back(ModelledError{time, site.core, site.engine, site.dir, site.queue,
-                                  std::move(message), site.slot});
+                                  std::move(message), site.slot, event});
 }
 
 std::string ErrorLog::report() const {

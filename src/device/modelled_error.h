@@ -26,6 +26,9 @@ struct ModelledError {
   /// The ring slot of the descriptor the queue stopped at, for an error about a descriptor
   /// (its writer can then be found: RunReport::device_error_writers).
   std::optional<unsigned> slot;
+  /// The kernel event that flagged it, by its place in the run (sim::Kernel::
+  /// events_processed() then): which of two events ran first, whatever their times and ties.
+  std::uint64_t event = 0;
 
   /// One line: `t=1300.000ns core 3 engine 5 M2S queue 0: message`.
   [[nodiscard]] std::string format() const;
@@ -48,8 +51,8 @@ struct ErrorSite {
 /// The errors of one machine, in the order they were flagged.
 class ErrorLog {
  public:
-  /// Appends one error.
-  void record(base::Tick time, const ErrorSite& site, std::string message);
+  /// Appends one error, flagged by the kernel event `seq` at `time`.
+  void record(base::Tick time, const ErrorSite& site, std::string message, std::uint64_t seq = 0);
   /// Every error, in the order flagged.
   [[nodiscard]] const std::vector<ModelledError>& all() const noexcept { return errors_; }
   /// True if none was flagged.

@@ -58,8 +58,11 @@ void DescriptorStream::push_stepped(unsigned engine, soc::UdmaDescriptor d, std:
   if (n > 0) r.stopped = true;
 }
 
-void DescriptorStream::flush(soc::MmioBus& bus) {
-  for (Ring& r : rings_) {
+void DescriptorStream::flush(
+    soc::MmioBus& bus,
+    const std::function<void(unsigned, unsigned, unsigned, base::SocAddr)>& posted) {
+  for (unsigned e = 0; e < kRdmaEngines; ++e) {
+    Ring& r = rings_[e];
     const std::span<const std::uint8_t> staged = r.staged;
     const std::size_t count = staged.size() / soc::kDescBytes;
     std::size_t i = 0;
@@ -67,8 +70,9 @@ void DescriptorStream::flush(soc::MmioBus& bus) {
     while (i < count) {
       // One run: from `slot` to the ring's end or the last staged descriptor.
       const std::size_t n = std::min<std::size_t>(count - i, depth_ - slot);
-      bus.write_block(r.base + std::uint64_t{slot} * soc::kDescBytes,
-                      staged.subspan(i * soc::kDescBytes, n * soc::kDescBytes));
+      const base::SocAddr at = r.base + std::uint64_t{slot} * soc::kDescBytes;
+      if (posted) posted(e, slot, static_cast<unsigned>(n), at);
+      bus.write_block(at, staged.subspan(i * soc::kDescBytes, n * soc::kDescBytes));
       i += n;
       slot = 0;
     }

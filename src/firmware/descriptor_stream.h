@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "base/units.h"
@@ -62,8 +63,10 @@ class DescriptorStream {
   void push_stepped(unsigned engine, soc::UdmaDescriptor d, std::uint64_t step, unsigned n);
 
   /// Writes every staged descriptor to its ring slot (one write_block per contiguous run,
-  /// straight from the staged bytes).
-  void flush(soc::MmioBus& bus);
+  /// straight from the staged bytes); `posted`, if given, is told of each run as it is
+  /// written: engine, first slot, count, address.
+  void flush(soc::MmioBus& bus,
+             const std::function<void(unsigned, unsigned, unsigned, base::SocAddr)>& posted = {});
 
   /// Descriptors written / expected since the last publish, over all engines.
   [[nodiscard]] unsigned written_total() const;

@@ -134,12 +134,15 @@ class Q7Env {
   /// a trailing newline. Called only when debug_enabled().
   virtual void debug_log(std::string_view line) = 0;
 
-  /// Contract: the word at `pc` is about to write `count` descriptors into `role`'s ring of
-  /// `engine`, from slot `first_slot` on (wrapping at the ring's end). For reports that name
-  /// the word a descriptor came from; the default ignores it.
+  /// Contract: true if ring_written wants to be told of the rings' writes.
+  [[nodiscard]] virtual bool wants_ring_writes() const { return false; }
+  /// Contract: the word at `pc` is about to post one bus block write of `count` descriptors
+  /// into `role`'s ring of `engine`, slots [first_slot, first_slot + count), at address `at`.
+  /// For reports that name the word a descriptor came from; called only when
+  /// wants_ring_writes().
   virtual void ring_written(Role role, unsigned engine, unsigned first_slot, unsigned count,
-                            std::size_t pc) {
-    (void)role, (void)engine, (void)first_slot, (void)count, (void)pc;
+                            base::SocAddr at, std::size_t pc) {
+    (void)role, (void)engine, (void)first_slot, (void)count, (void)at, (void)pc;
   }
 
   // ---- local compute: the GPSIMD cores are wired to this core's SBUF partitions -----------

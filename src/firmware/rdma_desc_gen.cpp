@@ -157,13 +157,13 @@ void PoolFirmware::gen_role(Role role, const GenPlan& plan) {
   }
 
   // 6. Hand the staged descriptors to the bus (posted writes into DGE memory).
-  for (unsigned e = 0; e < kRdmaEngines; ++e) {
-    const DescriptorStream::Ring& ring = stream.ring(e);
-    if (const std::size_t staged = ring.staged.size() / soc::kDescBytes; staged > 0) {
-      env_.ring_written(role, e, ring.staged_start, static_cast<unsigned>(staged), pc_);
-    }
+  if (env_.wants_ring_writes()) {
+    stream.flush(env_.bus(), [&](unsigned e, unsigned slot, unsigned count, base::SocAddr at) {
+      env_.ring_written(role, e, slot, count, at, pc_);
+    });
+  } else {
+    stream.flush(env_.bus());
   }
-  stream.flush(env_.bus());
   if (dbg) debug(render(log_fmt::kGenEnd, p, tok));
 }
 

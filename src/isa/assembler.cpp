@@ -66,7 +66,8 @@ void directive(std::string_view body, const base::SourceLoc& loc, const Directiv
   }
   if (!handler) {
     // A program file given to the assembler: say where its directives are read.
-    const bool program_file = name == ".core" || name == ".init" || name == ".expect";
+    const bool program_file =
+        name == ".core" || name == ".init" || name == ".expect" || name == ".dump";
     out.errors.push_back(base::make_error(
         loc, fmt::format("unknown directive '{}'{}", base::printable_brief(name),
                          program_file ? " (a program file's: `sbrdma run` reads it)" : "")));

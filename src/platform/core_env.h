@@ -11,7 +11,7 @@
 ///   sbuf_read/sbuf_write  -> Machine::sbuf_read/sbuf_write(core, ...)  (the GPSIMD wiring)
 ///   sbuf_partition        -> Machine::sbuf_span(core, ...)  (in place; empty in timing-only)
 ///   debug_log             -> the observer (collected by the Simulation, in order)
-///   ring_written          -> the observer (which word wrote which ring slots, when)
+///   ring_written          -> the observer (which word posted which ring slots)
 ///
 /// It also remembers what its process blocked on last, so that a deadlock report can name the
 /// core, the semaphore, the condition and the current value.
@@ -61,11 +61,14 @@ class EnvObserver {
   virtual void on_push(device::CoreId core, unsigned prid, base::Tick t, std::uint32_t value) {
     (void)core, (void)prid, (void)t, (void)value;
   }
-  /// Contract: at `t`, word `pc` of `core` wrote `count` descriptors into `role`'s ring of
-  /// `engine` from slot `first_slot` on (Q7Env::ring_written).
-  virtual void on_ring_write(device::CoreId core, base::Tick t, firmware::Role role,
-                             unsigned engine, unsigned first_slot, unsigned count, std::size_t pc) {
-    (void)core, (void)t, (void)role, (void)engine, (void)first_slot, (void)count, (void)pc;
+  /// Contract: true if on_ring_write wants to be told of the rings' writes.
+  [[nodiscard]] virtual bool wants_ring_writes() const { return false; }
+  /// Contract: word `pc` of `core` posts a block write of `count` descriptors into `role`'s
+  /// ring of `engine`, slots from `first_slot` on, at `at` (Q7Env::ring_written).
+  virtual void on_ring_write(device::CoreId core, firmware::Role role, unsigned engine,
+                             unsigned first_slot, unsigned count, base::SocAddr at,
+                             std::size_t pc) {
+    (void)core, (void)role, (void)engine, (void)first_slot, (void)count, (void)at, (void)pc;
   }
 };
 
@@ -84,12 +87,14 @@ class CoreEnv final : public firmware::Q7Env {
   base::Task<std::uint32_t> left_pop(unsigned prid) override;
   [[nodiscard]] bool debug_enabled() const override { return debug_; }
   void debug_log(std::string_view line) override;
-  void ring_written(firmware::Role role, unsigned engine, unsigned first_slot, unsigned count,
-                    std::size_t pc) override {
-    if (observer_ != nullptr) {
-      observer_->on_ring_write(core_, kernel_.now(), role, engine, first_slot, count, pc);
-    }
+  [[nodiscard]] bool wants_ring_writes() const override {
+    return observer_ != nullptr && observer_->wants_ring_writes();
   }
+  void ring_written(firmware::Role role, unsigned engine, unsigned first_slot, unsigned count,
+                    base::SocAddr at, std::size_t pc) override {
+    observer_->on_ring_write(core_, role, engine, first_slot, count, at, pc);
+  }
+
   [[nodiscard]] bool timing_only() const override { return machine_.options().timing_only; }
   base::Status sbuf_read(unsigned partition, std::uint64_t offset,
                          std::span<std::uint8_t> out) override;

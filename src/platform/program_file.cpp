@@ -358,12 +358,15 @@ class Parser {
     Keys keys;
     parse_keys(args, {"core", "addr", "bytes", "partitions"}, ".dump sbuf", keys, errors);
     auto r = region(keys, ".dump sbuf", true, errors);
-    if (r && errors.check(check_region(*r, topo_, profile_))) {
-      if (const std::uint64_t total = r->total_bytes(); total > kMaxDumpBytes) {
+    if (r) {
+      errors.check(check_region(*r, topo_, profile_));
+      // Told beside a range fault too: each is its own fix. (bytes alone past the limit is
+      // past it over any partitions, and keeps the product from overflowing.)
+      if (r->bytes > kMaxDumpBytes || r->total_bytes() > kMaxDumpBytes) {
         errors.add(base::make_error(fmt::format(
-            ".dump sbuf prints at most {} bytes (1 MiB) over its partitions; this one covers {} "
-            "({} partitions x {}): narrow it with partitions=P0:P1 or a smaller bytes=",
-            kMaxDumpBytes, total, r->partitions(), r->bytes)));
+            ".dump sbuf prints at most {} bytes (1 MiB) over its partitions; this one covers "
+            "{} partitions x {}: narrow it with partitions=P0:P1 or a smaller bytes=",
+            kMaxDumpBytes, r->partitions(), r->bytes)));
       }
     }
     if (r && errors.count() == 0) program.dumps.push_back(SbufDump{loc, std::string(line), *r});
@@ -441,6 +444,7 @@ ProgramParse parse_program(std::string_view text, std::string_view file,
   ProgramParse out;
   out.errors = std::move(as.errors);
   out.program = std::move(parser.program);
+  out.program.files.emplace_back(file);
   for (const isa::AsmWord& w : as.words) {
     const auto core = parser.core_at(w.loc.line);
     if (!core) {

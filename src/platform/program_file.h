@@ -92,7 +92,14 @@ struct ProgramFile {
   std::vector<SbufExpect> sbuf_expects;
   std::vector<SbufDump> dumps;
   std::vector<RingDump> ring_dumps;
+  /// The files it was read from, in order (one; a folder's coreN.s files in core order): the
+  /// order its expects and dumps are reported in, file by file, each by line.
+  std::vector<std::string> files;
 };
+
+/// The most lines a program's dumps print together (an upper bound for each: 16 bytes of a
+/// partition or one ring slot a line): 4 MiB of SBUF, or 256 whole rings.
+inline constexpr std::uint64_t kMaxDumpLines = std::uint64_t{1} << 18;
 
 /// The program and every error found (the program is unusable unless errors is empty).
 struct ProgramParse {

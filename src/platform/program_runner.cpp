@@ -118,7 +118,6 @@ DumpResult dump_ring(const Simulation& sim, const RingDump& d) {
     r.lines.emplace_back("  no descriptor was written to these rings");
     return r;
   }
-  const base::Tick after_all{UINT64_MAX};
   std::optional<unsigned> unwritten_from;  // a run of slots no word wrote, told as one line
   const auto flush_unwritten = [&](unsigned until) {
     if (!unwritten_from) return;
@@ -131,7 +130,7 @@ DumpResult dump_ring(const Simulation& sim, const RingDump& d) {
     std::array<std::optional<soc::UdmaDescriptor>, 2> desc;
     std::array<std::optional<DescriptorWriter>, 2> writer;
     for (std::size_t i = 0; i < roles.size(); ++i) {
-      writer[i] = sim.slot_writer(d.core, roles[i], d.engine, slot, after_all);
+      writer[i] = sim.slot_writer(d.core, roles[i], d.engine, slot, std::nullopt);
       std::array<std::uint8_t, soc::kDescBytes> raw{};
       if (m.mem_read(d.core, bases[i] + std::uint64_t{slot} * soc::kDescBytes, raw).ok()) {
         desc[i] = soc::decode_descriptor(raw);
@@ -295,6 +294,53 @@ MemoryNeed init_memory_need(const ProgramFile& program, const soc::Profile& prof
   return need;
 }
 
+namespace {
+
+/// Where a directive comes in the report: its file's place among `files` (the program's, in
+/// order), then its line.
+std::pair<std::size_t, int> report_order(const std::vector<std::string>& files,
+                                         const base::SourceLoc& loc) {
+  const auto it = std::find(files.begin(), files.end(), loc.file);
+  return {static_cast<std::size_t>(it - files.begin()), loc.line};
+}
+
+/// Errors if the program's dumps could print more than kMaxDumpLines lines together, at the
+/// dump (in report order) that passes the limit.
+base::Status check_dump_lines(const ProgramFile& program, unsigned ring_depth) {
+  struct Dump {
+    std::pair<std::size_t, int> order;
+    const base::SourceLoc* loc;
+    std::uint64_t lines;
+  };
+  std::vector<Dump> dumps;
+  for (const SbufDump& d : program.dumps) {
+    const std::uint64_t per_partition = (d.region.bytes + 15) / 16;
+    dumps.push_back(
+        {report_order(program.files, d.loc), &d.loc, per_partition * d.region.partitions()});
+  }
+  for (const RingDump& d : program.ring_dumps) {
+    dumps.push_back({report_order(program.files, d.loc), &d.loc,
+                     d.slots ? std::uint64_t{d.slots->second - d.slots->first} : ring_depth});
+  }
+  std::stable_sort(dumps.begin(), dumps.end(),
+                   [](const Dump& a, const Dump& b) { return a.order < b.order; });
+  std::uint64_t total = 0;
+  for (const Dump& d : dumps) {
+    total += d.lines;
+    if (total > kMaxDumpLines) {
+      return base::make_error(
+          *d.loc, fmt::format("the dumps so far, this one included, may print {} lines; a "
+                              "program's dumps together print at most {} (a line per 16 bytes "
+                              "of a partition or per ring slot: 4 MiB of SBUF, or 256 whole "
+                              "rings): narrow or drop some",
+                              total, kMaxDumpLines));
+    }
+  }
+  return base::ok_status();
+}
+
+}  // namespace
+
 base::Result<ProgramOutcome> run_program(const ProgramFile& program, device::Topology topology,
                                          const SimOptions& options) {
   SimOptions opt = options;
@@ -302,6 +348,7 @@ base::Result<ProgramOutcome> run_program(const ProgramFile& program, device::Top
   auto sim = Simulation::create(std::move(topology), opt);
   if (!sim) return sim.error();
   Simulation& s = **sim;
+  SBRDMA_TRY(check_dump_lines(program, s.firmware_config().ring_depth));
   for (const CoreProgram& cp : program.cores) {
     SBRDMA_TRY(s.load_program(cp.core, cp.words, cp.locs));
   }
@@ -318,12 +365,12 @@ base::Result<ProgramOutcome> run_program(const ProgramFile& program, device::Top
   for (const SbufExpect& e : program.sbuf_expects) out.expects.push_back(check_sbuf(s, e));
   for (const SbufDump& d : program.dumps) out.dumps.push_back(dump_sbuf(s, d));
   for (const RingDump& d : program.ring_dumps) out.dumps.push_back(dump_ring(s, d));
-  std::stable_sort(
-      out.dumps.begin(), out.dumps.end(),
-      [](const DumpResult& a, const DumpResult& b) { return a.loc.line < b.loc.line; });
-  std::stable_sort(
-      out.expects.begin(), out.expects.end(),
-      [](const ExpectResult& a, const ExpectResult& b) { return a.loc.line < b.loc.line; });
+  out.files = program.files;
+  const auto by_order = [&](const auto& a, const auto& b) {
+    return report_order(out.files, a.loc) < report_order(out.files, b.loc);
+  };
+  std::stable_sort(out.dumps.begin(), out.dumps.end(), by_order);
+  std::stable_sort(out.expects.begin(), out.expects.end(), by_order);
   out.trace_json = s.trace_json();
   return out;
 }
@@ -336,11 +383,12 @@ std::vector<std::string> outcome_lines(const ProgramOutcome& o, bool with_debug)
     }
   }
   for (std::string& l : report_state_lines(o.report)) out.push_back(std::move(l));
-  // The expects and dumps in line order (each list is); the file named as its errors name it.
+  // The expects and dumps in report order (each list is: file by file, each by line); the file
+  // named as its errors name it.
   std::size_t failed = 0;
   auto dump = o.dumps.begin();
-  const auto dumps_before = [&](int line) {
-    for (; dump != o.dumps.end() && dump->loc.line < line; ++dump) {
+  const auto dumps_before = [&](std::pair<std::size_t, int> order) {
+    for (; dump != o.dumps.end() && report_order(o.files, dump->loc) < order; ++dump) {
       const std::string head =
           fmt::format("{}:{}: {}", base::printable(dump->loc.file), dump->loc.line, dump->text);
       if (dump->skipped) {
@@ -352,7 +400,7 @@ std::vector<std::string> outcome_lines(const ProgramOutcome& o, bool with_debug)
     }
   };
   for (const ExpectResult& e : o.expects) {
-    dumps_before(e.loc.line);
+    dumps_before(report_order(o.files, e.loc));
     const char* verdict = e.passed ? "ok" : e.skipped ? "skipped" : "FAILED";
     std::string line =
         fmt::format("{}:{}: {}: {}", base::printable(e.loc.file), e.loc.line, e.text, verdict);
@@ -360,7 +408,7 @@ std::vector<std::string> outcome_lines(const ProgramOutcome& o, bool with_debug)
     out.push_back(std::move(line));
     failed += (e.passed || e.skipped) ? 0 : 1;
   }
-  dumps_before(std::numeric_limits<int>::max());
+  dumps_before({std::numeric_limits<std::size_t>::max(), 0});
   if (o.ok()) {
     out.emplace_back("result: ok");
   } else {

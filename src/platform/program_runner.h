@@ -46,9 +46,10 @@ struct DumpResult {
 /// Everything a run of a program file produced.
 struct ProgramOutcome {
   RunReport report;
-  std::vector<ExpectResult> expects;  ///< in file order
-  std::vector<DumpResult> dumps;      ///< in file order
+  std::vector<ExpectResult> expects;  ///< in report order: file by file, each by line
+  std::vector<DumpResult> dumps;      ///< in report order
   std::string trace_json;             ///< with SimOptions::trace
+  std::vector<std::string> files;     ///< the program's files, in order (ProgramFile::files)
 
   /// True if the run reported nothing wrong and no expect failed.
   [[nodiscard]] bool ok() const;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <tuple>
 
 #include "base/bits.h"
 #include "base/printable.h"
@@ -44,8 +45,10 @@ std::string without_hex(const std::string& m) {
 
 /// Device errors, one line per kind, each with the source line of the word that wrote its
 /// descriptor when that is known: errors of one core's queues that differ only in the engine
-/// (and the addresses it serves) and come from one word are told once, with the other engines
-/// named.
+/// (and the addresses it serves) and come from one word's descriptors at one ring slot are
+/// told once, with the other engines named (an engine's second error is a line of its own).
+/// In order of time, then core, engine, direction and queue: errors of one tick read the same
+/// whatever order a tie seed gave them.
 std::vector<std::pair<base::SourceLoc, std::string>> device_error_lines(const RunReport& r) {
   struct Kind {
     const device::ModelledError* first;
@@ -58,8 +61,16 @@ std::vector<std::pair<base::SourceLoc, std::string>> device_error_lines(const Ru
     if (i >= r.device_error_writers.size() || !r.device_error_writers[i]) return nullptr;
     return &*r.device_error_writers[i];
   };
+  std::vector<std::size_t> order(r.device_errors.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const device::ModelledError& x = r.device_errors[a];
+    const device::ModelledError& y = r.device_errors[b];
+    return std::tie(x.time, x.core, x.engine, x.dir, x.queue) <
+           std::tie(y.time, y.core, y.engine, y.dir, y.queue);
+  });
   std::vector<Kind> kinds;
-  for (std::size_t i = 0; i < r.device_errors.size(); ++i) {
+  for (const std::size_t i : order) {
     const device::ModelledError& e = r.device_errors[i];
     const DescriptorWriter* writer = writer_of(i);
     Kind* same = nullptr;
@@ -69,9 +80,13 @@ std::vector<std::pair<base::SourceLoc, std::string>> device_error_lines(const Ru
       for (Kind& k : kinds) {
         const bool same_writer =
             (k.writer == nullptr && writer == nullptr) ||
-            (k.writer != nullptr && writer != nullptr && k.writer->pc == writer->pc);
+            (k.writer != nullptr && writer != nullptr && k.writer->pc == writer->pc &&
+             k.first->slot == e.slot);
+        const bool other_engine =
+            k.first->engine != e.engine &&
+            std::find(k.engines.begin(), k.engines.end(), *e.engine) == k.engines.end();
         if (k.first->engine && k.first->core == e.core && k.first->dir == e.dir &&
-            k.first->queue == e.queue && k.key == key && same_writer) {
+            k.first->queue == e.queue && k.key == key && same_writer && other_engine) {
           same = &k;
           break;
         }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
 #include <set>
 
 #include "base/bits.h"
@@ -45,7 +46,7 @@ class TraceTee final : public sim::TraceSink {
 }  // namespace
 
 /// Fans the environments' reports out to the DEBUG collection and the trace.
-class Simulation::Observer final : public EnvObserver {
+class Simulation::Observer final : public EnvObserver, public device::BlockWriteWatcher {
  public:
   Observer(ChromeTrace* trace, std::size_t cores) : busy(cores), trace_(trace) {}
   void on_debug(device::CoreId core, base::Tick t, std::string_view line) override {
@@ -63,22 +64,38 @@ class Simulation::Observer final : public EnvObserver {
   void on_push(device::CoreId core, unsigned prid, base::Tick t, std::uint32_t value) override {
     if (trace_ != nullptr) trace_->on_push(core, prid, t, value);
   }
-  void on_ring_write(device::CoreId core, base::Tick t, firmware::Role role, unsigned engine,
-                     unsigned first_slot, unsigned count, std::size_t pc) override {
-    if (keep_ring_writes) ring_writes.push_back({core, t, role, engine, first_slot, count, pc});
+  [[nodiscard]] bool wants_ring_writes() const override { return keep_ring_writes; }
+  void on_ring_write(device::CoreId core, firmware::Role role, unsigned engine, unsigned first_slot,
+                     unsigned count, base::SocAddr at, std::size_t pc) override {
+    if (core >= unlanded.size()) unlanded.resize(core + 1);
+    unlanded[core].push_back(ring_writes.size());
+    ring_writes.push_back({core, role, engine, first_slot, count, at, pc, std::nullopt});
   }
-  /// Which word wrote which ring slots, when (with SimOptions::locate_device_errors).
+  void on_block_landed(device::CoreId issuer, base::SocAddr a, std::size_t bytes,
+                       std::uint64_t event) override {
+    // An issuer's writes land in the order it posted them: its first ring write not landed
+    // yet is this one, if this is a ring write at all.
+    if (issuer >= unlanded.size() || unlanded[issuer].empty()) return;
+    RingWrite& w = ring_writes[unlanded[issuer].front()];
+    if (w.at != a || std::uint64_t{w.count} * soc::kDescBytes != bytes) return;
+    w.landed = event;
+    unlanded[issuer].pop_front();
+  }
+  /// A block write of descriptors a word posted to a ring (with SimOptions::
+  /// locate_device_errors), and the event it took effect in, once it has.
   struct RingWrite {
     device::CoreId core = 0;
-    base::Tick time;
     firmware::Role role = firmware::Role::kRx;
     unsigned engine = 0;
     unsigned first_slot = 0;
     unsigned count = 0;
+    base::SocAddr at;
     std::size_t pc = 0;
+    std::optional<std::uint64_t> landed;  ///< the run's event number it took effect in
   };
   bool keep_ring_writes = false;
-  std::vector<RingWrite> ring_writes;  ///< in the order written
+  std::vector<RingWrite> ring_writes;             ///< in the order posted
+  std::vector<std::deque<std::size_t>> unlanded;  ///< per core: its ring writes in flight
   std::vector<DebugLine> lines;
   std::vector<Q7Busy> busy;  ///< per core
   /// Per core, the latest delay: a core charges a delay whole as it starts, and does not start
@@ -257,9 +274,11 @@ base::Result<RunReport> Simulation::run(sim::TraceSink* observer) {
     trace_->begin();
     machine_->watch_semaphores(&trace_->semaphore_log());
   }
+  if (options_.locate_device_errors) machine_->watch_block_writes(observer_.get());
   sim::RunResult rr = kernel_->run();
   kernel_->set_trace(nullptr);
   machine_->watch_semaphores(nullptr);
+  machine_->watch_block_writes(nullptr);
   // Landings without events would have run last: the run ends with the latest. [D35]
   if (const auto last = machine_->settle_landings()) rr.end_time = std::max(rr.end_time, *last);
   // Held copies land now, on this thread: a data check then reads the SBUFs from two. [D44]
@@ -343,12 +362,13 @@ void Simulation::build_report(const sim::RunResult& rr, RunReport& r) const {
 
 std::optional<DescriptorWriter> Simulation::slot_writer(device::CoreId core, firmware::Role role,
                                                         unsigned engine, unsigned slot,
-                                                        base::Tick before) const {
+                                                        std::optional<std::uint64_t> before) const {
   if (core >= slots_.size() || !slots_[core]) return std::nullopt;
   const unsigned depth = fw_config_.ring_depth;
   const auto& writes = observer_->ring_writes;
   for (auto it = writes.rbegin(); it != writes.rend(); ++it) {
-    if (it->core != core || it->role != role || it->engine != engine || it->time >= before) {
+    if (it->core != core || it->role != role || it->engine != engine || !it->landed ||
+        (before && *it->landed >= *before)) {
       continue;
     }
     if ((slot + depth - it->first_slot % depth) % depth >= it->count) continue;
@@ -371,9 +391,9 @@ std::optional<DescriptorWriter> Simulation::descriptor_writer(
     const device::ModelledError& e) const {
   if (!e.engine || !e.dir || !e.slot || e.queue != fw_config_.ring_num) return std::nullopt;
   // The RX role writes the S2M rings, TX the M2S rings [CHOICE D22a]; the descriptor the
-  // engine read is the last one written to its slot before it read it (a write at the same
-  // time comes after: a start publishes a gen's descriptors later than it wrote them).
-  return slot_writer(e.core, firmware::role_of(*e.dir), *e.engine, *e.slot, e.time);
+  // engine read is the last one whose write took effect in its slot before the event that
+  // read it (and flagged the error).
+  return slot_writer(e.core, firmware::role_of(*e.dir), *e.engine, *e.slot, e.event);
 }
 
 std::string Simulation::trace_json() const {

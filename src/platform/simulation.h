@@ -144,11 +144,12 @@ class Simulation {
   /// What address `a` reaches from `core`: "core N partition P +0xB", "core N sem[i]", "core N
   /// <region> +0xB", else the address in hex.
   [[nodiscard]] std::string place_of(device::CoreId core, base::SocAddr a) const;
-  /// With SimOptions::locate_device_errors: the word that last wrote slot `slot` of `role`'s
-  /// ring of `engine` on `core` before `before`, if a word did.
-  [[nodiscard]] std::optional<DescriptorWriter> slot_writer(device::CoreId core,
-                                                            firmware::Role role, unsigned engine,
-                                                            unsigned slot, base::Tick before) const;
+  /// With SimOptions::locate_device_errors: the word whose write of slot `slot` of `role`'s
+  /// ring of `engine` on `core` took effect last, before the run's event number `before`
+  /// (sim::Kernel::events_processed(); if given), if a word's did.
+  [[nodiscard]] std::optional<DescriptorWriter> slot_writer(
+      device::CoreId core, firmware::Role role, unsigned engine, unsigned slot,
+      std::optional<std::uint64_t> before) const;
   /// With SimOptions::locate_device_errors: how many descriptors `role`'s words wrote into
   /// the ring of `engine` on `core` (over every lap of the ring).
   [[nodiscard]] std::uint64_t ring_slots_written(device::CoreId core, firmware::Role role,

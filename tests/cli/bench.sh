@@ -243,6 +243,17 @@ expect_out "programmed cores: 0"
 mkdir -p "$(work)/nodump"
 check run_folder_empty 1 - -- run nodump
 expect_err "nodump: error: a folder of programs holds coreN.s files (as bench --dump-programs writes them); this one has none"
+# A folder's expects and dumps come file by file, in core order (core10.s after core2.s), each
+# by line.
+mkdir -p "$(work)/orderdump" && printf '.expect sem core=2 idx=3 value=0\n.dump sbuf core=0 addr=0 bytes=4 partitions=0:1\n' >"$(work)/orderdump/core2.s" && printf '.dump sbuf core=1 addr=0 bytes=4 partitions=0:1\n.expect sem core=10 idx=3 value=0\n' >"$(work)/orderdump/core10.s"
+check run_folder_report_order 0 - -- run orderdump --topology trn2.48xlarge
+expect_out_lines "orderdump/core2.s:1: .expect sem core=2 idx=3 value=0: ok
+orderdump/core2.s:2: .dump sbuf core=0 addr=0 bytes=4 partitions=0:1:
+  p0 +0x0: 00 00 00 00
+orderdump/core10.s:1: .dump sbuf core=1 addr=0 bytes=4 partitions=0:1:
+  p0 +0x0: 00 00 00 00
+orderdump/core10.s:2: .expect sem core=10 idx=3 value=0: ok
+result: ok"
 
 check bench_b_above_e 1 - -- bench allr -r 2 -b 4K -e 1K
 expect_err "error: -b 4096 is larger than -e 1024"

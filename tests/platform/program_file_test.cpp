@@ -219,8 +219,7 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
       // 1 MiB at most: 8193 bytes on 128 partitions is one partition's worth too many.
       {".dump sbuf core=0 addr=0 bytes=8193",
        "p.s:1: error: .dump sbuf prints at most 1048576 bytes (1 MiB) over its partitions; this "
-       "one covers 1048704 (128 partitions x 8193): narrow it with partitions=P0:P1 or a smaller "
-       "bytes="},
+       "one covers 128 partitions x 8193: narrow it with partitions=P0:P1 or a smaller bytes="},
       {"rdma_desc_start",
        "p.s:1: error: instruction before any '.core N' directive (which core "
        "runs it?)"},
@@ -337,6 +336,22 @@ TEST(ProgramFile, ABadCoreLineIsOneErrorNotOnePerWord) {
 }
 
 // Semaphore values are signed 32-bit (udma-facts §4.4): -1 is 0xffffffff.
+TEST(ProgramFile, ADumpPastTheLimitIsToldBesideARangeFault) {
+  const ProgramParse p = parse(".dump sbuf core=0 addr=0x30000 bytes=0x10000\n");
+  ASSERT_EQ(p.errors.size(), 2U);
+  EXPECT_EQ(p.errors[0].format(),
+            "p.s:1: error: 0x10000 bytes from 0x30000 leave the active partition (0x38000 bytes "
+            "on cayman)");
+  EXPECT_EQ(p.errors[1].format(),
+            "p.s:1: error: .dump sbuf prints at most 1048576 bytes (1 MiB) over its partitions; "
+            "this one covers 128 partitions x 65536: narrow it with partitions=P0:P1 or a "
+            "smaller bytes=");
+  // A byte count past 64 bits' worth over the partitions does not wrap to a small total.
+  const ProgramParse q = parse(".dump sbuf core=0 addr=0 bytes=0x200000000000000\n");
+  ASSERT_EQ(q.errors.size(), 2U);
+  EXPECT_NE(q.errors[1].message.find("128 partitions x 144115188075855872"), std::string::npos);
+}
+
 TEST(ProgramFile, ADumpTakesItsRegion) {
   const ProgramParse p = parse(
       ".dump sbuf core=3 addr=0x100 bytes=64 partitions=2:5\n"

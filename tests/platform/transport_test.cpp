@@ -295,18 +295,18 @@ TEST(Transport, DeviceErrorsThatDifferOnlyByEngineAreToldOnce) {
   for (const base::Error& e : report_failures(r)) got.push_back(e.format());
   EXPECT_EQ(got,
             (std::vector<std::string>{
+                "error: device: t=5500.000ns core 0: a bus write hit nothing",
+                "error: device: t=5500.000ns core 0: a bus write hit nothing",
                 "error: device: t=5500.000ns core 0 engine 0 S2M queue 0: address "
                 "0x43003000000000 routes to chip 3; the same on engines 1-2, 7 by t=7250.000ns",
                 "error: device: t=5500.000ns core 0 engine 3 M2S queue 0: address "
                 "0x43003000000000 routes to chip 3",
-                "error: device: t=5500.000ns core 1 engine 4 S2M queue 0: address "
-                "0x43003000800000 routes to chip 3",
                 "error: device: t=5500.000ns core 0 engine 5 S2M queue 0: address "
                 "0x43003000a00000 routes to chip 4",
-                "error: device: t=5500.000ns core 0: a bus write hit nothing",
-                "error: device: t=5500.000ns core 0: a bus write hit nothing",
+                "error: device: t=5500.000ns core 1 engine 4 S2M queue 0: address "
+                "0x43003000800000 routes to chip 3",
             }));
-  const ProgramOutcome o{r, {}, {}, {}};
+  const ProgramOutcome o{r, {}, {}, {}, {}};
   EXPECT_EQ(outcome_lines(o, false).back(),
             "result: FAILED (0 firmware errors, 9 device errors, 0 deadlocked cores, 0 failed "
             "expects)");
@@ -380,27 +380,102 @@ TEST(Transport, ADeviceErrorNamesTheWordThatWroteItsDescriptor) {
   EXPECT_EQ(a.report.device_error_writers[0]->loc.line, 2);
 }
 
+TEST(Transport, AWriteThatLandsAfterTheEngineReadItsSlotIsNotItsWriter) {
+  // Word 0 puts 514 descriptors on engine 0's rings, to chip 3; word 2 puts 514 more, which
+  // wrap onto slots 0-3 at the very tick the engine reads slot 0 (no fixed cost, no MMIO
+  // latency). Whatever the tie order, the writer named is the one whose bytes the engine
+  // read: word 0 for a destination on chip 3, word 2 for a descriptor with ring id 2.
+  const std::string text =
+      ".core 0\n"
+      "rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 remote_routing_id=3 "
+      "dma_engine_mask=0x1 free_dim_bytes=200000\n"
+      "rdma_desc_start\n"
+      "rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0x1 "
+      "free_dim_bytes=200000\n"
+      "rdma_desc_start\n";
+  const std::vector<device::ParamOverrideSpec> params{{"dma_fixed_cost", 0},
+                                                      {"mmio_write_latency", 0}};
+  unsigned located = 0;
+  for (std::uint64_t seed = 0; seed < 6; ++seed) {
+    auto topo = load_topology_and_params("trn2", params);
+    ASSERT_TRUE(topo.ok());
+    ProgramParse parsed = parse_program(text, "t.s", topo->topology, soc::cayman_profile());
+    ASSERT_TRUE(parsed.ok());
+    SimOptions opt;
+    opt.seed = seed;
+    auto o = run_program(parsed.program, std::move(topo->topology), opt);
+    ASSERT_TRUE(o.ok());
+    const RunReport& r = o->report;
+    ASSERT_EQ(r.device_error_writers.size(), r.device_errors.size());
+    for (std::size_t i = 0; i < r.device_errors.size(); ++i) {
+      const std::string& m = r.device_errors[i].message;
+      const auto& w = r.device_error_writers[i];
+      if (m.find("chip 3") != std::string::npos) {
+        ASSERT_TRUE(w.has_value()) << seed;
+        EXPECT_EQ(w->pc, 0U) << seed << ": " << m;
+        ++located;
+      } else if (m.find("has ring id 2") != std::string::npos) {
+        ASSERT_TRUE(w.has_value()) << seed;
+        EXPECT_EQ(w->pc, 2U) << seed << ": " << m;
+        ++located;
+      }
+    }
+  }
+  EXPECT_GE(located, 6U);  // each seed's first error is about slot 0
+}
+
 TEST(Transport, DeviceErrorsFromDifferentWordsAreToldApart) {
-  // Alike but for the engine, yet written by two words: a line for each word, at its line.
+  // Alike but for the engine: folded only when one word wrote them all, at one ring slot.
   RunReport r;
   const base::Tick t{5'500'000};
-  for (unsigned e = 0; e < 4; ++e) {
+  const auto err = [&](unsigned engine, std::optional<unsigned> slot,
+                       std::optional<DescriptorWriter> w) {
     r.device_errors.push_back(
-        device::ModelledError{t, 0, e, soc::Direction::kS2M, 0, "routes to chip 3", e});
-    r.device_error_writers.push_back(
-        DescriptorWriter{e < 2 ? 0U : 4U, base::SourceLoc{"p.s", e < 2 ? 2 : 9}});
-  }
-  r.device_errors.push_back(
-      device::ModelledError{t, 0, 5U, soc::Direction::kS2M, 0, "routes to chip 3", std::nullopt});
-  r.device_error_writers.emplace_back();
+        device::ModelledError{t, 0, engine, soc::Direction::kS2M, 0, "routes to chip 3", slot});
+    r.device_error_writers.push_back(std::move(w));
+  };
+  const DescriptorWriter w0{0, base::SourceLoc{"p.s", 2}};
+  const DescriptorWriter w4{4, base::SourceLoc{"p.s", 9}};
+  err(0, 10, w0);
+  err(1, 10, w0);
+  err(2, 10, w4);
+  err(3, 10, w4);
+  err(4, 130, w4);  // the same word, another slot: its own line
+  err(5, std::nullopt, std::nullopt);
   std::vector<std::string> got;
   for (const base::Error& e : report_failures(r)) got.push_back(e.format());
   EXPECT_EQ(got, (std::vector<std::string>{
                      "p.s:2: error: device: t=5500.000ns core 0 engine 0 S2M queue 0: routes to "
-                     "chip 3; word 0 wrote this descriptor (ring slot 0); the same on engine 1",
+                     "chip 3; word 0 wrote this descriptor (ring slot 10); the same on engine 1",
                      "p.s:9: error: device: t=5500.000ns core 0 engine 2 S2M queue 0: routes to "
-                     "chip 3; word 4 wrote this descriptor (ring slot 2); the same on engine 3",
+                     "chip 3; word 4 wrote this descriptor (ring slot 10); the same on engine 3",
+                     "p.s:9: error: device: t=5500.000ns core 0 engine 4 S2M queue 0: routes to "
+                     "chip 3; word 4 wrote this descriptor (ring slot 130)",
                      "error: device: t=5500.000ns core 0 engine 5 S2M queue 0: routes to chip 3",
+                 }));
+}
+
+TEST(Transport, DeviceErrorsAreToldInTimeAndEngineOrderAndAnEngineOnlyForOthers) {
+  // The same tick's errors in any flagged order read the same; a second error of the same
+  // engine (two doorbells, say) is its own line, not "the same on engine 0".
+  RunReport r;
+  const base::Tick t1{26'650'000};
+  const base::Tick t2{39'975'000};
+  const auto err = [&](base::Tick t, unsigned engine) {
+    r.device_errors.push_back(device::ModelledError{
+        t, 0, engine, soc::Direction::kS2M, 0, "tail beyond ring: doorbell +514", std::nullopt});
+  };
+  err(t1, 2);
+  err(t1, 0);
+  err(t2, 0);
+  err(t1, 1);
+  std::vector<std::string> got;
+  for (const base::Error& e : report_failures(r)) got.push_back(e.format());
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "error: device: t=26650.000ns core 0 engine 0 S2M queue 0: tail beyond "
+                     "ring: doorbell +514; the same on engines 1-2",
+                     "error: device: t=39975.000ns core 0 engine 0 S2M queue 0: tail beyond "
+                     "ring: doorbell +514",
                  }));
 }
 
@@ -502,6 +577,30 @@ TEST(Transport, ARingDumpShowsEachSlotWithTheWordThatWroteIt) {
   EXPECT_EQ(got[21],
             "  core 5 ran no program: its rings were never set up (a core's firmware sets them "
             "up when it boots)");
+}
+
+TEST(Transport, AProgramsDumpsTogetherHaveALimit) {
+  // Four whole 1 MiB dumps fit (65536 lines each); a ring slot more does not, and the error
+  // names the dump that passes the limit, before anything runs.
+  std::string text = ".core 0\nrdma_desc_start\n";
+  for (int i = 0; i < 4; ++i) text += ".dump sbuf core=0 addr=0 bytes=8192\n";
+  auto topo = load_topology("trn2");
+  ASSERT_TRUE(topo.ok());
+  ProgramParse parsed = parse_program(text + ".dump ring core=0 engine=0 slots=0:1\n", "t.s", *topo,
+                                      soc::cayman_profile());
+  ASSERT_TRUE(parsed.ok());
+  auto o = run_program(parsed.program, *topo, SimOptions{});
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.error().format(),
+            "t.s:7: error: the dumps so far, this one included, may print 262145 lines; a "
+            "program's dumps together print at most 262144 (a line per 16 bytes of a partition "
+            "or per ring slot: 4 MiB of SBUF, or 256 whole rings): narrow or drop some");
+  // A ring dump without slots= counts its whole ring.
+  parsed =
+      parse_program(text + ".dump ring core=0 engine=0\n", "t.s", *topo, soc::cayman_profile());
+  ASSERT_FALSE(run_program(parsed.program, *topo, SimOptions{}).ok());
+  parsed = parse_program(text, "t.s", *topo, soc::cayman_profile());
+  EXPECT_TRUE(run_program(parsed.program, *topo, SimOptions{}).ok());
 }
 
 TEST(Transport, TimingOnlySkipsDataExpectsAndKeepsTime) {

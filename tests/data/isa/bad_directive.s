@@ -3,3 +3,4 @@
 rdma_desc_start
 .init core=0 addr=0 bytes=64 pattern=iota
 .RAW 00
+.dump sbuf core=0 addr=0 bytes=64
