@@ -120,8 +120,14 @@ const UdmaEngine* Machine::find_engine(CoreId core, unsigned index) const {
   return cs.engines[index].get();
 }
 
+void Machine::record_at_issue(CoreId issuer, std::string message) {
+  applying_ = IssuedAccess{issuer, kernel_->next_seq()};
+  record(ErrorSite{issuer}, std::move(message));
+  applying_.reset();
+}
+
 void Machine::record(const ErrorSite& site, std::string message) {
-  errors_.record(kernel_->now(), site, std::move(message), kernel_->events_processed());
+  errors_.record(kernel_->now(), site, std::move(message), kernel_->events_processed(), applying_);
 }
 
 base::Result<Machine::Resolved> Machine::resolve(CoreId issuer, base::SocAddr a) const {

@@ -290,6 +290,8 @@ class Machine {
   [[nodiscard]] PagedMemory& memory(const MemRef& m);
   [[nodiscard]] const PagedMemory& memory(const MemRef& m) const;
   void record(const ErrorSite& site, std::string message);
+  /// record() for an MMIO access `issuer` is issuing now that fails at once.
+  void record_at_issue(CoreId issuer, std::string message);
 
   // machine_mmio.cpp: the buses
   void bus_write32(CoreId issuer, base::SocAddr a, std::uint32_t v);
@@ -362,6 +364,8 @@ class Machine {
   std::uint64_t elided_ = 0;            ///< data landings applied without an event [D35]
   std::vector<base::Tick> last_write_;  // per issuing core: when its latest MMIO write lands
   BlockWriteWatcher* block_watcher_ = nullptr;
+  /// The posted write taking effect now (its errors name it), if any.
+  std::optional<IssuedAccess> applying_;
   std::vector<ChainedArrivals<PostedWrite>> posted_;  // per issuing core: writes in flight
   struct Fence {
     CoreId issuer;

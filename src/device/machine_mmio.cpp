@@ -41,7 +41,7 @@ void Machine::bus_write32(CoreId issuer, base::SocAddr a, std::uint32_t v) {
   ++stats_.mmio_writes;
   auto r = bus_resolve(issuer, a);
   if (!r) {
-    record(ErrorSite{issuer}, fmt::format("MMIO write of {:#x}: {}", v, r.error().message));
+    record_at_issue(issuer, fmt::format("MMIO write of {:#x}: {}", v, r.error().message));
     return;
   }
   post(issuer, mmio_delay(issuer, r->core), PostedWrite{a, *r, false, v, {}});
@@ -51,8 +51,8 @@ void Machine::bus_write_block(CoreId issuer, base::SocAddr a, std::span<const st
   ++stats_.mmio_writes;
   auto r = bus_resolve(issuer, a);
   if (!r) {
-    record(ErrorSite{issuer},
-           fmt::format("MMIO block write of {} bytes: {}", bytes.size(), r.error().message));
+    record_at_issue(
+        issuer, fmt::format("MMIO block write of {} bytes: {}", bytes.size(), r.error().message));
     return;
   }
   if (bytes.empty()) return;
@@ -100,6 +100,7 @@ void Machine::apply_posted(CoreId issuer, std::uint64_t seq) {
   ChainedArrivals<PostedWrite>& pending = posted_[issuer];
   SBRDMA_CHECK_MSG(pending.earliest() == kernel_->now(), "one landing event per posted write");
   PostedWrite w = pending.take(seq);
+  applying_ = IssuedAccess{issuer, seq};  // its errors name it
   if (w.block) {
     apply_block(issuer, w.addr, w.target, w.bytes);
     if (block_watcher_ != nullptr) {
@@ -113,6 +114,7 @@ void Machine::apply_posted(CoreId issuer, std::uint64_t seq) {
   } else {
     apply_resolved32(w.target, w.value);
   }
+  applying_.reset();
   // Fences resume (as their process's own event, like a sleep ending) once done.
   std::erase_if(fences_, [&](const Fence& f) {
     if (f.issuer != issuer || !writes_done(issuer, f.until)) return false;
@@ -283,7 +285,7 @@ std::uint32_t Machine::bus_read32(CoreId issuer, base::SocAddr a) {
   ++stats_.mmio_reads;
   auto r = bus_resolve(issuer, a);
   if (!r) {
-    record(ErrorSite{issuer}, "MMIO read: " + r.error().message);
+    record_at_issue(issuer, "MMIO read: " + r.error().message);
     return 0;
   }
   const soc::Region& region = *r->hit.region;

@@ -19,9 +19,9 @@ std::string ModelledError::format() const {
 }
 
 void ErrorLog::record(base::Tick time, const ErrorSite& site, std::string message,
-                      std::uint64_t event) {
+                      std::uint64_t event, std::optional<IssuedAccess> access) {
   errors_.push_back(ModelledError{time, site.core, site.engine, site.dir, site.queue,
-                                  std::move(message), site.slot, event});
+                                  std::move(message), site.slot, event, access});
 }
 
 std::string ErrorLog::report() const {

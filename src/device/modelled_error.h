@@ -14,6 +14,14 @@
 
 namespace sbrdma::device {
 
+/// The MMIO access that flagged an error, as it was issued: by which core, and the kernel
+/// sequence number current when it was (sim::Kernel::next_seq(): a mark of when, in
+/// scheduling order, so that the word issuing it can be found).
+struct IssuedAccess {
+  CoreId issuer = 0;
+  std::uint64_t seq = 0;
+};
+
 /// One recorded error: when, on which core's hardware, and (when known) which engine, block
 /// and queue flagged it.
 struct ModelledError {
@@ -24,11 +32,14 @@ struct ModelledError {
   std::optional<unsigned> queue;
   std::string message;
   /// The ring slot of the descriptor the queue stopped at, for an error about a descriptor
-  /// (its writer can then be found: RunReport::device_error_writers).
+  /// (its writer can then be found: RunReport::device_error_origins).
   std::optional<unsigned> slot;
   /// The kernel event that flagged it, by its place in the run (sim::Kernel::
   /// events_processed() then): which of two events ran first, whatever their times and ties.
   std::uint64_t event = 0;
+  /// The MMIO access that flagged it, for an error flagged by one (as it was issued or as it
+  /// took effect).
+  std::optional<IssuedAccess> access{};
 
   /// One line: `t=1300.000ns core 3 engine 5 M2S queue 0: message`.
   [[nodiscard]] std::string format() const;
@@ -51,8 +62,10 @@ struct ErrorSite {
 /// The errors of one machine, in the order they were flagged.
 class ErrorLog {
  public:
-  /// Appends one error, flagged by the kernel event `seq` at `time`.
-  void record(base::Tick time, const ErrorSite& site, std::string message, std::uint64_t seq = 0);
+  /// Appends one error, flagged at `time` by the run's event number `event` (and by the MMIO
+  /// access `access`, if one).
+  void record(base::Tick time, const ErrorSite& site, std::string message,
+              std::uint64_t event = 0, std::optional<IssuedAccess> access = std::nullopt);
   /// Every error, in the order flagged.
   [[nodiscard]] const std::vector<ModelledError>& all() const noexcept { return errors_; }
   /// True if none was flagged.

@@ -134,6 +134,9 @@ class Q7Env {
   /// a trailing newline. Called only when debug_enabled().
   virtual void debug_log(std::string_view line) = 0;
 
+  /// Contract: the sequencer starts word `pc` of the core's program (for reports that name
+  /// the word an access came from; the default ignores it).
+  virtual void word_started(std::size_t pc) { (void)pc; }
   /// Contract: true if ring_written wants to be told of the rings' writes.
   [[nodiscard]] virtual bool wants_ring_writes() const { return false; }
   /// Contract: the word at `pc` is about to post one bus block write of `count` descriptors

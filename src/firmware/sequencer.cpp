@@ -123,6 +123,7 @@ base::Result<std::optional<UpdateAction>> update_action(UpdateMode m) {
 
 base::Task<void> PoolFirmware::run(std::vector<isa::Word> program) {
   for (pc_ = 0; pc_ < program.size() && !halted(); ++pc_) {
+    env_.word_started(pc_);
     if (auto st = co_await execute(program[pc_]); !st) {
       fail(st.error().message);
       co_return;

@@ -12,6 +12,7 @@
 ///   sbuf_partition        -> Machine::sbuf_span(core, ...)  (in place; empty in timing-only)
 ///   debug_log             -> the observer (collected by the Simulation, in order)
 ///   ring_written          -> the observer (which word posted which ring slots)
+///   word_started          -> the observer (where each word began, to name an access's word)
 ///
 /// It also remembers what its process blocked on last, so that a deadlock report can name the
 /// core, the semaphore, the condition and the current value.
@@ -61,8 +62,13 @@ class EnvObserver {
   virtual void on_push(device::CoreId core, unsigned prid, base::Tick t, std::uint32_t value) {
     (void)core, (void)prid, (void)t, (void)value;
   }
-  /// Contract: true if on_ring_write wants to be told of the rings' writes.
+  /// Contract: true if on_ring_write and on_word_start want to be told.
   [[nodiscard]] virtual bool wants_ring_writes() const { return false; }
+  /// Contract: `core`'s sequencer starts word `pc` when the kernel's next sequence number is
+  /// `seq` (sim::Kernel::next_seq()).
+  virtual void on_word_start(device::CoreId core, std::size_t pc, std::uint64_t seq) {
+    (void)core, (void)pc, (void)seq;
+  }
   /// Contract: word `pc` of `core` posts a block write of `count` descriptors into `role`'s
   /// ring of `engine`, slots from `first_slot` on, at `at` (Q7Env::ring_written).
   virtual void on_ring_write(device::CoreId core, firmware::Role role, unsigned engine,
@@ -87,6 +93,11 @@ class CoreEnv final : public firmware::Q7Env {
   base::Task<std::uint32_t> left_pop(unsigned prid) override;
   [[nodiscard]] bool debug_enabled() const override { return debug_; }
   void debug_log(std::string_view line) override;
+  void word_started(std::size_t pc) override {
+    if (observer_ != nullptr && observer_->wants_ring_writes()) {
+      observer_->on_word_start(core_, pc, kernel_.next_seq());
+    }
+  }
   [[nodiscard]] bool wants_ring_writes() const override {
     return observer_ != nullptr && observer_->wants_ring_writes();
   }

@@ -77,7 +77,7 @@ DumpResult dump_sbuf(const Simulation& sim, const SbufDump& d) {
 }
 
 /// The source line of a writer, as `word 0, p.s:4` (the file as its errors name it).
-std::string writer_text(const std::optional<DescriptorWriter>& w) {
+std::string writer_text(const std::optional<ErrorOrigin>& w) {
   if (!w) return "not written";
   if (w->loc.file.empty()) return fmt::format("word {}", w->pc);
   return fmt::format("word {}, {}:{}", w->pc, base::printable(w->loc.file), w->loc.line);
@@ -128,7 +128,7 @@ DumpResult dump_ring(const Simulation& sim, const RingDump& d) {
   };
   for (unsigned slot = first; slot < end; ++slot) {
     std::array<std::optional<soc::UdmaDescriptor>, 2> desc;
-    std::array<std::optional<DescriptorWriter>, 2> writer;
+    std::array<std::optional<ErrorOrigin>, 2> writer;
     for (std::size_t i = 0; i < roles.size(); ++i) {
       writer[i] = sim.slot_writer(d.core, roles[i], d.engine, slot, std::nullopt);
       std::array<std::uint8_t, soc::kDescBytes> raw{};

@@ -52,14 +52,14 @@ std::string without_hex(const std::string& m) {
 std::vector<std::pair<base::SourceLoc, std::string>> device_error_lines(const RunReport& r) {
   struct Kind {
     const device::ModelledError* first;
-    const DescriptorWriter* writer;
+    const ErrorOrigin* writer;
     std::string key;
     std::vector<unsigned> engines;  ///< the others'
     base::Tick last;
   };
-  const auto writer_of = [&](std::size_t i) -> const DescriptorWriter* {
-    if (i >= r.device_error_writers.size() || !r.device_error_writers[i]) return nullptr;
-    return &*r.device_error_writers[i];
+  const auto writer_of = [&](std::size_t i) -> const ErrorOrigin* {
+    if (i >= r.device_error_origins.size() || !r.device_error_origins[i]) return nullptr;
+    return &*r.device_error_origins[i];
   };
   std::vector<std::size_t> order(r.device_errors.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -72,7 +72,7 @@ std::vector<std::pair<base::SourceLoc, std::string>> device_error_lines(const Ru
   std::vector<Kind> kinds;
   for (const std::size_t i : order) {
     const device::ModelledError& e = r.device_errors[i];
-    const DescriptorWriter* writer = writer_of(i);
+    const ErrorOrigin* writer = writer_of(i);
     Kind* same = nullptr;
     std::string key;
     if (e.engine) {
@@ -81,7 +81,7 @@ std::vector<std::pair<base::SourceLoc, std::string>> device_error_lines(const Ru
         const bool same_writer =
             (k.writer == nullptr && writer == nullptr) ||
             (k.writer != nullptr && writer != nullptr && k.writer->pc == writer->pc &&
-             k.first->slot == e.slot);
+             k.writer->descriptor == writer->descriptor && k.first->slot == e.slot);
         const bool other_engine =
             k.first->engine != e.engine &&
             std::find(k.engines.begin(), k.engines.end(), *e.engine) == k.engines.end();
@@ -103,8 +103,9 @@ std::vector<std::pair<base::SourceLoc, std::string>> device_error_lines(const Ru
   for (Kind& k : kinds) {
     std::string line = "device: " + k.first->format();
     if (k.writer != nullptr) {
-      line += fmt::format("; word {} wrote this descriptor (ring slot {})", k.writer->pc,
-                          *k.first->slot);
+      line += k.writer->descriptor ? fmt::format("; word {} wrote this descriptor (ring slot {})",
+                                                 k.writer->pc, *k.first->slot)
+                                   : fmt::format("; word {} issued this access", k.writer->pc);
     }
     if (!k.engines.empty()) {
       std::sort(k.engines.begin(), k.engines.end());

@@ -37,10 +37,12 @@ struct FirmwareFailure {
   base::SourceLoc loc;  ///< the word's source line, when the program came from text
 };
 
-/// The program word that wrote the descriptor a device error names.
-struct DescriptorWriter {
+/// The program word a device error comes from: the one that wrote the descriptor its queue
+/// stopped at, or the one that issued the MMIO access that flagged it.
+struct ErrorOrigin {
   std::size_t pc = 0;
-  base::SourceLoc loc;  ///< the word's source line, when the program came from text
+  base::SourceLoc loc;     ///< the word's source line, when the program came from text
+  bool descriptor = true;  ///< it wrote the descriptor (else it issued the access)
 };
 
 /// A core whose last rdma_desc_gen words no rdma_desc_start published: their descriptors sit
@@ -88,10 +90,10 @@ struct RunReport {
   std::vector<CoreSemaphores> semaphores;
   std::vector<FirmwareFailure> firmware_errors;
   std::vector<device::ModelledError> device_errors;
-  /// With SimOptions::locate_device_errors, one per device error (same order): the word that
-  /// wrote the descriptor its queue stopped at, when it names one a program word wrote; empty
-  /// otherwise.
-  std::vector<std::optional<DescriptorWriter>> device_error_writers;
+  /// With SimOptions::locate_device_errors, one per device error (same order): the word it
+  /// comes from, when a program word wrote the descriptor its queue stopped at or issued the
+  /// MMIO access that flagged it; empty otherwise.
+  std::vector<std::optional<ErrorOrigin>> device_error_origins;
   std::vector<DeadlockWaiter> deadlock;
   /// True if the run was cut at the kernel's time limit (sim::kTimeLimit) with work left.
   bool past_time_limit = false;

@@ -81,6 +81,12 @@ class Simulation::Observer final : public EnvObserver, public device::BlockWrite
     w.landed = event;
     unlanded[issuer].pop_front();
   }
+  void on_word_start(device::CoreId core, std::size_t pc, std::uint64_t seq) override {
+    if (core >= word_marks.size()) word_marks.resize(core + 1);
+    word_marks[core].emplace_back(seq, pc);
+  }
+  /// Per core, where each word began: (the kernel's next sequence number then, pc), in order.
+  std::vector<std::vector<std::pair<std::uint64_t, std::size_t>>> word_marks;
   /// A block write of descriptors a word posted to a ring (with SimOptions::
   /// locate_device_errors), and the event it took effect in, once it has.
   struct RingWrite {
@@ -312,7 +318,7 @@ void Simulation::build_report(const sim::RunResult& rr, RunReport& r) const {
   r.device_errors = machine_->errors();
   if (options_.locate_device_errors) {
     for (const device::ModelledError& e : r.device_errors) {
-      r.device_error_writers.push_back(descriptor_writer(e));
+      r.device_error_origins.push_back(error_origin(e));
     }
   }
   for (const sim::BlockedProcess& b : rr.blocked) {
@@ -360,9 +366,9 @@ void Simulation::build_report(const sim::RunResult& rr, RunReport& r) const {
                      ms.data_bytes, ms.semaphore_writes, ms.mmio_writes};
 }
 
-std::optional<DescriptorWriter> Simulation::slot_writer(device::CoreId core, firmware::Role role,
-                                                        unsigned engine, unsigned slot,
-                                                        std::optional<std::uint64_t> before) const {
+std::optional<ErrorOrigin> Simulation::slot_writer(device::CoreId core, firmware::Role role,
+                                                   unsigned engine, unsigned slot,
+                                                   std::optional<std::uint64_t> before) const {
   if (core >= slots_.size() || !slots_[core]) return std::nullopt;
   const unsigned depth = fw_config_.ring_depth;
   const auto& writes = observer_->ring_writes;
@@ -373,7 +379,7 @@ std::optional<DescriptorWriter> Simulation::slot_writer(device::CoreId core, fir
     }
     if ((slot + depth - it->first_slot % depth) % depth >= it->count) continue;
     const CoreSlot& s = *slots_[core];
-    return DescriptorWriter{it->pc, it->pc < s.locs.size() ? s.locs[it->pc] : base::SourceLoc{}};
+    return ErrorOrigin{it->pc, it->pc < s.locs.size() ? s.locs[it->pc] : base::SourceLoc{}};
   }
   return std::nullopt;
 }
@@ -387,13 +393,30 @@ std::uint64_t Simulation::ring_slots_written(device::CoreId core, firmware::Role
   return n;
 }
 
-std::optional<DescriptorWriter> Simulation::descriptor_writer(
-    const device::ModelledError& e) const {
-  if (!e.engine || !e.dir || !e.slot || e.queue != fw_config_.ring_num) return std::nullopt;
-  // The RX role writes the S2M rings, TX the M2S rings [CHOICE D22a]; the descriptor the
-  // engine read is the last one whose write took effect in its slot before the event that
-  // read it (and flagged the error).
-  return slot_writer(e.core, firmware::role_of(*e.dir), *e.engine, *e.slot, e.event);
+std::optional<ErrorOrigin> Simulation::error_origin(const device::ModelledError& e) const {
+  // A descriptor's error: the RX role writes the S2M rings, TX the M2S rings [CHOICE D22a];
+  // the descriptor the engine read is the last one whose write took effect in its slot before
+  // the event that read it (and flagged the error).
+  if (e.engine && e.dir && e.slot && e.queue == fw_config_.ring_num) {
+    if (auto w = slot_writer(e.core, firmware::role_of(*e.dir), *e.engine, *e.slot, e.event)) {
+      return w;
+    }
+  }
+  // An MMIO access's error: the word its issuer was running when it issued it.
+  if (!e.access || e.access->issuer >= slots_.size() || !slots_[e.access->issuer] ||
+      e.access->issuer >= observer_->word_marks.size()) {
+    return std::nullopt;
+  }
+  const auto& marks = observer_->word_marks[e.access->issuer];
+  const auto after =
+      std::upper_bound(marks.begin(), marks.end(), e.access->seq,
+                       [](std::uint64_t seq, const std::pair<std::uint64_t, std::size_t>& m) {
+                         return seq < m.first;
+                       });
+  if (after == marks.begin()) return std::nullopt;  // issued at boot, before any word
+  const std::size_t pc = std::prev(after)->second;
+  const CoreSlot& s = *slots_[e.access->issuer];
+  return ErrorOrigin{pc, pc < s.locs.size() ? s.locs[pc] : base::SourceLoc{}, false};
 }
 
 std::string Simulation::trace_json() const {

@@ -50,9 +50,9 @@ struct SimOptions {
   std::uint32_t prefault_sbufs = 0;
   /// Collect the firmware DEBUG lines into RunReport::debug.
   bool debug_log = false;
-  /// Name the word that wrote the descriptor each device error stopped at
-  /// (RunReport::device_error_writers); keeps a record of every gen's ring writes (for
-  /// slot_writer and ring_slots_written too).
+  /// Name the word each device error comes from (RunReport::device_error_origins): keeps a
+  /// record of every gen's ring writes (for slot_writer and ring_slots_written too) and of
+  /// where each word began.
   bool locate_device_errors = false;
   /// Record a Chrome/Perfetto trace (trace_json() after the run).
   bool trace = false;
@@ -147,9 +147,9 @@ class Simulation {
   /// With SimOptions::locate_device_errors: the word whose write of slot `slot` of `role`'s
   /// ring of `engine` on `core` took effect last, before the run's event number `before`
   /// (sim::Kernel::events_processed(); if given), if a word's did.
-  [[nodiscard]] std::optional<DescriptorWriter> slot_writer(
-      device::CoreId core, firmware::Role role, unsigned engine, unsigned slot,
-      std::optional<std::uint64_t> before) const;
+  [[nodiscard]] std::optional<ErrorOrigin> slot_writer(device::CoreId core, firmware::Role role,
+                                                       unsigned engine, unsigned slot,
+                                                       std::optional<std::uint64_t> before) const;
   /// With SimOptions::locate_device_errors: how many descriptors `role`'s words wrote into
   /// the ring of `engine` on `core` (over every lap of the ring).
   [[nodiscard]] std::uint64_t ring_slots_written(device::CoreId core, firmware::Role role,
@@ -164,9 +164,9 @@ class Simulation {
   Simulation(SimOptions options, firmware::FirmwareConfig fw_config);
   CoreSlot& slot(device::CoreId core);
   void build_report(const sim::RunResult& rr, RunReport& report) const;
-  /// The word that wrote the descriptor `e` stopped at, if it names one a word wrote.
-  [[nodiscard]] std::optional<DescriptorWriter> descriptor_writer(
-      const device::ModelledError& e) const;
+  /// The word `e` comes from: the one that wrote the descriptor it stopped at, else the one
+  /// that issued the MMIO access that flagged it; nullopt if neither is a program's word.
+  [[nodiscard]] std::optional<ErrorOrigin> error_origin(const device::ModelledError& e) const;
 
   SimOptions options_;
   firmware::FirmwareConfig fw_config_;

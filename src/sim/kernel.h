@@ -121,6 +121,9 @@ class Kernel {
   /// Reserves the sequence number of an event to be scheduled later with schedule_at(): that
   /// event runs where one scheduled now for the same time would (same-time order included).
   [[nodiscard]] std::uint64_t reserve_seq() noexcept { return queue_.reserve_seq(); }
+  /// The sequence number the next reservation or schedule takes (none is taken): a mark of
+  /// when, in scheduling order, something happened.
+  [[nodiscard]] std::uint64_t next_seq() const noexcept { return queue_.pushed(); }
   /// Runs `fn` at absolute time `when` under the reserved sequence number `seq`.
   /// Contract: when >= now(); `seq` came from reserve_seq() and is used once.
   void schedule_at(base::Tick when, std::uint64_t seq, Callback&& fn, std::string_view label);

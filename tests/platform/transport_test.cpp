@@ -326,8 +326,8 @@ TEST(Transport, ADeviceErrorNamesTheWordThatWroteItsDescriptor) {
       "dma_engine_mask=0xffff free_dim_bytes=64\n"
       "rdma_desc_start\n");
   ASSERT_EQ(o.report.device_errors.size(), 16U);
-  ASSERT_EQ(o.report.device_error_writers.size(), 16U);
-  for (const auto& w : o.report.device_error_writers) {
+  ASSERT_EQ(o.report.device_error_origins.size(), 16U);
+  for (const auto& w : o.report.device_error_origins) {
     ASSERT_TRUE(w.has_value());
     EXPECT_EQ(w->pc, 2U);
     EXPECT_EQ(w->loc.line, 5);
@@ -357,10 +357,10 @@ TEST(Transport, ADeviceErrorNamesTheWordThatWroteItsDescriptor) {
     const ProgramOutcome w = run_text(text);
     ASSERT_EQ(w.report.device_errors.size(), 1U) << good;
     EXPECT_EQ(w.report.device_errors[0].slot, (130 * good) % 1024) << good;
-    ASSERT_EQ(w.report.device_error_writers.size(), 1U);
-    ASSERT_TRUE(w.report.device_error_writers[0].has_value());
-    EXPECT_EQ(w.report.device_error_writers[0]->pc, 2 * good) << good;
-    EXPECT_EQ(w.report.device_error_writers[0]->loc.line, static_cast<int>(2 * good + 2)) << good;
+    ASSERT_EQ(w.report.device_error_origins.size(), 1U);
+    ASSERT_TRUE(w.report.device_error_origins[0].has_value());
+    EXPECT_EQ(w.report.device_error_origins[0]->pc, 2 * good) << good;
+    EXPECT_EQ(w.report.device_error_origins[0]->loc.line, static_cast<int>(2 * good + 2)) << good;
   }
   // Gens after the bad one go on round the ring (nothing waits for the stopped queue), and
   // the seventh writes slot 0 again, after the engine read it there: still the bad gen's.
@@ -375,9 +375,9 @@ TEST(Transport, ADeviceErrorNamesTheWordThatWroteItsDescriptor) {
   const ProgramOutcome a = run_text(after);
   ASSERT_FALSE(a.report.device_errors.empty());
   EXPECT_EQ(a.report.device_errors[0].slot, 0U);
-  ASSERT_TRUE(a.report.device_error_writers[0].has_value());
-  EXPECT_EQ(a.report.device_error_writers[0]->pc, 0U);
-  EXPECT_EQ(a.report.device_error_writers[0]->loc.line, 2);
+  ASSERT_TRUE(a.report.device_error_origins[0].has_value());
+  EXPECT_EQ(a.report.device_error_origins[0]->pc, 0U);
+  EXPECT_EQ(a.report.device_error_origins[0]->loc.line, 2);
 }
 
 TEST(Transport, AWriteThatLandsAfterTheEngineReadItsSlotIsNotItsWriter) {
@@ -406,10 +406,10 @@ TEST(Transport, AWriteThatLandsAfterTheEngineReadItsSlotIsNotItsWriter) {
     auto o = run_program(parsed.program, std::move(topo->topology), opt);
     ASSERT_TRUE(o.ok());
     const RunReport& r = o->report;
-    ASSERT_EQ(r.device_error_writers.size(), r.device_errors.size());
+    ASSERT_EQ(r.device_error_origins.size(), r.device_errors.size());
     for (std::size_t i = 0; i < r.device_errors.size(); ++i) {
       const std::string& m = r.device_errors[i].message;
-      const auto& w = r.device_error_writers[i];
+      const auto& w = r.device_error_origins[i];
       if (m.find("chip 3") != std::string::npos) {
         ASSERT_TRUE(w.has_value()) << seed;
         EXPECT_EQ(w->pc, 0U) << seed << ": " << m;
@@ -424,18 +424,44 @@ TEST(Transport, AWriteThatLandsAfterTheEngineReadItsSlotIsNotItsWriter) {
   EXPECT_GE(located, 6U);  // each seed's first error is about slot 0
 }
 
+TEST(Transport, AnMmioAccessesErrorNamesTheWordThatIssuedIt) {
+  // Three gens of 514 descriptors each on engine 0 and a start after each: the second and
+  // third starts ring doorbells for more than the ring holds. Each doorbell's error is told
+  // at its own start's line, not folded into another engine's.
+  std::string text = ".core 0\n";
+  for (int i = 0; i < 3; ++i) {
+    text +=
+        "rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0x1 "
+        "free_dim_bytes=200000\n"
+        "rdma_desc_start\n";
+  }
+  const ProgramOutcome o = run_text(text);
+  std::vector<std::string> doorbells;
+  for (const base::Error& e : outcome_failures(o)) {
+    const std::string f = e.format();
+    if (f.find("tail beyond ring") == std::string::npos) continue;
+    doorbells.push_back(f.substr(0, f.find(": error:")) + " " + f.substr(f.find("; word")));
+  }
+  EXPECT_EQ(doorbells, (std::vector<std::string>{
+                           "t.s:5 ; word 3 issued this access",
+                           "t.s:5 ; word 3 issued this access",
+                           "t.s:7 ; word 5 issued this access",
+                           "t.s:7 ; word 5 issued this access",
+                       }));
+}
+
 TEST(Transport, DeviceErrorsFromDifferentWordsAreToldApart) {
   // Alike but for the engine: folded only when one word wrote them all, at one ring slot.
   RunReport r;
   const base::Tick t{5'500'000};
   const auto err = [&](unsigned engine, std::optional<unsigned> slot,
-                       std::optional<DescriptorWriter> w) {
+                       std::optional<ErrorOrigin> w) {
     r.device_errors.push_back(
         device::ModelledError{t, 0, engine, soc::Direction::kS2M, 0, "routes to chip 3", slot});
-    r.device_error_writers.push_back(std::move(w));
+    r.device_error_origins.push_back(std::move(w));
   };
-  const DescriptorWriter w0{0, base::SourceLoc{"p.s", 2}};
-  const DescriptorWriter w4{4, base::SourceLoc{"p.s", 9}};
+  const ErrorOrigin w0{0, base::SourceLoc{"p.s", 2}};
+  const ErrorOrigin w4{4, base::SourceLoc{"p.s", 9}};
   err(0, 10, w0);
   err(1, 10, w0);
   err(2, 10, w4);
