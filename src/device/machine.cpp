@@ -127,7 +127,8 @@ void Machine::record_at_issue(CoreId issuer, std::string message) {
 }
 
 void Machine::record(const ErrorSite& site, std::string message) {
-  errors_.record(kernel_->now(), site, std::move(message), kernel_->events_processed(), applying_);
+  errors_.record(kernel_->now(), site, std::move(message), applying_);
+  if (watcher_ != nullptr) watcher_->on_error(errors_.all().back(), errors_.size() - 1);
 }
 
 base::Result<Machine::Resolved> Machine::resolve(CoreId issuer, base::SocAddr a) const {

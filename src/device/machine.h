@@ -91,14 +91,16 @@ struct MachineStats {
   base::Tick engine_busy;
 };
 
-/// Told of every MMIO block write as it takes effect (Machine::watch_block_writes): who issued
-/// it, where, how long, and the run's event number it took effect in (sim::Kernel::
-/// events_processed() then).
-class BlockWriteWatcher {
+/// Told, as a run goes, of every MMIO block write as it takes effect and of every error as
+/// it is flagged (Machine::watch): what a report that names an error's origin needs to see at
+/// that moment.
+class MachineWatcher {
  public:
-  virtual ~BlockWriteWatcher() = default;
-  virtual void on_block_landed(CoreId issuer, base::SocAddr a, std::size_t bytes,
-                               std::uint64_t event) = 0;
+  virtual ~MachineWatcher() = default;
+  /// `issuer`'s block write of `bytes` at `a` has taken effect.
+  virtual void on_block_landed(CoreId issuer, base::SocAddr a, std::size_t bytes) = 0;
+  /// `e` has just been flagged: errors()[index].
+  virtual void on_error(const ModelledError& e, std::size_t index) = 0;
 };
 
 /// A queue's pointers and state, for tests and reports.
@@ -173,9 +175,9 @@ class Machine {
   /// order they happen (nullptr stops): for a trace, which then reads only what changed.
   /// Contract: `log` outlives the watching.
   void watch_semaphores(std::vector<SemChange>* log);
-  /// Every later MMIO block write is told to `w` as it takes effect, in the order they do
-  /// (nullptr stops). Contract: `w` outlives the watching.
-  void watch_block_writes(BlockWriteWatcher* w) { block_watcher_ = w; }
+  /// Every later MMIO block write and error is told to `w` as it happens, in order (nullptr
+  /// stops). Contract: `w` outlives the watching.
+  void watch(MachineWatcher* w) { watcher_ = w; }
   /// The Signal notified on every change of `core`'s semaphores.
   [[nodiscard]] sim::Signal& semaphore_signal(CoreId core);
   /// `co_await machine.wait_semaphore(core, idx, cond)` in a sim process: resumes once
@@ -363,7 +365,7 @@ class Machine {
   MachineStats stats_;
   std::uint64_t elided_ = 0;            ///< data landings applied without an event [D35]
   std::vector<base::Tick> last_write_;  // per issuing core: when its latest MMIO write lands
-  BlockWriteWatcher* block_watcher_ = nullptr;
+  MachineWatcher* watcher_ = nullptr;
   /// The posted write taking effect now (its errors name it), if any.
   std::optional<IssuedAccess> applying_;
   std::vector<ChainedArrivals<PostedWrite>> posted_;  // per issuing core: writes in flight

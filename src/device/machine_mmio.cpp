@@ -103,9 +103,7 @@ void Machine::apply_posted(CoreId issuer, std::uint64_t seq) {
   applying_ = IssuedAccess{issuer, seq};  // its errors name it
   if (w.block) {
     apply_block(issuer, w.addr, w.target, w.bytes);
-    if (block_watcher_ != nullptr) {
-      block_watcher_->on_block_landed(issuer, w.addr, w.bytes.size(), kernel_->events_processed());
-    }
+    if (watcher_ != nullptr) watcher_->on_block_landed(issuer, w.addr, w.bytes.size());
     // Enough for the writes in flight when every core stages its rings at once.
     constexpr std::size_t kSpareBlocksPerCore = 64;
     if (spare_blocks_.size() < kSpareBlocksPerCore * cores_.size()) {

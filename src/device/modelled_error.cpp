@@ -19,9 +19,9 @@ std::string ModelledError::format() const {
 }
 
 void ErrorLog::record(base::Tick time, const ErrorSite& site, std::string message,
-                      std::uint64_t event, std::optional<IssuedAccess> access) {
+                      std::optional<IssuedAccess> access) {
   errors_.push_back(ModelledError{time, site.core, site.engine, site.dir, site.queue,
-                                  std::move(message), site.slot, event, access});
+                                  std::move(message), site.slot, access});
 }
 
 std::string ErrorLog::report() const {

@@ -34,9 +34,6 @@ struct ModelledError {
   /// The ring slot of the descriptor the queue stopped at, for an error about a descriptor
   /// (its writer can then be found: RunReport::device_error_origins).
   std::optional<unsigned> slot;
-  /// The kernel event that flagged it, by its place in the run (sim::Kernel::
-  /// events_processed() then): which of two events ran first, whatever their times and ties.
-  std::uint64_t event = 0;
   /// The MMIO access that flagged it, for an error flagged by one (as it was issued or as it
   /// took effect).
   std::optional<IssuedAccess> access{};
@@ -62,10 +59,9 @@ struct ErrorSite {
 /// The errors of one machine, in the order they were flagged.
 class ErrorLog {
  public:
-  /// Appends one error, flagged at `time` by the run's event number `event` (and by the MMIO
-  /// access `access`, if one).
+  /// Appends one error, flagged at `time` (by the MMIO access `access`, if one).
   void record(base::Tick time, const ErrorSite& site, std::string message,
-              std::uint64_t event = 0, std::optional<IssuedAccess> access = std::nullopt);
+              std::optional<IssuedAccess> access = std::nullopt);
   /// Every error, in the order flagged.
   [[nodiscard]] const std::vector<ModelledError>& all() const noexcept { return errors_; }
   /// True if none was flagged.

@@ -365,8 +365,8 @@ class Parser {
       if (r->bytes > kMaxDumpBytes || r->total_bytes() > kMaxDumpBytes) {
         errors.add(base::make_error(fmt::format(
             ".dump sbuf prints at most {} bytes (1 MiB) over its partitions; this one covers "
-            "{} partitions x {}: narrow it with partitions=P0:P1 or a smaller bytes=",
-            kMaxDumpBytes, r->partitions(), r->bytes)));
+            "{} partition{} x {}: narrow it with partitions=P0:P1 or a smaller bytes=",
+            kMaxDumpBytes, r->partitions(), r->partitions() == 1 ? "" : "s", r->bytes)));
       }
     }
     if (r && errors.count() == 0) program.dumps.push_back(SbufDump{loc, std::string(line), *r});
@@ -395,7 +395,7 @@ class Parser {
       const unsigned depth = firmware::FirmwareConfig{}.ring_depth;
       const std::string_view text = it->second;
       const auto colon = text.find(':');
-      if (colon == std::string_view::npos) {
+      if (colon == std::string_view::npos || text.find(':', colon + 1) != std::string_view::npos) {
         errors.add(base::make_error(
             fmt::format("bad slots '{}' (expected A:B)", base::printable_brief(text))));
       } else {

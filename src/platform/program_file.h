@@ -97,8 +97,9 @@ struct ProgramFile {
   std::vector<std::string> files;
 };
 
-/// The most lines a program's dumps print together (an upper bound for each: 16 bytes of a
-/// partition or one ring slot a line): 4 MiB of SBUF, or 256 whole rings.
+/// The most lines of bytes and slots a program's dumps print together (an upper bound for
+/// each: 16 bytes of a partition or one ring slot a line; each dump's heading and a ring
+/// dump's two pointer lines come besides): 4 MiB of SBUF, or 256 whole rings.
 inline constexpr std::uint64_t kMaxDumpLines = std::uint64_t{1} << 18;
 
 /// The program and every error found (the program is unusable unless errors is empty).

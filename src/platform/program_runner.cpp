@@ -130,7 +130,7 @@ DumpResult dump_ring(const Simulation& sim, const RingDump& d) {
     std::array<std::optional<soc::UdmaDescriptor>, 2> desc;
     std::array<std::optional<ErrorOrigin>, 2> writer;
     for (std::size_t i = 0; i < roles.size(); ++i) {
-      writer[i] = sim.slot_writer(d.core, roles[i], d.engine, slot, std::nullopt);
+      writer[i] = sim.slot_writer(d.core, roles[i], d.engine, slot);
       std::array<std::uint8_t, soc::kDescBytes> raw{};
       if (m.mem_read(d.core, bases[i] + std::uint64_t{slot} * soc::kDescBytes, raw).ok()) {
         desc[i] = soc::decode_descriptor(raw);
@@ -329,10 +329,10 @@ base::Status check_dump_lines(const ProgramFile& program, unsigned ring_depth) {
     total += d.lines;
     if (total > kMaxDumpLines) {
       return base::make_error(
-          *d.loc, fmt::format("the dumps so far, this one included, may print {} lines; a "
-                              "program's dumps together print at most {} (a line per 16 bytes "
-                              "of a partition or per ring slot: 4 MiB of SBUF, or 256 whole "
-                              "rings): narrow or drop some",
+          *d.loc, fmt::format("the dumps so far, this one included, may print {} lines of "
+                              "bytes and slots; a program's dumps together print at most {} (a "
+                              "line per 16 bytes of a partition or per ring slot: 4 MiB of "
+                              "SBUF, or 256 whole rings): narrow or drop some",
                               total, kMaxDumpLines));
     }
   }

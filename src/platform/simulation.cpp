@@ -46,7 +46,7 @@ class TraceTee final : public sim::TraceSink {
 }  // namespace
 
 /// Fans the environments' reports out to the DEBUG collection and the trace.
-class Simulation::Observer final : public EnvObserver, public device::BlockWriteWatcher {
+class Simulation::Observer final : public EnvObserver, public device::MachineWatcher {
  public:
   Observer(ChromeTrace* trace, std::size_t cores) : busy(cores), trace_(trace) {}
   void on_debug(device::CoreId core, base::Tick t, std::string_view line) override {
@@ -64,44 +64,87 @@ class Simulation::Observer final : public EnvObserver, public device::BlockWrite
   void on_push(device::CoreId core, unsigned prid, base::Tick t, std::uint32_t value) override {
     if (trace_ != nullptr) trace_->on_push(core, prid, t, value);
   }
-  [[nodiscard]] bool wants_ring_writes() const override { return keep_ring_writes; }
+  // ---- where errors come from (SimOptions::locate_device_errors) --------------------------
+  // Each ring slot keeps the word whose write of it took effect last, updated as block writes
+  // take effect; a descriptor's error reads its slot's word as it is flagged, when the engine
+  // has just read the slot. Each word's start marks the kernel's next sequence number, which
+  // an MMIO access's error carries from its issue.
+
+  /// One engine's ring of one role on one core.
+  struct Ring {
+    std::vector<std::uint32_t> writer;  ///< per slot: the word that wrote it + 1 (0: none)
+    std::uint64_t written = 0;          ///< descriptors posted to it, every lap
+  };
+  [[nodiscard]] bool wants_ring_writes() const override { return locate; }
   void on_ring_write(device::CoreId core, firmware::Role role, unsigned engine, unsigned first_slot,
                      unsigned count, base::SocAddr at, std::size_t pc) override {
     if (core >= unlanded.size()) unlanded.resize(core + 1);
-    unlanded[core].push_back(ring_writes.size());
-    ring_writes.push_back({core, role, engine, first_slot, count, at, pc, std::nullopt});
+    unlanded[core].push_back({ring(core, role, engine), first_slot, count, at, pc});
+    ring(core, role, engine)->written += count;
   }
-  void on_block_landed(device::CoreId issuer, base::SocAddr a, std::size_t bytes,
-                       std::uint64_t event) override {
+  void on_block_landed(device::CoreId issuer, base::SocAddr a, std::size_t bytes) override {
     // An issuer's writes land in the order it posted them: its first ring write not landed
     // yet is this one, if this is a ring write at all.
     if (issuer >= unlanded.size() || unlanded[issuer].empty()) return;
-    RingWrite& w = ring_writes[unlanded[issuer].front()];
+    const Pending& w = unlanded[issuer].front();
     if (w.at != a || std::uint64_t{w.count} * soc::kDescBytes != bytes) return;
-    w.landed = event;
+    const auto depth = static_cast<unsigned>(w.ring->writer.size());
+    for (unsigned i = 0; i < w.count; ++i) {
+      w.ring->writer[(w.first_slot + i) % depth] = static_cast<std::uint32_t>(w.pc + 1);
+    }
     unlanded[issuer].pop_front();
+  }
+  void on_error(const device::ModelledError& e, std::size_t index) override {
+    std::optional<std::size_t> pc;
+    if (e.engine && e.dir && e.slot && e.queue == ring_num) {
+      const Ring* r = find_ring(e.core, firmware::role_of(*e.dir), *e.engine);
+      if (r != nullptr && *e.slot < r->writer.size() && r->writer[*e.slot] != 0) {
+        pc = r->writer[*e.slot] - 1;
+      }
+    }
+    if (index >= descriptor_words.size()) descriptor_words.resize(index + 1);
+    descriptor_words[index] = pc;
   }
   void on_word_start(device::CoreId core, std::size_t pc, std::uint64_t seq) override {
     if (core >= word_marks.size()) word_marks.resize(core + 1);
     word_marks[core].emplace_back(seq, pc);
   }
+  /// The ring of `role` and `engine` on `core` (made empty on first use).
+  Ring* ring(device::CoreId core, firmware::Role role, unsigned engine) {
+    if (core >= rings.size()) rings.resize(core + 1);
+    auto& per_core = rings[core];
+    if (per_core.empty()) per_core.resize(2 * firmware::kRdmaEngines);
+    Ring& r = per_core[(role == firmware::Role::kTx ? firmware::kRdmaEngines : 0) + engine];
+    if (r.writer.empty()) r.writer.assign(ring_depth, 0);
+    return &r;
+  }
+  /// The ring, or null if no word wrote to it.
+  [[nodiscard]] const Ring* find_ring(device::CoreId core, firmware::Role role,
+                                      unsigned engine) const {
+    if (core >= rings.size() || rings[core].empty() || engine >= firmware::kRdmaEngines) {
+      return nullptr;
+    }
+    const Ring& r =
+        rings[core][(role == firmware::Role::kTx ? firmware::kRdmaEngines : 0) + engine];
+    return r.writer.empty() ? nullptr : &r;
+  }
+  /// A ring block write posted and not yet taken effect.
+  struct Pending {
+    Ring* ring;
+    unsigned first_slot;
+    unsigned count;
+    base::SocAddr at;
+    std::size_t pc;
+  };
+  bool locate = false;
+  unsigned ring_num = 0;
+  unsigned ring_depth = 0;
+  std::vector<std::vector<Ring>> rings;       ///< per core: RX rings by engine, then TX
+  std::vector<std::deque<Pending>> unlanded;  ///< per core: its ring writes in flight
+  /// Per error (by its index in Machine::errors()), the word that wrote its descriptor.
+  std::vector<std::optional<std::size_t>> descriptor_words;
   /// Per core, where each word began: (the kernel's next sequence number then, pc), in order.
   std::vector<std::vector<std::pair<std::uint64_t, std::size_t>>> word_marks;
-  /// A block write of descriptors a word posted to a ring (with SimOptions::
-  /// locate_device_errors), and the event it took effect in, once it has.
-  struct RingWrite {
-    device::CoreId core = 0;
-    firmware::Role role = firmware::Role::kRx;
-    unsigned engine = 0;
-    unsigned first_slot = 0;
-    unsigned count = 0;
-    base::SocAddr at;
-    std::size_t pc = 0;
-    std::optional<std::uint64_t> landed;  ///< the run's event number it took effect in
-  };
-  bool keep_ring_writes = false;
-  std::vector<RingWrite> ring_writes;             ///< in the order posted
-  std::vector<std::deque<std::size_t>> unlanded;  ///< per core: its ring writes in flight
   std::vector<DebugLine> lines;
   std::vector<Q7Busy> busy;  ///< per core
   /// Per core, the latest delay: a core charges a delay whole as it starts, and does not start
@@ -157,7 +200,9 @@ base::Result<std::unique_ptr<Simulation>> Simulation::create(device::Topology to
   }
   if (options.trace) s->trace_ = std::make_unique<ChromeTrace>(*s);
   s->observer_ = std::make_unique<Observer>(s->trace_.get(), s->topology().num_cores());
-  s->observer_->keep_ring_writes = options.locate_device_errors;
+  s->observer_->locate = options.locate_device_errors;
+  s->observer_->ring_num = cfg.ring_num;
+  s->observer_->ring_depth = cfg.ring_depth;
   s->slots_.resize(s->topology().num_cores());
   return s;
 }
@@ -250,6 +295,8 @@ base::Result<std::vector<std::uint8_t>> Simulation::read(const SbufRegion& r) co
 base::Result<RunReport> Simulation::run(sim::TraceSink* observer) {
   if (ran_) return base::make_error("the simulation has already run");
   ran_ = true;
+  // Errors are told to the observer from the first (the boot's too): it keeps one entry each.
+  if (options_.locate_device_errors) machine_->watch(observer_.get());
   // 1. Boot every programmed core: ring_init programs its RDMA queues through MMIO.
   for (device::CoreId c = 0; c < slots_.size(); ++c) {
     if (!slots_[c]) continue;
@@ -280,11 +327,10 @@ base::Result<RunReport> Simulation::run(sim::TraceSink* observer) {
     trace_->begin();
     machine_->watch_semaphores(&trace_->semaphore_log());
   }
-  if (options_.locate_device_errors) machine_->watch_block_writes(observer_.get());
   sim::RunResult rr = kernel_->run();
   kernel_->set_trace(nullptr);
   machine_->watch_semaphores(nullptr);
-  machine_->watch_block_writes(nullptr);
+  machine_->watch(nullptr);
   // Landings without events would have run last: the run ends with the latest. [D35]
   if (const auto last = machine_->settle_landings()) rr.end_time = std::max(rr.end_time, *last);
   // Held copies land now, on this thread: a data check then reads the SBUFs from two. [D44]
@@ -317,8 +363,8 @@ void Simulation::build_report(const sim::RunResult& rr, RunReport& r) const {
   }
   r.device_errors = machine_->errors();
   if (options_.locate_device_errors) {
-    for (const device::ModelledError& e : r.device_errors) {
-      r.device_error_origins.push_back(error_origin(e));
+    for (std::size_t i = 0; i < r.device_errors.size(); ++i) {
+      r.device_error_origins.push_back(error_origin(r.device_errors[i], i));
     }
   }
   for (const sim::BlockedProcess& b : rr.blocked) {
@@ -366,47 +412,35 @@ void Simulation::build_report(const sim::RunResult& rr, RunReport& r) const {
                      ms.data_bytes, ms.semaphore_writes, ms.mmio_writes};
 }
 
-std::optional<ErrorOrigin> Simulation::slot_writer(device::CoreId core, firmware::Role role,
-                                                   unsigned engine, unsigned slot,
-                                                   std::optional<std::uint64_t> before) const {
+std::optional<ErrorOrigin> Simulation::origin_of_word(device::CoreId core, std::size_t pc,
+                                                      bool descriptor) const {
   if (core >= slots_.size() || !slots_[core]) return std::nullopt;
-  const unsigned depth = fw_config_.ring_depth;
-  const auto& writes = observer_->ring_writes;
-  for (auto it = writes.rbegin(); it != writes.rend(); ++it) {
-    if (it->core != core || it->role != role || it->engine != engine || !it->landed ||
-        (before && *it->landed >= *before)) {
-      continue;
-    }
-    if ((slot + depth - it->first_slot % depth) % depth >= it->count) continue;
-    const CoreSlot& s = *slots_[core];
-    return ErrorOrigin{it->pc, it->pc < s.locs.size() ? s.locs[it->pc] : base::SourceLoc{}};
-  }
-  return std::nullopt;
+  const CoreSlot& s = *slots_[core];
+  return ErrorOrigin{pc, pc < s.locs.size() ? s.locs[pc] : base::SourceLoc{}, descriptor};
+}
+
+std::optional<ErrorOrigin> Simulation::slot_writer(device::CoreId core, firmware::Role role,
+                                                   unsigned engine, unsigned slot) const {
+  const Observer::Ring* r = observer_->find_ring(core, role, engine);
+  if (r == nullptr || slot >= r->writer.size() || r->writer[slot] == 0) return std::nullopt;
+  return origin_of_word(core, r->writer[slot] - 1, true);
 }
 
 std::uint64_t Simulation::ring_slots_written(device::CoreId core, firmware::Role role,
                                              unsigned engine) const {
-  std::uint64_t n = 0;
-  for (const Observer::RingWrite& w : observer_->ring_writes) {
-    if (w.core == core && w.role == role && w.engine == engine) n += w.count;
-  }
-  return n;
+  const Observer::Ring* r = observer_->find_ring(core, role, engine);
+  return r == nullptr ? 0 : r->written;
 }
 
-std::optional<ErrorOrigin> Simulation::error_origin(const device::ModelledError& e) const {
-  // A descriptor's error: the RX role writes the S2M rings, TX the M2S rings [CHOICE D22a];
-  // the descriptor the engine read is the last one whose write took effect in its slot before
-  // the event that read it (and flagged the error).
-  if (e.engine && e.dir && e.slot && e.queue == fw_config_.ring_num) {
-    if (auto w = slot_writer(e.core, firmware::role_of(*e.dir), *e.engine, *e.slot, e.event)) {
-      return w;
-    }
+std::optional<ErrorOrigin> Simulation::error_origin(const device::ModelledError& e,
+                                                    std::size_t index) const {
+  // A descriptor's error: the word whose write of its slot took effect last before the engine
+  // read it (noted as it was flagged).
+  if (index < observer_->descriptor_words.size() && observer_->descriptor_words[index]) {
+    return origin_of_word(e.core, *observer_->descriptor_words[index], true);
   }
   // An MMIO access's error: the word its issuer was running when it issued it.
-  if (!e.access || e.access->issuer >= slots_.size() || !slots_[e.access->issuer] ||
-      e.access->issuer >= observer_->word_marks.size()) {
-    return std::nullopt;
-  }
+  if (!e.access || e.access->issuer >= observer_->word_marks.size()) return std::nullopt;
   const auto& marks = observer_->word_marks[e.access->issuer];
   const auto after =
       std::upper_bound(marks.begin(), marks.end(), e.access->seq,
@@ -414,9 +448,7 @@ std::optional<ErrorOrigin> Simulation::error_origin(const device::ModelledError&
                          return seq < m.first;
                        });
   if (after == marks.begin()) return std::nullopt;  // issued at boot, before any word
-  const std::size_t pc = std::prev(after)->second;
-  const CoreSlot& s = *slots_[e.access->issuer];
-  return ErrorOrigin{pc, pc < s.locs.size() ? s.locs[pc] : base::SourceLoc{}, false};
+  return origin_of_word(e.access->issuer, std::prev(after)->second, false);
 }
 
 std::string Simulation::trace_json() const {

@@ -50,9 +50,9 @@ struct SimOptions {
   std::uint32_t prefault_sbufs = 0;
   /// Collect the firmware DEBUG lines into RunReport::debug.
   bool debug_log = false;
-  /// Name the word each device error comes from (RunReport::device_error_origins): keeps a
-  /// record of every gen's ring writes (for slot_writer and ring_slots_written too) and of
-  /// where each word began.
+  /// Name the word each device error comes from (RunReport::device_error_origins): keeps,
+  /// per ring slot, the word that wrote it last (for slot_writer and ring_slots_written too),
+  /// and where each word began.
   bool locate_device_errors = false;
   /// Record a Chrome/Perfetto trace (trace_json() after the run).
   bool trace = false;
@@ -145,11 +145,9 @@ class Simulation {
   /// <region> +0xB", else the address in hex.
   [[nodiscard]] std::string place_of(device::CoreId core, base::SocAddr a) const;
   /// With SimOptions::locate_device_errors: the word whose write of slot `slot` of `role`'s
-  /// ring of `engine` on `core` took effect last, before the run's event number `before`
-  /// (sim::Kernel::events_processed(); if given), if a word's did.
+  /// ring of `engine` on `core` took effect last, if a word's did.
   [[nodiscard]] std::optional<ErrorOrigin> slot_writer(device::CoreId core, firmware::Role role,
-                                                       unsigned engine, unsigned slot,
-                                                       std::optional<std::uint64_t> before) const;
+                                                       unsigned engine, unsigned slot) const;
   /// With SimOptions::locate_device_errors: how many descriptors `role`'s words wrote into
   /// the ring of `engine` on `core` (over every lap of the ring).
   [[nodiscard]] std::uint64_t ring_slots_written(device::CoreId core, firmware::Role role,
@@ -164,9 +162,14 @@ class Simulation {
   Simulation(SimOptions options, firmware::FirmwareConfig fw_config);
   CoreSlot& slot(device::CoreId core);
   void build_report(const sim::RunResult& rr, RunReport& report) const;
-  /// The word `e` comes from: the one that wrote the descriptor it stopped at, else the one
-  /// that issued the MMIO access that flagged it; nullopt if neither is a program's word.
-  [[nodiscard]] std::optional<ErrorOrigin> error_origin(const device::ModelledError& e) const;
+  /// The word `e`, the run's `index`-th error, comes from: the one that wrote the descriptor
+  /// it stopped at, else the one that issued the MMIO access that flagged it; nullopt if
+  /// neither is a program's word.
+  [[nodiscard]] std::optional<ErrorOrigin> error_origin(const device::ModelledError& e,
+                                                        std::size_t index) const;
+  /// Word `pc` of `core`'s program as an error's origin (nullopt without a program).
+  [[nodiscard]] std::optional<ErrorOrigin> origin_of_word(device::CoreId core, std::size_t pc,
+                                                          bool descriptor) const;
 
   SimOptions options_;
   firmware::FirmwareConfig fw_config_;

@@ -202,6 +202,7 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
       {".dump ring core=0", "p.s:1: error: missing key 'engine' for .dump ring"},
       {".dump ring core=0 engine=16", "p.s:1: error: engine 16 out of range (0..15)"},
       {".dump ring core=0 engine=0 slots=4", "p.s:1: error: bad slots '4' (expected A:B)"},
+      {".dump ring core=0 engine=0 slots=1:2:3", "p.s:1: error: bad slots '1:2:3' (expected A:B)"},
       {".dump ring core=0 engine=0 slots=4:4",
        "p.s:1: error: slots 4:4 are not a range inside 0:1024 (A < B, B exclusive; a ring has "
        "1024 slots)"},
@@ -346,6 +347,10 @@ TEST(ProgramFile, ADumpPastTheLimitIsToldBesideARangeFault) {
             "p.s:1: error: .dump sbuf prints at most 1048576 bytes (1 MiB) over its partitions; "
             "this one covers 128 partitions x 65536: narrow it with partitions=P0:P1 or a "
             "smaller bytes=");
+  const ProgramParse one = parse(".dump sbuf core=0 addr=0 bytes=1048577 partitions=0:1\n");
+  ASSERT_EQ(one.errors.size(), 2U);
+  EXPECT_NE(one.errors[1].message.find("covers 1 partition x 1048577:"), std::string::npos)
+      << one.errors[1].message;
   // A byte count past 64 bits' worth over the partitions does not wrap to a small total.
   const ProgramParse q = parse(".dump sbuf core=0 addr=0 bytes=0x200000000000000\n");
   ASSERT_EQ(q.errors.size(), 2U);

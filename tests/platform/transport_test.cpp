@@ -618,9 +618,10 @@ TEST(Transport, AProgramsDumpsTogetherHaveALimit) {
   auto o = run_program(parsed.program, *topo, SimOptions{});
   ASSERT_FALSE(o.ok());
   EXPECT_EQ(o.error().format(),
-            "t.s:7: error: the dumps so far, this one included, may print 262145 lines; a "
-            "program's dumps together print at most 262144 (a line per 16 bytes of a partition "
-            "or per ring slot: 4 MiB of SBUF, or 256 whole rings): narrow or drop some");
+            "t.s:7: error: the dumps so far, this one included, may print 262145 lines of bytes "
+            "and slots; a program's dumps together print at most 262144 (a line per 16 bytes of "
+            "a partition or per ring slot: 4 MiB of SBUF, or 256 whole rings): narrow or drop "
+            "some");
   // A ring dump without slots= counts its whole ring.
   parsed =
       parse_program(text + ".dump ring core=0 engine=0\n", "t.s", *topo, soc::cayman_profile());
