@@ -121,9 +121,10 @@ const UdmaEngine* Machine::find_engine(CoreId core, unsigned index) const {
 }
 
 void Machine::record_at_issue(CoreId issuer, std::string message) {
-  applying_ = IssuedAccess{issuer, kernel_->next_seq()};
+  const std::optional<IssuedAccess> outer = applying_;  // a write taking effect may issue one
+  applying_ = IssuedAccess{issuer, kernel_->next_seq(), true};
   record(ErrorSite{issuer}, std::move(message));
-  applying_.reset();
+  applying_ = outer;
 }
 
 void Machine::record(const ErrorSite& site, std::string message) {

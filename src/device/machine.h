@@ -366,7 +366,8 @@ class Machine {
   std::uint64_t elided_ = 0;            ///< data landings applied without an event [D35]
   std::vector<base::Tick> last_write_;  // per issuing core: when its latest MMIO write lands
   MachineWatcher* watcher_ = nullptr;
-  /// The posted write taking effect now (its errors name it), if any.
+  /// The MMIO access whose errors are being recorded (a posted write taking effect, or one
+  /// failing as it is issued: record_at_issue), if any.
   std::optional<IssuedAccess> applying_;
   std::vector<ChainedArrivals<PostedWrite>> posted_;  // per issuing core: writes in flight
   struct Fence {

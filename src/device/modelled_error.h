@@ -14,12 +14,14 @@
 
 namespace sbrdma::device {
 
-/// The MMIO access that flagged an error, as it was issued: by which core, and the kernel
-/// sequence number current when it was (sim::Kernel::next_seq(): a mark of when, in
-/// scheduling order, so that the word issuing it can be found).
+/// The MMIO access that flagged an error: by which core it was issued, and under which
+/// kernel sequence number (a posted write's own, reserved as it was issued; else
+/// sim::Kernel::next_seq() then): a mark of when, in scheduling order, so that the word that
+/// issued it can be found.
 struct IssuedAccess {
   CoreId issuer = 0;
   std::uint64_t seq = 0;
+  bool at_issue = false;  ///< it failed as it was issued (else as its write took effect)
 };
 
 /// One recorded error: when, on which core's hardware, and (when known) which engine, block
@@ -31,8 +33,8 @@ struct ModelledError {
   std::optional<soc::Direction> dir;
   std::optional<unsigned> queue;
   std::string message;
-  /// The ring slot of the descriptor the queue stopped at, for an error about a descriptor
-  /// (its writer can then be found: RunReport::device_error_origins).
+  /// The ring slot of the descriptor the engine read, for an error about a descriptor (its
+  /// writer can then be found: RunReport::device_error_origins).
   std::optional<unsigned> slot;
   /// The MMIO access that flagged it, for an error flagged by one (as it was issued or as it
   /// took effect).

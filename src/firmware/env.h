@@ -137,12 +137,13 @@ class Q7Env {
   /// Contract: the sequencer starts word `pc` of the core's program (for reports that name
   /// the word an access came from; the default ignores it).
   virtual void word_started(std::size_t pc) { (void)pc; }
-  /// Contract: true if ring_written wants to be told of the rings' writes.
-  [[nodiscard]] virtual bool wants_ring_writes() const { return false; }
+  /// Contract: true if ring_written wants to be told of the rings' writes (for reports that
+  /// name the word an error comes from).
+  [[nodiscard]] virtual bool wants_origins() const { return false; }
   /// Contract: the word at `pc` is about to post one bus block write of `count` descriptors
   /// into `role`'s ring of `engine`, slots [first_slot, first_slot + count), at address `at`.
   /// For reports that name the word a descriptor came from; called only when
-  /// wants_ring_writes().
+  /// wants_origins().
   virtual void ring_written(Role role, unsigned engine, unsigned first_slot, unsigned count,
                             base::SocAddr at, std::size_t pc) {
     (void)role, (void)engine, (void)first_slot, (void)count, (void)at, (void)pc;

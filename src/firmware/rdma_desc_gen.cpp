@@ -157,7 +157,7 @@ void PoolFirmware::gen_role(Role role, const GenPlan& plan) {
   }
 
   // 6. Hand the staged descriptors to the bus (posted writes into DGE memory).
-  if (env_.wants_ring_writes()) {
+  if (env_.wants_origins()) {
     stream.flush(env_.bus(), [&](unsigned e, unsigned slot, unsigned count, base::SocAddr at) {
       env_.ring_written(role, e, slot, count, at, pc_);
     });

@@ -11,7 +11,6 @@
 #include "base/bits.h"
 #include "base/check.h"
 #include "platform/simulation.h"
-#include "soc/address_map.h"
 #include "soc/udma_descriptor.h"
 #include "soc/udma_regs.h"
 

@@ -63,7 +63,7 @@ class EnvObserver {
     (void)core, (void)prid, (void)t, (void)value;
   }
   /// Contract: true if on_ring_write and on_word_start want to be told.
-  [[nodiscard]] virtual bool wants_ring_writes() const { return false; }
+  [[nodiscard]] virtual bool wants_origins() const { return false; }
   /// Contract: `core`'s sequencer starts word `pc` when the kernel's next sequence number is
   /// `seq` (sim::Kernel::next_seq()).
   virtual void on_word_start(device::CoreId core, std::size_t pc, std::uint64_t seq) {
@@ -94,12 +94,12 @@ class CoreEnv final : public firmware::Q7Env {
   [[nodiscard]] bool debug_enabled() const override { return debug_; }
   void debug_log(std::string_view line) override;
   void word_started(std::size_t pc) override {
-    if (observer_ != nullptr && observer_->wants_ring_writes()) {
+    if (observer_ != nullptr && observer_->wants_origins()) {
       observer_->on_word_start(core_, pc, kernel_.next_seq());
     }
   }
-  [[nodiscard]] bool wants_ring_writes() const override {
-    return observer_ != nullptr && observer_->wants_ring_writes();
+  [[nodiscard]] bool wants_origins() const override {
+    return observer_ != nullptr && observer_->wants_origins();
   }
   void ring_written(firmware::Role role, unsigned engine, unsigned first_slot, unsigned count,
                     base::SocAddr at, std::size_t pc) override {

@@ -118,6 +118,8 @@ DumpResult dump_ring(const Simulation& sim, const RingDump& d) {
     r.lines.emplace_back("  no descriptor was written to these rings");
     return r;
   }
+  const std::array<std::vector<std::optional<ErrorOrigin>>, 2> writers{
+      sim.ring_writers(d.core, roles[0], d.engine), sim.ring_writers(d.core, roles[1], d.engine)};
   std::optional<unsigned> unwritten_from;  // a run of slots no word wrote, told as one line
   const auto flush_unwritten = [&](unsigned until) {
     if (!unwritten_from) return;
@@ -130,7 +132,7 @@ DumpResult dump_ring(const Simulation& sim, const RingDump& d) {
     std::array<std::optional<soc::UdmaDescriptor>, 2> desc;
     std::array<std::optional<ErrorOrigin>, 2> writer;
     for (std::size_t i = 0; i < roles.size(); ++i) {
-      writer[i] = sim.slot_writer(d.core, roles[i], d.engine, slot);
+      writer[i] = writers[i][slot];
       std::array<std::uint8_t, soc::kDescBytes> raw{};
       if (m.mem_read(d.core, bases[i] + std::uint64_t{slot} * soc::kDescBytes, raw).ok()) {
         desc[i] = soc::decode_descriptor(raw);
@@ -304,8 +306,9 @@ std::pair<std::size_t, int> report_order(const std::vector<std::string>& files,
   return {static_cast<std::size_t>(it - files.begin()), loc.line};
 }
 
-/// Errors if the program's dumps could print more than kMaxDumpLines lines together, at the
-/// dump (in report order) that passes the limit.
+/// Errors if a ring dump names slots past this run's rings, or if the program's dumps could
+/// print more than kMaxDumpLines lines together (at the dump, in report order, that passes
+/// the limit).
 base::Status check_dump_lines(const ProgramFile& program, unsigned ring_depth) {
   struct Dump {
     std::pair<std::size_t, int> order;
@@ -319,6 +322,12 @@ base::Status check_dump_lines(const ProgramFile& program, unsigned ring_depth) {
         {report_order(program.files, d.loc), &d.loc, per_partition * d.region.partitions()});
   }
   for (const RingDump& d : program.ring_dumps) {
+    if (d.slots && d.slots->second > ring_depth) {  // the parse knew the default depth only
+      return base::make_error(
+          d.loc, fmt::format("slots {}:{} are not a range inside 0:{} (this run's rings have {} "
+                             "slots)",
+                             d.slots->first, d.slots->second, ring_depth, ring_depth));
+    }
     dumps.push_back({report_order(program.files, d.loc), &d.loc,
                      d.slots ? std::uint64_t{d.slots->second - d.slots->first} : ring_depth});
   }
@@ -344,7 +353,7 @@ base::Status check_dump_lines(const ProgramFile& program, unsigned ring_depth) {
 base::Result<ProgramOutcome> run_program(const ProgramFile& program, device::Topology topology,
                                          const SimOptions& options) {
   SimOptions opt = options;
-  opt.locate_device_errors = true;  // a device error names its descriptor's word
+  opt.locate_device_errors = true;  // device errors name their words; ring dumps too
   auto sim = Simulation::create(std::move(topology), opt);
   if (!sim) return sim.error();
   Simulation& s = **sim;

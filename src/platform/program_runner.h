@@ -5,7 +5,7 @@
 ///   stdout (outcome_lines)       the DEBUG lines (`[core N] <line>`) when asked, then
 ///                                `simulated time: ...`, per core the changed semaphores,
 ///                                the counters, each expect with ok / FAILED / skipped and
-///                                each `.dump sbuf` with its bytes (in line order), and
+///                                each dump with what it shows (in report order), and
 ///                                `result: ok` or `result: FAILED (...)`
 ///   stderr (outcome_failures)    one error per failure: firmware and device errors,
 ///                                deadlocked cores, failed expects (what differed; the
@@ -35,7 +35,7 @@ struct ExpectResult {
   std::string detail;    ///< what differed (failed) or why skipped
 };
 
-/// What one `.dump sbuf` printed.
+/// What one `.dump sbuf` or `.dump ring` printed.
 struct DumpResult {
   base::SourceLoc loc;
   std::string text;                ///< the directive as written
@@ -68,7 +68,7 @@ base::Result<ProgramOutcome> run_program(const ProgramFile& program, device::Top
 /// A region's bytes as hex, 16 a line in two groups of 8, each line headed by its partition and
 /// offset (`  p3 +0x2010: 00 01 ...`). Lines equal to the one before in the same partition are
 /// one `  *` (the partition's last line is always shown), and partitions equal to the one
-/// before are one line (`  p1-127: as p0`). Contract: bytes.size() == r.size().
+/// before are one line (`  p1-127: as p0`). Contract: bytes.size() == r.total_bytes().
 std::vector<std::string> dump_lines(const SbufRegion& r, std::span<const std::uint8_t> bytes);
 
 /// The report for stdout, one line each (see the header comment).

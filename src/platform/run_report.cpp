@@ -43,21 +43,22 @@ std::string without_hex(const std::string& m) {
   return out;
 }
 
-/// Device errors, one line per kind, each with the source line of the word that wrote its
-/// descriptor when that is known: errors of one core's queues that differ only in the engine
-/// (and the addresses it serves) and come from one word's descriptors at one ring slot are
-/// told once, with the other engines named (an engine's second error is a line of its own).
-/// In order of time, then core, engine, direction and queue: errors of one tick read the same
-/// whatever order a tie seed gave them.
+/// Device errors, one line per kind, each at the source line of the word it comes from when
+/// that is known (the word that wrote its descriptor, or issued its access): errors of one
+/// core's queues that differ only in the engine (and the hex numbers of the message) and come
+/// from one word (a descriptor's: at one ring slot) are told once, with the other engines
+/// named (an engine's second error is a line of its own). In order of time, then core, engine,
+/// direction, queue and message: errors of one tick read the same whatever order a tie seed
+/// gave them. `sbrdma bench` reports a failed run's errors the same way, without origins.
 std::vector<std::pair<base::SourceLoc, std::string>> device_error_lines(const RunReport& r) {
   struct Kind {
     const device::ModelledError* first;
-    const ErrorOrigin* writer;
+    const ErrorOrigin* origin;
     std::string key;
     std::vector<unsigned> engines;  ///< the others'
     base::Tick last;
   };
-  const auto writer_of = [&](std::size_t i) -> const ErrorOrigin* {
+  const auto origin_of = [&](std::size_t i) -> const ErrorOrigin* {
     if (i >= r.device_error_origins.size() || !r.device_error_origins[i]) return nullptr;
     return &*r.device_error_origins[i];
   };
@@ -66,34 +67,34 @@ std::vector<std::pair<base::SourceLoc, std::string>> device_error_lines(const Ru
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     const device::ModelledError& x = r.device_errors[a];
     const device::ModelledError& y = r.device_errors[b];
-    return std::tie(x.time, x.core, x.engine, x.dir, x.queue) <
-           std::tie(y.time, y.core, y.engine, y.dir, y.queue);
+    return std::tie(x.time, x.core, x.engine, x.dir, x.queue, x.message) <
+           std::tie(y.time, y.core, y.engine, y.dir, y.queue, y.message);
   });
   std::vector<Kind> kinds;
   for (const std::size_t i : order) {
     const device::ModelledError& e = r.device_errors[i];
-    const ErrorOrigin* writer = writer_of(i);
+    const ErrorOrigin* origin = origin_of(i);
     Kind* same = nullptr;
     std::string key;
     if (e.engine) {
       key = without_hex(e.message);
       for (Kind& k : kinds) {
-        const bool same_writer =
-            (k.writer == nullptr && writer == nullptr) ||
-            (k.writer != nullptr && writer != nullptr && k.writer->pc == writer->pc &&
-             k.writer->descriptor == writer->descriptor && k.first->slot == e.slot);
+        const bool same_origin =
+            (k.origin == nullptr && origin == nullptr) ||
+            (k.origin != nullptr && origin != nullptr && k.origin->pc == origin->pc &&
+             k.origin->descriptor == origin->descriptor && k.first->slot == e.slot);
         const bool other_engine =
             k.first->engine != e.engine &&
             std::find(k.engines.begin(), k.engines.end(), *e.engine) == k.engines.end();
         if (k.first->engine && k.first->core == e.core && k.first->dir == e.dir &&
-            k.first->queue == e.queue && k.key == key && same_writer && other_engine) {
+            k.first->queue == e.queue && k.key == key && same_origin && other_engine) {
           same = &k;
           break;
         }
       }
     }
     if (same == nullptr) {
-      kinds.push_back(Kind{&e, writer, std::move(key), {}, e.time});
+      kinds.push_back(Kind{&e, origin, std::move(key), {}, e.time});
     } else {
       same->engines.push_back(*e.engine);
       same->last = std::max(same->last, e.time);
@@ -102,10 +103,10 @@ std::vector<std::pair<base::SourceLoc, std::string>> device_error_lines(const Ru
   std::vector<std::pair<base::SourceLoc, std::string>> out;
   for (Kind& k : kinds) {
     std::string line = "device: " + k.first->format();
-    if (k.writer != nullptr) {
-      line += k.writer->descriptor ? fmt::format("; word {} wrote this descriptor (ring slot {})",
-                                                 k.writer->pc, *k.first->slot)
-                                   : fmt::format("; word {} issued this access", k.writer->pc);
+    if (k.origin != nullptr) {
+      line += k.origin->descriptor ? fmt::format("; word {} wrote this descriptor (ring slot {})",
+                                                 k.origin->pc, *k.first->slot)
+                                   : fmt::format("; word {} issued this access", k.origin->pc);
     }
     if (!k.engines.empty()) {
       std::sort(k.engines.begin(), k.engines.end());
@@ -114,7 +115,7 @@ std::vector<std::pair<base::SourceLoc, std::string>> device_error_lines(const Ru
                           number_ranges(k.engines));
       if (k.last != k.first->time) line += " by " + device::format_time(k.last);
     }
-    out.emplace_back(k.writer != nullptr ? k.writer->loc : base::SourceLoc{}, std::move(line));
+    out.emplace_back(k.origin != nullptr ? k.origin->loc : base::SourceLoc{}, std::move(line));
   }
   return out;
 }

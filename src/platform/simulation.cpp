@@ -11,6 +11,7 @@
 #include "isa/views.h"
 #include "platform/chrome_trace.h"
 #include "platform/topology_json.h"
+#include "soc/address_map.h"
 
 namespace sbrdma::platform {
 
@@ -45,10 +46,15 @@ class TraceTee final : public sim::TraceSink {
 
 }  // namespace
 
-/// Fans the environments' reports out to the DEBUG collection and the trace.
+/// Fans the environments' reports out to the DEBUG collection and the trace, and (with
+/// SimOptions::locate_device_errors) watches the machine to find where each error comes from.
 class Simulation::Observer final : public EnvObserver, public device::MachineWatcher {
  public:
-  Observer(ChromeTrace* trace, std::size_t cores) : busy(cores), trace_(trace) {}
+  Observer(ChromeTrace* trace, std::size_t cores) : busy(cores), trace_(trace) {
+    rings.resize(cores);
+    unlanded.resize(cores);
+    word_marks.resize(cores);
+  }
   void on_debug(device::CoreId core, base::Tick t, std::string_view line) override {
     lines.push_back(DebugLine{core, t, std::string(line)});
   }
@@ -65,58 +71,72 @@ class Simulation::Observer final : public EnvObserver, public device::MachineWat
     if (trace_ != nullptr) trace_->on_push(core, prid, t, value);
   }
   // ---- where errors come from (SimOptions::locate_device_errors) --------------------------
-  // Each ring slot keeps the word whose write of it took effect last, updated as block writes
-  // take effect; a descriptor's error reads its slot's word as it is flagged, when the engine
-  // has just read the slot. Each word's start marks the kernel's next sequence number, which
-  // an MMIO access's error carries from its issue.
+  // Each ring keeps the block writes that took effect in it, newest last, back to the last
+  // that still shows in some slot (one lap's worth); a descriptor's error looks its slot up
+  // as it is flagged, when the engine has just read the slot. Each word's start marks the
+  // kernel's next sequence number, which an MMIO access's error carries from its issue.
 
+  /// A block write of descriptors into a ring: slots [first_slot, first_slot + count), mod
+  /// the depth, by word `pc`.
+  struct RingWrite {
+    unsigned first_slot = 0;
+    unsigned count = 0;
+    std::size_t pc = 0;
+  };
   /// One engine's ring of one role on one core.
   struct Ring {
-    std::vector<std::uint32_t> writer;  ///< per slot: the word that wrote it + 1 (0: none)
-    std::uint64_t written = 0;          ///< descriptors posted to it, every lap
+    std::vector<RingWrite> writes;  ///< [head, end): those that took effect, oldest first
+    std::size_t head = 0;
+    std::uint64_t shown = 0;    ///< descriptors in writes[head, end)
+    std::uint64_t written = 0;  ///< descriptors posted to it, every lap
   };
-  [[nodiscard]] bool wants_ring_writes() const override { return locate; }
+  [[nodiscard]] bool wants_origins() const override { return locate; }
   void on_ring_write(device::CoreId core, firmware::Role role, unsigned engine, unsigned first_slot,
                      unsigned count, base::SocAddr at, std::size_t pc) override {
-    if (core >= unlanded.size()) unlanded.resize(core + 1);
-    unlanded[core].push_back({ring(core, role, engine), first_slot, count, at, pc});
-    ring(core, role, engine)->written += count;
+    Ring* r = ring(core, role, engine);
+    unlanded[core].push_back({r, {first_slot, count, pc}, at});
+    r->written += count;
   }
   void on_block_landed(device::CoreId issuer, base::SocAddr a, std::size_t bytes) override {
     // An issuer's writes land in the order it posted them: its first ring write not landed
     // yet is this one, if this is a ring write at all.
     if (issuer >= unlanded.size() || unlanded[issuer].empty()) return;
-    const Pending& w = unlanded[issuer].front();
-    if (w.at != a || std::uint64_t{w.count} * soc::kDescBytes != bytes) return;
-    const auto depth = static_cast<unsigned>(w.ring->writer.size());
-    for (unsigned i = 0; i < w.count; ++i) {
-      w.ring->writer[(w.first_slot + i) % depth] = static_cast<std::uint32_t>(w.pc + 1);
+    const Pending& p = unlanded[issuer].front();
+    if (p.at != a || std::uint64_t{p.write.count} * soc::kDescBytes != bytes) return;
+    Ring& r = *p.ring;
+    r.writes.push_back(p.write);
+    r.shown += p.write.count;
+    // The oldest write is hidden once the later ones cover a whole lap.
+    while (r.shown - r.writes[r.head].count >= ring_depth) r.shown -= r.writes[r.head++].count;
+    if (r.head > 64 && r.head * 2 > r.writes.size()) {
+      r.writes.erase(r.writes.begin(), r.writes.begin() + static_cast<std::ptrdiff_t>(r.head));
+      r.head = 0;
     }
     unlanded[issuer].pop_front();
   }
   void on_error(const device::ModelledError& e, std::size_t index) override {
-    std::optional<std::size_t> pc;
+    std::optional<FlaggedOrigin> origin;
     if (e.engine && e.dir && e.slot && e.queue == ring_num) {
-      const Ring* r = find_ring(e.core, firmware::role_of(*e.dir), *e.engine);
-      if (r != nullptr && *e.slot < r->writer.size() && r->writer[*e.slot] != 0) {
-        pc = r->writer[*e.slot] - 1;
+      if (const Ring* r = find_ring(e.core, firmware::role_of(*e.dir), *e.engine)) {
+        if (const auto pc = writer_of(*r, *e.slot)) origin = FlaggedOrigin{*pc, true};
       }
     }
-    if (index >= descriptor_words.size()) descriptor_words.resize(index + 1);
-    descriptor_words[index] = pc;
+    // An access that failed as it was issued: the word its issuer runs now.
+    if (!origin && e.access && e.access->at_issue && e.access->issuer < word_marks.size() &&
+        !word_marks[e.access->issuer].empty()) {
+      origin = FlaggedOrigin{word_marks[e.access->issuer].back().second, false};
+    }
+    if (index >= flagged.size()) flagged.resize(index + 1);
+    flagged[index] = origin;
   }
   void on_word_start(device::CoreId core, std::size_t pc, std::uint64_t seq) override {
-    if (core >= word_marks.size()) word_marks.resize(core + 1);
     word_marks[core].emplace_back(seq, pc);
   }
-  /// The ring of `role` and `engine` on `core` (made empty on first use).
+  /// The ring of `role` and `engine` on `core` (made on first use; never moves after).
   Ring* ring(device::CoreId core, firmware::Role role, unsigned engine) {
-    if (core >= rings.size()) rings.resize(core + 1);
     auto& per_core = rings[core];
     if (per_core.empty()) per_core.resize(2 * firmware::kRdmaEngines);
-    Ring& r = per_core[(role == firmware::Role::kTx ? firmware::kRdmaEngines : 0) + engine];
-    if (r.writer.empty()) r.writer.assign(ring_depth, 0);
-    return &r;
+    return &per_core[(role == firmware::Role::kTx ? firmware::kRdmaEngines : 0) + engine];
   }
   /// The ring, or null if no word wrote to it.
   [[nodiscard]] const Ring* find_ring(device::CoreId core, firmware::Role role,
@@ -124,25 +144,36 @@ class Simulation::Observer final : public EnvObserver, public device::MachineWat
     if (core >= rings.size() || rings[core].empty() || engine >= firmware::kRdmaEngines) {
       return nullptr;
     }
-    const Ring& r =
-        rings[core][(role == firmware::Role::kTx ? firmware::kRdmaEngines : 0) + engine];
-    return r.writer.empty() ? nullptr : &r;
+    return &rings[core][(role == firmware::Role::kTx ? firmware::kRdmaEngines : 0) + engine];
+  }
+  /// The word whose write of `slot` took effect last, if one did.
+  [[nodiscard]] std::optional<std::size_t> writer_of(const Ring& r, unsigned slot) const {
+    for (std::size_t i = r.writes.size(); i-- > r.head;) {
+      const RingWrite& w = r.writes[i];
+      if ((slot + ring_depth - w.first_slot % ring_depth) % ring_depth < w.count) return w.pc;
+    }
+    return std::nullopt;
   }
   /// A ring block write posted and not yet taken effect.
   struct Pending {
     Ring* ring;
-    unsigned first_slot;
-    unsigned count;
+    RingWrite write;
     base::SocAddr at;
-    std::size_t pc;
+  };
+  /// What an error's origin was found to be as it was flagged.
+  struct FlaggedOrigin {
+    std::size_t pc = 0;
+    bool descriptor = true;
   };
   bool locate = false;
   unsigned ring_num = 0;
   unsigned ring_depth = 0;
-  std::vector<std::vector<Ring>> rings;       ///< per core: RX rings by engine, then TX
-  std::vector<std::deque<Pending>> unlanded;  ///< per core: its ring writes in flight
-  /// Per error (by its index in Machine::errors()), the word that wrote its descriptor.
-  std::vector<std::optional<std::size_t>> descriptor_words;
+  /// Per core (sized once: a Pending points into them): RX rings by engine, then TX.
+  std::vector<std::vector<Ring>> rings;
+  /// Per core: its ring writes in flight.
+  std::vector<std::deque<Pending>> unlanded;
+  /// Per error (by its index in Machine::errors()), its origin as found when it was flagged.
+  std::vector<std::optional<FlaggedOrigin>> flagged;
   /// Per core, where each word began: (the kernel's next sequence number then, pc), in order.
   std::vector<std::vector<std::pair<std::uint64_t, std::size_t>>> word_marks;
   std::vector<DebugLine> lines;
@@ -295,8 +326,6 @@ base::Result<std::vector<std::uint8_t>> Simulation::read(const SbufRegion& r) co
 base::Result<RunReport> Simulation::run(sim::TraceSink* observer) {
   if (ran_) return base::make_error("the simulation has already run");
   ran_ = true;
-  // Errors are told to the observer from the first (the boot's too): it keeps one entry each.
-  if (options_.locate_device_errors) machine_->watch(observer_.get());
   // 1. Boot every programmed core: ring_init programs its RDMA queues through MMIO.
   for (device::CoreId c = 0; c < slots_.size(); ++c) {
     if (!slots_[c]) continue;
@@ -321,6 +350,9 @@ base::Result<RunReport> Simulation::run(sim::TraceSink* observer) {
     slots_[c]->pid =
         kernel_->spawn(fmt::format("core{}.pool", c), slots_[c]->fw->run(slots_[c]->words));
   }
+  // Errors are told to the observer from here on (by their index: none the boot flagged
+  // comes from a word).
+  if (options_.locate_device_errors) machine_->watch(observer_.get());
   TraceTee tee{trace_.get(), observer};
   kernel_->set_trace(trace_ && observer != nullptr ? &tee : trace_ ? trace_.get() : observer);
   if (trace_) {
@@ -419,11 +451,19 @@ std::optional<ErrorOrigin> Simulation::origin_of_word(device::CoreId core, std::
   return ErrorOrigin{pc, pc < s.locs.size() ? s.locs[pc] : base::SourceLoc{}, descriptor};
 }
 
-std::optional<ErrorOrigin> Simulation::slot_writer(device::CoreId core, firmware::Role role,
-                                                   unsigned engine, unsigned slot) const {
+std::vector<std::optional<ErrorOrigin>> Simulation::ring_writers(device::CoreId core,
+                                                                 firmware::Role role,
+                                                                 unsigned engine) const {
+  std::vector<std::optional<ErrorOrigin>> out(fw_config_.ring_depth);
   const Observer::Ring* r = observer_->find_ring(core, role, engine);
-  if (r == nullptr || slot >= r->writer.size() || r->writer[slot] == 0) return std::nullopt;
-  return origin_of_word(core, r->writer[slot] - 1, true);
+  if (r == nullptr) return out;
+  for (std::size_t i = r->head; i < r->writes.size(); ++i) {  // oldest first: later ones win
+    const Observer::RingWrite& w = r->writes[i];
+    for (unsigned k = 0; k < w.count; ++k) {
+      out[(w.first_slot + k) % out.size()] = origin_of_word(core, w.pc, true);
+    }
+  }
+  return out;
 }
 
 std::uint64_t Simulation::ring_slots_written(device::CoreId core, firmware::Role role,
@@ -434,12 +474,15 @@ std::uint64_t Simulation::ring_slots_written(device::CoreId core, firmware::Role
 
 std::optional<ErrorOrigin> Simulation::error_origin(const device::ModelledError& e,
                                                     std::size_t index) const {
-  // A descriptor's error: the word whose write of its slot took effect last before the engine
-  // read it (noted as it was flagged).
-  if (index < observer_->descriptor_words.size() && observer_->descriptor_words[index]) {
-    return origin_of_word(e.core, *observer_->descriptor_words[index], true);
+  // Found as it was flagged: the word that wrote the descriptor whose slot the engine had
+  // just read, or the word running as an access failed at its issue.
+  if (index < observer_->flagged.size() && observer_->flagged[index]) {
+    const Observer::FlaggedOrigin& f = *observer_->flagged[index];
+    return origin_of_word(f.descriptor ? e.core : e.access->issuer, f.pc, f.descriptor);
   }
-  // An MMIO access's error: the word its issuer was running when it issued it.
+  // An access's error as its write took effect: the word its issuer was running when it
+  // issued it, whose start came at or before the write's sequence number (a posted write
+  // reserves its number, so a later word's start marks a higher one).
   if (!e.access || e.access->issuer >= observer_->word_marks.size()) return std::nullopt;
   const auto& marks = observer_->word_marks[e.access->issuer];
   const auto after =

@@ -51,8 +51,8 @@ struct SimOptions {
   /// Collect the firmware DEBUG lines into RunReport::debug.
   bool debug_log = false;
   /// Name the word each device error comes from (RunReport::device_error_origins): keeps,
-  /// per ring slot, the word that wrote it last (for slot_writer and ring_slots_written too),
-  /// and where each word began.
+  /// per ring, the writes that still show in it (for ring_writers and ring_slots_written
+  /// too), and where each word began.
   bool locate_device_errors = false;
   /// Record a Chrome/Perfetto trace (trace_json() after the run).
   bool trace = false;
@@ -144,10 +144,11 @@ class Simulation {
   /// What address `a` reaches from `core`: "core N partition P +0xB", "core N sem[i]", "core N
   /// <region> +0xB", else the address in hex.
   [[nodiscard]] std::string place_of(device::CoreId core, base::SocAddr a) const;
-  /// With SimOptions::locate_device_errors: the word whose write of slot `slot` of `role`'s
-  /// ring of `engine` on `core` took effect last, if a word's did.
-  [[nodiscard]] std::optional<ErrorOrigin> slot_writer(device::CoreId core, firmware::Role role,
-                                                       unsigned engine, unsigned slot) const;
+  /// With SimOptions::locate_device_errors: per slot of `role`'s ring of `engine` on `core`,
+  /// the word whose write of it took effect last, if a word's did.
+  [[nodiscard]] std::vector<std::optional<ErrorOrigin>> ring_writers(device::CoreId core,
+                                                                     firmware::Role role,
+                                                                     unsigned engine) const;
   /// With SimOptions::locate_device_errors: how many descriptors `role`'s words wrote into
   /// the ring of `engine` on `core` (over every lap of the ring).
   [[nodiscard]] std::uint64_t ring_slots_written(device::CoreId core, firmware::Role role,

@@ -254,6 +254,11 @@ orderdump/core10.s:1: .dump sbuf core=1 addr=0 bytes=4 partitions=0:1:
   p0 +0x0: 00 00 00 00
 orderdump/core10.s:2: .expect sem core=10 idx=3 value=0: ok
 result: ok"
+# A device error in a folder run is told at the file and line of the word it comes from.
+mkdir -p "$(work)/errdump" && printf '# core 3 sends to chip 9\nrdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 remote_routing_id=9 dma_engine_mask=0x1 free_dim_bytes=64\nrdma_desc_start\n' >"$(work)/errdump/core3.s"
+check run_folder_device_error_line 1 - -- run errdump
+expect_err "errdump/core3.s:2: error: device: t="
+expect_err "routes to chip 9, which does not exist (1 chips); word 0 wrote this descriptor (ring slot 0)"
 
 check bench_b_above_e 1 - -- bench allr -r 2 -b 4K -e 1K
 expect_err "error: -b 4096 is larger than -e 1024"

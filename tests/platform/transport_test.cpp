@@ -450,6 +450,32 @@ TEST(Transport, AnMmioAccessesErrorNamesTheWordThatIssuedIt) {
                        }));
 }
 
+TEST(Transport, OriginsAreKeptOnlyWhenAsked) {
+  // bench's runs do not ask: no origins, no ring records, the same errors and times.
+  const std::string text =
+      ".core 0\nrdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 remote_routing_id=3 "
+      "dma_engine_mask=0x1 free_dim_bytes=64\nrdma_desc_start\n";
+  auto topo = load_topology("trn2");
+  ASSERT_TRUE(topo.ok());
+  ProgramParse parsed = parse_program(text, "t.s", *topo, soc::cayman_profile());
+  ASSERT_TRUE(parsed.ok());
+  std::vector<base::Tick> ends;
+  for (const bool locate : {false, true}) {
+    SimOptions opt;
+    opt.locate_device_errors = locate;
+    auto sim = Simulation::create(*topo, opt);
+    ASSERT_TRUE(sim.ok());
+    ASSERT_TRUE((*sim)->load_program(0, parsed.program.cores[0].words).ok());
+    auto r = (*sim)->run();
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r->device_errors.size(), 1U);
+    EXPECT_EQ(r->device_error_origins.size(), locate ? 1U : 0U);
+    EXPECT_EQ((*sim)->ring_slots_written(0, firmware::Role::kRx, 0), locate ? 130U : 0U);
+    ends.push_back(r->end_time);
+  }
+  EXPECT_EQ(ends[0], ends[1]);
+}
+
 TEST(Transport, DeviceErrorsFromDifferentWordsAreToldApart) {
   // Alike but for the engine: folded only when one word wrote them all, at one ring slot.
   RunReport r;
@@ -600,6 +626,17 @@ TEST(Transport, ARingDumpShowsEachSlotWithTheWordThatWroteIt) {
   EXPECT_EQ(got[14], "t.s:8: .dump ring core=0 engine=0 slots=0:5:");
   EXPECT_EQ(got[19], "  slots 2-4: not written");
   EXPECT_EQ(got[20], "t.s:9: .dump ring core=5 engine=0:");
+  // One unwritten slot is told alone; a ring no word wrote, by default, in one line.
+  const ProgramOutcome one = run_text(
+      ".core 0\nrdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0x1 "
+      "free_dim_bytes=16\nrdma_desc_start\n"
+      ".dump ring core=0 engine=0 slots=130:131\n"
+      ".core 1\nevent_semaphore\n"
+      ".dump ring core=1 engine=2\n");
+  const std::vector<std::string> more = outcome_lines(one, false);
+  EXPECT_NE(std::find(more.begin(), more.end(), "  slot 130: not written"), more.end());
+  EXPECT_NE(std::find(more.begin(), more.end(), "  no descriptor was written to these rings"),
+            more.end());
   EXPECT_EQ(got[21],
             "  core 5 ran no program: its rings were never set up (a core's firmware sets them "
             "up when it boots)");
