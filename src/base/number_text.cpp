@@ -1,6 +1,8 @@
 #include "base/number_text.h"
 
+#include <cctype>
 #include <charconv>
+#include <string>
 #include <system_error>
 
 namespace sbrdma::base {
@@ -21,6 +23,18 @@ UnsignedText read_unsigned_text(std::string_view text) noexcept {
   }
   if (ec == std::errc::result_out_of_range) return {NumberForm::kTooLarge, 0};
   return {NumberForm::kValue, v};
+}
+
+UnsignedText read_grouped_unsigned_text(std::string_view text) {
+  const auto digit = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+  if (text.find('_') == std::string_view::npos) return read_unsigned_text(text);
+  std::string s;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const bool grouping =
+        text[i] == '_' && i > 0 && i + 1 < text.size() && digit(text[i - 1]) && digit(text[i + 1]);
+    if (!grouping) s += text[i];
+  }
+  return read_unsigned_text(s);
 }
 
 }  // namespace sbrdma::base

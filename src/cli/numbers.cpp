@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <string>
 
 #include "base/number_text.h"
@@ -12,20 +11,6 @@ namespace sbrdma::cli {
 
 namespace {
 
-/// `text` read as parse_u64 reads it (`_` separators between digits dropped).
-base::UnsignedText read_flag_text(std::string_view text) {
-  // A '_' groups digits: one, between two digits ("0x0052_8000", "1_000"). Any other one is
-  // kept, so the text reads as malformed ("_8", "8_", "0x_10", "1__0").
-  const auto digit = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
-  std::string s;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const bool grouping =
-        text[i] == '_' && i > 0 && i + 1 < text.size() && digit(text[i - 1]) && digit(text[i + 1]);
-    if (!grouping) s += text[i];
-  }
-  return base::read_unsigned_text(s);
-}
-
 std::string too_large(std::string_view text) {
   return "'" + base::printable_brief(text) + "' does not fit in 64 bits";
 }
@@ -33,7 +18,7 @@ std::string too_large(std::string_view text) {
 }  // namespace
 
 base::Result<std::uint64_t> parse_u64(std::string_view text) {
-  const base::UnsignedText n = read_flag_text(text);
+  const base::UnsignedText n = base::read_grouped_unsigned_text(text);
   if (n.form == base::NumberForm::kMalformed) {
     return base::make_error("'" + base::printable_brief(text) +
                             "' is not a whole number (0 or more, decimal or 0x-hex)");
@@ -51,7 +36,7 @@ base::Result<std::uint64_t> parse_flag_u64(std::string_view flag, std::string_vi
 base::Result<std::uint64_t> parse_flag_number(std::string_view flag, std::string_view text,
                                               std::string_view what, std::uint64_t min,
                                               std::uint64_t max) {
-  const base::UnsignedText n = read_flag_text(text);
+  const base::UnsignedText n = base::read_grouped_unsigned_text(text);
   // With no upper bound, a number past 64 bits is in range: only its size is at fault.
   if (n.form == base::NumberForm::kTooLarge && max == kNoMax) {
     return base::make_error(fmt::format("{}: {}", flag, too_large(text)));

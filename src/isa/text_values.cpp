@@ -51,7 +51,7 @@ NumberText read_number(std::string_view text) {
   if (negative && text.size() > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
     return {};  // negative numbers are decimal only
   }
-  const base::UnsignedText u = base::read_unsigned_text(text);
+  const base::UnsignedText u = base::read_grouped_unsigned_text(text);
   if (u.form != base::NumberForm::kValue) return {u.form, 0};
   constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   if (u.value > kMax + (negative ? 1 : 0)) return {base::NumberForm::kTooLarge, 0};

@@ -28,7 +28,7 @@ std::uint64_t splitmix64(std::uint64_t& state) {
 }  // namespace
 
 base::Result<std::uint64_t> parse_number(std::string_view text, std::string_view what) {
-  const base::UnsignedText n = base::read_unsigned_text(text);
+  const base::UnsignedText n = base::read_grouped_unsigned_text(text);
   if (n.form == base::NumberForm::kTooLarge) {
     return base::make_error(
         fmt::format("{} '{}' does not fit in 64 bits", what, base::printable_brief(text)));
@@ -42,7 +42,7 @@ base::Result<std::uint64_t> parse_number(std::string_view text, std::string_view
 base::Result<std::optional<std::uint64_t>> parse_number_at_most(std::string_view text,
                                                                 std::string_view what,
                                                                 std::uint64_t max) {
-  const base::UnsignedText n = base::read_unsigned_text(text);
+  const base::UnsignedText n = base::read_grouped_unsigned_text(text);
   if (n.form == base::NumberForm::kMalformed) {
     return base::make_error(
         fmt::format("bad number '{}' for {}", base::printable_brief(text), what));
@@ -54,7 +54,7 @@ base::Result<std::optional<std::uint64_t>> parse_number_at_most(std::string_view
 base::Result<std::uint32_t> parse_semaphore_value(std::string_view text, std::string_view what) {
   const bool negative = text.starts_with('-');
   const std::string_view digits = negative ? text.substr(1) : text;
-  const base::UnsignedText n = base::read_unsigned_text(digits);
+  const base::UnsignedText n = base::read_grouped_unsigned_text(digits);
   // Negative numbers are decimal only, as on an instruction line (isa/text_values.cpp).
   const bool negative_hex = negative && (digits.starts_with("0x") || digits.starts_with("0X"));
   if (n.form == base::NumberForm::kMalformed || negative_hex) {

@@ -40,5 +40,16 @@ TEST(NumberText, AnythingElseIsNoNumber) {
   }
 }
 
+TEST(NumberText, AnUnderscoreGroupsDigitsOnlyBetweenTwoOfThem) {
+  EXPECT_EQ(read_grouped_unsigned_text("1_000").value, 1000U);
+  EXPECT_EQ(read_grouped_unsigned_text("0x0052_8000").value, 0x528000U);
+  EXPECT_EQ(read_grouped_unsigned_text("0xff_ff_ff").value, 0xffffffU);
+  EXPECT_EQ(read_grouped_unsigned_text("42").value, 42U);
+  for (std::string_view t : {"_8", "8_", "0x_10", "1__0", "_", "0_x10"}) {
+    EXPECT_EQ(read_grouped_unsigned_text(t).form, NumberForm::kMalformed) << t;
+  }
+  EXPECT_EQ(read_grouped_unsigned_text("18_446_744_073_709_551_616").form, NumberForm::kTooLarge);
+}
+
 }  // namespace
 }  // namespace sbrdma::base

@@ -54,6 +54,24 @@ TEST(Assembler, KeyOrderExplicitDefaultsAndSpacingDoNotMatter) {
   EXPECT_EQ(canonical.word_list(), loose.word_list());
 }
 
+// A '_' between two digits groups them, as on the command line; a stray one is no number.
+TEST(Assembler, AnUnderscoreGroupsDigits) {
+  const AsmResult plain = assemble(
+      "rdma_desc_gen local_sem=3 dma_engine_mask=0xffff src_addr=0x10000 free_dim_bytes=4096 "
+      "semaphore_value=-1000\n",
+      "a");
+  const AsmResult grouped = assemble(
+      "rdma_desc_gen local_sem=3 dma_engine_mask=0xff_ff src_addr=0x1_0000 free_dim_bytes=4_096 "
+      "semaphore_value=-1_000\n",
+      "b");
+  ASSERT_TRUE(plain.ok() && grouped.ok()) << formatted(grouped.errors);
+  EXPECT_EQ(plain.word_list(), grouped.word_list());
+  EXPECT_EQ(
+      formatted(assemble("rdma_desc_gen dma_engine_mask=0xff__ff local_sem=_3\n", "c").errors),
+      "c:1: error: bad number '0xff__ff' for dma_engine_mask\n"
+      "c:1: error: bad number '_3' for local_sem\n");
+}
+
 // A semaphore value is signed 32-bit (D11): -1 is 0xffffffff; below -2^31 is out of range.
 TEST(Assembler, SemaphoreValueMayBeNegative) {
   const AsmResult neg = assemble("event_semaphore semaphore_value=-1\n", "a");

@@ -357,6 +357,20 @@ TEST(ProgramFile, ADumpPastTheLimitIsToldBesideARangeFault) {
   EXPECT_NE(q.errors[1].message.find("128 partitions x 144115188075855872"), std::string::npos);
 }
 
+TEST(ProgramFile, DirectiveNumbersTakeUnderscoreGroups) {
+  const ProgramParse p = parse(
+      ".init core=0 addr=0x1_0000 bytes=4_096 pattern=const:2_55\n"
+      ".expect sem core=0 idx=1_0 value=-1_000\n");
+  ASSERT_TRUE(p.ok()) << p.errors[0].format();
+  EXPECT_EQ(p.program.inits[0].region.offset, 0x10000U);
+  EXPECT_EQ(p.program.inits[0].region.bytes, 4096U);
+  EXPECT_EQ(p.program.inits[0].pattern.value, 255U);
+  EXPECT_EQ(p.program.sem_expects[0].idx, 10U);
+  EXPECT_EQ(p.program.sem_expects[0].value, static_cast<std::uint32_t>(-1000));
+  EXPECT_EQ(error_of(".init core=0 addr=0x1__0 bytes=4 pattern=iota"),
+            "p.s:1: error: bad number '0x1__0' for addr");
+}
+
 TEST(ProgramFile, ADumpTakesItsRegion) {
   const ProgramParse p = parse(
       ".dump sbuf core=3 addr=0x100 bytes=64 partitions=2:5\n"
