@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "base/check.h"
 #include "base/printable.h"
@@ -85,6 +86,32 @@ void parse_keys(std::span<const std::string_view> tokens,
           fmt::format("duplicate key '{}' for {}", base::printable_brief(key), what)));
     }
   }
+}
+
+/// `LO:HI` read as the half-open range [LO, HI) inside 0:`limit` (LO < HI <= limit) for key
+/// `key`, whose ends are named `lo` and `hi` ("P0", "P1"); `note` ends the range error's
+/// parenthesis. Errors: the first fault (no single ':', a bad number, not such a range).
+base::Result<std::pair<unsigned, unsigned>> half_open_range(std::string_view text,
+                                                            std::string_view key,
+                                                            std::string_view lo,
+                                                            std::string_view hi, unsigned limit,
+                                                            std::string_view note) {
+  const auto colon = text.find(':');
+  if (colon == std::string_view::npos || text.find(':', colon + 1) != std::string_view::npos) {
+    return base::make_error(
+        fmt::format("bad {} '{}' (expected {}:{})", key, base::printable_brief(text), lo, hi));
+  }
+  // Numbers past the limit (64 bits or not) are out of the range like any other.
+  auto a = parse_number_at_most(text.substr(0, colon), key, limit);
+  if (!a) return a.error();
+  auto b = parse_number_at_most(text.substr(colon + 1), key, limit);
+  if (!b) return b.error();
+  if (!*a || !*b || **a >= **b) {
+    return base::make_error(
+        fmt::format("{} {} are not a range inside 0:{} ({} < {}, {} exclusive{})", key,
+                    base::printable_brief(text), limit, lo, hi, hi, note));
+  }
+  return std::pair{static_cast<unsigned>(**a), static_cast<unsigned>(**b)};
 }
 
 /// The value of `key`, or nullopt with "missing key" told (unless a token named it without
@@ -224,23 +251,9 @@ class Parser {
   }
 
   static base::Status partitions(std::string_view text, SbufRegion& r) {
-    const auto colon = text.find(':');
-    if (colon == std::string_view::npos) {
-      return base::make_error(
-          fmt::format("bad partitions '{}' (expected P0:P1)", base::printable_brief(text)));
-    }
-    // Numbers past the partitions (64 bits or not) are out of the range like any other.
-    auto p0 = parse_number_at_most(text.substr(0, colon), "partitions", r.end_partition);
-    if (!p0) return p0.error();
-    auto p1 = parse_number_at_most(text.substr(colon + 1), "partitions", r.end_partition);
-    if (!p1) return p1.error();
-    if (!*p0 || !*p1 || **p0 >= **p1) {
-      return base::make_error(
-          fmt::format("partitions {} are not a range inside 0:{} (P0 < P1, P1 exclusive)",
-                      base::printable_brief(text), r.end_partition));
-    }
-    r.first_partition = static_cast<unsigned>(**p0);
-    r.end_partition = static_cast<unsigned>(**p1);
+    auto range = half_open_range(text, "partitions", "P0", "P1", r.end_partition, "");
+    if (!range) return range.error();
+    std::tie(r.first_partition, r.end_partition) = *range;
     return base::ok_status();
   }
 
@@ -393,24 +406,8 @@ class Parser {
     }
     if (auto it = keys.values.find("slots"); it != keys.values.end()) {
       const unsigned depth = firmware::FirmwareConfig{}.ring_depth;
-      const std::string_view text = it->second;
-      const auto colon = text.find(':');
-      if (colon == std::string_view::npos || text.find(':', colon + 1) != std::string_view::npos) {
-        errors.add(base::make_error(
-            fmt::format("bad slots '{}' (expected A:B)", base::printable_brief(text))));
-      } else {
-        auto a = errors.take(parse_number_at_most(text.substr(0, colon), "slots", depth));
-        auto b = errors.take(parse_number_at_most(text.substr(colon + 1), "slots", depth));
-        if (a && b) {
-          if (!*a || !*b || **a >= **b) {
-            errors.add(base::make_error(fmt::format(
-                "slots {} are not a range inside 0:{} (A < B, B exclusive; a ring has {} slots)",
-                base::printable_brief(text), depth, depth)));
-          } else {
-            d.slots = std::pair{static_cast<unsigned>(**a), static_cast<unsigned>(**b)};
-          }
-        }
-      }
+      d.slots = errors.take(half_open_range(it->second, "slots", "A", "B", depth,
+                                            fmt::format("; a ring has {} slots", depth)));
     }
     if (errors.count() == 0) program.ring_dumps.push_back(std::move(d));
   }

@@ -97,6 +97,9 @@ struct ProgramFile {
   std::vector<std::string> files;
 };
 
+/// The bytes of a partition one `.dump sbuf` line shows.
+inline constexpr std::uint64_t kDumpRowBytes = 16;
+
 /// The most lines of bytes and slots a program's dumps print together (an upper bound for
 /// each: 16 bytes of a partition or one ring slot a line; each dump's heading and a ring
 /// dump's two pointer lines come besides): 4 MiB of SBUF, or 256 whole rings.

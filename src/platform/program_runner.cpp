@@ -171,7 +171,7 @@ DumpResult dump_ring(const Simulation& sim, const RingDump& d) {
 // [CHOICE D29i]
 std::vector<std::string> dump_lines(const SbufRegion& r, std::span<const std::uint8_t> bytes) {
   SBRDMA_CHECK(bytes.size() == r.total_bytes());
-  constexpr std::size_t kRow = 16;
+  constexpr std::size_t kRow = kDumpRowBytes;
   std::vector<std::string> out;
   // Fixed widths, so that the columns line up: the largest partition and offset shown.
   const std::size_t pw = fmt::format("{}", r.end_partition - 1).size();
@@ -317,7 +317,7 @@ base::Status check_dump_lines(const ProgramFile& program, unsigned ring_depth) {
   };
   std::vector<Dump> dumps;
   for (const SbufDump& d : program.dumps) {
-    const std::uint64_t per_partition = (d.region.bytes + 15) / 16;
+    const std::uint64_t per_partition = (d.region.bytes + kDumpRowBytes - 1) / kDumpRowBytes;
     dumps.push_back(
         {report_order(program.files, d.loc), &d.loc, per_partition * d.region.partitions()});
   }

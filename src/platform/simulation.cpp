@@ -132,11 +132,15 @@ class Simulation::Observer final : public EnvObserver, public device::MachineWat
   void on_word_start(device::CoreId core, std::size_t pc, std::uint64_t seq) override {
     word_marks[core].emplace_back(seq, pc);
   }
+  /// Where a core's ring of `role` and `engine` sits among its rings: RX by engine, then TX.
+  static std::size_t ring_index(firmware::Role role, unsigned engine) {
+    return (role == firmware::Role::kTx ? firmware::kRdmaEngines : 0) + engine;
+  }
   /// The ring of `role` and `engine` on `core` (made on first use; never moves after).
   Ring* ring(device::CoreId core, firmware::Role role, unsigned engine) {
     auto& per_core = rings[core];
     if (per_core.empty()) per_core.resize(2 * firmware::kRdmaEngines);
-    return &per_core[(role == firmware::Role::kTx ? firmware::kRdmaEngines : 0) + engine];
+    return &per_core[ring_index(role, engine)];
   }
   /// The ring, or null if no word wrote to it.
   [[nodiscard]] const Ring* find_ring(device::CoreId core, firmware::Role role,
@@ -144,7 +148,7 @@ class Simulation::Observer final : public EnvObserver, public device::MachineWat
     if (core >= rings.size() || rings[core].empty() || engine >= firmware::kRdmaEngines) {
       return nullptr;
     }
-    return &rings[core][(role == firmware::Role::kTx ? firmware::kRdmaEngines : 0) + engine];
+    return &rings[core][ring_index(role, engine)];
   }
   /// The word whose write of `slot` took effect last, if one did.
   [[nodiscard]] std::optional<std::size_t> writer_of(const Ring& r, unsigned slot) const {

@@ -152,6 +152,8 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
        "p.s:1: error: partitions 0:129 are not a range inside 0:128 (P0 < P1, P1 exclusive)"},
       {".init core=0 addr=0 bytes=4 pattern=iota partitions=7",
        "p.s:1: error: bad partitions '7' (expected P0:P1)"},
+      {".init core=0 addr=0 bytes=4 pattern=iota partitions=1:2:3",
+       "p.s:1: error: bad partitions '1:2:3' (expected P0:P1)"},
       {".expect", "p.s:1: error: .expect needs a kind: sem or sbuf"},
       {".expect dram core=0", "p.s:1: error: unknown .expect kind 'dram' (sem or sbuf)"},
       {".expect sem core=0 idx=256 value=1", "p.s:1: error: idx 256 out of range (0..255)"},
