@@ -388,8 +388,8 @@ class Parser {
   void dump_ring(std::span<const std::string_view> args, std::string_view line,
                  const base::SourceLoc& loc, LineErrors& errors) {
     Keys keys;
-    parse_keys(args, {"core", "engine", "slots"}, ".dump ring", keys, errors);
-    RingDump d{loc, std::string(line), 0, 0, std::nullopt};
+    parse_keys(args, {"core", "engine", "slots", "hex"}, ".dump ring", keys, errors);
+    RingDump d{loc, std::string(line), 0, 0, std::nullopt, false};
     if (auto c = required(keys, "core", ".dump ring", errors)) {
       if (auto core = errors.take(core_id(*c))) d.core = *core;
     }
@@ -408,6 +408,14 @@ class Parser {
       const unsigned depth = firmware::FirmwareConfig{}.ring_depth;
       d.slots = errors.take(half_open_range(it->second, "slots", "A", "B", depth,
                                             fmt::format("; a ring has {} slots", depth)));
+    }
+    if (auto it = keys.values.find("hex"); it != keys.values.end()) {
+      if (it->second == "yes" || it->second == "no") {
+        d.hex = it->second == "yes";
+      } else {
+        errors.add(base::make_error(
+            fmt::format("bad hex '{}' (expected yes or no)", base::printable_brief(it->second))));
+      }
     }
     if (errors.count() == 0) program.ring_dumps.push_back(std::move(d));
   }

@@ -72,6 +72,8 @@ struct RingDump {
   /// slots=A:B, [A, B); nullopt: every slot the core's words wrote (the whole ring once they
   /// went round it).
   std::optional<std::pair<unsigned, unsigned>> slots;
+  /// hex=yes: each written descriptor's 16 bytes too, as `sbrdma decode desc` reads them.
+  bool hex = false;
 };
 
 /// The most bytes (over all its partitions) one `.dump sbuf` prints: 64 Ki lines of hex.

@@ -6,6 +6,8 @@
 #include <array>
 #include <limits>
 #include <map>
+#include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -83,6 +85,20 @@ std::string writer_text(const std::optional<ErrorOrigin>& w) {
   return fmt::format("word {}, {}:{}", w->pc, base::printable(w->loc.file), w->loc.line);
 }
 
+/// A ring dump's lines per slot with hex=yes: the pair, then each side's bytes.
+constexpr std::uint64_t kHexLinesPerSlot = 3;
+
+/// A descriptor's bytes in memory order, as 4 groups of 8 hex digits (`sbrdma decode desc`
+/// reads them so).
+std::string hex_groups(std::span<const std::uint8_t, soc::kDescBytes> bytes) {
+  std::string out;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (i != 0 && i % 4 == 0) out += ' ';
+    out += fmt::format("{:02x}", bytes[i]);
+  }
+  return out;
+}
+
 DumpResult dump_ring(const Simulation& sim, const RingDump& d) {
   DumpResult r{d.loc, d.text, false, {}};
   const firmware::PoolFirmware* fw = sim.firmware(d.core);
@@ -131,11 +147,11 @@ DumpResult dump_ring(const Simulation& sim, const RingDump& d) {
   for (unsigned slot = first; slot < end; ++slot) {
     std::array<std::optional<soc::UdmaDescriptor>, 2> desc;
     std::array<std::optional<ErrorOrigin>, 2> writer;
+    std::array<std::array<std::uint8_t, soc::kDescBytes>, 2> raw{};
     for (std::size_t i = 0; i < roles.size(); ++i) {
       writer[i] = writers[i][slot];
-      std::array<std::uint8_t, soc::kDescBytes> raw{};
-      if (m.mem_read(d.core, bases[i] + std::uint64_t{slot} * soc::kDescBytes, raw).ok()) {
-        desc[i] = soc::decode_descriptor(raw);
+      if (m.mem_read(d.core, bases[i] + std::uint64_t{slot} * soc::kDescBytes, raw[i]).ok()) {
+        desc[i] = soc::decode_descriptor(raw[i]);
       }
     }
     if (!writer[0] && !writer[1]) {
@@ -160,6 +176,11 @@ DumpResult dump_ring(const Simulation& sim, const RingDump& d) {
       r.lines.push_back(fmt::format("  slot {}: M2S ({}) {}; S2M ({}) {}", slot,
                                     writer_text(writer[0]), side(0, "from"), writer_text(writer[1]),
                                     side(1, "to")));
+    }
+    if (!d.hex) continue;
+    for (std::size_t i = 0; i < roles.size(); ++i) {
+      if (!writer[i] || !desc[i]) continue;
+      r.lines.push_back(fmt::format("    {}: {}", i == 0 ? "M2S" : "S2M", hex_groups(raw[i])));
     }
   }
   flush_unwritten(end);
@@ -328,8 +349,10 @@ base::Status check_dump_lines(const ProgramFile& program, unsigned ring_depth) {
                              "slots)",
                              d.slots->first, d.slots->second, ring_depth, ring_depth));
     }
-    dumps.push_back({report_order(program.files, d.loc), &d.loc,
-                     d.slots ? std::uint64_t{d.slots->second - d.slots->first} : ring_depth});
+    const std::uint64_t slots =
+        d.slots ? std::uint64_t{d.slots->second - d.slots->first} : ring_depth;
+    dumps.push_back(
+        {report_order(program.files, d.loc), &d.loc, slots * (d.hex ? kHexLinesPerSlot : 1)});
   }
   std::stable_sort(dumps.begin(), dumps.end(),
                    [](const Dump& a, const Dump& b) { return a.order < b.order; });
@@ -340,9 +363,9 @@ base::Status check_dump_lines(const ProgramFile& program, unsigned ring_depth) {
       return base::make_error(
           *d.loc, fmt::format("the dumps so far, this one included, may print {} lines of "
                               "bytes and slots; a program's dumps together print at most {} (a "
-                              "line per 16 bytes of a partition or per ring slot: 4 MiB of "
-                              "SBUF, or 256 whole rings): narrow or drop some",
-                              total, kMaxDumpLines));
+                              "line per 16 bytes of a partition or per ring slot, {} with "
+                              "hex=yes: 4 MiB of SBUF, or 256 whole rings): narrow or drop some",
+                              total, kMaxDumpLines, kHexLinesPerSlot));
     }
   }
   return base::ok_status();

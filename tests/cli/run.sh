@@ -184,7 +184,16 @@ $RUN_DATA/dump.s:11: .dump ring core=0 engine=0:
   slot 0 (word 0, $RUN_DATA/dump.s:4): 64 bytes core 0 partition 0 +0x1000 -> core 1 partition 0 +0x2000, ring id 1"
 expect_out_lines "  slot 8 (word 0, $RUN_DATA/dump.s:4): 4 bytes core 0 TPB_0.DGE_MEMORY +0x0 -> core 1 sem[4], ring id 1
   slot 9 (word 0, $RUN_DATA/dump.s:4): 4 bytes core 0 TPB_0.DGE_MEMORY +0x0 -> core 0 sem[3], ring id 1
+$RUN_DATA/dump.s:13: .dump ring core=0 engine=0 slots=9:10 hex=yes:"
+expect_out_lines "  slot 9 (word 0, $RUN_DATA/dump.s:4): 4 bytes core 0 TPB_0.DGE_MEMORY +0x0 -> core 0 sem[3], ring id 1
+    M2S: 0400000d 03000801 00000040 20000000
+    S2M: 04000001 00000000 0c187002 28000000
 result: ok"
+# hex=yes's bytes are what decode desc reads: the S2M side is the local semaphore's write.
+check run_dump_hex_decodes 0 - -- decode desc --s2m 04000001 00000000 0c187002 28000000
+expect_out "buf_ptr -> chip 0 TPB_0.EVT_SEM +0x180c INC[3]  (a semaphore write)"
+check run_dump_hex_decodes_m2s 0 - -- decode desc 0400000d 03000801 00000040 20000000
+expect_out "buf_ptr -> chip 0 TPB_0.DGE_MEMORY +0x0"
 # Rings hold descriptors in every mode: only the SBUF dumps are skipped.
 check run_dump_timing_only 0 - -- run "$RUN_DATA/dump.s" --timing-only
 expect_out "dump.s:6: .dump sbuf core=1 addr=0x1ff0 bytes=96 partitions=0:2: skipped (timing-only: no data moved)"

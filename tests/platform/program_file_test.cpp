@@ -212,7 +212,9 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
        "p.s:1: error: slots 0:1025 are not a range inside 0:1024 (A < B, B exclusive; a ring has "
        "1024 slots)"},
       {".dump ring core=0 engine=0 bytes=4",
-       "p.s:1: error: unknown key 'bytes' for .dump ring (core, engine, slots)"},
+       "p.s:1: error: unknown key 'bytes' for .dump ring (core, engine, slots, hex)"},
+      {".dump ring core=0 engine=0 hex=1", "p.s:1: error: bad hex '1' (expected yes or no)"},
+      {".dump ring core=0 engine=0 hex=Yes", "p.s:1: error: bad hex 'Yes' (expected yes or no)"},
       {".dump sbuf core=0 addr=0", "p.s:1: error: missing key 'bytes' for .dump sbuf"},
       {".dump sbuf core=0 addr=0 bytes=4 pattern=iota",
        "p.s:1: error: unknown key 'pattern' for .dump sbuf (core, addr, bytes, partitions)"},
@@ -390,9 +392,14 @@ TEST(ProgramFile, ADumpTakesItsRegion) {
   EXPECT_EQ(p.program.dumps[1].region.total_bytes(), kMaxDumpBytes);
   const ProgramParse q = parse(
       ".dump ring core=7 engine=15 slots=1020:1024\n"
-      ".dump ring engine=0x3 core=0\n");
+      ".dump ring engine=0x3 core=0\n"
+      ".dump ring core=1 engine=2 hex=yes\n"
+      ".dump ring core=1 engine=2 hex=no\n");
   ASSERT_TRUE(q.ok()) << q.errors[0].format();
-  ASSERT_EQ(q.program.ring_dumps.size(), 2U);
+  ASSERT_EQ(q.program.ring_dumps.size(), 4U);
+  EXPECT_FALSE(q.program.ring_dumps[0].hex);
+  EXPECT_TRUE(q.program.ring_dumps[2].hex);
+  EXPECT_FALSE(q.program.ring_dumps[3].hex);
   EXPECT_EQ(q.program.ring_dumps[0].core, 7U);
   EXPECT_EQ(q.program.ring_dumps[0].engine, 15U);
   EXPECT_EQ(q.program.ring_dumps[0].slots, (std::pair{1020U, 1024U}));

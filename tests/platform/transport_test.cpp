@@ -642,6 +642,67 @@ TEST(Transport, ARingDumpShowsEachSlotWithTheWordThatWroteIt) {
             "up when it boots)");
 }
 
+TEST(Transport, ARingDumpWithHexGivesEachSidesBytesAsDecodeReadsThem) {
+  // Engine 3 carries all 128 partitions (mask 0x8): slots 5 and 6 are partitions 5 and 6,
+  // slot 128 the remote semaphore's. Each written side's line holds the 16 bytes the engine
+  // reads, in memory order, and they decode to what the pair line says.
+  const ProgramOutcome o = run_text(
+      ".core 0\n"
+      "rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0x8 "
+      "src_addr=0x100 dst_addr=0x200 free_dim_bytes=16\n"
+      "rdma_desc_start\n"
+      ".dump ring core=0 engine=3 slots=5:7 hex=yes\n"
+      ".dump ring core=0 engine=3 slots=128:129 hex=yes\n"
+      ".dump ring core=0 engine=3 slots=5:6 hex=no\n"
+      ".dump ring core=0 engine=3 slots=200:201 hex=yes\n");
+  const std::vector<std::string> lines = outcome_lines(o, false);
+  const auto at = std::find_if(lines.begin(), lines.end(),
+                               [](const std::string& l) { return l.starts_with("t.s:4:"); });
+  ASSERT_NE(at, lines.end());
+  const std::vector<std::string> got(at, lines.end() - 1);
+  ASSERT_EQ(got.size(), 23U);
+  EXPECT_EQ(got[3],
+            "  slot 5 (word 0, t.s:2): 16 bytes core 0 partition 5 +0x100 -> core 1 partition 5 "
+            "+0x200, ring id 1");
+  const auto decoded = [](const std::string& line, std::string_view side) {
+    std::array<std::uint8_t, soc::kDescBytes> b{};
+    const std::string head = "    " + std::string(side) + ": ";
+    EXPECT_TRUE(line.starts_with(head)) << line;
+    EXPECT_EQ(line.size(), head.size() + 2 * soc::kDescBytes + 3) << line;  // 4 groups of 8
+    std::string digits;
+    for (char c : line.substr(std::min(head.size(), line.size()))) {
+      if (c != ' ') digits += c;
+    }
+    for (std::size_t i = 0; i < b.size() && 2 * i + 1 < digits.size(); ++i) {
+      b[i] = static_cast<std::uint8_t>(std::stoul(digits.substr(2 * i, 2), nullptr, 16));
+    }
+    return soc::decode_descriptor(b);
+  };
+  const soc::UdmaDescriptor m2s5 = decoded(got[4], "M2S");
+  const soc::UdmaDescriptor s2m5 = decoded(got[5], "S2M");
+  const soc::UdmaDescriptor m2s6 = decoded(got[7], "M2S");
+  const soc::UdmaDescriptor s2m6 = decoded(got[8], "S2M");
+  EXPECT_EQ(m2s5.length(), 16U);
+  EXPECT_EQ(s2m5.length(), 16U);
+  EXPECT_EQ(m2s5.ring_id(), 1U);
+  EXPECT_EQ(s2m5.ring_id(), 1U);
+  // Partition 6 lies one partition stride past partition 5 on both sides, at 0x100 and 0x200
+  // past the same partition start.
+  const std::uint64_t stride = m2s6.addr().v - m2s5.addr().v;
+  EXPECT_GT(stride, 0x200U);
+  EXPECT_EQ(s2m6.addr().v - s2m5.addr().v, stride);
+  EXPECT_EQ(m2s5.addr().v % stride, 0x100U);
+  EXPECT_EQ(s2m5.addr().v % stride, 0x200U);
+  // The semaphore's pair: 4 bytes each side.
+  EXPECT_EQ(got[9], "t.s:5: .dump ring core=0 engine=3 slots=128:129 hex=yes:");
+  EXPECT_EQ(decoded(got[14], "S2M").length(), 4U);
+  // hex=no is the plain dump; a slot no word wrote has no bytes to show.
+  EXPECT_EQ(got[15], "t.s:6: .dump ring core=0 engine=3 slots=5:6 hex=no:");
+  EXPECT_EQ(got[18], got[3]);
+  EXPECT_EQ(got[19], "t.s:7: .dump ring core=0 engine=3 slots=200:201 hex=yes:");
+  EXPECT_EQ(got[22], "  slot 200: not written");
+}
+
 TEST(Transport, AProgramsDumpsTogetherHaveALimit) {
   // Four whole 1 MiB dumps fit (65536 lines each); a ring slot more does not, and the error
   // names the dump that passes the limit, before anything runs.
@@ -657,14 +718,33 @@ TEST(Transport, AProgramsDumpsTogetherHaveALimit) {
   EXPECT_EQ(o.error().format(),
             "t.s:7: error: the dumps so far, this one included, may print 262145 lines of bytes "
             "and slots; a program's dumps together print at most 262144 (a line per 16 bytes of "
-            "a partition or per ring slot: 4 MiB of SBUF, or 256 whole rings): narrow or drop "
-            "some");
+            "a partition or per ring slot, 3 with hex=yes: 4 MiB of SBUF, or 256 whole rings): "
+            "narrow or drop some");
   // A ring dump without slots= counts its whole ring.
   parsed =
       parse_program(text + ".dump ring core=0 engine=0\n", "t.s", *topo, soc::cayman_profile());
   ASSERT_FALSE(run_program(parsed.program, *topo, SimOptions{}).ok());
   parsed = parse_program(text, "t.s", *topo, soc::cayman_profile());
   EXPECT_TRUE(run_program(parsed.program, *topo, SimOptions{}).ok());
+  // hex=yes counts three lines a slot: beside three 1 MiB dumps (196608 lines), 22 whole
+  // rings fit (22528 lines), but not with their bytes (67584).
+  std::string three = ".core 0\nrdma_desc_start\n";
+  for (int i = 0; i < 3; ++i) three += ".dump sbuf core=0 addr=0 bytes=8192\n";
+  std::string plain = three;
+  std::string hex = three;
+  for (int i = 0; i < 22; ++i) {
+    plain += ".dump ring core=0 engine=0\n";
+    hex += ".dump ring core=0 engine=0 hex=yes\n";
+  }
+  parsed = parse_program(plain, "t.s", *topo, soc::cayman_profile());
+  EXPECT_TRUE(run_program(parsed.program, *topo, SimOptions{}).ok());
+  parsed = parse_program(hex, "t.s", *topo, soc::cayman_profile());
+  auto h = run_program(parsed.program, *topo, SimOptions{});
+  ASSERT_FALSE(h.ok());
+  EXPECT_TRUE(
+      h.error().format().starts_with("t.s:27: error: the dumps so far, this one "
+                                     "included, may print 264192 lines"))
+      << h.error().format();
 }
 
 TEST(Transport, TimingOnlySkipsDataExpectsAndKeepsTime) {

@@ -9,3 +9,5 @@ rdma_desc_start
 .dump sbuf core=2 addr=0 bytes=256
 # engine 0's rings: partitions 0-7 (16 engines, 8 partitions each), then the two semaphores
 .dump ring core=0 engine=0
+# the local semaphore's pair with its bytes, as `sbrdma decode desc` reads them
+.dump ring core=0 engine=0 slots=9:10 hex=yes
