@@ -487,12 +487,13 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
       // row), so a long sweep shows its results here as they come.
       done.line = fmt::format(
           "bench: {} {} ({} B), {}: {} iteration{}{}{} in {:.2f} s wall, {} "
-          "descriptors; avg {:.2f} us, busbw {:.2f} GB/s{}",
+          "descriptors; avg {} us, busbw {:.2f} GB/s{}",
           collectives::op_name(o.op), size_name(row.size), row.size,
           collectives::algorithm_name(row.algorithm), o.warmups + o.iterations,
           o.warmups + o.iterations == 1 ? "" : "s", r->check_run ? ", a check run" : "",
-          r->trace_run ? ", a traced run" : "", row.wall_seconds, row.descriptors, row.avg_us,
-          row.busbw, row.wrong ? fmt::format(", #wrong {}", *row.wrong) : std::string());
+          r->trace_run ? ", a traced run" : "", row.wall_seconds, row.descriptors,
+          time_us_text(row.avg_us), row.busbw,
+          row.wrong ? fmt::format(", #wrong {}", *row.wrong) : std::string());
     }
     ran[k] = std::move(done);
     return true;

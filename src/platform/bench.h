@@ -206,6 +206,11 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
 /// nothing when every checked element is right (or nothing was checked).
 std::optional<base::Error> wrong_data_error(const BenchResult& r);
 
+/// A time in microseconds as the table and the progress lines show it: two decimals, or
+/// more where a time above zero would show as 0.00 (zeroed costs, `--param`): two significant
+/// digits, down to the model's picosecond (`0.0035`, `0.000001`).
+std::string time_us_text(double us);
+
 /// The table, `Avg bus bandwidth` line(s) and the closing cost line, as `sbrdma bench`
 /// prints them (deterministic except the closing line's wall-clock figures).
 std::string format_table(const BenchOptions& o, const BenchResult& r);

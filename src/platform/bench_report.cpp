@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "platform/bench.h"
@@ -99,6 +100,15 @@ std::optional<base::Error> wrong_data_error(const BenchResult& r) {
                                       wrong == 1 ? "" : "s", rows, rows == 1 ? "" : "s"));
 }
 
+std::string time_us_text(double us) {
+  int decimals = 2;
+  if (us > 0 && us < 0.005) {                                           // 0.00 at two decimals
+    while (decimals < 6 && us < std::pow(10.0, -decimals)) ++decimals;  // the first digit's
+    decimals = std::min(decimals + 1, 6);  // and one more; 1e-6 us is 1 ps
+  }
+  return fmt::format("{:.{}f}", us, decimals);
+}
+
 std::string format_table(const BenchOptions& o, const BenchResult& r) {
   std::string out = header_line(o, r.groups);
   out += "# time: simulated device time; GB/s: 10^9 bytes per simulated second\n";
@@ -122,19 +132,20 @@ std::string format_table(const BenchOptions& o, const BenchResult& r) {
   }
   out += fmt::format("  {:>7}", "type");
   auto width = [&](std::size_t least, auto&& figure) {
-    for (const BenchRow& row : r.rows)
-      least = std::max(least, fmt::formatted_size("{:.2f}", figure(row)));
+    for (const BenchRow& row : r.rows) least = std::max(least, figure(row).size());
     return least;
   };
+  const auto gbs = [](double v) { return fmt::format("{:.2f}", v); };
   const std::vector<std::string> time_heads = time_headings(o);
   std::vector<std::size_t> time_widths;
   for (std::size_t i = 0; i < o.stats.size(); ++i) {
-    time_widths.push_back(width(std::max<std::size_t>(10, time_heads[i].size()),
-                                [&](const BenchRow& row) { return stat_value(row, o.stats[i]); }));
+    time_widths.push_back(
+        width(std::max<std::size_t>(10, time_heads[i].size()),
+              [&](const BenchRow& row) { return time_us_text(stat_value(row, o.stats[i])); }));
     out += fmt::format("  {:>{}}", time_heads[i], time_widths[i]);
   }
-  const std::size_t algbw_width = width(13, [](const BenchRow& row) { return row.algbw; });
-  const std::size_t busbw_width = width(13, [](const BenchRow& row) { return row.busbw; });
+  const std::size_t algbw_width = width(13, [&](const BenchRow& row) { return gbs(row.algbw); });
+  const std::size_t busbw_width = width(13, [&](const BenchRow& row) { return gbs(row.busbw); });
   out += fmt::format("  {:>{}}  {:>{}}", "algbw(GB/s)", algbw_width, "busbw(GB/s)", busbw_width);
   if (o.show_algorithm) out += fmt::format("  {:>12}", "algorithm");
   std::size_t wrong_width = 7;
@@ -148,7 +159,7 @@ std::string format_table(const BenchOptions& o, const BenchResult& r) {
     }
     out += fmt::format("  {:>7}", collectives::dtype_name(o.dtype));
     for (std::size_t i = 0; i < o.stats.size(); ++i) {
-      out += fmt::format("  {:>{}.2f}", stat_value(row, o.stats[i]), time_widths[i]);
+      out += fmt::format("  {:>{}}", time_us_text(stat_value(row, o.stats[i])), time_widths[i]);
     }
     out += fmt::format("  {:>{}.2f}  {:>{}.2f}", row.algbw, algbw_width, row.busbw, busbw_width);
     if (o.show_algorithm)

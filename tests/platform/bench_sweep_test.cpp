@@ -613,6 +613,26 @@ TEST(BenchSweep, OneWrongElementFailsTheRun) {
   EXPECT_EQ(wrong_data_error(r)->message, "5 wrong elements in 2 rows");
 }
 
+TEST(BenchSweep, ATimeAboveZeroNeverShowsAsZero) {
+  // Two decimals, as nccom-test's table has them; a time that would round to 0.00 (costs
+  // zeroed with --param) gets two significant digits, down to a picosecond.
+  EXPECT_EQ(time_us_text(171.5749), "171.57");
+  EXPECT_EQ(time_us_text(0.005), "0.01");
+  EXPECT_EQ(time_us_text(0), "0.00");
+  EXPECT_EQ(time_us_text(0.0049), "0.0049");
+  EXPECT_EQ(time_us_text(0.0035152), "0.0035");
+  EXPECT_EQ(time_us_text(0.00052), "0.00052");
+  EXPECT_EQ(time_us_text(0.0000123), "0.000012");
+  EXPECT_EQ(time_us_text(0.000001), "0.000001");  // 1 ps, the model's tick
+  // The table and the column widths take the same text.
+  BenchOptions o = ring_allreduce({4096, 8192});
+  BenchResult r = rows_of({{collectives::Algorithm::kRing, {1, 2}}});
+  r.rows[0].avg_us = 0.0035152;
+  r.rows[0].times_us = {0.0035152};
+  const std::string table = format_table(o, r);
+  EXPECT_NE(table.find("  fp32      0.0035  "), std::string::npos) << table;
+}
+
 TEST(BenchSweep, AFigureWiderThanItsColumnWidensTheColumn) {
   // 12 345 678 901.25 us (a bandwidth flag near its minimum gives such times) is wider than
   // the 10 characters of `time(us)`: every row's columns still end where the heading's do.
