@@ -54,7 +54,7 @@ int hex_digit_value(char c);
 std::optional<base::Error> binary_input_error(std::span<const std::string_view> lines,
                                               std::string_view file, std::string_view hint);
 
-/// The lines of `text` (split on '\n', a trailing '\r' dropped), for the text readers.
+/// The lines of `text`, for the text readers: LF, CRLF and a lone CR each end a line.
 std::vector<std::string_view> split_lines(std::string_view text);
 
 /// `line` without its `#` comment and surrounding blanks.

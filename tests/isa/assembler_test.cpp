@@ -43,6 +43,14 @@ TEST(Assembler, GoodLinesAroundBadOnesStillAssemble) {
   EXPECT_EQ(r.words[1].loc.file, "x.s");
 }
 
+TEST(Assembler, LineNumbersCountEveryKindOfLineBreak) {
+  // LF, CRLF and a lone CR (classic Mac text) each end a line: the error is on line 4.
+  const AsmResult r = assemble("rdma_desc_start\r\nrdma_desc_start\r\rfrob\n", "x.s");
+  ASSERT_EQ(r.words.size(), 2u);
+  EXPECT_EQ(r.words[1].loc.line, 2);
+  EXPECT_EQ(formatted(r.errors), "x.s:4: error: unknown mnemonic 'frob'\n");
+}
+
 TEST(Assembler, KeyOrderExplicitDefaultsAndSpacingDoNotMatter) {
   const AsmResult canonical =
       assemble("rdma_desc_gen local_sem=3 dma_engine_mask=0xffff src_addr=0x1000\n", "a");

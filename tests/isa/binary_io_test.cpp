@@ -122,6 +122,10 @@ TEST(BinaryIo, HexTextWithCommentsAndErrorsPerLine) {
 TEST(BinaryIo, LinesAndComments) {
   EXPECT_EQ(split_lines("a\r\nb\n\nc"), (std::vector<std::string_view>{"a", "b", "", "c"}));
   EXPECT_EQ(split_lines("a\n"), (std::vector<std::string_view>{"a"}));
+  // A lone CR ends a line too (classic Mac text), so line numbers count it; CRLF is one break.
+  EXPECT_EQ(split_lines("a\rb\r\rc\r\nd\r"),
+            (std::vector<std::string_view>{"a", "b", "", "c", "d"}));
+  EXPECT_EQ(split_lines("\r\n\n\r"), (std::vector<std::string_view>{"", "", ""}));
   EXPECT_TRUE(split_lines("").empty());
   EXPECT_EQ(strip_comment("  x y  # z"), "x y");
   EXPECT_EQ(strip_comment("# all"), "");
