@@ -265,6 +265,10 @@ base::Result<unsigned> json_unsigned(const nlohmann::json& v, const std::string&
   return static_cast<unsigned>(n);
 }
 
+std::string unknown_field_text(std::string_view key) {
+  return key.empty() ? "unknown field \"\" (an empty key)" : "unknown field";
+}
+
 base::Result<JsonList> parse_json_list(std::string_view text, const std::string& file,
                                        std::string_view key, std::string_view items) {
   auto parsed = parse_json_text(text, file);
@@ -276,7 +280,7 @@ base::Result<JsonList> parse_json_list(std::string_view text, const std::string&
                         fmt::format("expected a list of {} or an object with \"{}\"", items, key));
     }
     for (const auto& [k, value] : out.list.items()) {
-      if (k != key) return json_error(file, json_child("", k), "unknown field");
+      if (k != key) return json_error(file, json_child("", k), unknown_field_text(k));
     }
     nlohmann::json list = std::move(out.list[std::string(key)]);
     out.list = std::move(list);

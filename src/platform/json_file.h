@@ -40,6 +40,10 @@ base::Result<nlohmann::json> parse_json_text(std::string_view text, const std::s
 ///   groups.json: error: /1/0: expected a rank
 base::Error json_error(const std::string& file, const std::string& path, std::string_view what);
 
+/// "unknown field", naming the key where it is the empty one: its path, `/`, reads like the
+/// whole document's.
+std::string unknown_field_text(std::string_view key);
+
 /// A short, ASCII description of a value for "expected X, got Y": "an object", "an array", or
 /// the value as JSON text (cut at 40 characters).
 std::string json_brief(const nlohmann::json& v);

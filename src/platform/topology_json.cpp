@@ -91,8 +91,8 @@ base::Status check_object(const json& j, const std::string& path,
       }
       if (longer.size() == 1) near = longer.front();
       if (!near) near = base::nearest_name(key, names);
-      return at(child(path, key),
-                near ? fmt::format("unknown field (did you mean '{}'?)", *near) : "unknown field");
+      return at(child(path, key), near ? fmt::format("unknown field (did you mean '{}'?)", *near)
+                                       : unknown_field_text(key));
     }
   }
   return base::ok_status();

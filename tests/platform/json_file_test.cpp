@@ -142,6 +142,8 @@ TEST(JsonFile, AListIsTheDocumentOrAnObjectsOnlyField) {
   EXPECT_EQ(list_of("[[0], [1]]"), "at '', 2");
   EXPECT_EQ(list_of(R"({"groups": [[0]]})"), "at '/groups', 1");
   EXPECT_EQ(list_of(R"({"groups": [[0]], "x": 1})"), "in.json: error: /x: unknown field");
+  EXPECT_EQ(list_of(R"({"groups": [[0]], "": 1})"),
+            R"(in.json: error: /: unknown field "" (an empty key))");
   EXPECT_EQ(list_of(R"({"x": 1})"),
             R"(in.json: error: /: expected a list of groups or an object with "groups")");
   EXPECT_EQ(list_of("[]"), "in.json: error: /: expected a non-empty list of groups");

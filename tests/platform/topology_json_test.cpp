@@ -322,6 +322,11 @@ TEST(TopologyJson, TypesAndShapesAreChecked) {
   EXPECT_EQ(parse_error(R"({"chips": 2, "link_overrides": [{"chips": [0]}]})"),
             "t.json: error: /link_overrides/0/chips: expected two chip numbers");
   EXPECT_EQ(parse_error(R"({"chips": 2, "a/b": 1})"), "t.json: error: /a~1b: unknown field");
+  // The empty key's path is "/", which reads like the whole document's: the message names it.
+  EXPECT_EQ(parse_error(R"({"chips": 2, "": 1})"),
+            R"(t.json: error: /: unknown field "" (an empty key))");
+  EXPECT_EQ(parse_error(R"({"chips": 2, "links": [{"from": 0, "to": 1, "": 1}]})"),
+            R"(t.json: error: /links/0/: unknown field "" (an empty key))");
   // A slip, or a name without its unit, gets the field it likely meant.
   EXPECT_EQ(parse_error(R"({"chps": 2})"),
             "t.json: error: /chps: unknown field (did you mean 'chips'?)");
