@@ -10,18 +10,25 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "base/printable.h"
 #include "base/result.h"
 #include "cli/commands.h"
 #include "cli/file_io.h"
+#include "cli/numbers.h"
+#include "device/topology.h"
 #include "isa/assembler.h"
 #include "isa/binary_io.h"
 #include "isa/field_access.h"
 #include "isa/op_table.h"
 #include "isa/printer.h"
 #include "isa/text_values.h"
+#include "platform/program_file.h"
+#include "platform/topology_json.h"
+#include "soc/profile.h"
 
 namespace sbrdma::cli {
 namespace {
@@ -36,16 +43,69 @@ std::span<const std::uint8_t> as_bytes(const std::string& s) {
 
 // ---- asm / disasm ---------------------------------------------------------------------------
 
-int run_asm(const std::string& in_path, const std::string& out_path, bool hex) {
-  const std::pair<std::string_view, std::string> inputs[] = {{"the assembly text", in_path}};
-  if (auto st = check_not_an_input("-o", out_path, inputs); !st) return fail(st.error());
-  auto input = read_text_input(in_path);
+struct AsmArgs {
+  std::string in = "-";
+  std::string out;
+  bool hex = false;
+  std::string core;      ///< asm --core N: a program file's core N ("": plain assembly)
+  std::string topology;  ///< with --core: whose cores the file numbers
+};
+
+/// Core `core`'s words of the program file `input`, read as `sbrdma run` reads it on
+/// `topology`, into `words`; the errors (every one of the file's, or why there are none).
+std::vector<base::Error> program_core_words(const Input& input, std::uint64_t core,
+                                            const std::string& topology,
+                                            std::vector<isa::Word>& words) {
+  auto loaded = platform::load_topology_and_params(topology, {});
+  if (!loaded) return {flag_error("--topology", loaded.error())};
+  const device::Topology& topo = loaded->topology;
+  if (core >= topo.num_cores()) {
+    return {base::make_error("--core: " +
+                             device::missing_core_message(std::to_string(core), core, topo))};
+  }
+  auto profile = soc::find_profile(topo.profile());
+  if (!profile) return {profile.error()};
+  platform::ProgramParse parsed = platform::parse_program(input.data, input.name, topo, **profile);
+  if (!parsed.ok()) return std::move(parsed.errors);
+  std::string with;
+  for (platform::CoreProgram& cp : parsed.program.cores) {
+    if (cp.words.empty()) continue;  // a `.core` line alone gives the core no words
+    if (cp.core == core) {
+      words = std::move(cp.words);
+      return {};
+    }
+    with += fmt::format("{}{}", with.empty() ? "" : ", ", cp.core);
+  }
+  return {base::make_error(
+      fmt::format("{}: core {} has no words here ({})", base::printable(input.name), core,
+                  with.empty() ? "no core has" : "cores with words: " + with))};
+}
+
+int run_asm(const AsmArgs& a) {
+  const std::pair<std::string_view, std::string> inputs[] = {{"the assembly text", a.in}};
+  if (auto st = check_not_an_input("-o", a.out, inputs); !st) return fail(st.error());
+  if (!a.topology.empty() && a.core.empty()) {
+    return fail(
+        base::make_error("--topology: only with --core (it numbers a program file's "
+                         "cores)"));
+  }
+  auto input = read_text_input(a.in);
   if (!input.ok()) return fail(input.error());
-  const isa::AsmResult r = isa::assemble(input->data, input->name);
-  if (!r.ok()) return fail(r.errors);
-  const std::vector<isa::Word> words = r.word_list();
+  std::vector<isa::Word> words;
+  if (!a.core.empty()) {
+    auto core = parse_flag_u64("--core", a.core);
+    if (!core) return fail(core.error());
+    const std::vector<base::Error> errors =
+        program_core_words(*input, *core, a.topology.empty() ? "trn2" : a.topology, words);
+    if (!errors.empty()) return fail(errors);
+  } else {
+    const isa::AsmResult r = isa::assemble(input->data, input->name);
+    if (!r.ok()) return fail(r.errors);
+    words = r.word_list();
+  }
+  const bool hex = a.hex;
   const std::string out = hex ? isa::words_to_hex(words) : as_text(isa::words_to_bytes(words));
-  auto s = write_output(out_path, out);
+  auto s = write_output(a.out, out);
   return s.ok() ? 0 : fail(s.error());
 }
 
@@ -126,11 +186,6 @@ std::string info_ops_text() {
 }  // namespace
 
 void add_isa_commands(CLI::App& app, Context& ctx) {
-  struct AsmArgs {
-    std::string in = "-";
-    std::string out;
-    bool hex = false;
-  };
   auto args = std::make_shared<AsmArgs>();
   CLI::App* as = app.add_subcommand(
       "asm", "Assemble text into 64-byte instruction words (raw binary, or hex text with --hex)");
@@ -141,7 +196,16 @@ void add_isa_commands(CLI::App& app, Context& ctx) {
                  "file to write (default: standard output); not written if there is any error")
       ->check(kNonEmpty);
   as->add_flag("--hex", args->hex, "write hex text, one word of 128 hex digits per line");
-  as->callback([args, &ctx] { ctx.status = run_asm(args->in, args->out, args->hex); });
+  as->add_option("--core", args->core,
+                 "read FILE as a program file (docs/program-files.md) and assemble core N's "
+                 "words, checking the whole file as `sbrdma run` does")
+      ->type_name("N")
+      ->check(kNonEmpty);
+  as->add_option("--topology", args->topology,
+                 "with --core: the topology whose cores the file numbers (default trn2), as "
+                 "`sbrdma run` takes it")
+      ->check(kNonEmpty);
+  as->callback([args, &ctx] { ctx.status = run_asm(*args); });
 
   auto dargs = std::make_shared<AsmArgs>();
   CLI::App* dis = app.add_subcommand(

@@ -52,8 +52,10 @@ std::string did_you_mean(std::string_view typed, std::span<const std::string_vie
   return near ? fmt::format("; did you mean '{}'?", *near) : std::string();
 }
 
+/// `told_program_file`: the hint on program files was given at an earlier line (once is
+/// enough; a program file has many such lines).
 void directive(std::string_view body, const base::SourceLoc& loc, const DirectiveHandler& handler,
-               AsmResult& out) {
+               AsmResult& out, bool& told_program_file) {
   const std::string_view name = body.substr(0, body.find_first_of(" \t"));
   if (name == ".raw") {
     auto w = parse_hex_word(body.substr(name.size()));
@@ -68,9 +70,15 @@ void directive(std::string_view body, const base::SourceLoc& loc, const Directiv
     // A program file given to the assembler: say where its directives are read.
     const bool program_file =
         name == ".core" || name == ".init" || name == ".expect" || name == ".dump";
+    std::string hint;
+    if (program_file) {
+      hint = told_program_file ? " (a program file's)"
+                               : " (a program file's: `sbrdma run` reads it, and `sbrdma asm "
+                                 "--core N` assembles core N's words)";
+      told_program_file = true;
+    }
     out.errors.push_back(base::make_error(
-        loc, fmt::format("unknown directive '{}'{}", base::printable_brief(name),
-                         program_file ? " (a program file's: `sbrdma run` reads it)" : "")));
+        loc, fmt::format("unknown directive '{}'{}", base::printable_brief(name), hint)));
     return;
   }
   for (base::Error& e : handler(body, loc)) {
@@ -160,12 +168,13 @@ AsmResult assemble(std::string_view text, std::string_view file,
     out.errors.push_back(std::move(*e));
     return out;
   }
+  bool told_program_file = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const base::SourceLoc loc{std::string(file), static_cast<int>(i + 1)};
     const std::string_view body = strip_comment(lines[i]);
     if (body.empty()) continue;
     if (body.front() == '.') {
-      directive(body, loc, on_directive, out);
+      directive(body, loc, on_directive, out, told_program_file);
       continue;
     }
     if (auto w = parse_instruction(body, loc, out.errors)) out.words.push_back({*w, loc});

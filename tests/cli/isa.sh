@@ -194,3 +194,42 @@ check disasm_hex_bom 0 - -- disasm --hex bom.hex
 expect_out "rdma_desc_start"
 printf '\xef\xbb\xbf' | cat - "$(work)/bom.bin" >"$(work)/bom_raw.bin"
 check disasm_raw_keeps_bom 1 - -- disasm bom_raw.bin
+
+# asm --core N reads a program file as `sbrdma run` does and assembles core N's words; plain asm
+# names the program-file directives once with that hint.
+printf '.init core=0 addr=0 bytes=64 pattern=iota\n.core 0\nrdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0xffff free_dim_bytes=64\nrdma_desc_start\n.core 1\nevent_semaphore wait_mode=ge_imm wait_idx=4 semaphore_value=16\n.expect sbuf core=1 addr=0 bytes=64 pattern=iota\n.core 3\n' >"$(work)/two_cores.s"
+check asm_core_1 0 - -- asm --core 1 two_cores.s -o core1.bin
+check asm_core_1_words 0 - -- disasm core1.bin
+expect_out_lines "event_semaphore wait_mode=ge_imm wait_idx=4 semaphore_value=16"
+# Core 0's words are those plain asm makes of its two lines alone.
+printf 'rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0xffff free_dim_bytes=64\nrdma_desc_start\n' >"$(work)/core0_only.s"
+check asm_core_0_alone 0 - -- asm core0_only.s --hex
+cp "$(work)/out" "$(work)/core0_only.hex"
+check asm_core_0_hex 0 - -- asm --core 0x0 two_cores.s --hex
+expect_out_file "$(work)/core0_only.hex"
+expect_out "f010000000000000000000000900000000000000"
+check asm_core_without_words 1 - -- asm --core 3 two_cores.s -o never.bin
+expect_err "sbrdma: error: two_cores.s: core 3 has no words here (cores with words: 0, 1)"
+expect_err_lines 1
+check asm_core_beyond_topology 1 - -- asm --core 8 two_cores.s
+expect_err "sbrdma: error: --core: core 8 does not exist (topology trn2 has 8 cores; trn2.48xlarge and trn2u have it: --topology NAME)"
+check asm_core_other_topology 1 - -- asm --core 8 --topology trn2.48xlarge two_cores.s
+expect_err "core 8 has no words here (cores with words: 0, 1)"
+check asm_topology_without_core 1 - -- asm --topology trn2 two_cores.s
+expect_err "sbrdma: error: --topology: only with --core (it numbers a program file's cores)"
+# The whole file is checked, as run checks it: every error, and nothing written.
+printf '.core 0\n.expect sem core=0 idx=999 value=1\nfrob\n' >"$(work)/bad_program.s"
+check asm_core_program_errors 1 - -- asm --core 0 bad_program.s -o never.bin
+expect_err "bad_program.s:2: error: idx 999 out of range (0..255)"
+expect_err "bad_program.s:3: error: unknown mnemonic 'frob'"
+expect_err_lines 2
+expect_out_file /dev/null
+check asm_program_file_hint_once 1 - -- asm two_cores.s
+expect_err "two_cores.s:1: error: unknown directive '.init' (a program file's: \`sbrdma run\` reads it, and \`sbrdma asm --core N\` assembles core N's words)"
+expect_err "two_cores.s:2: error: unknown directive '.core' (a program file's)"
+expect_err_lines 5
+# A lone CR (classic Mac text) ends a line: the error is on the line an editor shows.
+printf 'rdma_desc_start\rrdma_desc_start\r\rfrob\r' >"$(work)/cr.s"
+check asm_lone_cr_lines 1 - -- asm cr.s
+expect_err "cr.s:4: error: unknown mnemonic 'frob'"
+expect_err_lines 1
