@@ -3,7 +3,9 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/printable.h"
@@ -20,11 +22,22 @@
 namespace sbrdma::cli {
 namespace {
 
-struct AddrArgs {
-  std::string addr;
+/// The decode commands' viewpoint flags, as given.
+struct ViewArgs {
   std::string profile = "cayman";
   std::string chip = "0";
   std::string die = "0";
+};
+
+struct AddrArgs {
+  std::string addr;
+  ViewArgs view;
+};
+
+struct DescArgs {
+  std::vector<std::string> hex;
+  bool s2m = false;
+  ViewArgs view;
 };
 
 /// For a 32-bit address that hits nothing: the DMA engine and broadcast registers whose low
@@ -61,46 +74,64 @@ std::string low_32_bits_of(const soc::AddressMap& map, std::uint64_t low,
   return out;
 }
 
-int run_decode_addr(const AddrArgs& a) {
-  // The flags first, as a usage error would be: read as every number on the line is.
+/// Where an address is seen from: `--profile`, `--chip`, `--die` of the decode commands.
+struct Viewpoint {
+  const soc::Profile* profile = nullptr;
+  soc::ChipDie issuer;
+};
+
+base::Result<Viewpoint> viewpoint(const ViewArgs& a) {
+  // Read as every number on the line is.
   auto chip = parse_flag_number("--chip", a.chip, "a chip routing id", 0, soc::kMaxChipId);
-  if (!chip) return fail(chip.error());
+  if (!chip) return chip.error();
   auto die = parse_flag_number("--die", a.die, "a die", 0, 1);
-  if (!die) return fail(die.error());
-  auto v = parse_u64(a.addr);
-  if (!v) return fail(flag_error("ADDR", v.error()));  // named as --help names it
+  if (!die) return die.error();
   std::string profile_name = profile_flag(a.profile);
   // A topology file's profile; a profile's name stays one, whatever files the folder holds.
   if (!soc::find_profile(profile_name) && platform::names_topology_file(a.profile)) {
     auto t = platform::load_topology(a.profile);
-    if (!t) return fail(flag_error("--profile", t.error()));
+    if (!t) return flag_error("--profile", t.error());
     profile_name = t->profile();
   }
   auto profile = soc::find_profile(profile_name);
-  if (!profile) return fail(profile_flag_error(profile.error()));
+  if (!profile) return profile_flag_error(profile.error());
   if ((*profile)->dies_per_chip != 0 && *die >= (*profile)->dies_per_chip) {
-    return fail(base::make_error(fmt::format("--die {}: profile {} has {} die{} per chip", *die,
-                                             (*profile)->name, (*profile)->dies_per_chip,
-                                             (*profile)->dies_per_chip == 1 ? "" : "s")));
+    return base::make_error(fmt::format("--die {}: profile {} has {} die{} per chip", *die,
+                                        (*profile)->name, (*profile)->dies_per_chip,
+                                        (*profile)->dies_per_chip == 1 ? "" : "s"));
   }
+  return Viewpoint{
+      *profile, soc::ChipDie{static_cast<std::uint32_t>(*chip), static_cast<std::uint32_t>(*die)}};
+}
+
+/// The flags that set `view` apart from the default one (` --chip 1 --die 1`), for commands
+/// the output suggests.
+std::string viewpoint_flags(const ViewArgs& a, const Viewpoint& view) {
+  std::string flags;
+  if (a.profile != ViewArgs{}.profile) flags += " --profile " + base::printable_brief(a.profile);
+  if (view.issuer.chip != 0) flags += fmt::format(" --chip {}", view.issuer.chip);
+  if (view.issuer.die != 0) flags += fmt::format(" --die {}", view.issuer.die);
+  return flags;
+}
+
+int run_decode_addr(const AddrArgs& a) {
+  // The flags first, as a usage error would be.
+  auto view = viewpoint(a.view);
+  if (!view) return fail(view.error());
+  auto v = parse_u64(a.addr);
+  if (!v) return fail(flag_error("ADDR", v.error()));  // named as --help names it
   const base::SocAddr addr{*v};
-  const soc::ChipDie issuer{static_cast<std::uint32_t>(*chip), static_cast<std::uint32_t>(*die)};
   std::string out = soc::format_address_views(addr);
-  auto map = soc::AddressMap::build(**profile);
+  auto map = soc::AddressMap::build(*view->profile);
   if (!map) {
     out += "region: " + map.error().message + "\n";
-  } else if (auto dec = map->decode(addr, issuer); !dec) {
+  } else if (auto dec = map->decode(addr, view->issuer); !dec) {
     out += "route: not routable: " + dec.error().message + "\n";
   } else {
-    out += soc::format_decoded(*dec, issuer, **profile);
+    out += soc::format_decoded(*dec, view->issuer, *view->profile);
     if (!dec->hit && addr.v <= UINT32_MAX) {
       // The suggested commands keep the flags that change the answer.
-      std::string flags;
-      if (a.profile != AddrArgs{}.profile)
-        flags += " --profile " + base::printable_brief(a.profile);
-      if (*chip != 0) flags += fmt::format(" --chip {}", *chip);
-      if (*die != 0) flags += fmt::format(" --die {}", *die);
-      out += low_32_bits_of(*map, addr.v, flags);
+      out += low_32_bits_of(*map, addr.v, viewpoint_flags(a.view, *view));
     }
   }
   std::fputs(out.c_str(), stdout);
@@ -125,25 +156,45 @@ std::string semaphore_note(const soc::UdmaDescriptor& d, soc::Direction dir,
   return "  (a semaphore write)";
 }
 
-int run_decode_desc(const std::string& hex, soc::Direction dir) {
-  auto d = soc::parse_descriptor_hex(hex);
+int run_decode_desc(const DescArgs& a) {
+  auto view = viewpoint(a.view);
+  if (!view) return fail(view.error());
+  std::string joined;  // the groups of digits in the order given
+  for (const std::string& h : a.hex) joined += (joined.empty() ? "" : " ") + h;
+  // A line of `.dump ring ... hex=yes` as printed: its M2S: or S2M: tag says which side.
+  std::string_view text = joined;
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  std::optional<soc::Direction> tagged;
+  for (const soc::Direction d : {soc::Direction::kM2S, soc::Direction::kS2M}) {
+    const std::string tag = std::string(soc::direction_name(d)) + ":";
+    if (text.starts_with(tag)) {
+      tagged = d;
+      text.remove_prefix(tag.size());
+    }
+  }
+  if (tagged == soc::Direction::kM2S && a.s2m) {
+    return fail(base::make_error("--s2m: the descriptor is tagged M2S: (drop one of the two)"));
+  }
+  const soc::Direction dir = a.s2m ? soc::Direction::kS2M : tagged.value_or(soc::Direction::kM2S);
+  auto d = soc::parse_descriptor_hex(text);
   if (!d) return fail(d.error());
   std::string out = soc::format_descriptor(*d, dir);
-  const soc::ChipDie issuer{0, 0};
-  auto map = soc::AddressMap::build(soc::cayman_profile());
+  const soc::ChipDie issuer = view->issuer;
+  const std::string seen = fmt::format("seen from chip {} die {}", issuer.chip, issuer.die);
+  auto map = soc::AddressMap::build(*view->profile);
   if (map) {
     auto dec = map->decode(d->addr(), issuer);
     if (!dec) {
-      out += "buf_ptr is not routable: " + dec.error().message + "\n";
+      out += "buf_ptr is not routable (" + seen + "): " + dec.error().message + "\n";
     } else if (!dec->hit) {
-      out += "buf_ptr hits nothing on cayman (seen from chip 0 die 0)\n";
+      out += fmt::format("buf_ptr hits nothing on {} ({})\n", view->profile->name, seen);
     } else {
       out += "buf_ptr -> chip " + std::to_string(dec->target.chip) + " " +
              soc::format_hit_brief(*dec->hit);
       if (auto sem = soc::semaphore_target(*d, *map, issuer)) {
         out += semaphore_note(*d, dir, sem->sem);
       }
-      out += "\n";
+      out += fmt::format("\n  ({}, the issuing core's: --chip and --die set it)\n", seen);
     }
   }
   std::fputs(out.c_str(), stdout);
@@ -165,6 +216,22 @@ int run_info_regs() {
   return 0;
 }
 
+/// --profile, --chip and --die: where `whose` chip and die see the address from.
+void add_viewpoint_flags(CLI::App& cmd, ViewArgs& view, std::string_view whose) {
+  cmd.add_option("--profile", view.profile,
+                 "generation profile (cayman, sunda, mariana; maverick: the views only, no "
+                 "map), or a built-in topology or topology file for its profile (trn2, "
+                 "trn2u, ...: cayman; trn1, ...: sunda)")
+      ->capture_default_str();
+  cmd.add_option("--chip", view.chip,
+                 fmt::format("{} chip (routing id, 0 to {})", whose, soc::kMaxChipId))
+      ->type_name("UINT")
+      ->capture_default_str();
+  cmd.add_option("--die", view.die, fmt::format("{} die (0 or 1)", whose))
+      ->type_name("UINT")
+      ->capture_default_str();
+}
+
 }  // namespace
 
 void add_decode_soc(CLI::App& decode, Context& ctx) {
@@ -173,37 +240,23 @@ void add_decode_soc(CLI::App& decode, Context& ctx) {
       "addr", "Explain a 64-bit SoC address: both views, its route and the region it hits");
   addr->add_option("ADDR", args->addr, "address, decimal or 0x-hex (_ separators allowed)")
       ->required();
-  addr->add_option("--profile", args->profile,
-                   "generation profile (cayman, sunda, mariana; maverick: the views only, no "
-                   "map), or a built-in topology or topology file for its profile (trn2, "
-                   "trn2u, ...: cayman; trn1, ...: sunda)")
-      ->capture_default_str();
-  addr->add_option("--chip", args->chip,
-                   fmt::format("issuer's chip (routing id, 0 to {})", soc::kMaxChipId))
-      ->type_name("UINT")
-      ->capture_default_str();
-  addr->add_option("--die", args->die, "issuer's die (0 or 1)")
-      ->type_name("UINT")
-      ->capture_default_str();
+  add_viewpoint_flags(*addr, args->view, "issuer's");
   addr->callback([args, &ctx] { ctx.status = run_decode_addr(*args); });
 
-  auto hex = std::make_shared<std::vector<std::string>>();
+  auto dargs = std::make_shared<DescArgs>();
   CLI::App* desc =
       decode.add_subcommand("desc", "Explain a 16-byte UDMA descriptor, every field by name");
-  desc->add_option("HEX", *hex,
+  desc->add_option("HEX", dargs->hex,
                    "32 hex digits: the 16 bytes as they lie in memory, byte 0 first "
                    "(little-endian words; no 0x; blanks between digits allowed, quoted or "
-                   "as separate arguments)")
+                   "as separate arguments); a leading M2S: or S2M: (as `.dump ring ... "
+                   "hex=yes` prints them) says which side it is")
       ->required();
-  auto s2m = std::make_shared<bool>(false);
-  desc->add_flag("--s2m", *s2m,
+  desc->add_flag("--s2m", dargs->s2m,
                  "read it as an S2M (receive) descriptor: its word0 has no FIRST/LAST/DMB and "
                  "bit 29 is STRONG_ORDER_WR (v3+); word1 is unused");
-  desc->callback([hex, s2m, &ctx] {
-    std::string joined;  // the groups of digits in the order given
-    for (const std::string& s : *hex) joined += (joined.empty() ? "" : " ") + s;
-    ctx.status = run_decode_desc(joined, *s2m ? soc::Direction::kS2M : soc::Direction::kM2S);
-  });
+  add_viewpoint_flags(*desc, dargs->view, "the issuing core's");
+  desc->callback([dargs, &ctx] { ctx.status = run_decode_desc(*dargs); });
 }
 
 void add_info_regs(CLI::App& info, Context& ctx) {

@@ -126,6 +126,17 @@ DumpResult dump_ring(const Simulation& sim, const RingDump& d) {
     r.lines.push_back(std::move(line));
     written = std::max(written, sim.ring_slots_written(d.core, roles[i], d.engine));
   }
+  if (d.hex) {
+    const device::Topology& topo = sim.topology();
+    const device::CoreLoc loc = topo.locate(d.core);
+    const std::string profile = m.profile().name == soc::cayman_profile().name
+                                    ? std::string()
+                                    : fmt::format(" --profile {}", m.profile().name);
+    r.lines.push_back(fmt::format(
+        "  each M2S:/S2M: line below is explained by: sbrdma decode desc{} --chip {} --die {} "
+        "'LINE'",
+        profile, topo.routing_id(loc.chip), loc.die));
+  }
   const auto [first, end] =
       d.slots
           ? *d.slots

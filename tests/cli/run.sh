@@ -185,15 +185,29 @@ $RUN_DATA/dump.s:11: .dump ring core=0 engine=0:
 expect_out_lines "  slot 8 (word 0, $RUN_DATA/dump.s:4): 4 bytes core 0 TPB_0.DGE_MEMORY +0x0 -> core 1 sem[4], ring id 1
   slot 9 (word 0, $RUN_DATA/dump.s:4): 4 bytes core 0 TPB_0.DGE_MEMORY +0x0 -> core 0 sem[3], ring id 1
 $RUN_DATA/dump.s:13: .dump ring core=0 engine=0 slots=9:10 hex=yes:"
-expect_out_lines "  slot 9 (word 0, $RUN_DATA/dump.s:4): 4 bytes core 0 TPB_0.DGE_MEMORY +0x0 -> core 0 sem[3], ring id 1
+expect_out_lines "  each M2S:/S2M: line below is explained by: sbrdma decode desc --chip 0 --die 0 'LINE'
+  slot 9 (word 0, $RUN_DATA/dump.s:4): 4 bytes core 0 TPB_0.DGE_MEMORY +0x0 -> core 0 sem[3], ring id 1
     M2S: 0400000d 03000801 00000040 20000000
     S2M: 04000001 00000000 0c187002 28000000
 result: ok"
-# hex=yes's bytes are what decode desc reads: the S2M side is the local semaphore's write.
-check run_dump_hex_decodes 0 - -- decode desc --s2m 04000001 00000000 0c187002 28000000
+# hex=yes's lines are what decode desc reads, tag and all: the S2M side is the local
+# semaphore's write.
+check run_dump_hex_decodes 0 - -- decode desc --chip 0 --die 0 "S2M: 04000001 00000000 0c187002 28000000"
+expect_out "word0 0x01000004  len_ctrl (S2M)"
 expect_out "buf_ptr -> chip 0 TPB_0.EVT_SEM +0x180c INC[3]  (a semaphore write)"
-check run_dump_hex_decodes_m2s 0 - -- decode desc 0400000d 03000801 00000040 20000000
+check run_dump_hex_decodes_m2s 0 - -- decode desc "    M2S: 0400000d 03000801 00000040 20000000"
 expect_out "buf_ptr -> chip 0 TPB_0.DGE_MEMORY +0x0"
+check run_dump_hex_tag_and_s2m 1 - -- decode desc --s2m "M2S: 0400000d 03000801 00000040 20000000"
+expect_err "sbrdma: error: --s2m: the descriptor is tagged M2S: (drop one of the two)"
+# A die-1 core's descriptor: its addresses are its own die's view, so decode desc needs --die 1
+# (the dump's hint line says so); from die 0 the same bytes name another chip.
+printf '.core 5\nrdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0xffff src_addr=0x1000 dst_addr=0x4000 free_dim_bytes=256\nrdma_desc_start\n.dump ring core=5 engine=0 slots=0:1 hex=yes\n' >"$(work)/die1.s"
+check run_dump_hex_die1 0 - -- run die1.s
+expect_out "  each M2S:/S2M: line below is explained by: sbrdma decode desc --chip 0 --die 1 'LINE'"
+expect_out "    S2M: 00010001 00000000 00400000 30005800"
+check run_dump_hex_die1_decodes 0 - -- decode desc --chip 0 --die 1 "S2M: 00010001 00000000 00400000 30005800"
+expect_out "buf_ptr -> chip 0 TPB_1.STATE_BUF +0x4000 partition 0 byte 0x4000"
+expect_out "  (seen from chip 0 die 1, the issuing core's: --chip and --die set it)"
 # Rings hold descriptors in every mode: only the SBUF dumps are skipped.
 check run_dump_timing_only 0 - -- run "$RUN_DATA/dump.s" --timing-only
 expect_out "dump.s:6: .dump sbuf core=1 addr=0x1ff0 bytes=96 partitions=0:2: skipped (timing-only: no data moved)"

@@ -92,6 +92,11 @@ expect_out "buf_ptr 0x0000002000000000"
 # Groups of digits as separate arguments, in the order given (as decode word takes them).
 check desc_split_args 0 - -- decode desc 04000001 03000801 04187002 28000000
 expect_out_file "$DIR/../data/soc/sema_inc_desc.txt"
+# The viewpoint flags are decode addr's, read before the digits.
+check desc_bad_die 1 - -- decode desc --die 2 00
+expect_err "sbrdma: error: --die: '2' is not a die (a whole number, 0 to 1)"
+check desc_sunda_profile 0 - -- decode desc --profile trn1 04000001030008010418700228000000
+expect_out "(seen from chip 0 die 0, the issuing core's: --chip and --die set it)"
 # --s2m: the receive layout (no FIRST/LAST/DMB; bit 29 is STRONG_ORDER_WR on v3+).
 check desc_s2m 0 - -- decode desc --s2m 00100021000000000000000000000000
 expect_out "word0 0x21001000  len_ctrl (S2M)"

@@ -660,8 +660,11 @@ TEST(Transport, ARingDumpWithHexGivesEachSidesBytesAsDecodeReadsThem) {
                                [](const std::string& l) { return l.starts_with("t.s:4:"); });
   ASSERT_NE(at, lines.end());
   const std::vector<std::string> got(at, lines.end() - 1);
-  ASSERT_EQ(got.size(), 23U);
+  ASSERT_EQ(got.size(), 26U);
   EXPECT_EQ(got[3],
+            "  each M2S:/S2M: line below is explained by: sbrdma decode desc --chip 0 --die 0 "
+            "'LINE'");
+  EXPECT_EQ(got[4],
             "  slot 5 (word 0, t.s:2): 16 bytes core 0 partition 5 +0x100 -> core 1 partition 5 "
             "+0x200, ring id 1");
   const auto decoded = [](const std::string& line, std::string_view side) {
@@ -678,10 +681,10 @@ TEST(Transport, ARingDumpWithHexGivesEachSidesBytesAsDecodeReadsThem) {
     }
     return soc::decode_descriptor(b);
   };
-  const soc::UdmaDescriptor m2s5 = decoded(got[4], "M2S");
-  const soc::UdmaDescriptor s2m5 = decoded(got[5], "S2M");
-  const soc::UdmaDescriptor m2s6 = decoded(got[7], "M2S");
-  const soc::UdmaDescriptor s2m6 = decoded(got[8], "S2M");
+  const soc::UdmaDescriptor m2s5 = decoded(got[5], "M2S");
+  const soc::UdmaDescriptor s2m5 = decoded(got[6], "S2M");
+  const soc::UdmaDescriptor m2s6 = decoded(got[8], "M2S");
+  const soc::UdmaDescriptor s2m6 = decoded(got[9], "S2M");
   EXPECT_EQ(m2s5.length(), 16U);
   EXPECT_EQ(s2m5.length(), 16U);
   EXPECT_EQ(m2s5.ring_id(), 1U);
@@ -694,13 +697,13 @@ TEST(Transport, ARingDumpWithHexGivesEachSidesBytesAsDecodeReadsThem) {
   EXPECT_EQ(m2s5.addr().v % stride, 0x100U);
   EXPECT_EQ(s2m5.addr().v % stride, 0x200U);
   // The semaphore's pair: 4 bytes each side.
-  EXPECT_EQ(got[9], "t.s:5: .dump ring core=0 engine=3 slots=128:129 hex=yes:");
-  EXPECT_EQ(decoded(got[14], "S2M").length(), 4U);
+  EXPECT_EQ(got[10], "t.s:5: .dump ring core=0 engine=3 slots=128:129 hex=yes:");
+  EXPECT_EQ(decoded(got[16], "S2M").length(), 4U);
   // hex=no is the plain dump; a slot no word wrote has no bytes to show.
-  EXPECT_EQ(got[15], "t.s:6: .dump ring core=0 engine=3 slots=5:6 hex=no:");
-  EXPECT_EQ(got[18], got[3]);
-  EXPECT_EQ(got[19], "t.s:7: .dump ring core=0 engine=3 slots=200:201 hex=yes:");
-  EXPECT_EQ(got[22], "  slot 200: not written");
+  EXPECT_EQ(got[17], "t.s:6: .dump ring core=0 engine=3 slots=5:6 hex=no:");
+  EXPECT_EQ(got[20], got[4]);
+  EXPECT_EQ(got[21], "t.s:7: .dump ring core=0 engine=3 slots=200:201 hex=yes:");
+  EXPECT_EQ(got[25], "  slot 200: not written");
 }
 
 TEST(Transport, AProgramsDumpsTogetherHaveALimit) {
