@@ -144,9 +144,16 @@ std::optional<soc::UdmaDescriptor> Machine::prefetch_failed(UdmaEngine& eng, Dir
   const auto [d, at] = *got;
   if (d.ring_id() != head.ring_id) {  // [CHOICE D2]
     eng.latch_error(dir, soc::err_pref_ring_id(dir));
+    // The id the slot's next lap writes: the ring was written round ahead of the engine (a
+    // writer that does not wait for the engine to take what it wrote before). Other ids are
+    // stale or stray writes.
+    const bool next_lap = d.ring_id() == (head.ring_id + 1) % UdmaQueue::kRingIds;
     const std::string msg = fmt::format(
-        "pref_ring_id: descriptor at slot {} ({:#x}) has ring id {}, expected {}{}", head.offset,
+        "pref_ring_id: descriptor at slot {} ({:#x}) has ring id {}, expected {}{}{}", head.offset,
         at.v, d.ring_id(), head.ring_id,
+        next_lap ? " (the next lap's: the ring was written round ahead of the engine, onto "
+                   "slots it had not taken yet)"
+                 : "",
         options_.ring_id_abort ? fmt::format("; {} engine aborted", soc::direction_name(dir))
                                : std::string());
     record(site, msg);

@@ -87,6 +87,9 @@ class BatchFifo {
 /// One M2S or S2M queue (see the top of this file).
 class UdmaQueue {
  public:
+  /// Ring ids: 2 bits; each wrap of a pointer advances its id by one, modulo this.
+  static constexpr unsigned kRingIds = 1U << soc::kPtrRingId.width();
+
   explicit UdmaQueue(soc::Direction dir);
 
   /// Queues live in the object pool (a machine has thousands, touched at random).
@@ -190,9 +193,6 @@ class UdmaQueue {
   base::Tick not_before;
 
  private:
-  /// Ring ids: 2 bits.
-  static constexpr unsigned kRingIds = 1U << soc::kPtrRingId.width();
-
   [[nodiscard]] std::uint64_t abs_pos(RingPos p) const;
   /// Moves the pointer at `row` by `n` slots (the ring id advancing on each wrap), and
   /// posted() with it if it is the tail or the head.

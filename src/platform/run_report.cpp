@@ -195,8 +195,17 @@ std::vector<base::Error> report_failures(const RunReport& r) {
     if (!f.error.detail.empty()) message += " (" + f.error.detail + ")";
     out.push_back(base::make_error(f.loc, std::move(message)));
   }
-  for (auto& [loc, line] : device_error_lines(r)) {
-    out.push_back(base::make_error(loc, std::move(line)));
+  // The first device errors are the ones to read: later ones mostly follow from them (a
+  // stopped queue refuses each doorbell after), and a run can flag hundreds of thousands.
+  std::vector<std::pair<base::SourceLoc, std::string>> device = device_error_lines(r);
+  for (std::size_t i = 0; i < device.size() && i < kShownDeviceErrorLines; ++i) {
+    out.push_back(base::make_error(device[i].first, std::move(device[i].second)));
+  }
+  if (device.size() > kShownDeviceErrorLines) {
+    out.push_back(base::make_error(fmt::format(
+        "device: ... and {} more lines of device errors ({} device errors in all; the first "
+        "ones are the ones to read, the later ones mostly following from them)",
+        device.size() - kShownDeviceErrorLines, r.device_errors.size())));
   }
   for (const DeadlockWaiter& w : r.deadlock) {
     out.push_back(base::make_error(

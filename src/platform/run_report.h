@@ -120,6 +120,9 @@ std::string format_ns(base::Tick t);
 /// (`core 1: sem[4]=16 (was 0)`), the counters.
 std::vector<std::string> report_state_lines(const RunReport& r);
 
+/// The most device-error lines report_failures gives; more end in one line that counts them.
+inline constexpr std::size_t kShownDeviceErrorLines = 50;
+
 /// One line per failure, without the `error: ` prefix the CLI adds:
 ///   `prog.s:7: core 3: P1: ERROR: DescriptorStream wrote 3 descriptors, expected 5`
 ///   `device: t=1300.000ns core 3 engine 5 M2S queue 0: ...`

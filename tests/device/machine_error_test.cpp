@@ -84,6 +84,12 @@ TEST(MachineErrors, StaleRingIdStopsTheQueueAndLatchesPrefRingId) {
   EXPECT_EQ(e->engine, 4U);
   EXPECT_EQ(e->dir, Direction::kM2S);
   EXPECT_EQ(e->queue, 2U);
+  // Id 2 where 1 is expected is what the slot's next lap writes: the message says so.
+  EXPECT_NE(e->message.find("has ring id 2, expected 1 (the next lap's: the ring was written "
+                            "round ahead of the engine, onto slots it had not taken yet); M2S "
+                            "engine aborted"),
+            std::string::npos)
+      << e->message;
   const QueueState q = rig.queue(ch, Direction::kM2S);
   EXPECT_TRUE(q.stopped);
   EXPECT_EQ(q.head, (RingPos{1, 1}));  // stopped at the stale descriptor
@@ -103,7 +109,10 @@ TEST(MachineErrors, StaleRingIdWithAbortOffLatchesAndContinues) {
   rig.start(ch, 1);
   rig.run();
   EXPECT_EQ(rig.read(0, 2, 0, 256), pattern(256));
-  EXPECT_NE(find_error(rig, "pref_ring_id"), nullptr);
+  const ModelledError* e = find_error(rig, "pref_ring_id");
+  ASSERT_NE(e, nullptr);
+  // Id 3 where 1 is expected is no lap's: no note.
+  EXPECT_TRUE(e->message.ends_with("has ring id 3, expected 1")) << e->message;
   EXPECT_FALSE(rig.queue(ch, Direction::kM2S).stopped);
   EXPECT_EQ(rig.queue(ch, Direction::kM2S).head, (RingPos{1, 1}));
   EXPECT_EQ(
