@@ -174,11 +174,25 @@ std::vector<std::string> report_state_lines(const RunReport& r) {
         u.gens == 1
             ? fmt::format("rdma_desc_gen at word {}{}", u.pc, where)
             : fmt::format("{} rdma_desc_gen words, the first at word {}{}", u.gens, u.pc, where);
-    std::string line = fmt::format(
-        "unstarted: core {}: {} descriptor{} on {} engine{}, written by {}, were never published "
-        "by an rdma_desc_start: no engine saw them",
-        u.core, u.descriptors, u.descriptors == 1 ? "" : "s", u.engines, u.engines == 1 ? "" : "s",
-        words);
+    // A deadlocked core did not reach the start that would have published them: say so
+    // rather than that the program has none.
+    const auto waiter = std::find_if(r.deadlock.begin(), r.deadlock.end(),
+                                     [&](const DeadlockWaiter& w) { return w.core == u.core; });
+    std::string why = "were never published by an rdma_desc_start: no engine saw them";
+    if (waiter != r.deadlock.end()) {
+      const std::string at =
+          waiter->loc.file.empty()
+              ? std::string()
+              : fmt::format(" ({}:{})", base::printable(waiter->loc.file), waiter->loc.line);
+      why = fmt::format(
+          "were not published: the core deadlocked first, waiting at word {}{}; no engine saw "
+          "them",
+          waiter->pc, at);
+    }
+    std::string line =
+        fmt::format("unstarted: core {}: {} descriptor{} on {} engine{}, written by {}, {}", u.core,
+                    u.descriptors, u.descriptors == 1 ? "" : "s", u.engines,
+                    u.engines == 1 ? "" : "s", words, why);
     if (u.dropped > 0) {  // a start would have failed on them
       line += fmt::format("; {} more did not fit, engine {}'s ring being full (D6)", u.dropped,
                           u.first_full);

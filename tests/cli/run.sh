@@ -216,6 +216,12 @@ expect_out "  slot 9 (word 0, $RUN_DATA/dump.s:4): 4 bytes core 0 TPB_0.DGE_MEMO
 check run_beyond 1 - -- run "$RUN_DATA/beyond_partition.s"
 expect_err "beyond_partition.s:3: error: core 0 word 0: rdma_desc_gen: dst_addr range [0x37800, 0x38800) is beyond the 0x38000 (229376) active bytes of an SBUF partition"
 
+# Gens whose start waits forever: the unstarted line names the deadlock, not a missing start.
+printf '.core 1\nrdma_desc_gen local_sem=5 remote_sem=6 remote_core_id=0 dma_engine_mask=0xffff free_dim_bytes=64\nrdma_desc_start wait_mode=ge_imm wait_idx=4 semaphore_value=17\n' >"$(work)/unstarted_deadlock.s"
+check run_unstarted_deadlock 1 - -- run unstarted_deadlock.s
+expect_out "unstarted: core 1: 160 descriptors on 16 engines, written by rdma_desc_gen at word 0 (unstarted_deadlock.s:2), were not published: the core deadlocked first, waiting at word 1 (unstarted_deadlock.s:3); no engine saw them"
+expect_err "unstarted_deadlock.s:3: error: deadlock: core 1 word 1 waits for sem[4] >= 17, current 0"
+
 check run_no_peer 1 - -- run "$RUN_DATA/no_peer.s"
 # A device error is told at the line of the word that wrote the descriptor it stopped at.
 expect_err_first "$RUN_DATA/no_peer.s:4: error: device: t="
