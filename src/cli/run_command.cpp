@@ -206,12 +206,14 @@ int run(const RunArgs& a) {
     cores += fmt::format(" {}", cp.core);
   }
   // The program by the name its diagnostics use (<stdin> for "-"), escaped as they escape it.
-  std::printf("run %s on %s%s; programmed cores:%s\n", base::printable(program_name).c_str(),
+  // The seed too: a failure that depends on the tie order is repeated from this line.
+  const std::string seed_note = opt.seed != 0 ? fmt::format(", tie seed {}", opt.seed) : "";
+  std::printf("run %s on %s%s%s; programmed cores:%s\n", base::printable(program_name).c_str(),
               name.c_str(),
               (platform::topology_file_note(name, loaded->file, loaded->file_params) +
                platform::with_param_overrides(*params))
                   .c_str(),
-              cores.empty() ? " none" : cores.c_str());
+              seed_note.c_str(), cores.empty() ? " none" : cores.c_str());
   for (const std::string& line : platform::outcome_lines(*outcome, opt.debug_log)) {
     std::printf("%s\n", line.c_str());
   }
@@ -248,8 +250,9 @@ void add_run_command(CLI::App& app, Context& ctx) {
       ->check(kNonEmpty);
   cmd->add_flag("--timing-only", args->timing_only,
                 "Skip byte copies (timing, semaphores and errors unchanged)");
-  cmd->add_option("--seed", args->seed,
-                  "Shuffle same-time events reproducibly (0: no shuffle; decimal or 0x-hex)")
+  cmd->add_option("--seed,--tie-seed", args->seed,
+                  "Shuffle same-time events reproducibly (0: no shuffle; decimal or 0x-hex); "
+                  "bench calls it --tie-seed, its --seed seeding the data")
       ->type_name("UINT");
   cmd->add_flag("--no-ring-id-abort", args->no_ring_id_abort,
                 "Latch ring-id mismatches without aborting the engine (D2)");

@@ -312,3 +312,11 @@ if ! sanitized; then
   expect_err_lines 1
   expect_out_file /dev/null
 fi
+
+# --tie-seed is run's --seed under bench's name; the first line names a seed other than 0.
+check run_tie_seed_alias 0 - -- run "$RUN_DATA/dump.s" --tie-seed 7
+expect_out "dump.s on trn2, tie seed 7; programmed cores: 0"
+check run_seed_zero_unnamed 0 - -- run "$RUN_DATA/dump.s" --seed 0
+expect_out "dump.s on trn2; programmed cores: 0"
+check run_seed_twice 1 - -- run "$RUN_DATA/dump.s" --seed 1 --tie-seed 2
+expect_err "--seed/--tie-seed given more than once"
