@@ -138,9 +138,8 @@ base::Result<Machine::Resolved> Machine::resolve(CoreId issuer, base::SocAddr a)
   if (!d) return base::make_error(fmt::format("address {:#x}: {}", a.v, d.error().message));
   // routing id = chip id [CHOICE D9]
   if (d->target.chip >= topology_.num_chips()) {
-    return base::make_error(
-        fmt::format("address {:#x} routes to chip {}, which does not exist ({} chips)", a.v,
-                    d->target.chip, topology_.num_chips()));
+    return base::make_error(fmt::format("address {:#x} routes to {}", a.v,
+                                        missing_chip_message(d->target.chip, topology_)));
   }
   if (!d->hit) {
     return base::make_error(

@@ -168,6 +168,9 @@ base::Result<Topology> builtin_topology(std::string_view name);
 /// `core 42 does not exist (topology trn2 has 8 cores; trn2.48xlarge and trn2u have it:
 /// --topology NAME)`: the built-ins of `t`'s profile that have the core are named.
 std::string missing_core_message(std::string_view core_text, std::uint64_t core, const Topology& t);
+/// "chip 3, which does not exist (topology trn2 has 1 chip; trn2.48xlarge and trn2u have it:
+/// --topology NAME)", for an address that routes past `t`'s chips.
+std::string missing_chip_message(std::uint64_t chip, const Topology& t);
 
 /// Validates `spec` and builds its topology. Errors name the offending field by its JSON path
 /// in the topology file format, e.g. `/links/3/to: chip 17 does not exist (16 chips)`.

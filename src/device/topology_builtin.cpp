@@ -68,36 +68,50 @@ base::Result<Topology> builtin_topology(std::string_view name) {
   return build_topology(*spec);
 }
 
-std::string missing_core_message(std::string_view core_text, std::uint64_t core,
-                                 const Topology& t) {
-  // Each built-in's profile and core count, worked out once: a file of many lines naming a
+namespace {
+
+/// The built-ins of `t`'s profile with more than `n` cores (or chips), named as the hint after a
+/// missing one: "; trn2.48xlarge has it: --topology trn2.48xlarge" or "; A and B have it:
+/// --topology NAME" ("" where none has).
+std::string builtins_that_have(const Topology& t, std::uint64_t n, bool chips) {
+  // Each built-in's profile and counts, worked out once: a file of many lines naming a
   // missing core asks for every line.
   struct Builtin {
     std::string_view name;
     std::string profile;
     std::uint64_t cores;
+    std::uint64_t chips;
   };
   static const std::vector<Builtin> builtins = [] {
     std::vector<Builtin> out;
     for (const std::string_view name : builtin_topology_names()) {
       auto b = builtin_topology(name);
-      if (b.ok()) out.push_back(Builtin{name, b->profile(), b->num_cores()});
+      if (b.ok()) out.push_back(Builtin{name, b->profile(), b->num_cores(), b->num_chips()});
     }
     return out;
   }();
-  std::vector<std::string> with;
+  std::vector<std::string_view> with;
   for (const Builtin& b : builtins) {
-    if (b.profile == t.profile() && core < b.cores) with.emplace_back(b.name);
+    if (b.profile == t.profile() && n < (chips ? b.chips : b.cores)) with.push_back(b.name);
   }
-  std::string out = fmt::format("core {} does not exist (topology {} has {} cores", core_text,
-                                t.name(), t.num_cores());
-  if (with.size() == 1) {
-    out += fmt::format("; {} has it: --topology {}", with[0], with[0]);
-  } else if (!with.empty()) {
-    out += fmt::format("; {} and {} have it: --topology NAME",
-                       fmt::join(with.begin(), with.end() - 1, ", "), with.back());
-  }
-  return out + ")";
+  if (with.size() == 1) return fmt::format("; {} has it: --topology {}", with[0], with[0]);
+  if (with.empty()) return "";
+  return fmt::format("; {} and {} have it: --topology NAME",
+                     fmt::join(with.begin(), with.end() - 1, ", "), with.back());
+}
+
+}  // namespace
+
+std::string missing_core_message(std::string_view core_text, std::uint64_t core,
+                                 const Topology& t) {
+  return fmt::format("core {} does not exist (topology {} has {} cores{})", core_text, t.name(),
+                     t.num_cores(), builtins_that_have(t, core, false));
+}
+
+std::string missing_chip_message(std::uint64_t chip, const Topology& t) {
+  return fmt::format("chip {}, which does not exist (topology {} has {} chip{}{})", chip, t.name(),
+                     t.num_chips(), t.num_chips() == 1 ? "" : "s",
+                     builtins_that_have(t, chip, true));
 }
 
 }  // namespace sbrdma::device

@@ -258,7 +258,7 @@ result: ok"
 mkdir -p "$(work)/errdump" && printf '# core 3 sends to chip 9\nrdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 remote_routing_id=9 dma_engine_mask=0x1 free_dim_bytes=64\nrdma_desc_start\n' >"$(work)/errdump/core3.s"
 check run_folder_device_error_line 1 - -- run errdump
 expect_err "errdump/core3.s:2: error: device: t="
-expect_err "routes to chip 9, which does not exist (1 chips); word 0 wrote this descriptor (ring slot 0)"
+expect_err "routes to chip 9, which does not exist (topology trn2 has 1 chip; trn2.48xlarge and trn2u have it: --topology NAME); word 0 wrote this descriptor (ring slot 0)"
 
 check bench_b_above_e 1 - -- bench allr -r 2 -b 4K -e 1K
 expect_err "error: -b 4096 is larger than -e 1024"

@@ -225,11 +225,11 @@ expect_err "unstarted_deadlock.s:3: error: deadlock: core 1 word 1 waits for sem
 check run_no_peer 1 - -- run "$RUN_DATA/no_peer.s"
 # A device error is told at the line of the word that wrote the descriptor it stopped at.
 expect_err_first "$RUN_DATA/no_peer.s:4: error: device: t="
-expect_err "core 0 engine 0 S2M queue 0: S2M destination: address 0x43003000000000 routes to chip 3, which does not exist (1 chips); word 0 wrote this descriptor (ring slot 0)"
+expect_err "core 0 engine 0 S2M queue 0: S2M destination: address 0x43003000000000 routes to chip 3, which does not exist (topology trn2 has 1 chip; trn2.48xlarge and trn2u have it: --topology NAME); word 0 wrote this descriptor (ring slot 0)"
 expect_out "result: FAILED (0 firmware errors, 1 device error, 0 deadlocked cores, 0 failed expects)"
 # The same fault on all 16 engines (each with its own address): one line names them all.
 check run_no_peer_all_engines 1 - -- run "$RUN_DATA/no_peer_all_engines.s"
-expect_err "no_peer_all_engines.s:4: error: device: t=5500.000ns core 0 engine 0 S2M queue 0: S2M destination: address 0x43003000000000 routes to chip 3, which does not exist (1 chips); word 0 wrote this descriptor (ring slot 0); the same on engines 1-15"
+expect_err "no_peer_all_engines.s:4: error: device: t=5500.000ns core 0 engine 0 S2M queue 0: S2M destination: address 0x43003000000000 routes to chip 3, which does not exist (topology trn2 has 1 chip; trn2.48xlarge and trn2u have it: --topology NAME); word 0 wrote this descriptor (ring slot 0); the same on engines 1-15"
 expect_err_lines 1
 expect_out "result: FAILED (0 firmware errors, 16 device errors, 0 deadlocked cores, 0 failed expects)"
 

@@ -69,6 +69,29 @@ TEST(Topology, CoreIdRoundTripsForEveryBuiltin) {
   }
 }
 
+TEST(Topology, AMissingCoreOrChipNamesTheBuiltinsThatHaveIt) {
+  const Topology trn2 = builtin_topology("trn2").value();
+  const Topology trn2_48 = builtin_topology("trn2.48xlarge").value();
+  const Topology trn2u = builtin_topology("trn2u").value();
+  EXPECT_EQ(missing_chip_message(3, trn2),
+            "chip 3, which does not exist (topology trn2 has 1 chip; trn2.48xlarge and trn2u "
+            "have it: --topology NAME)");
+  EXPECT_EQ(missing_chip_message(16, trn2_48),
+            "chip 16, which does not exist (topology trn2.48xlarge has 16 chips; trn2u has it: "
+            "--topology trn2u)");
+  EXPECT_EQ(missing_chip_message(64, trn2u),
+            "chip 64, which does not exist (topology trn2u has 64 chips)");
+  // Only built-ins of the same profile: trn1's chips are sunda's.
+  EXPECT_EQ(missing_chip_message(1, builtin_topology("trn1").value()),
+            "chip 1, which does not exist (topology trn1 has 1 chip; trn1.32xlarge has it: "
+            "--topology trn1.32xlarge)");
+  EXPECT_EQ(missing_core_message("12", 12, trn2),
+            "core 12 does not exist (topology trn2 has 8 cores; trn2.48xlarge and trn2u have "
+            "it: --topology NAME)");
+  EXPECT_EQ(missing_core_message("512", 512, trn2u),
+            "core 512 does not exist (topology trn2u has 512 cores)");
+}
+
 TEST(Topology, BuiltinCounts) {
   struct Want {
     std::string_view name, profile;

@@ -181,8 +181,8 @@ TEST(Transport, PeerOutsideTheTopology) {
       "dma_engine_mask=0x1 free_dim_bytes=64\nrdma_desc_start\n");
   ASSERT_EQ(o.report.device_errors.size(), 1U);
   EXPECT_EQ(o.report.device_errors[0].message,
-            "S2M destination: address 0x43003000000000 routes to chip 3, which does not exist (1 "
-            "chips)");
+            "S2M destination: address 0x43003000000000 routes to chip 3, which does not exist "
+            "(topology trn2 has 1 chip; trn2.48xlarge and trn2u have it: --topology NAME)");
   EXPECT_FALSE(o.ok());
   // A core id beyond the chip is the firmware's own check.
   EXPECT_EQ(only_error(run_text(".core 0\nrdma_desc_gen local_sem=3 remote_sem=4 "
@@ -338,7 +338,8 @@ TEST(Transport, ADeviceErrorNamesTheWordThatWroteItsDescriptor) {
                      "t.s:5: error: device: t=" +
                      device::format_time(o.report.device_errors[0].time).substr(2) +
                      " core 0 engine 0 S2M queue 0: S2M destination: address 0x43003000000000 "
-                     "routes to chip 3, which does not exist (1 chips); word 2 wrote this "
+                     "routes to chip 3, which does not exist (topology trn2 has 1 chip; "
+                     "trn2.48xlarge and trn2u have it: --topology NAME); word 2 wrote this "
                      "descriptor (ring slot 10); the same on engines 1-15"}));
   // Round the ring: with mask 0x1 each gen puts 130 descriptors on engine 0's S2M ring (128
   // data, the local and the remote semaphore's). After 7 good gens the bad one starts at slot
