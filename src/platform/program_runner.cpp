@@ -453,7 +453,13 @@ std::vector<std::string> outcome_lines(const ProgramOutcome& o, bool with_debug)
   }
   dumps_before({std::numeric_limits<std::size_t>::max(), 0});
   if (o.ok()) {
-    out.emplace_back("result: ok");
+    // Without an expect that was checked, ok only says that nothing failed.
+    const bool checked = std::any_of(o.expects.begin(), o.expects.end(),
+                                     [](const ExpectResult& e) { return !e.skipped; });
+    out.emplace_back(checked             ? "result: ok"
+                     : o.expects.empty() ? "result: ok (no .expect: no error, nothing checked)"
+                                         : "result: ok (every .expect skipped: no error, nothing "
+                                           "checked)");
   } else {
     const RunReport& r = o.report;
     out.push_back(fmt::format(

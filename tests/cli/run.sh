@@ -210,6 +210,8 @@ expect_out "buf_ptr -> chip 0 TPB_1.STATE_BUF +0x4000 partition 0 byte 0x4000"
 expect_out "  (seen from chip 0 die 1, the issuing core's: --chip and --die set it)"
 # Rings hold descriptors in every mode: only the SBUF dumps are skipped.
 check run_dump_timing_only 0 - -- run "$RUN_DATA/dump.s" --timing-only
+# Its one expect is a data expect, skipped: ok says nothing was checked.
+expect_out "result: ok (every .expect skipped: no error, nothing checked)"
 expect_out "dump.s:6: .dump sbuf core=1 addr=0x1ff0 bytes=96 partitions=0:2: skipped (timing-only: no data moved)"
 expect_out "  slot 9 (word 0, $RUN_DATA/dump.s:4): 4 bytes core 0 TPB_0.DGE_MEMORY +0x0 -> core 0 sem[3], ring id 1"
 
@@ -320,3 +322,8 @@ check run_seed_zero_unnamed 0 - -- run "$RUN_DATA/dump.s" --seed 0
 expect_out "dump.s on trn2; programmed cores: 0"
 check run_seed_twice 1 - -- run "$RUN_DATA/dump.s" --seed 1 --tie-seed 2
 expect_err "--seed/--tie-seed given more than once"
+
+# A program without an expect: ok only says no error came.
+printf '.core 0\nevent_semaphore\n' >"$(work)/no_expect.s"
+check run_no_expect 0 - -- run no_expect.s
+expect_out "result: ok (no .expect: no error, nothing checked)"
