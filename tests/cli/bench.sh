@@ -786,3 +786,11 @@ fi
 SBRDMA_MEMORY_LIMIT=lots check bench_memory_limit_malformed 1 - -- bench allr -r 8 -b 1M -n 1 -w 0
 expect_err "SBRDMA_MEMORY_LIMIT"
 expect_out_file /dev/null
+
+# bench.md's recipe: a dumped uint8 all-reduce on 2 ranks checks its own data once given
+# .init and .expect lines (the buffer at byte 0, 8 bytes a partition).
+check dump_recipe_dump 0 - -- bench allr -r 2 -b 1K -d uint8 -n 1 -w 0 --dump-programs recipe
+printf '.init core=0 addr=0 bytes=8 pattern=const:1\n.init core=1 addr=0 bytes=8 pattern=const:2\n.expect sbuf core=0 addr=0 bytes=8 pattern=const:3\n.expect sbuf core=1 addr=0 bytes=8 pattern=const:3\n' >>"$(work)/recipe/core0.s"
+check dump_recipe_run 0 - -- run recipe
+expect_out "recipe/core0.s:14: .expect sbuf core=1 addr=0 bytes=8 pattern=const:3: ok"
+expect_out "result: ok"
