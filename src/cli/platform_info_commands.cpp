@@ -19,6 +19,7 @@
 #include "device/timing_params.h"
 #include "device/topology.h"
 #include "platform/topology_json.h"
+#include "soc/profile.h"
 
 namespace sbrdma::cli {
 namespace {
@@ -56,6 +57,15 @@ std::string format_topology(const Topology& t, const std::string& with) {
       "topology {}{}: profile {}, {} chip{} x {} die{} x {} cores = {} cores, {}\n", t.name(), with,
       t.profile(), t.num_chips(), t.num_chips() == 1 ? "" : "s", t.dies_per_chip(),
       t.dies_per_chip() == 1 ? "" : "s", t.cores_per_die(), t.num_cores(), shape_line(t));
+  // What a program file's addresses and indices range over, per core.
+  if (auto p = soc::find_profile(t.profile())) {
+    const soc::Profile& pr = **p;
+    out += fmt::format(
+        "each core: {} SBUF partitions of {:#x} ({}) bytes (an addr= range's bound), {} "
+        "semaphores, {} DMA engines\n",
+        pr.sbuf_partitions, pr.partition_active.n, pr.partition_active.n, pr.semaphores,
+        pr.dma_engines_per_tpb);
+  }
   out += "chips\n";
   for (device::ChipId c = 0; c < t.num_chips(); ++c) {
     out += fmt::format("  chip {:<3} routing_id {:<3}", c, t.routing_id(c));

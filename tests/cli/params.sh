@@ -176,3 +176,6 @@ check params_with_effect 0 - -- info topology trn2.48xlarge --param c2c_latency=
 expect_err_lines 0
 check params_no_effect_info 0 - -- info topology trn1 --param d2d_latency=1
 expect_err "info topology: note: --param d2d_latency=1 changes nothing on trn1: its chips have one die, and no die-to-die link"
+# The per-core sizes a program file ranges over: partitions and their bytes, semaphores, engines.
+check info_topology_core_sizes 0 - -- info topology trn1
+expect_out "each core: 128 SBUF partitions of 0x30000 (196608) bytes (an addr= range's bound), 256 semaphores, 16 DMA engines"
