@@ -158,3 +158,9 @@ expect_out "hits nothing (chip-relative address 0x1000)"
 # The 32-bit hint's commands keep the flags that change the answer.
 check addr_low_32_bits_flags 0 - -- decode addr 0x020a1038 --profile sunda --chip 5
 expect_out "(D22c): sbrdma decode addr 0x10020a1038 --profile sunda --chip 5"
+# An S2M descriptor read without --s2m (no packet bits, word1 0): the output says which flag
+# reads it; an M2S one gets no such line.
+check desc_s2m_hint 0 - -- decode desc 00010001 00000000 00400000 30005800
+expect_out "(FIRST and LAST clear and word1 0, as in an S2M descriptor: --s2m reads it as one)"
+check desc_s2m_no_hint 0 - -- decode desc --s2m 00010001 00000000 00400000 30005800
+expect_out "len_ctrl (S2M)"
