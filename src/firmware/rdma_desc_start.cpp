@@ -117,9 +117,11 @@ std::string PoolFirmware::stream_error_detail(Role role) const {
   const std::string engines =
       full.size() == 1 ? fmt::format("engine {}'s ring was full", full.front())
                        : fmt::format("{} rings were full, engine {}'s", full.size(), full.front());
+  // The firmware's two counts are of every engine's ring together; the one named is one ring's.
   return fmt::format(
-      "{}: the rdma_desc_gen words since the last rdma_desc_start put {} descriptors on it, and a "
-      "ring of {} holds at most {} until a start publishes them, D6",
+      "those counts are every engine's together; {}: the rdma_desc_gen words since the last "
+      "rdma_desc_start put {} descriptors on it, and a ring of {} holds at most {} until a start "
+      "publishes them, D6",
       engines, first.expected, stream.depth(), stream.depth() - 1);
 }
 

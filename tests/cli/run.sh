@@ -143,7 +143,7 @@ check run_no_gen 1 - -- run "$RUN_DATA/no_gen.s"
 expect_err "no_gen.s:3: error: core 1 word 0: rdma_desc_start: no rdma_desc_gen since the last start: nothing to start"
 
 check run_ring_full 1 - -- run "$RUN_DATA/ring_full.s"
-expect_err "ring_full.s:6: error: core 0 word 2: P0: ERROR: DescriptorStream wrote 1053 descriptors, expected 1058 (engine 0's ring was full: the rdma_desc_gen words since the last rdma_desc_start put 1028 descriptors on it, and a ring of 1024 holds at most 1023 until a start publishes them, D6)"
+expect_err "ring_full.s:6: error: core 0 word 2: P0: ERROR: DescriptorStream wrote 1053 descriptors, expected 1058 (those counts are every engine's together; engine 0's ring was full: the rdma_desc_gen words since the last rdma_desc_start put 1028 descriptors on it, and a ring of 1024 holds at most 1023 until a start publishes them, D6)"
 
 # .expect sbuf takes a pattern, as .init writes it, instead of another region.
 check run_expect_pattern 1 - -- run "$RUN_DATA/expect_pattern.s"

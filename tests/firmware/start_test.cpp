@@ -312,14 +312,14 @@ TEST(RdmaDescStart, TheStreamErrorsDetailNamesTheFullRing) {
   };
   // One engine: 128 partitions + 2 semaphore descriptors on a ring of 31 usable slots.
   EXPECT_EQ(detail_of(0x1),
-            "engine 0's ring was full: the rdma_desc_gen words since the last rdma_desc_start put "
-            "130 descriptors on it, and a ring of 32 holds at most 31 until a start publishes "
-            "them, D6");
+            "those counts are every engine's together; engine 0's ring was full: the "
+            "rdma_desc_gen words since the last rdma_desc_start put 130 descriptors on it, and a "
+            "ring of 32 holds at most 31 until a start publishes them, D6");
   // Engines 1 and 2: 64 + 2 each; the first full one is told.
   EXPECT_EQ(detail_of(0x6),
-            "2 rings were full, engine 1's: the rdma_desc_gen words since the last "
-            "rdma_desc_start put 66 descriptors on it, and a ring of 32 holds at most 31 until a "
-            "start publishes them, D6");
+            "those counts are every engine's together; 2 rings were full, engine 1's: the "
+            "rdma_desc_gen words since the last rdma_desc_start put 66 descriptors on it, and a "
+            "ring of 32 holds at most 31 until a start publishes them, D6");
 }
 
 TEST(RdmaDescStart, TheStreamErrorsDetailNamesARoleWordThatDisagrees) {

@@ -129,9 +129,9 @@ TEST(Transport, RingTooSmallIsTheDescriptorStreamError) {
       "trn2", opt);
   EXPECT_EQ(only_error(o),
             "t.s:3: error: core 0 word 1: P0: ERROR: DescriptorStream wrote 46 descriptors, "
-            "expected 145 (engine 0's ring was full: the rdma_desc_gen words since the last "
-            "rdma_desc_start put 130 descriptors on it, and a ring of 32 holds at most 31 until a "
-            "start publishes them, D6)");
+            "expected 145 (those counts are every engine's together; engine 0's ring was full: "
+            "the rdma_desc_gen words since the last rdma_desc_start put 130 descriptors on it, "
+            "and a ring of 32 holds at most 31 until a start publishes them, D6)");
 }
 
 TEST(Transport, DeadlockNamesCoreSemaphoreConditionAndValue) {
