@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -10,6 +11,7 @@
 #include <tuple>
 
 #include "base/check.h"
+#include "base/nearest_name.h"
 #include "base/printable.h"
 #include "firmware/config.h"
 #include "isa/assembler.h"
@@ -163,9 +165,13 @@ class Parser {
             fmt::format("unknown .dump kind '{}' (sbuf or ring)", base::printable_brief(args[0]))));
       }
     } else {
+      static constexpr std::array<std::string_view, 5> kDirectives{".core", ".init", ".expect",
+                                                                   ".dump", ".raw"};
+      const auto near = base::nearest_name(name, kDirectives);
       errors.add(base::make_error(
-          fmt::format("unknown directive '{}' (.core, .init, .expect, .dump, .raw)",
-                      base::printable_brief(name))));
+          fmt::format("unknown directive '{}'{} (.core, .init, .expect, .dump, .raw)",
+                      base::printable_brief(name),
+                      near ? fmt::format("; did you mean '{}'?", *near) : std::string())));
     }
     return errors.done();
   }

@@ -198,7 +198,12 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
       {".expect sbuf core=0 addr=0 bytes=4 partitions=0:1 equals core=1 addr=0 partitions=0:1",
        "p.s:1: error: duplicate key 'partitions' for .expect sbuf (give it once)"},
       {".expected sem",
-       "p.s:1: error: unknown directive '.expected' (.core, .init, .expect, .dump, .raw)"},
+       "p.s:1: error: unknown directive '.expected'; did you mean '.expect'? (.core, .init, "
+       ".expect, .dump, .raw)"},
+      {".coer 1",
+       "p.s:1: error: unknown directive '.coer'; did you mean '.core'? (.core, .init, .expect, "
+       ".dump, .raw)"},
+      {".xyz 1", "p.s:1: error: unknown directive '.xyz' (.core, .init, .expect, .dump, .raw)"},
       {".dump", "p.s:1: error: .dump needs a kind: sbuf or ring"},
       {".dump sem core=0", "p.s:1: error: unknown .dump kind 'sem' (sbuf or ring)"},
       {".dump ring core=0", "p.s:1: error: missing key 'engine' for .dump ring"},
