@@ -19,6 +19,7 @@
 #include "cli/commands.h"
 #include "cli/file_io.h"
 #include "cli/numbers.h"
+#include "cli/program_input.h"
 #include "device/topology.h"
 #include "isa/assembler.h"
 #include "isa/binary_io.h"
@@ -51,10 +52,11 @@ struct AsmArgs {
   std::string topology;  ///< with --core: whose cores the file numbers
 };
 
-/// Core `core`'s words of the program file `input`, read as `sbrdma run` reads it on
-/// `topology`, into `words`; the errors (every one of the file's, or why there are none).
-std::vector<base::Error> program_core_words(const Input& input, std::uint64_t core,
-                                            const std::string& topology,
+/// Core `core`'s words of the program at `path` (a program file, or a folder of coreN.s files),
+/// read as `sbrdma run` reads it on `topology`, into `words`; the errors (every one of the
+/// program's, or why there are none). `out` (-o) may be none of the files read.
+std::vector<base::Error> program_core_words(const std::string& path, std::uint64_t core,
+                                            const std::string& topology, const std::string& out,
                                             std::vector<isa::Word>& words) {
   auto loaded = platform::load_topology_and_params(topology, {});
   if (!loaded) return {flag_error("--topology", loaded.error())};
@@ -65,10 +67,16 @@ std::vector<base::Error> program_core_words(const Input& input, std::uint64_t co
   }
   auto profile = soc::find_profile(topo.profile());
   if (!profile) return {profile.error()};
-  platform::ProgramParse parsed = platform::parse_program(input.data, input.name, topo, **profile);
-  if (!parsed.ok()) return std::move(parsed.errors);
+  auto input = read_program_input(path, topo, **profile, "asm");
+  if (!input) return {input.error()};
+  // Every file read, a folder's too, and the topology's: -o replaces none of them.
+  std::vector<std::pair<std::string_view, std::string>> inputs{
+      {"--topology", platform::topology_file(topology)}};
+  for (const std::string& f : input->parsed.program.files) inputs.emplace_back("a program file", f);
+  if (auto st = check_not_an_input("-o", out, inputs); !st) return {st.error()};
+  if (!input->parsed.ok()) return std::move(input->parsed.errors);
   std::string with;
-  for (platform::CoreProgram& cp : parsed.program.cores) {
+  for (platform::CoreProgram& cp : input->parsed.program.cores) {
     if (cp.words.empty()) continue;  // a `.core` line alone gives the core no words
     if (cp.core == core) {
       words = std::move(cp.words);
@@ -77,8 +85,8 @@ std::vector<base::Error> program_core_words(const Input& input, std::uint64_t co
     with += fmt::format("{}{}", with.empty() ? "" : ", ", cp.core);
   }
   return {base::make_error(
-      fmt::format("{}: core {} has no words here ({})", base::printable(input.name), core,
-                  with.empty() ? "no core has" : "cores with words: " + with))};
+      fmt::format("{}: core {} has no words here ({})", base::printable(input->name), core,
+                  with.empty() ? "no core has any" : "cores with words: " + with))};
 }
 
 int run_asm(const AsmArgs& a) {
@@ -89,16 +97,16 @@ int run_asm(const AsmArgs& a) {
         base::make_error("--topology: only with --core (it numbers a program file's "
                          "cores)"));
   }
-  auto input = read_text_input(a.in);
-  if (!input.ok()) return fail(input.error());
   std::vector<isa::Word> words;
   if (!a.core.empty()) {
     auto core = parse_flag_u64("--core", a.core);
     if (!core) return fail(core.error());
     const std::vector<base::Error> errors =
-        program_core_words(*input, *core, a.topology.empty() ? "trn2" : a.topology, words);
+        program_core_words(a.in, *core, a.topology.empty() ? "trn2" : a.topology, a.out, words);
     if (!errors.empty()) return fail(errors);
   } else {
+    auto input = read_text_input(a.in);
+    if (!input.ok()) return fail(input.error());
     const isa::AsmResult r = isa::assemble(input->data, input->name);
     if (!r.ok()) return fail(r.errors);
     words = r.word_list();

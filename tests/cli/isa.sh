@@ -119,6 +119,10 @@ expect_err "rdma_desc_gen.hex: error: truncated: 387 bytes is not a multiple of 
 printf '%s\n' 'rdma_desc_start  # 63 characters: one word with its newline xxx' >"$(work)/word_sized.s"
 check disasm_text_of_a_word 1 - -- disasm word_sized.s
 expect_err "word_sized.s: error: 64 bytes of text lines, not binary words: hex words need --hex, assembly 'sbrdma asm'"
+# Lines that end in a lone CR (classic Mac text) are text lines too.
+printf 'rdma_desc_start\rrdma_desc_start\rrdma_desc_start\rrdma_desc_start\r' >"$(work)/cr_word_sized.s"
+check disasm_text_of_a_word_cr 1 - -- disasm cr_word_sized.s
+expect_err "cr_word_sized.s: error: 64 bytes of text lines, not binary words"
 expect_err_lines 1
 # A comment may hold any byte (a form feed here); a program file too.
 printf 'rdma_desc_start\n# page\f\n' >"$(work)/ff.s"
@@ -233,3 +237,18 @@ printf 'rdma_desc_start\rrdma_desc_start\r\rfrob\r' >"$(work)/cr.s"
 check asm_lone_cr_lines 1 - -- asm cr.s
 expect_err "cr.s:4: error: unknown mnemonic 'frob'"
 expect_err_lines 1
+# asm --core reads a folder as run does, and -o may name no file it reads (the topology's too).
+mkdir -p "$(work)/asmdir" && printf 'rdma_desc_start\n.expect sem core=0 idx=0 value=0\n' >"$(work)/asmdir/core2.s"
+check asm_core_folder 0 - -- asm --core 2 asmdir --hex
+expect_out "f010000000000000000000000900000000000000"
+check asm_core_folder_out_is_input 1 - -- asm --core 2 asmdir -o asmdir/core2.s
+expect_err "sbrdma: error: -o asmdir/core2.s: that is a program file (asmdir/core2.s), an input of this run"
+cp "$DIR/../data/topology/line3_sunda.json" "$(work)/asm_topo.json"
+check asm_core_out_is_topology 1 - -- asm --core 0 --topology asm_topo.json two_cores.s -o asm_topo.json
+expect_err "sbrdma: error: -o asm_topo.json: that is --topology (asm_topo.json), an input of this run"
+check asm_core_topology_kept 0 - -- info topology asm_topo.json
+check asm_core_no_words_at_all 1 "$(work)/two_cores.s" -- asm --core 3 -
+expect_err "core 3 has no words here (cores with words: 0, 1)"
+printf '.core 0\n' >"$(work)/only_core_line.s"
+check asm_core_none_has_any 1 - -- asm --core 0 only_core_line.s
+expect_err "sbrdma: error: only_core_line.s: core 0 has no words here (no core has any)"
