@@ -25,7 +25,8 @@ base::Result<std::vector<Word>> words_from_bytes(std::span<const std::uint8_t> b
   // Lines of printable ASCII are text, whatever their length: an assembled word's byte 1 is
   // its length, 0x10, and a text file of 64 bytes read as a word gave an 'illegal opcode'.
   const bool lines_of_ascii =
-      std::find(bytes.begin(), bytes.end(), std::uint8_t{'\n'}) != bytes.end() &&
+      std::any_of(bytes.begin(), bytes.end(),
+                  [](std::uint8_t b) { return b == '\n' || b == '\r'; }) &&  // a line break
       std::all_of(bytes.begin(), bytes.end(), [](std::uint8_t b) {
         return (b >= 0x20 && b < 0x7f) || b == '\n' || b == '\r' || b == '\t';
       });
