@@ -161,17 +161,26 @@ int run_decode_desc(const DescArgs& a) {
   if (!view) return fail(view.error());
   std::string joined;  // the groups of digits in the order given
   for (const std::string& h : a.hex) joined += (joined.empty() ? "" : " ") + h;
-  // A line of `.dump ring ... hex=yes` as printed: its M2S: or S2M: tag says which side.
-  std::string_view text = joined;
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  // A line of `.dump ring ... hex=yes` as printed: its M2S: or S2M: tag says which side. The
+  // tag becomes blanks, so a bad digit's position is the one in the line as given.
   std::optional<soc::Direction> tagged;
-  for (const soc::Direction d : {soc::Direction::kM2S, soc::Direction::kS2M}) {
-    const std::string tag = std::string(soc::direction_name(d)) + ":";
-    if (text.starts_with(tag)) {
-      tagged = d;
-      text.remove_prefix(tag.size());
+  const auto tag_at = [&](std::size_t from) -> std::optional<soc::Direction> {
+    const std::size_t at = joined.find_first_not_of(" \t", from);
+    if (at == std::string::npos) return std::nullopt;
+    for (const soc::Direction d : {soc::Direction::kM2S, soc::Direction::kS2M}) {
+      const std::string tag = std::string(soc::direction_name(d)) + ":";
+      if (joined.compare(at, tag.size(), tag) == 0) {
+        joined.replace(at, tag.size(), tag.size(), ' ');
+        return d;
+      }
     }
+    return std::nullopt;
+  };
+  tagged = tag_at(0);
+  if (tagged && tag_at(0)) {
+    return fail(base::make_error("HEX: two M2S:/S2M: tags; a line of .dump ring's has one"));
   }
+  const std::string_view text = joined;
   if (tagged == soc::Direction::kM2S && a.s2m) {
     return fail(base::make_error("--s2m: the descriptor is tagged M2S: (drop one of the two)"));
   }

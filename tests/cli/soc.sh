@@ -164,3 +164,8 @@ check desc_s2m_hint 0 - -- decode desc 00010001 00000000 00400000 30005800
 expect_out "(FIRST and LAST clear and word1 0, as in an S2M descriptor: --s2m reads it as one)"
 check desc_s2m_no_hint 0 - -- decode desc --s2m 00010001 00000000 00400000 30005800
 expect_out "len_ctrl (S2M)"
+# A pasted dump line's bad digit is told at its place in the line as given; two tags are refused.
+check desc_tag_position 1 - -- decode desc "    M2S: 0400000d 0300080g 00000040 20000000"
+expect_err "sbrdma: error: descriptor hex: 'g' at position 26 is not a hex digit"
+check desc_two_tags 1 - -- decode desc "S2M: M2S: 04000001 00000000 0c187002 28000000"
+expect_err "sbrdma: error: HEX: two M2S:/S2M: tags; a line of .dump ring's has one"
