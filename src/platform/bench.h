@@ -208,7 +208,8 @@ std::optional<base::Error> wrong_data_error(const BenchResult& r);
 
 /// A time in microseconds as the table and the progress lines show it: two decimals, or
 /// more where a time above zero would show as 0.00 (zeroed costs, `--param`): two significant
-/// digits, down to the model's picosecond (`0.0035`, `0.000001`).
+/// digits, down to the model's picosecond (`0.0035`, `0.000001`; under half a picosecond,
+/// a mean's, in e-notation: `4.0e-07`).
 std::string time_us_text(double us);
 
 /// The table, `Avg bus bandwidth` line(s) and the closing cost line, as `sbrdma bench`

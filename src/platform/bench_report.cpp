@@ -101,12 +101,19 @@ std::optional<base::Error> wrong_data_error(const BenchResult& r) {
 }
 
 std::string time_us_text(double us) {
+  if (!(us > 0 && us < 0.005)) return fmt::format("{:.2f}", us);  // 0.00 at two decimals
   int decimals = 2;
-  if (us > 0 && us < 0.005) {                                           // 0.00 at two decimals
-    while (decimals < 6 && us < std::pow(10.0, -decimals)) ++decimals;  // the first digit's
-    decimals = std::min(decimals + 1, 6);  // and one more; 1e-6 us is 1 ps
+  while (decimals < 6 && us < std::pow(10.0, -decimals)) ++decimals;  // the first digit's
+  decimals = std::min(decimals + 1, 6);  // and one more; 1e-6 us is 1 ps
+  // Rounding up to the next power of ten (0.000995 to 0.00100) gains a digit: drop it.
+  if (decimals > 3 && std::stod(fmt::format("{:.{}f}", us, decimals)) >=
+                          std::pow(10.0, 2 - decimals) * (1 - 1e-9)) {
+    --decimals;
   }
-  return fmt::format("{:.{}f}", us, decimals);
+  std::string text = fmt::format("{:.{}f}", us, decimals);
+  // Under half a picosecond (a mean of a few ps-long iterations): the figure, not 0.000000.
+  if (std::stod(text) == 0) text = fmt::format("{:.1e}", us);
+  return text;
 }
 
 std::string format_table(const BenchOptions& o, const BenchResult& r) {

@@ -126,6 +126,14 @@ DumpResult dump_ring(const Simulation& sim, const RingDump& d) {
     r.lines.push_back(std::move(line));
     written = std::max(written, sim.ring_slots_written(d.core, roles[i], d.engine));
   }
+  const auto [first, end] =
+      d.slots
+          ? *d.slots
+          : std::pair{0U, static_cast<unsigned>(std::min<std::uint64_t>(written, cfg.ring_depth))};
+  if (first == end) {
+    r.lines.emplace_back("  no descriptor was written to these rings");
+    return r;
+  }
   if (d.hex) {
     const device::Topology& topo = sim.topology();
     const device::CoreLoc loc = topo.locate(d.core);
@@ -136,14 +144,6 @@ DumpResult dump_ring(const Simulation& sim, const RingDump& d) {
         "  each M2S:/S2M: line below is explained by: sbrdma decode desc{} --chip {} --die {} "
         "'LINE'",
         profile, topo.routing_id(loc.chip), loc.die));
-  }
-  const auto [first, end] =
-      d.slots
-          ? *d.slots
-          : std::pair{0U, static_cast<unsigned>(std::min<std::uint64_t>(written, cfg.ring_depth))};
-  if (first == end) {
-    r.lines.emplace_back("  no descriptor was written to these rings");
-    return r;
   }
   const std::array<std::vector<std::optional<ErrorOrigin>>, 2> writers{
       sim.ring_writers(d.core, roles[0], d.engine), sim.ring_writers(d.core, roles[1], d.engine)};

@@ -211,15 +211,18 @@ std::vector<base::Error> report_failures(const RunReport& r) {
   }
   // The first device errors are the ones to read: later ones mostly follow from them (a
   // stopped queue refuses each doorbell after), and a run can flag hundreds of thousands.
+  // A line that would count a single line is that line.
   std::vector<std::pair<base::SourceLoc, std::string>> device = device_error_lines(r);
-  for (std::size_t i = 0; i < device.size() && i < kShownDeviceErrorLines; ++i) {
+  const std::size_t shown =
+      device.size() > kShownDeviceErrorLines + 1 ? kShownDeviceErrorLines : device.size();
+  for (std::size_t i = 0; i < shown; ++i) {
     out.push_back(base::make_error(device[i].first, std::move(device[i].second)));
   }
-  if (device.size() > kShownDeviceErrorLines) {
+  if (device.size() > shown) {
     out.push_back(base::make_error(fmt::format(
         "device: ... and {} more lines of device errors ({} device errors in all; the first "
         "ones are the ones to read, the later ones mostly following from them)",
-        device.size() - kShownDeviceErrorLines, r.device_errors.size())));
+        device.size() - shown, r.device_errors.size())));
   }
   for (const DeadlockWaiter& w : r.deadlock) {
     out.push_back(base::make_error(

@@ -120,7 +120,8 @@ std::string format_ns(base::Tick t);
 /// (`core 1: sem[4]=16 (was 0)`), the counters.
 std::vector<std::string> report_state_lines(const RunReport& r);
 
-/// The most device-error lines report_failures gives; more end in one line that counts them.
+/// The most device-error lines report_failures gives before one that counts the rest (at
+/// least two: a single one more is given as it is).
 inline constexpr std::size_t kShownDeviceErrorLines = 50;
 
 /// One line per failure, without the `error: ` prefix the CLI adds:

@@ -624,6 +624,11 @@ TEST(BenchSweep, ATimeAboveZeroNeverShowsAsZero) {
   EXPECT_EQ(time_us_text(0.00052), "0.00052");
   EXPECT_EQ(time_us_text(0.0000123), "0.000012");
   EXPECT_EQ(time_us_text(0.000001), "0.000001");  // 1 ps, the model's tick
+  // Rounding up to a power of ten keeps two digits; under half a picosecond (a mean) shows.
+  EXPECT_EQ(time_us_text(0.000995), "0.0010");
+  EXPECT_EQ(time_us_text(0.0049999), "0.0050");
+  EXPECT_EQ(time_us_text(0.0009996), "0.0010");
+  EXPECT_EQ(time_us_text(0.0000004), "4.0e-07");
   // The table and the column widths take the same text.
   BenchOptions o = ring_allreduce({4096, 8192});
   BenchResult r = rows_of({{collectives::Algorithm::kRing, {1, 2}}});

@@ -73,6 +73,11 @@ TEST(RunReport, AtMostFiftyDeviceErrorLinesThenACount) {
     r.device_errors.push_back(engine_error(1000 * (c + 1), c, 0, "stopped"));
   }
   EXPECT_EQ(messages(r).size(), kShownDeviceErrorLines);
+  // One line more is given as it is, not counted.
+  r.device_errors.push_back(engine_error(99999, 99, 0, "stopped"));
+  EXPECT_EQ(messages(r).back(), "device: t=99.999ns core 99 engine 0 M2S queue 0: stopped");
+  EXPECT_EQ(messages(r).size(), kShownDeviceErrorLines + 1);
+  r.device_errors.pop_back();
   for (unsigned c = 0; c < 10; ++c) {
     r.device_errors.push_back(engine_error(100000 + c, 100 + c, 0, "stopped"));
     r.device_errors.push_back(engine_error(100000 + c, 100 + c, 1, "stopped"));  // folds

@@ -705,6 +705,13 @@ TEST(Transport, ARingDumpWithHexGivesEachSidesBytesAsDecodeReadsThem) {
   EXPECT_EQ(got[20], got[4]);
   EXPECT_EQ(got[21], "t.s:7: .dump ring core=0 engine=3 slots=200:201 hex=yes:");
   EXPECT_EQ(got[25], "  slot 200: not written");
+  // A ring no word wrote has no bytes, and no command to explain them.
+  const ProgramOutcome none =
+      run_text(".core 1\nevent_semaphore\n.dump ring core=1 engine=2 hex=yes\n");
+  const std::vector<std::string> nl = outcome_lines(none, false);
+  const auto head = std::find(nl.begin(), nl.end(), "t.s:3: .dump ring core=1 engine=2 hex=yes:");
+  ASSERT_EQ(std::distance(head, nl.end()), 5) << "heading, two queues, the note, the result";
+  EXPECT_EQ(*(head + 3), "  no descriptor was written to these rings");
 }
 
 TEST(Transport, AProgramsDumpsTogetherHaveALimit) {
