@@ -67,7 +67,9 @@ std::vector<base::Error> program_core_words(const std::string& path, std::uint64
   }
   auto profile = soc::find_profile(topo.profile());
   if (!profile) return {profile.error()};
-  auto input = read_program_input(path, topo, **profile, "asm");
+  // A file's words before any `.core` line are the asked core's: one coreN.s file of a
+  // folder is such a file.
+  auto input = read_program_input(path, topo, **profile, "asm", static_cast<device::CoreId>(core));
   if (!input) return {input.error()};
   // Every file read, a folder's too, and the topology's: -o replaces none of them.
   std::vector<std::pair<std::string_view, std::string>> inputs{

@@ -111,8 +111,8 @@ base::Result<platform::ProgramParse> parse_program_folder(const std::string& dir
 
 base::Result<ProgramInput> read_program_input(const std::string& path,
                                               const device::Topology& topology,
-                                              const soc::Profile& profile,
-                                              std::string_view command) {
+                                              const soc::Profile& profile, std::string_view command,
+                                              std::optional<device::CoreId> first_core) {
   std::error_code ec;
   if (path != "-" && std::filesystem::is_directory(path, ec)) {  // bench --dump-programs'
     std::vector<std::string> skipped;
@@ -126,8 +126,8 @@ base::Result<ProgramInput> read_program_input(const std::string& path,
   }
   auto text = read_text_input(path);
   if (!text) return text.error();
-  return ProgramInput{platform::parse_program(text->data, text->name, topology, profile),
-                      text->name};
+  return ProgramInput{
+      platform::parse_program(text->data, text->name, topology, profile, first_core), text->name};
 }
 
 }  // namespace sbrdma::cli

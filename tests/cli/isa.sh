@@ -252,3 +252,9 @@ expect_err "core 3 has no words here (cores with words: 0, 1)"
 printf '.core 0\n' >"$(work)/only_core_line.s"
 check asm_core_none_has_any 1 - -- asm --core 0 only_core_line.s
 expect_err "sbrdma: error: only_core_line.s: core 0 has no words here (no core has any)"
+# One coreN.s file of a folder, directives and all: its words (before any .core line) are the
+# asked core's, the same words the folder gives.
+check asm_core_one_folder_file 0 - -- asm --core 2 asmdir/core2.s --hex
+expect_out_lines "f010000000000000000000000900000000000000"
+check asm_core_plain_file_is_a_program 1 - -- asm asmdir/core2.s
+expect_err "asmdir/core2.s:2: error: unknown directive '.expect'"
