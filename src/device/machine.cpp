@@ -65,8 +65,7 @@ Machine::Machine(sim::Kernel& kernel, Topology topology, soc::AddressMap map,
   posted_.resize(n);
   const PageBacking sbuf_backing = options.dense_sbuf ? PageBacking::kDense : PageBacking::kSparse;
   for (CoreId c = 0; c < n; ++c) {
-    const CoreLoc loc = topology_.locate(c);
-    chip_die_.push_back(soc::ChipDie{topology_.routing_id(loc.chip), loc.die});
+    chip_die_.push_back(topology_.chip_die(c));
     cores_.push_back(std::make_unique<CoreState>(kernel, c, p, sbuf_backing));
     buses_.push_back(std::make_unique<CoreBus>(*this, c));
   }

@@ -30,6 +30,7 @@
 #include "device/params_units.h"
 #include "device/timing_params.h"
 #include "device/topology_spec.h"
+#include "soc/address.h"
 
 namespace sbrdma::device {
 
@@ -99,6 +100,12 @@ class Topology {
   [[nodiscard]] CoreLoc locate(CoreId core) const;
   /// The routing id a peer on `chip` is reached by (= chip id, [CHOICE D9]).
   [[nodiscard]] unsigned routing_id(ChipId chip) const { return chip; }
+  /// Where `core` sees SoC addresses from: its chip's routing id and its die (the issuer an
+  /// address map decodes for).
+  [[nodiscard]] soc::ChipDie chip_die(CoreId core) const {
+    const CoreLoc loc = locate(core);
+    return soc::ChipDie{routing_id(loc.chip), loc.die};
+  }
 
   /// The chip network's shape; `dims()` is empty for kLinks.
   [[nodiscard]] ChipShape shape() const { return shape_; }

@@ -135,15 +135,14 @@ DumpResult dump_ring(const Simulation& sim, const RingDump& d) {
     return r;
   }
   if (d.hex) {
-    const device::Topology& topo = sim.topology();
-    const device::CoreLoc loc = topo.locate(d.core);
+    const soc::ChipDie view = sim.topology().chip_die(d.core);
     const std::string profile = m.profile().name == soc::cayman_profile().name
                                     ? std::string()
                                     : fmt::format(" --profile {}", m.profile().name);
     r.lines.push_back(fmt::format(
         "  each M2S:/S2M: line below is explained by: sbrdma decode desc{} --chip {} --die {} "
         "'LINE'",
-        profile, topo.routing_id(loc.chip), loc.die));
+        profile, view.chip, view.die));
   }
   const std::array<std::vector<std::optional<ErrorOrigin>>, 2> writers{
       sim.ring_writers(d.core, roles[0], d.engine), sim.ring_writers(d.core, roles[1], d.engine)};

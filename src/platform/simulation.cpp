@@ -512,9 +512,8 @@ std::vector<device::CoreId> Simulation::program_cores() const {
 
 std::string Simulation::place_of(device::CoreId core, base::SocAddr a) const {
   const device::Topology& topo = topology();
-  const device::CoreLoc loc = topo.locate(core);
   const soc::AddressMap& map = machine_->address_map();
-  auto d = map.decode(a, soc::ChipDie{topo.routing_id(loc.chip), loc.die});
+  auto d = map.decode(a, topo.chip_die(core));
   if (d && d->hit && d->hit->region->core >= 0 && d->target.chip < topo.num_chips()) {
     const auto tpb = static_cast<unsigned>(d->hit->region->core);  // routing id = chip id (D9)
     const device::CoreId peer =
