@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <span>
 #include <tuple>
 #include <unordered_map>
 
@@ -44,6 +45,12 @@ std::string without_hex(const std::string& m) {
   return out;
 }
 
+/// Device-error lines: the first of them, and how many there are.
+struct DeviceErrorLines {
+  std::vector<std::pair<base::SourceLoc, std::string>> lines;
+  std::size_t total = 0;
+};
+
 /// Device errors, one line per kind, each at the source line of the word it comes from when
 /// that is known (the word that wrote its descriptor, or issued its access): errors of one
 /// core's queues that differ only in the engine (and the hex numbers of the message) and come
@@ -51,11 +58,12 @@ std::string without_hex(const std::string& m) {
 /// named (an engine's second error is a line of its own). In order of time, then core, engine,
 /// direction, queue and message: errors of one tick read the same whatever order a tie seed
 /// gave them. `sbrdma bench` reports a failed run's errors the same way, without origins.
-std::vector<std::pair<base::SourceLoc, std::string>> device_error_lines(const RunReport& r) {
+/// Only the first `max_lines` are formatted (all of them where one more would be left).
+DeviceErrorLines device_error_lines(const RunReport& r, std::size_t max_lines) {
+  DeviceErrorLines out;
   struct Kind {
     const device::ModelledError* first;
     const ErrorOrigin* origin;
-    std::string key;
     std::vector<unsigned> engines;  ///< the others'
     base::Tick last;
   };
@@ -85,10 +93,9 @@ std::vector<std::pair<base::SourceLoc, std::string>> device_error_lines(const Ru
     const device::ModelledError& e = r.device_errors[i];
     const ErrorOrigin* origin = origin_of(i);
     if (!e.engine) {  // not an engine's: told alone
-      kinds.push_back(Kind{&e, origin, {}, {}, e.time});
+      kinds.push_back(Kind{&e, origin, {}, e.time});
       continue;
     }
-    std::string key = without_hex(e.message);
     const auto opt = [](const auto& v) { return v ? static_cast<std::int64_t>(*v) : -1; };
     std::string group_key = fmt::format("{}/{}/{}/", e.core, opt(e.dir), opt(e.queue));
     if (origin != nullptr) {
@@ -96,7 +103,7 @@ std::vector<std::pair<base::SourceLoc, std::string>> device_error_lines(const Ru
     } else {
       group_key += "-/";
     }
-    group_key += key;
+    group_key += without_hex(e.message);
     Group& g = groups[group_key];
     const std::size_t j = g.seen[*e.engine]++;
     if (j < g.kinds.size()) {
@@ -105,11 +112,14 @@ std::vector<std::pair<base::SourceLoc, std::string>> device_error_lines(const Ru
       k.last = std::max(k.last, e.time);
     } else {
       g.kinds.push_back(kinds.size());
-      kinds.push_back(Kind{&e, origin, std::move(key), {}, e.time});
+      kinds.push_back(Kind{&e, origin, {}, e.time});
     }
   }
-  std::vector<std::pair<base::SourceLoc, std::string>> out;
-  for (Kind& k : kinds) {
+  // Lines past the shown ones are only counted. A line that would count a single line is
+  // that line.
+  out.total = kinds.size();
+  const std::size_t shown = kinds.size() > max_lines + 1 ? max_lines : kinds.size();
+  for (Kind& k : std::span(kinds).first(shown)) {
     std::string line = "device: " + k.first->format();
     if (k.origin != nullptr) {
       line += k.origin->descriptor ? fmt::format("; word {} wrote this descriptor (ring slot {})",
@@ -123,7 +133,8 @@ std::vector<std::pair<base::SourceLoc, std::string>> device_error_lines(const Ru
                           number_ranges(k.engines));
       if (k.last != k.first->time) line += " by " + device::format_time(k.last);
     }
-    out.emplace_back(k.origin != nullptr ? k.origin->loc : base::SourceLoc{}, std::move(line));
+    out.lines.emplace_back(k.origin != nullptr ? k.origin->loc : base::SourceLoc{},
+                           std::move(line));
   }
   return out;
 }
@@ -211,18 +222,13 @@ std::vector<base::Error> report_failures(const RunReport& r) {
   }
   // The first device errors are the ones to read: later ones mostly follow from them (a
   // stopped queue refuses each doorbell after), and a run can flag hundreds of thousands.
-  // A line that would count a single line is that line.
-  std::vector<std::pair<base::SourceLoc, std::string>> device = device_error_lines(r);
-  const std::size_t shown =
-      device.size() > kShownDeviceErrorLines + 1 ? kShownDeviceErrorLines : device.size();
-  for (std::size_t i = 0; i < shown; ++i) {
-    out.push_back(base::make_error(device[i].first, std::move(device[i].second)));
-  }
-  if (device.size() > shown) {
+  DeviceErrorLines device = device_error_lines(r, kShownDeviceErrorLines);
+  for (auto& [loc, line] : device.lines) out.push_back(base::make_error(loc, std::move(line)));
+  if (device.total > device.lines.size()) {
     out.push_back(base::make_error(fmt::format(
         "device: ... and {} more lines of device errors ({} device errors in all; the first "
         "ones are the ones to read, the later ones mostly following from them)",
-        device.size() - shown, r.device_errors.size())));
+        device.total - device.lines.size(), r.device_errors.size())));
   }
   for (const DeadlockWaiter& w : r.deadlock) {
     out.push_back(base::make_error(
