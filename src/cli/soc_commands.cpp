@@ -189,9 +189,8 @@ int run_decode_desc(const DescArgs& a) {
   if (!d) return fail(d.error());
   std::string out = soc::format_descriptor(*d, dir);
   // An S2M descriptor read as M2S shows no op and no packet bits: say which flag reads it.
-  constexpr std::uint32_t kOnePacket =
-      soc::desc_word0::kFirst.mask() | soc::desc_word0::kLast.mask();
-  if (dir == soc::Direction::kM2S && !tagged && d->word1 == 0 && (d->word0 & kOnePacket) == 0) {
+  if (dir == soc::Direction::kM2S && !tagged && d->word1 == 0 &&
+      (d->word0 & soc::desc_word0::kOnePacket) == 0) {
     out += "(FIRST and LAST clear and word1 0, as in an S2M descriptor: --s2m reads it as one)\n";
   }
   const soc::ChipDie issuer = view->issuer;

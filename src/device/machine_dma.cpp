@@ -263,8 +263,7 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
                             md->word1, op, optype));
   }
   // Every descriptor is its own packet: FIRST and LAST both set. [CHOICE D25i]
-  constexpr std::uint64_t kOnePacket =
-      soc::desc_word0::kFirst.mask() | soc::desc_word0::kLast.mask();
+  constexpr std::uint64_t kOnePacket = soc::desc_word0::kOnePacket;
   if ((md->word0 & kOnePacket) != kOnePacket) {
     return fail(m2s, fmt::format("M2S descriptor word0 {:#010x} (FIRST {}, LAST {}): packets of "
                                  "several descriptors are not modelled; set both",

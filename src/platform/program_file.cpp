@@ -169,9 +169,9 @@ class Parser {
                                                                    ".dump", ".raw"};
       const auto near = base::nearest_name(name, kDirectives);
       errors.add(base::make_error(
-          fmt::format("unknown directive '{}'{} (.core, .init, .expect, .dump, .raw)",
-                      base::printable_brief(name),
-                      near ? fmt::format("; did you mean '{}'?", *near) : std::string())));
+          fmt::format("unknown directive '{}'{} ({})", base::printable_brief(name),
+                      near ? fmt::format("; did you mean '{}'?", *near) : std::string(),
+                      fmt::join(kDirectives, ", "))));
     }
     return errors.done();
   }

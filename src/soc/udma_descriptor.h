@@ -53,6 +53,8 @@ inline constexpr base::BitField kMeta = base::bit(23);
 inline constexpr base::BitField kRingId{25, 24};
 inline constexpr base::BitField kFirst = base::bit(26);
 inline constexpr base::BitField kLast = base::bit(27);
+/// FIRST and LAST together: an M2S descriptor that is a whole packet (both clear on S2M).
+inline constexpr std::uint64_t kOnePacket = kFirst.mask() | kLast.mask();
 inline constexpr base::BitField kIntEn = base::bit(28);
 inline constexpr base::BitField kNoSnoop = base::bit(29);
 /// Bit 29 of an S2M descriptor on v3 and later: STRONG_ORDER_WR. [DRV] udma-facts §1.1
