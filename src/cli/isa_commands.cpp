@@ -207,8 +207,9 @@ void add_isa_commands(CLI::App& app, Context& ctx) {
       ->check(kNonEmpty);
   as->add_flag("--hex", args->hex, "write hex text, one word of 128 hex digits per line");
   as->add_option("--core", args->core,
-                 "read FILE as a program file (docs/program-files.md) and assemble core N's "
-                 "words, checking the whole file as `sbrdma run` does")
+                 "read FILE as a program file (docs/program-files.md) or a folder of coreN.s "
+                 "files, as `sbrdma run` does, checking all of it, and assemble core N's words "
+                 "(those before any .core line included)")
       ->type_name("N")
       ->check(kNonEmpty);
   as->add_option("--topology", args->topology,
