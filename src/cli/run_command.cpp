@@ -1,7 +1,8 @@
 // `sbrdma run PROGRAM [--topology NAME|FILE] [--log debug] [--trace FILE] [--timing-only]
-// [--seed N] [--no-ring-id-abort]`: a thin driver over platform/program_runner.h. Exit 0 only
-// if the run reported nothing wrong and every expect held; 1 otherwise (bad input, a firmware
-// or device error, a deadlock, a failed expect).
+// [--seed N] [--no-ring-id-abort] [--check-races]`: a thin driver over
+// platform/program_runner.h. Exit 0 only if the run reported nothing wrong and every expect
+// held; 1 otherwise (bad input, a firmware or device error, a deadlock, a race found by
+// --check-races, a failed expect).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -39,6 +40,7 @@ struct RunArgs {
   bool timing_only = false;
   std::string seed = "0";
   bool no_ring_id_abort = false;
+  bool check_races = false;
 };
 
 int run(const RunArgs& a) {
@@ -47,6 +49,7 @@ int run(const RunArgs& a) {
   platform::SimOptions opt;
   opt.timing_only = a.timing_only;
   opt.ring_id_abort = !a.no_ring_id_abort;
+  opt.check_races = a.check_races;
   auto seed = parse_flag_u64("--seed", a.seed);
   if (!seed) return fail(seed.error());
   opt.seed = *seed;
@@ -152,6 +155,9 @@ void add_run_command(CLI::App& app, Context& ctx) {
       ->type_name("UINT");
   cmd->add_flag("--no-ring-id-abort", args->no_ring_id_abort,
                 "Latch ring-id mismatches without aborting the engine (D2)");
+  cmd->add_flag("--check-races", args->check_races,
+                "Fail on accesses to the same SBUF bytes (DMA or local compute, one a write) "
+                "that no semaphore wait, doorbell or program order puts in order (D49)");
   cmd->callback([args, &ctx] {
     // Pages are backed where written: .init regions and copies take memory, --timing-only
     // does not stop .init from filling its bytes.

@@ -292,6 +292,16 @@ base::Result<std::span<std::uint8_t>> Machine::sbuf_span(CoreId core, unsigned p
   return run;
 }
 
+void Machine::check_races(const RaceOrigins& origins) {
+  SBRDMA_CHECK_MSG(!options_.elide_data_landings, "the race checker needs every landing");
+  races_ = std::make_unique<RaceChecker>(cores_.size(), core_state(0).sbuf.page_bytes(), origins);
+}
+
+void Machine::note_core_access(CoreId core, unsigned partitions, std::uint64_t offset,
+                               std::uint64_t bytes, bool write) {
+  if (races_) races_->on_core_access(core, partitions, offset, bytes, write, kernel_->now());
+}
+
 std::uint32_t Machine::semaphore(CoreId core, unsigned idx) const {
   return core_state(core).sems.value(idx);
 }

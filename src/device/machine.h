@@ -46,6 +46,7 @@
 #include "device/modelled_error.h"
 #include "device/ordered_arrivals.h"
 #include "device/paged_memory.h"
+#include "device/race_checker.h"
 #include "device/semaphore_bank.h"
 #include "device/topology.h"
 #include "device/udma_engine.h"
@@ -178,6 +179,20 @@ class Machine {
   /// Every later MMIO block write and error is told to `w` as it happens, in order (nullptr
   /// stops). Contract: `w` outlives the watching.
   void watch(MachineWatcher* w) { watcher_ = w; }
+  /// From now on, accesses that nothing orders are found and kept (races()); `origins` names
+  /// their words. Contract: called before the run's first event; `origins` outlives the
+  /// machine; not with elide_data_landings. [CHOICE D49]
+  void check_races(const RaceOrigins& origins);
+  /// The race checker, if check_races was called.
+  [[nodiscard]] const RaceChecker* race_checker() const noexcept { return races_.get(); }
+  /// Core `core`'s program reads (or writes) bytes [offset, offset + bytes) of SBUF
+  /// partitions [0, partitions) now (local compute), for the race checker; nothing without one.
+  void note_core_access(CoreId core, unsigned partitions, std::uint64_t offset, std::uint64_t bytes,
+                        bool write);
+  /// Core `core`'s wait on semaphore `idx` passes now, for the race checker.
+  void note_acquire(CoreId core, unsigned idx) {
+    if (races_) races_->on_acquire(core, idx);
+  }
   /// The Signal notified on every change of `core`'s semaphores.
   [[nodiscard]] sim::Signal& semaphore_signal(CoreId core);
   /// `co_await machine.wait_semaphore(core, idx, cond)` in a sim process: resumes once
@@ -366,6 +381,7 @@ class Machine {
   std::uint64_t elided_ = 0;            ///< data landings applied without an event [D35]
   std::vector<base::Tick> last_write_;  // per issuing core: when its latest MMIO write lands
   MachineWatcher* watcher_ = nullptr;
+  std::unique_ptr<RaceChecker> races_;  ///< with check_races [CHOICE D49]
   /// The MMIO access whose errors are being recorded (a posted write taking effect, or one
   /// failing as it is issued: record_at_issue), if any.
   std::optional<IssuedAccess> applying_;

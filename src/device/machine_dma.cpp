@@ -290,6 +290,10 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   auto dst = resolve_dest(cache, eng.core(), sd->addr(), len);
   if (!dst) return fail(s2m, "S2M destination: " + dst.error().message);
   // 4. Take both descriptors (head and current advance; the batch gives one up).
+  const std::uint32_t race_pair =
+      races_ ? races_->on_take(eng.core(), eng.index(), qi, m2s.head().offset,
+                               m2s.batches.front().race_clock, now)
+             : 0;
   m2s.advance_head();
   s2m.advance_head();
   if (--m2s.batches.front().remaining == 0) m2s.batches.pop_front();
@@ -334,6 +338,7 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   l.src = *src;
   l.dst = *dst;
   l.len = len;
+  l.race_pair = race_pair;
   if (added.due) schedule_landing(in_flight, *added.due, eng);
 }
 
@@ -373,6 +378,13 @@ void Machine::land(const Landing& l) {
   // Cache hints: both queues are needed at the end and are usually cold by now.
   l.m2s->hint();
   l.s2m->hint();
+  if (races_) [[unlikely]] {
+    races_->begin_pair(l.race_pair);
+    if (!l.dst.semaphore) {
+      races_->on_dma(l.race_pair, l.src.core, l.src.sbuf, l.src.offset, l.dst.mem.core,
+                     l.dst.mem.sbuf, l.dst.mem.offset, l.len, kernel_->now());
+    }
+  }
   if (l.dst.semaphore) {
     // [CHOICE D5] each 4-byte word read from the source is the operand of the window's
     // operation (a semaphore descriptor's source word holds 1). Both data modes do this.
@@ -382,7 +394,11 @@ void Machine::land(const Landing& l) {
       std::uint8_t le[4];
       src.read(l.src.offset + 4ULL * i, le);
       auto st = sems.write(l.dst.window, l.dst.first_slot + i, base::load_le<std::uint32_t>(le));
-      if (!st) record(ErrorSite{l.dst.core}, st.error().message);
+      if (!st) {
+        record(ErrorSite{l.dst.core}, st.error().message);
+      } else if (races_) {
+        races_->on_semaphore_write(l.dst.core, l.dst.window, l.dst.first_slot + i);
+      }
     }
     ++stats_.semaphore_writes;
   } else {
@@ -401,6 +417,7 @@ void Machine::land(const Landing& l) {
   ++stats_.descriptors;
   l.m2s->advance_completion();
   l.s2m->advance_completion();
+  if (races_) races_->end_pair();
 }
 
 void Machine::apply_elided(const ElidedLanding& l) {

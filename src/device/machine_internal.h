@@ -141,6 +141,7 @@ struct Machine::Landing {
   MemRef src;
   DmaDest dst;
   std::uint32_t len = 0;
+  std::uint32_t race_pair = 0;  ///< RaceChecker's id of the pair, 0 if unchecked
 };
 
 /// A data pair's landing that has no kernel event (elide_data_landings): what applying it

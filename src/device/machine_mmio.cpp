@@ -72,7 +72,9 @@ void Machine::post(CoreId issuer, base::Tick delay, PostedWrite w) {
   // The event carries no write: it applies the issuer's write due first, so same-tick writes
   // take effect in issue order even when a tie seed shuffles the events. Its place in the
   // event order is taken now; only the issuer's earliest write has its event queued.
-  if (auto due = posted_[issuer].add(at, kernel_->reserve_seq(), std::move(w))) {
+  const std::uint64_t seq = kernel_->reserve_seq();
+  if (races_) races_->on_post(issuer, seq);
+  if (auto due = posted_[issuer].add(at, seq, std::move(w))) {
     schedule_delivery(issuer, *due);
   }
 }
@@ -101,6 +103,7 @@ void Machine::apply_posted(CoreId issuer, std::uint64_t seq) {
   SBRDMA_CHECK_MSG(pending.earliest() == kernel_->now(), "one landing event per posted write");
   PostedWrite w = pending.take(seq);
   applying_ = IssuedAccess{issuer, seq};  // its errors name it
+  if (races_) races_->begin_posted(seq);
   if (w.block) {
     apply_block(issuer, w.addr, w.target, w.bytes);
     if (watcher_ != nullptr) watcher_->on_block_landed(issuer, w.addr, w.bytes.size());
@@ -113,6 +116,7 @@ void Machine::apply_posted(CoreId issuer, std::uint64_t seq) {
     apply_resolved32(w.target, w.value);
   }
   applying_.reset();
+  if (races_) races_->end_posted();
   // Fences resume (as their process's own event, like a sleep ending) once done.
   std::erase_if(fences_, [&](const Fence& f) {
     if (f.issuer != issuer || !writes_done(issuer, f.until)) return false;
@@ -159,7 +163,8 @@ void Machine::apply_resolved32(const Resolved& r, std::uint32_t v) {
                                         region.name, r.hit.offset));
       }
       auto st = core_state(r.core).sems.write(r.hit.sem->window, r.hit.sem->index, v);
-      if (!st) record(site, st.error().message);
+      if (!st) return record(site, st.error().message);
+      if (races_) races_->on_semaphore_write(r.core, r.hit.sem->window, r.hit.sem->index);
       return;
     }
     case RegionKind::kUdmaM2s:
@@ -274,7 +279,7 @@ void Machine::doorbell(UdmaEngine& eng, Direction dir, unsigned queue, std::uint
   }  // [CHOICE D25] kept, flagged
   if (dir == Direction::kM2S) {
     const base::Tick ready = kernel_->now() + params().dma_fixed_cost;  // [CHOICE D26]
-    eng.post_batch(queue, Batch{n, ready});
+    eng.post_batch(queue, Batch{n, ready, races_ ? races_->current_release() : 0});
     kick(eng, ready);
   }
 }

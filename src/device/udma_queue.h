@@ -51,6 +51,7 @@ inline std::uint32_t ring_pos_reg(RingPos p) {
 struct Batch {
   std::uint32_t remaining = 0;
   base::Tick ready;
+  std::uint32_t race_clock = 0;  ///< what its doorbell released (RaceChecker), 0 if unchecked
 };
 
 /// The doorbell batches of a queue, oldest first: a FIFO on a vector with a taken prefix, so

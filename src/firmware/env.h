@@ -181,6 +181,13 @@ class Q7Env {
     (void)partition, (void)bytes;
     return {};
   }
+  /// Contract: local compute reads (or, `write`, writes) bytes [offset, offset + bytes) of
+  /// each SBUF partition [0, partitions) now, whether or not data is modelled: for a checker
+  /// of unordered accesses (the default ignores it). [CHOICE D49]
+  virtual void sbuf_accessed(unsigned partitions, std::uint64_t offset, std::uint64_t bytes,
+                             bool write) {
+    (void)partitions, (void)offset, (void)bytes, (void)write;
+  }
 
  private:
   std::map<std::uint64_t, std::uint32_t> local_words_;  ///< the default local memory

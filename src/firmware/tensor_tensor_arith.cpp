@@ -296,7 +296,12 @@ base::Task<base::Status> run_tensor_tensor_arith(Q7Env& env, const soc::Profile&
   auto plan = plan_tensor_tensor_arith(t, p);
   if (!plan) co_return plan.error();
   co_await env.delay(Q7Work::kCompute, tensor_tensor_arith_time(*plan, timing));
+  // The reads come before the read-done update, the write after it. [CHOICE D49]
+  for (const TtaOperand* o : {&plan->src0, &plan->src1}) {
+    env.sbuf_accessed(plan->partitions, o->lo, o->hi - o->lo, false);
+  }
   if (auto st = reads_done(); !st) co_return st;
+  env.sbuf_accessed(plan->partitions, plan->dst.lo, plan->dst.hi - plan->dst.lo, true);
   if (env.timing_only()) co_return base::ok_status();  // [CHOICE D27]
   co_return apply_tensor_tensor_arith(env, *plan);
 }

@@ -27,8 +27,13 @@ base::Suspend CoreEnv::delay(firmware::Q7Work what, base::Tick d) {
 
 base::Suspend CoreEnv::wait_semaphore(unsigned idx, firmware::SemCompare cmp, std::uint32_t value) {
   return base::Suspend([this, idx, cmp, value](std::coroutine_handle<> h) {
+    // The wait passes as its condition first holds: what it saw is before what follows.
     device::SemCondition cond{
-        [cmp, value](std::uint32_t cur) { return firmware::sem_condition_holds(cmp, cur, value); },
+        [this, idx, cmp, value](std::uint32_t cur) {
+          const bool holds = firmware::sem_condition_holds(cmp, cur, value);
+          if (holds) machine_.note_acquire(core_, idx);
+          return holds;
+        },
         fmt::format("{} {}", firmware::sem_compare_symbol(cmp), base::as_int32(value))};
     const bool parked = machine_.park_on_semaphore(h, core_, idx, std::move(cond));
     if (parked) {

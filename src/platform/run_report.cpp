@@ -213,6 +213,52 @@ std::vector<std::string> report_state_lines(const RunReport& r) {
   return out;
 }
 
+namespace {
+
+/// "core 1 word 7" or "core 0 engine 2 queue 0's DMA (M2S slot 4, written by word 3)", with
+/// the word's line when `with_line` and it is known.
+std::string race_side(const device::RaceAccess& a, const std::optional<ErrorOrigin>& o,
+                      bool with_line) {
+  const std::string line = with_line && o && !o->loc.file.empty()
+                               ? fmt::format(" at {}:{}", base::printable(o->loc.file), o->loc.line)
+                               : std::string();
+  if (!a.engine) {
+    return a.pc ? fmt::format("core {} word {}{}", a.core, *a.pc, line)
+                : fmt::format("core {}", a.core);
+  }
+  const std::string written =
+      a.pc ? fmt::format(", written by word {}{}", *a.pc, line) : std::string();
+  return fmt::format("core {} engine {} queue {}'s DMA (M2S slot {}{})", a.core, *a.engine, a.queue,
+                     a.slot, written);
+}
+
+/// One line per race found (the first kShownDeviceErrorLines), then one that counts the rest.
+void race_lines(const RunReport& r, std::vector<base::Error>& out) {
+  std::uint64_t shown = 0;
+  for (std::size_t i = 0; i < r.races.size() && i < kShownDeviceErrorLines; ++i) {
+    const RaceLine& x = r.races[i];
+    const device::RaceAccess& a = x.race.first;
+    const device::RaceAccess& b = x.race.second;
+    std::string line = fmt::format(
+        "race: t={} {} {} {}, which {} {} at t={}; no semaphore wait orders the two, so a "
+        "device may run them the other way round",
+        format_ns(b.time), race_side(b, x.second, false), b.write ? "writes" : "reads",
+        x.race.where, race_side(a, x.first, true), a.write ? "wrote" : "read", format_ns(a.time));
+    if (x.race.repeats > 0) {
+      line += fmt::format(" ({} more time{} between the same two)", x.race.repeats,
+                          x.race.repeats == 1 ? "" : "s");
+    }
+    out.push_back(base::make_error(x.second ? x.second->loc : base::SourceLoc{}, std::move(line)));
+    shown += 1 + x.race.repeats;
+  }
+  if (r.races_total > shown) {
+    out.push_back(base::make_error(
+        fmt::format("race: ... and {} more ({} in all)", r.races_total - shown, r.races_total)));
+  }
+}
+
+}  // namespace
+
 std::vector<base::Error> report_failures(const RunReport& r) {
   std::vector<base::Error> out;
   for (const FirmwareFailure& f : r.firmware_errors) {
@@ -234,6 +280,7 @@ std::vector<base::Error> report_failures(const RunReport& r) {
     out.push_back(base::make_error(
         w.loc, fmt::format("deadlock: core {} word {} waits for {}", w.core, w.pc, w.description)));
   }
+  race_lines(r, out);
   if (r.past_time_limit) {
     out.push_back(base::make_error(fmt::format(
         "the run reached the simulated-time limit, {} (2^62 ps, about 53 days), with work "

@@ -45,6 +45,13 @@ struct ErrorOrigin {
   bool descriptor = true;  ///< it wrote the descriptor (else it issued the access)
 };
 
+/// A race (SimOptions::check_races) and the words of its two sides, when known.
+struct RaceLine {
+  device::Race race;
+  std::optional<ErrorOrigin> first;
+  std::optional<ErrorOrigin> second;
+};
+
 /// A core whose last rdma_desc_gen words no rdma_desc_start published: their descriptors sit
 /// in the rings, unseen by the engines.
 struct UnstartedGens {
@@ -95,6 +102,10 @@ struct RunReport {
   /// MMIO access that flagged it; empty otherwise.
   std::vector<std::optional<ErrorOrigin>> device_error_origins;
   std::vector<DeadlockWaiter> deadlock;
+  /// With SimOptions::check_races: the races found (each once, with its repeats; at most
+  /// device::RaceChecker::kKept) and how many there were in all.
+  std::vector<RaceLine> races;
+  std::uint64_t races_total = 0;
   /// True if the run was cut at the kernel's time limit (sim::kTimeLimit) with work left.
   bool past_time_limit = false;
   /// Queues still holding posted descriptors at the end (why each is stuck); informational.
@@ -104,10 +115,11 @@ struct RunReport {
   std::vector<DebugLine> debug;
   RunStats stats;
 
-  /// True if nothing failed: no firmware or device error, no deadlock, and the run finished
-  /// inside the time limit.
+  /// True if nothing failed: no firmware or device error, no deadlock, no race, and the run
+  /// finished inside the time limit.
   [[nodiscard]] bool ok() const {
-    return firmware_errors.empty() && device_errors.empty() && deadlock.empty() && !past_time_limit;
+    return firmware_errors.empty() && device_errors.empty() && deadlock.empty() &&
+           races_total == 0 && !past_time_limit;
   }
   /// The final value of a changed semaphore, if it changed.
   [[nodiscard]] std::optional<std::uint32_t> changed(device::CoreId core, unsigned idx) const;
@@ -128,6 +140,7 @@ inline constexpr std::size_t kShownDeviceErrorLines = 50;
 ///   `prog.s:7: core 3: P1: ERROR: DescriptorStream wrote 3 descriptors, expected 5`
 ///   `device: t=1300.000ns core 3 engine 5 M2S queue 0: ...`
 ///   `deadlock: core 1 waits at prog.s:9 for sem[4] >= 16, current 0`
+///   `prog.s:12: race: t=1300.000 ns core 1 word 7 reads core 1 SBUF partition 0 ...`
 /// (a line that starts with `file:line:` is printed as is; others get `error: `).
 std::vector<base::Error> report_failures(const RunReport& r);
 

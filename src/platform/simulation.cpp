@@ -48,7 +48,9 @@ class TraceTee final : public sim::TraceSink {
 
 /// Fans the environments' reports out to the DEBUG collection and the trace, and (with
 /// SimOptions::locate_device_errors) watches the machine to find where each error comes from.
-class Simulation::Observer final : public EnvObserver, public device::MachineWatcher {
+class Simulation::Observer final : public EnvObserver,
+                                   public device::MachineWatcher,
+                                   public device::RaceOrigins {
  public:
   Observer(ChromeTrace* trace, std::size_t cores) : busy(cores), trace_(trace) {
     rings.resize(cores);
@@ -132,6 +134,18 @@ class Simulation::Observer final : public EnvObserver, public device::MachineWat
   void on_word_start(device::CoreId core, std::size_t pc, std::uint64_t seq) override {
     word_marks[core].emplace_back(seq, pc);
   }
+  // ---- the words behind races (SimOptions::check_races) -----------------------------------
+  [[nodiscard]] std::optional<std::size_t> running_word(device::CoreId core) const override {
+    if (core >= word_marks.size() || word_marks[core].empty()) return std::nullopt;
+    return word_marks[core].back().second;
+  }
+  [[nodiscard]] std::optional<std::size_t> descriptor_word(device::CoreId core, unsigned engine,
+                                                           unsigned queue,
+                                                           unsigned slot) const override {
+    if (queue != ring_num) return std::nullopt;
+    const Ring* r = find_ring(core, firmware::Role::kTx, engine);
+    return r == nullptr ? std::nullopt : writer_of(*r, slot);
+  }
   /// Where a core's ring of `role` and `engine` sits among its rings: RX by engine, then TX.
   static std::size_t ring_index(firmware::Role role, unsigned engine) {
     return (role == firmware::Role::kTx ? firmware::kRdmaEngines : 0) + engine;
@@ -212,6 +226,7 @@ base::Result<std::unique_ptr<Simulation>> Simulation::create(device::Topology to
                                                              SimOptions options) {
   const firmware::FirmwareConfig cfg =
       options.firmware ? *options.firmware : default_firmware_config(topology);
+  if (options.check_races) options.locate_device_errors = true;  // races name their words
   std::unique_ptr<Simulation> s(new Simulation(options, cfg));
   s->kernel_ = std::make_unique<sim::Kernel>(options.seed);
   device::MachineOptions mo;
@@ -220,7 +235,7 @@ base::Result<std::unique_ptr<Simulation>> Simulation::create(device::Topology to
   mo.dense_sbuf = options.dense_sbuf;
   mo.prefault_sbufs = options.prefault_sbufs;
   // The trace dates DMA slices by their landing events. [CHOICE D35]
-  mo.elide_data_landings = options.elide_data_landings && !options.trace;
+  mo.elide_data_landings = options.elide_data_landings && !options.trace && !options.check_races;
   auto m = device::Machine::create(*s->kernel_, std::move(topology), mo);
   if (!m) return m.error();
   s->machine_ = std::move(*m);
@@ -238,6 +253,7 @@ base::Result<std::unique_ptr<Simulation>> Simulation::create(device::Topology to
   s->observer_->locate = options.locate_device_errors;
   s->observer_->ring_num = cfg.ring_num;
   s->observer_->ring_depth = cfg.ring_depth;
+  if (options.check_races) s->machine_->check_races(*s->observer_);
   s->slots_.resize(s->topology().num_cores());
   return s;
 }
@@ -402,6 +418,16 @@ void Simulation::build_report(const sim::RunResult& rr, RunReport& r) const {
     for (std::size_t i = 0; i < r.device_errors.size(); ++i) {
       r.device_error_origins.push_back(error_origin(r.device_errors[i], i));
     }
+  }
+  if (const device::RaceChecker* rc = machine_->race_checker()) {
+    for (const device::Race& x : rc->races()) {
+      const auto origin = [&](const device::RaceAccess& a) -> std::optional<ErrorOrigin> {
+        if (!a.pc) return std::nullopt;
+        return origin_of_word(a.core, *a.pc, a.engine.has_value());
+      };
+      r.races.push_back(RaceLine{x, origin(x.first), origin(x.second)});
+    }
+    r.races_total = rc->total();
   }
   for (const sim::BlockedProcess& b : rr.blocked) {
     for (device::CoreId c = 0; c < slots_.size(); ++c) {

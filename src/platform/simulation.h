@@ -54,6 +54,9 @@ struct SimOptions {
   /// per ring, the writes that still show in it (for ring_writers and ring_slots_written
   /// too), and where each word began.
   bool locate_device_errors = false;
+  /// Find accesses to the same bytes that nothing orders (RunReport::races); implies
+  /// locate_device_errors and a landing event per pair. [CHOICE D49]
+  bool check_races = false;
   /// Record a Chrome/Perfetto trace (trace_json() after the run).
   bool trace = false;
   /// With trace: the cores it may show (tracks, slices, counters); empty: every core it

@@ -327,3 +327,55 @@ expect_err "--seed/--tie-seed given more than once"
 printf '.core 0\nevent_semaphore\n' >"$(work)/no_expect.s"
 check run_no_expect 0 - -- run no_expect.s
 expect_out "result: ok (no .expect: no error, nothing checked)"
+
+# --check-races (D49): every example orders its accesses; a reduce that does not wait for
+# the data it adds, and a ping-pong whose pong does not wait for the ping, race. One line per
+# pair of words (the engines and partitions a word spreads over are its repeats), named at
+# the later access's word, the earlier one's in the line; the result counts every race and
+# the run fails.
+for ex in same_die_copy cross_die_copy gated_start semaphore_only ping_pong sb2sb_leg reduce_add; do
+  check "run_check_races_$ex" 0 - -- run "$EXAMPLES/$ex.s" --check-races
+  expect_out "result: ok"
+done
+sed 's/^ext_tensor_tensor_arith wait_mode=ge_imm wait_idx=4 semaphore_value=16 /ext_tensor_tensor_arith /' \
+  "$EXAMPLES/reduce_add.s" >"$(work)/reduce_early.s"
+check run_reduce_early_unchecked 1 - -- run reduce_early.s
+expect_out "result: FAILED (0 firmware errors, 0 device errors, 0 deadlocked cores, 1 failed expect)"
+for mode in data timing; do
+  flags=(--check-races)
+  [[ $mode == timing ]] && flags+=(--timing-only)
+  check "run_reduce_early_races_$mode" 1 - -- run reduce_early.s "${flags[@]}"
+  expect_err "reduce_early.s:18: error: race: t=5834.087 ns core 0 engine 0 queue 0's DMA (M2S slot 0, written by word 0) writes core 1 SBUF partition 0 bytes [0x1000, 0x2000), which core 1 word 0 at reduce_early.s:23 read at t=1756.667 ns; no semaphore wait orders the two, so a device may run them the other way round (127 more times between the same two)"
+  expect_out "128 races)"
+done
+expect_err_lines 1
+sed 's/^rdma_desc_start wait_mode=ge_imm wait_idx=4 semaphore_value=16$/rdma_desc_start/' \
+  "$EXAMPLES/ping_pong.s" >"$(work)/pong_early.s"
+check run_pong_early_races 1 - -- run pong_early.s --check-races
+expect_err "pong_early.s:20: error: race: t=5700.522 ns core 1 engine 0 queue 0's DMA (M2S slot 0, written by word 0) reads core 1 SBUF partition 0 bytes [0x1000, 0x1400), which core 0 engine 0 queue 0's DMA (M2S slot 0, written by word 0 at pong_early.s:13) wrote at t=5700.522 ns"
+expect_out "result: FAILED (0 firmware errors, 0 device errors, 0 deadlocked cores, 0 failed expects, 128 races)"
+# A source overwritten by local compute right after its start, before its local_sem says the
+# engines have read it: here the engines read it after the compute wrote it.
+cat >"$(work)/src_reuse.s" <<'PROG'
+.core 0
+rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 remote_routing_id=0 dma_engine_mask=0xffff src_addr=0 dst_addr=0x1000 free_dim_bytes=256
+rdma_desc_start
+ext_tensor_tensor_arith in0_in1_dtype.dtype_lo=uint8 in0_in1_dtype.dtype_hi=uint8 out_dtype=uint8 op=add src0_mem_pattern.start_addr=0x800 src0_mem_pattern.step_elem=1,0 src0_mem_pattern.num_elem=256,1 src1_mem_pattern.start_addr=0x800 src1_mem_pattern.step_elem=1,0 src1_mem_pattern.num_elem=256,1 dst_mem_pattern.start_addr=0 dst_mem_pattern.step_elem=1,0 dst_mem_pattern.num_elem=256,1
+PROG
+check run_source_overwritten 1 - -- run src_reuse.s --check-races
+expect_err "src_reuse.s:2: error: race: t=5667.131 ns core 0 engine 0 queue 0's DMA (M2S slot 0, written by word 0) reads core 0 SBUF partition 0 bytes [0x0, 0x100), which core 0 word 2 at src_reuse.s:4 wrote at t=4256.667 ns"
+# The same with the compute waiting for the local semaphore: ordered.
+sed 's/^ext_tensor_tensor_arith /ext_tensor_tensor_arith wait_mode=ge_imm wait_idx=3 semaphore_value=16 /' \
+  "$(work)/src_reuse.s" >"$(work)/src_reuse_waits.s"
+check run_source_overwritten_after_wait 0 - -- run "$(work)/src_reuse_waits.s" --check-races
+expect_out "result: ok (no .expect: no error, nothing checked)"
+# A collective's dumped programs order every access (one iteration); drop one of core 1's
+# waits and the reduce after it reads a piece that may not have landed.
+check run_dumped_ring_for_races 0 - -- bench allr -r 4 -b 64K -n 1 -w 0 --algorithm ring --dump-programs "$(work)/ring4"
+check run_dumped_ring_race_free 0 - -- run "$(work)/ring4" --check-races
+expect_out "result: ok (no .expect: no error, nothing checked)"
+sed -i '0,/^event_semaphore wait_mode=ge_imm/s/^event_semaphore wait_mode=ge_imm wait_idx=[0-9]* semaphore_value=[0-9]*/ext_engine_nop/' "$(work)/ring4/core1.s"
+check run_dumped_ring_wait_dropped 1 - -- run "$(work)/ring4" --check-races
+expect_err "ring4/core1.s:7: error: race: "
+expect_err " core 1 word 4 reads core 1 SBUF partition 0 bytes ["
+expect_err "which core 0 engine 0 queue 0's DMA (M2S slot 0, written by word 0 at "

@@ -1,0 +1,180 @@
+#pragma once
+/// RaceChecker: finds pairs of accesses to the same memory bytes, at least one a write, that
+/// nothing orders: no semaphore wait, doorbell or program order puts one before the other.
+/// A run gets the same bytes either way only because the simulator's timing happened to order
+/// them; on a device, or with other timing, they can land the other way round. [CHOICE D49]
+///
+/// Who acts (each an "actor" with a vector clock, as in FastTrack):
+///   a core's program (its sequencer and Q7 pair: one actor)
+///   each DMA queue (core, engine, queue): its descriptor pairs, in ring order
+/// What orders them (happens-before):
+///   program order; a queue's pairs in take order
+///   core --MMIO write issued--> its effect: a doorbell's batch (the queue's pairs join the
+///         issuer's clock at the issue), a semaphore write (the semaphore joins it)
+///   DMA pair --semaphore descriptor--> the semaphore joins the queue's clock at that pair
+///   semaphore --a wait that passes--> the waiting core joins the semaphore's clock
+/// A wait joins every write the semaphore took so far, not only those its count needs: this
+/// can hide a race, never invent one.
+///
+/// What is checked: DMA data pairs (source read, destination write, at the landing) and local
+/// compute (its operand reads and its result write), against every earlier access to the
+/// bytes. A write forgets the bytes' earlier accesses; a race is reported once per pair of
+/// sides (a core's program or DMA, the word, read or write), with a count of the repeats.
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/units.h"
+#include "device/topology.h"
+#include "soc/address_map.h"
+
+namespace sbrdma::device {
+
+/// The program words behind accesses, as the run knows them (platform/ implements it).
+class RaceOrigins {
+ public:
+  virtual ~RaceOrigins() = default;
+  /// The word core `core`'s program runs now, if known.
+  [[nodiscard]] virtual std::optional<std::size_t> running_word(CoreId core) const = 0;
+  /// The word that wrote the M2S descriptor at `slot` of `engine`'s queue `queue` on `core`,
+  /// if known.
+  [[nodiscard]] virtual std::optional<std::size_t> descriptor_word(CoreId core, unsigned engine,
+                                                                   unsigned queue,
+                                                                   unsigned slot) const = 0;
+};
+
+/// One side of a race.
+struct RaceAccess {
+  CoreId core = 0;                 ///< the actor's core
+  std::optional<unsigned> engine;  ///< a DMA queue's engine (else the core's program)
+  unsigned queue = 0;              ///< with engine
+  unsigned slot = 0;               ///< with engine: the pair's M2S slot
+  std::optional<std::size_t> pc;   ///< the program word, when known
+  bool write = false;
+  base::Tick time;
+};
+
+/// Two accesses to the same bytes that nothing orders; `first` took effect first.
+struct Race {
+  std::string where;  ///< "core 1 SBUF partition 0 bytes [0x0, 0x100)"
+  RaceAccess first;
+  RaceAccess second;
+  std::uint64_t repeats = 0;  ///< further races between the same two sides
+};
+
+class RaceChecker {
+ public:
+  /// `sbuf_partition_bytes`: the SBUF memory's partition stride (to name places).
+  /// Contract: `origins` outlives the checker.
+  RaceChecker(std::size_t cores, std::uint64_t sbuf_partition_bytes, const RaceOrigins& origins);
+  ~RaceChecker();
+  RaceChecker(const RaceChecker&) = delete;
+  RaceChecker& operator=(const RaceChecker&) = delete;
+
+  /// Core `issuer` issues the posted MMIO write of sequence number `seq`: its clock now is
+  /// what the write releases; later accesses of the core are not before it.
+  void on_post(CoreId issuer, std::uint64_t seq);
+  /// The write of `seq` is taking effect (until end_posted): doorbells and semaphore writes
+  /// in it release the issue-time clock.
+  void begin_posted(std::uint64_t seq);
+  void end_posted();
+  /// The clock of the write taking effect now, for a doorbell's batch (0: none).
+  [[nodiscard]] std::uint32_t current_release() const noexcept { return current_; }
+
+  /// An engine takes a descriptor pair of `queue` (M2S slot `slot`) whose doorbell batch
+  /// released `batch_clock`. Returns the pair's id for on_dma / begin_pair.
+  std::uint32_t on_take(CoreId core, unsigned engine, unsigned queue, unsigned slot,
+                        std::uint32_t batch_clock, base::Tick now);
+  /// Pair `pair` lands (until end_pair): a semaphore write in it releases the pair's clock.
+  void begin_pair(std::uint32_t pair) { current_ = pairs_[pair].clock; }
+  void end_pair() { current_ = 0; }
+  /// Pair `pair`'s data landing: reads `len` bytes at `src_off` of memory (src_core,
+  /// src_sbuf), writes them at `dst_off` of (dst_core, dst_sbuf).
+  void on_dma(std::uint32_t pair, CoreId src_core, bool src_sbuf, std::uint64_t src_off,
+              CoreId dst_core, bool dst_sbuf, std::uint64_t dst_off, std::uint64_t len,
+              base::Tick now);
+  /// A write of semaphore window `w`, slot `idx`, of `core` takes effect, released by the
+  /// current posted write or pair (if any).
+  void on_semaphore_write(CoreId core, soc::SemWindow w, unsigned idx);
+  /// Core `core`'s wait on semaphore `idx` passes.
+  void on_acquire(CoreId core, unsigned idx);
+  /// Core `core`'s program accesses bytes [offset, offset + bytes) of each SBUF partition
+  /// [0, partitions).
+  void on_core_access(CoreId core, unsigned partitions, std::uint64_t offset, std::uint64_t bytes,
+                      bool write, base::Tick now);
+
+  /// The races found, in the order found (at most kKept distinct ones).
+  [[nodiscard]] const std::vector<Race>& races() const noexcept { return races_; }
+  /// Every race found, repeats and those past kKept included.
+  [[nodiscard]] std::uint64_t total() const noexcept { return total_; }
+  static constexpr std::size_t kKept = 1000;
+
+ private:
+  using Clock = std::vector<std::uint32_t>;  ///< by actor; missing entries are 0
+  /// A clock as released at one moment: `base` with actor `self` at `epoch`.
+  struct Snapshot {
+    std::shared_ptr<const Clock> base;
+    std::uint32_t self = 0;
+    std::uint32_t epoch = 0;
+  };
+  struct Actor {
+    std::shared_ptr<const Clock> base;
+    std::uint32_t epoch = 1;
+    std::uint32_t joined = 0;  ///< a queue: the batch clock it joined last
+  };
+  /// One recorded access: who (actor at epoch) and where it came from (sites_).
+  struct Access {
+    std::uint32_t actor = 0;
+    std::uint32_t epoch = 0;
+    std::uint32_t site = 0;
+  };
+  struct Segment {
+    std::uint64_t hi = 0;
+    std::optional<Access> write;
+    std::vector<Access> reads;  ///< at most one per actor, the latest
+  };
+  using Shadow = std::map<std::uint64_t, Segment>;  ///< by segment start
+  struct Pair {
+    std::uint32_t clock = 0;  ///< snapshots_ index
+    std::uint32_t site = 0;
+  };
+
+  [[nodiscard]] static bool before(const Access& a, const Snapshot& s);
+  static void join_into(Clock& c, const Snapshot& s);
+  void join_actor(std::uint32_t actor, const Snapshot& s);
+  std::uint32_t snapshot_of(std::uint32_t actor);
+  std::uint32_t queue_actor(CoreId core, unsigned engine, unsigned queue);
+  std::uint32_t add_site(RaceAccess a);
+  /// Splits `shadow` so that segments start at lo and hi (covering [lo, hi) with segments).
+  static void cover(Shadow& shadow, std::uint64_t lo, std::uint64_t hi);
+  void access(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi, const Access& a,
+              const Snapshot& s, bool write);
+  void report(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi, const Access& first,
+              const Access& second);
+  [[nodiscard]] std::string place(CoreId core, bool sbuf, std::uint64_t lo, std::uint64_t hi) const;
+
+  std::size_t cores_;
+  std::uint64_t partition_bytes_;
+  const RaceOrigins* origins_;
+  std::vector<Actor> actors_;  ///< cores first, then queues as they first take a pair
+  std::unordered_map<std::uint64_t, std::uint32_t> queue_actors_;
+  std::vector<Snapshot> snapshots_;                          ///< [0] is none
+  std::unordered_map<std::uint64_t, std::uint32_t> posted_;  ///< seq -> snapshot
+  std::uint32_t current_ = 0;
+  std::vector<Pair> pairs_;  ///< [0] is none
+  std::vector<RaceAccess> sites_;
+  std::unordered_map<std::uint64_t, Clock> semaphores_;  ///< (core, events?, idx) -> clock
+  std::map<std::pair<CoreId, bool>, Shadow> memories_;
+  std::vector<Race> races_;
+  /// (core << 2 | DMA << 1 | write, pc + 1) of each side -> races_ index
+  std::map<std::array<std::uint64_t, 4>, std::size_t> race_keys_;
+  std::uint64_t total_ = 0;
+};
+
+}  // namespace sbrdma::device

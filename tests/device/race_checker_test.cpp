@@ -1,0 +1,205 @@
+// RaceChecker on its own: the happens-before edges it knows (program order, a doorbell's
+// batch, a semaphore written and waited on), the accesses it compares (read/write, write/write,
+// not read/read) and how it reports (one race per pair of sides, with repeats).
+#include "device/race_checker.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
+
+namespace sbrdma::device {
+namespace {
+
+constexpr std::uint64_t kPartition = 0x40000;
+
+/// Words by core, and the descriptor writer of every slot (word 100 + slot).
+class FakeOrigins final : public RaceOrigins {
+ public:
+  [[nodiscard]] std::optional<std::size_t> running_word(CoreId core) const override {
+    const auto it = running.find(core);
+    return it == running.end() ? std::nullopt : std::optional<std::size_t>(it->second);
+  }
+  [[nodiscard]] std::optional<std::size_t> descriptor_word(CoreId, unsigned, unsigned,
+                                                           unsigned slot) const override {
+    return 100 + slot;
+  }
+  std::map<CoreId, std::size_t> running;
+};
+
+struct Rig {
+  FakeOrigins origins;
+  RaceChecker rc{2, kPartition, origins};
+  std::uint64_t seq = 0;
+  base::Tick now;
+
+  /// Core `core` issues a write (its release); returns the batch clock a doorbell in it gives.
+  std::uint32_t doorbell(CoreId core) {
+    rc.on_post(core, ++seq);
+    rc.begin_posted(seq);
+    const std::uint32_t c = rc.current_release();
+    rc.end_posted();
+    return c;
+  }
+  /// Core `core` writes semaphore `idx` of core `target` by MMIO.
+  void sem_write(CoreId core, CoreId target, unsigned idx) {
+    rc.on_post(core, ++seq);
+    rc.begin_posted(seq);
+    rc.on_semaphore_write(target, soc::SemWindow::kInc, idx);
+    rc.end_posted();
+  }
+  /// A DMA pair of core `core` engine 0 copying `len` bytes of its SBUF at `src` to core
+  /// `dst_core`'s SBUF at `dst`, from the batch `batch`.
+  void dma(CoreId core, std::uint32_t batch, std::uint64_t src, CoreId dst_core, std::uint64_t dst,
+           std::uint64_t len, unsigned slot = 0) {
+    const std::uint32_t p = rc.on_take(core, 0, 0, slot, batch, now);
+    rc.on_dma(p, core, true, src, dst_core, true, dst, len, now);
+  }
+  /// A semaphore descriptor of core `core` engine 0 into `target`'s semaphore `idx`.
+  void dma_sem(CoreId core, std::uint32_t batch, CoreId target, unsigned idx, unsigned slot = 1) {
+    const std::uint32_t p = rc.on_take(core, 0, 0, slot, batch, now);
+    rc.begin_pair(p);
+    rc.on_semaphore_write(target, soc::SemWindow::kInc, idx);
+    rc.end_pair();
+  }
+};
+
+TEST(RaceChecker, ADoorbellOrdersTheCoresEarlierWritesBeforeItsDescriptors) {
+  Rig r;
+  r.rc.on_core_access(0, 1, 0, 64, true, r.now);  // compute writes the source
+  const std::uint32_t b = r.doorbell(0);
+  r.dma(0, b, 0, 1, 0x100, 64);
+  EXPECT_EQ(r.rc.total(), 0U);
+}
+
+TEST(RaceChecker, AWriteAfterTheDoorbellRacesTheDescriptorsRead) {
+  Rig r;
+  const std::uint32_t b = r.doorbell(0);
+  r.origins.running[0] = 7;
+  r.rc.on_core_access(0, 1, 0x10, 16, true, r.now);  // overwrites the source too early
+  r.now = base::Tick{5000};
+  r.dma(0, b, 0, 1, 0x100, 64, 3);
+  ASSERT_EQ(r.rc.total(), 1U);
+  const Race& x = r.rc.races().front();
+  EXPECT_EQ(x.where, "core 0 SBUF partition 0 bytes [0x10, 0x20)");
+  EXPECT_FALSE(x.first.engine.has_value());
+  EXPECT_EQ(x.first.pc, std::optional<std::size_t>(7));
+  EXPECT_TRUE(x.first.write);
+  ASSERT_TRUE(x.second.engine.has_value());
+  EXPECT_EQ(x.second.slot, 3U);
+  EXPECT_EQ(x.second.pc, std::optional<std::size_t>(103));
+  EXPECT_FALSE(x.second.write);
+  EXPECT_EQ(x.second.time, base::Tick{5000});
+}
+
+TEST(RaceChecker, ASemaphoreWaitOrdersALandingBeforeTheReadsAfterIt) {
+  for (const bool wait : {true, false}) {
+    Rig r;
+    const std::uint32_t b = r.doorbell(0);
+    r.dma(0, b, 0, 1, 0x100, 64);  // data into core 1
+    r.dma_sem(0, b, 1, 4);         // then its semaphore, from the same queue
+    if (wait) r.rc.on_acquire(1, 4);
+    r.rc.on_core_access(1, 1, 0x100, 64, false, r.now);
+    EXPECT_EQ(r.rc.total(), wait ? 0U : 1U) << "wait " << wait;
+  }
+}
+
+TEST(RaceChecker, AWaitOnAnotherSemaphoreOrdersNothing) {
+  Rig r;
+  const std::uint32_t b = r.doorbell(0);
+  r.dma(0, b, 0, 1, 0x100, 64);
+  r.dma_sem(0, b, 1, 4);
+  r.rc.on_acquire(1, 5);
+  r.rc.on_core_access(1, 1, 0x100, 64, false, r.now);
+  EXPECT_EQ(r.rc.total(), 1U);
+}
+
+TEST(RaceChecker, ASemaphoreWrittenByACoreCarriesItsEarlierAccesses) {
+  // Core 1 reads its buffer, then tells core 0 it is free; core 0's DMA overwrites it after
+  // waiting for that (no race), or without waiting (a write after a read).
+  for (const bool wait : {true, false}) {
+    Rig r;
+    r.rc.on_core_access(1, 1, 0x100, 64, false, r.now);
+    r.sem_write(1, 0, 9);
+    if (wait) r.rc.on_acquire(0, 9);
+    const std::uint32_t b = r.doorbell(0);
+    r.dma(0, b, 0, 1, 0x100, 64);
+    EXPECT_EQ(r.rc.total(), wait ? 0U : 1U) << "wait " << wait;
+  }
+}
+
+TEST(RaceChecker, ReadsDoNotRaceReadsAndOneActorNeverRacesItself) {
+  Rig r;
+  r.rc.on_core_access(1, 1, 0, 64, false, r.now);
+  r.rc.on_core_access(0, 1, 0, 64, false, r.now);  // its own SBUF, another core's bytes
+  const std::uint32_t b = r.doorbell(1);
+  r.dma(1, b, 0, 0, 0x200, 64);                   // reads what core 1 read: no race
+  r.rc.on_core_access(1, 1, 0, 64, true, r.now);  // core 1 after its own reads: in order
+  EXPECT_EQ(r.rc.total(), 1U);  // only the write against the DMA's read, which is unordered
+  EXPECT_TRUE(r.rc.races().front().second.write);
+  EXPECT_TRUE(r.rc.races().front().first.engine.has_value());
+}
+
+TEST(RaceChecker, ABatchOrdersOnlyWhatCameBeforeItsDoorbell) {
+  // Two batches of one queue: the second's doorbell follows a write that the first batch's
+  // pair must not be ordered after.
+  Rig r;
+  const std::uint32_t b1 = r.doorbell(0);
+  r.rc.on_core_access(0, 1, 0, 64, true, r.now);
+  const std::uint32_t b2 = r.doorbell(0);
+  r.dma(0, b1, 0, 1, 0x100, 64, 0);  // reads the bytes the write raced
+  EXPECT_EQ(r.rc.total(), 1U);
+  r.dma(0, b2, 0, 1, 0x200, 64, 1);  // after the second doorbell: ordered
+  EXPECT_EQ(r.rc.total(), 1U);
+}
+
+TEST(RaceChecker, OneRaceLinePerPairOfSidesWithItsRepeatsCounted) {
+  Rig r;
+  r.origins.running[1] = 2;
+  const std::uint32_t b = r.doorbell(0);
+  for (unsigned slot = 0; slot < 4; ++slot) {  // four descriptors of one word (100 + slot...)
+    r.dma(0, b, 0x1000 * slot, 1, 0x1000 * slot, 0x1000, slot);
+  }
+  r.rc.on_core_access(1, 2, 0, 0x4000, false, r.now);  // two partitions
+  // Each descriptor is its own word in this fake, so four sides; core 1's read of partition
+  // 1 touches none of them.
+  EXPECT_EQ(r.rc.total(), 4U);
+  EXPECT_EQ(r.rc.races().size(), 4U);
+  Rig s;
+  const std::uint32_t c = s.doorbell(0);
+  for (unsigned k = 0; k < 4; ++k) s.dma(0, c, 0x1000 * k, 1, 0x1000 * k, 0x1000, 0);  // one word
+  s.rc.on_core_access(1, 1, 0, 0x4000, false, s.now);
+  EXPECT_EQ(s.rc.total(), 4U);
+  ASSERT_EQ(s.rc.races().size(), 1U);
+  EXPECT_EQ(s.rc.races().front().repeats, 3U);
+}
+
+TEST(RaceChecker, PartialOverlapsSplitAndNameTheOverlap) {
+  Rig r;
+  const std::uint32_t b = r.doorbell(0);
+  r.dma(0, b, 0, 1, 0x100, 0x100);                        // writes [0x100, 0x200) of core 1
+  r.rc.on_core_access(1, 1, 0x180, 0x100, false, r.now);  // reads [0x180, 0x280)
+  ASSERT_EQ(r.rc.total(), 1U);
+  EXPECT_EQ(r.rc.races().front().where, "core 1 SBUF partition 0 bytes [0x180, 0x200)");
+  // A later partition is named by its own offsets.
+  r.rc.on_core_access(1, 3, 0x10, 0x10, true, r.now);  // partitions 0..2, no DMA there
+  EXPECT_EQ(r.rc.total(), 1U);
+  r.dma(0, b, 0, 1, 2 * kPartition + 0x14, 4, 1);
+  ASSERT_EQ(r.rc.total(), 2U);
+  EXPECT_EQ(r.rc.races().back().where, "core 1 SBUF partition 2 bytes [0x14, 0x18)");
+}
+
+TEST(RaceChecker, AWriteWriteRaceAcrossTwoCoresDMAs) {
+  Rig r;
+  const std::uint32_t b0 = r.doorbell(0);
+  const std::uint32_t b1 = r.doorbell(1);
+  r.dma(0, b0, 0, 0, 0x800, 64);  // core 0 into its own 0x800
+  r.dma(1, b1, 0, 0, 0x800, 64);  // core 1 into core 0's 0x800 too
+  ASSERT_EQ(r.rc.total(), 1U);
+  EXPECT_TRUE(r.rc.races().front().first.write);
+  EXPECT_TRUE(r.rc.races().front().second.write);
+  EXPECT_EQ(r.rc.races().front().second.core, 1U);
+}
+
+}  // namespace
+}  // namespace sbrdma::device
