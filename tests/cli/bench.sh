@@ -227,6 +227,23 @@ if [[ -n $bench_us && $bench_us == "$run_us" ]]; then pass=$((pass + 1)); else
 if grep -q '`sbrdma run runme` with the bench'"'"'s --topology runs the folder'"'"'s coreN.s files' "$(work)/runme/core0.s"; then
   pass=$((pass + 1))
 else _fail "the dump's header does not say how to run it"; fi
+# Dumped collectives run under --check-races (D49): an all-reduce of several iterations orders
+# every access; a ring all-gather's iterations race with each other, harmlessly (the same
+# bytes), and its header says so where a one-iteration dump's does not.
+check bench_dump_allr_races 0 - -- bench allr -r 4 -b 64K -n 2 -w 1 --algorithm ring --timing-only --dump-programs allr_races
+check bench_dump_allr_race_free 0 - -- run allr_races --check-races
+expect_out "result: ok (no .expect: no error, nothing checked)"
+check bench_dump_allg_races 0 - -- bench allg -r 4 -b 64K -n 2 -w 0 --algorithm ring --timing-only --dump-programs allg_races
+if grep -q 'run --check-races` finds each iteration rewriting pieces' "$(work)/allg_races/core0.s"; then
+  pass=$((pass + 1))
+else _fail "the all-gather dump's header does not warn of its races"; fi
+check bench_dump_allg_self_racing 1 - -- run allg_races --check-races
+expect_out "races)"
+check bench_dump_allg_one_iteration 0 - -- bench allg -r 4 -b 64K -n 1 -w 0 --algorithm ring --timing-only --dump-programs allg_once
+if grep -q 'check-races' "$(work)/allg_once/core0.s"; then _fail "a one-iteration dump warns of races"; else
+  pass=$((pass + 1)); fi
+check bench_dump_allg_once_race_free 0 - -- run allg_once --check-races
+expect_out "result: ok (no .expect: no error, nothing checked)"
 # A folder's file for a core the topology lacks names it; a word's error names its own file.
 mkdir -p "$(work)/bigdump" && printf 'rdma_desc_start\n' >"$(work)/bigdump/core9.s" && printf 'rdma_desc_gen\n' >"$(work)/bigdump/core1.s" && printf 'x\n' >"$(work)/bigdump/core01.s"
 check run_folder_errors 1 - -- run bigdump
