@@ -76,12 +76,20 @@ void RaceChecker::end_posted() {
   current_ = 0;
 }
 
+void RaceChecker::on_s2m_doorbell(CoreId core, unsigned engine, unsigned queue) {
+  if (current_ != 0) actors_[queue_actor(core, engine, queue)].s2m = current_;
+}
+
 std::uint32_t RaceChecker::on_take(CoreId core, unsigned engine, unsigned queue, unsigned slot,
                                    std::uint32_t batch_clock, base::Tick now) {
   const std::uint32_t q = queue_actor(core, engine, queue);
   if (batch_clock != 0 && actors_[q].joined != batch_clock) {
     join_actor(q, snapshots_[batch_clock]);
     actors_[q].joined = batch_clock;
+  }
+  if (const std::uint32_t s = actors_[q].s2m; s != 0 && actors_[q].s2m_joined != s) {
+    join_actor(q, snapshots_[s]);
+    actors_[q].s2m_joined = s;
   }
   RaceAccess site;
   site.core = core;

@@ -87,6 +87,10 @@ class RaceChecker {
   /// The clock of the write taking effect now, for a doorbell's batch (0: none).
   [[nodiscard]] std::uint32_t current_release() const noexcept { return current_; }
 
+  /// The write taking effect now rings the S2M doorbell of `queue` of `engine` on `core`:
+  /// the queue's later pairs are after it (their S2M side was published by it or an earlier
+  /// one; joining the latest can hide a race, never invent one).
+  void on_s2m_doorbell(CoreId core, unsigned engine, unsigned queue);
   /// An engine takes a descriptor pair of `queue` (M2S slot `slot`) whose doorbell batch
   /// released `batch_clock`. Returns the pair's id for on_dma / begin_pair.
   std::uint32_t on_take(CoreId core, unsigned engine, unsigned queue, unsigned slot,
@@ -126,7 +130,9 @@ class RaceChecker {
   struct Actor {
     std::shared_ptr<const Clock> base;
     std::uint32_t epoch = 1;
-    std::uint32_t joined = 0;  ///< a queue: the batch clock it joined last
+    std::uint32_t joined = 0;      ///< a queue: the M2S batch clock it joined last
+    std::uint32_t s2m = 0;         ///< a queue: its latest S2M doorbell's clock
+    std::uint32_t s2m_joined = 0;  ///< a queue: the S2M doorbell clock it joined last
   };
   /// One recorded access: who (actor at epoch) and where it came from (sites_).
   struct Access {

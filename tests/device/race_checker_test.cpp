@@ -153,6 +153,22 @@ TEST(RaceChecker, ABatchOrdersOnlyWhatCameBeforeItsDoorbell) {
   EXPECT_EQ(r.rc.total(), 1U);
 }
 
+TEST(RaceChecker, AnS2MDoorbellOrdersWhatCameBeforeIt) {
+  // M2S rung first, then the core writes the destination, then rings S2M: the pair cannot
+  // be taken before its S2M side is published, so its write comes after the core's.
+  for (const bool s2m : {true, false}) {
+    Rig r;
+    const std::uint32_t b = r.doorbell(0);
+    r.rc.on_core_access(0, 1, 0x100, 64, true, r.now);
+    r.rc.on_post(0, ++r.seq);
+    r.rc.begin_posted(r.seq);
+    if (s2m) r.rc.on_s2m_doorbell(0, 0, 0);
+    r.rc.end_posted();
+    r.dma(0, b, 0x800, 0, 0x100, 64);
+    EXPECT_EQ(r.rc.total(), s2m ? 0U : 1U) << "s2m " << s2m;
+  }
+}
+
 TEST(RaceChecker, OneRaceLinePerPairOfSidesWithItsRepeatsCounted) {
   Rig r;
   r.origins.running[1] = 2;
