@@ -27,6 +27,13 @@ for log in info debug; do
   expect_err "sb2sb_far.s:18: error: core 0 word 0: rdma_desc_gen: dst_addr range [0x38000, 0x38400) is beyond the 0x38000 (229376) active bytes of an SBUF partition"
   expect_out "result: FAILED (2 firmware errors"
 done
+# An SB2SB word writes the descriptors of its leg: a ring dump names it as their writer, the
+# data slots and the two semaphore slots (the peer's remote 255, its own local 254) alike.
+{ cat "$EXAMPLES/sb2sb_leg.s"; echo ".dump ring core=0 engine=0"; } >"$(work)/sb2sb_ring.s"
+check run_sb2sb_ring_writer 0 - -- run sb2sb_ring.s
+expect_out "  slot 0 (word 0, sb2sb_ring.s:18): 1024 bytes core 0 partition 0 +0x0 -> core 1 partition 0 +0x8000, ring id 1"
+expect_out "  slot 8 (word 0, sb2sb_ring.s:18): 4 bytes core 0 TPB_0.DGE_MEMORY +0x0 -> core 1 sem[255], ring id 1"
+expect_out "  slot 9 (word 0, sb2sb_ring.s:18): 4 bytes core 0 TPB_0.DGE_MEMORY +0x0 -> core 0 sem[254], ring id 1"
 # NC-v2 (trn1) firmware has no SB2SB handler: the leg's word is an unknown opcode there.
 check run_sb2sb_on_trn1 1 - -- run "$EXAMPLES/sb2sb_leg.s" --topology trn1
 expect_err "sb2sb_leg.s:18: error: core 0 word 0: UNKNOWN OPCODE=0xbf"
