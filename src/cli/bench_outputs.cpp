@@ -107,6 +107,7 @@ void add_programs(const std::string& dir, const platform::BenchOptions& o,
   // harmlessly: said where `run --check-races` would otherwise be a surprise. [CHOICE D49b]
   const bool self_racing = o.op == collectives::Op::kAllGather &&
                            last.algorithm != collectives::Algorithm::kMesh &&
+                           r.cores.size() > 2 * std::size_t{r.groups} &&  // 2 ranks forward none
                            o.iterations + o.warmups > 1;
   auto header = [&](collectives::CoreId core) {
     std::string h = fmt::format(

@@ -291,9 +291,10 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   if (!dst) return fail(s2m, "S2M destination: " + dst.error().message);
   // 4. Take both descriptors (head and current advance; the batch gives one up).
   const std::uint32_t race_pair =
-      races_ ? races_->on_take(eng.core(), eng.index(), qi, m2s.head().offset,
-                               m2s.batches.front().race_clock, now)
-             : 0;
+      races_
+          ? races_->on_take(eng.core(), eng.index(), qi, m2s.head().offset,
+                            m2s.batches.front().race_clock, m2s.batches.front().remaining == 1, now)
+          : 0;
   m2s.advance_head();
   s2m.advance_head();
   if (--m2s.batches.front().remaining == 0) m2s.batches.pop_front();
@@ -417,7 +418,7 @@ void Machine::land(const Landing& l) {
   ++stats_.descriptors;
   l.m2s->advance_completion();
   l.s2m->advance_completion();
-  if (races_) races_->end_pair();
+  if (races_) races_->end_pair(l.race_pair);
 }
 
 void Machine::apply_elided(const ElidedLanding& l) {

@@ -280,7 +280,7 @@ void Machine::doorbell(UdmaEngine& eng, Direction dir, unsigned queue, std::uint
   if (dir == Direction::kS2M && races_) races_->on_s2m_doorbell(eng.core(), eng.index(), queue);
   if (dir == Direction::kM2S) {
     const base::Tick ready = kernel_->now() + params().dma_fixed_cost;  // [CHOICE D26]
-    eng.post_batch(queue, Batch{n, ready, races_ ? races_->current_release() : 0});
+    eng.post_batch(queue, Batch{n, ready, races_ ? races_->capture_release() : 0});
     kick(eng, ready);
   }
 }

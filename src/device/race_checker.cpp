@@ -12,18 +12,43 @@ namespace sbrdma::device {
 
 RaceChecker::RaceChecker(std::size_t cores, std::uint64_t sbuf_partition_bytes,
                          const RaceOrigins& origins)
-    : cores_(cores), partition_bytes_(sbuf_partition_bytes), origins_(&origins) {
+    : partition_bytes_(sbuf_partition_bytes), origins_(&origins), cores_(cores, kNone) {
   SBRDMA_CHECK(partition_bytes_ != 0);
-  actors_.resize(cores);
   snapshots_.emplace_back();
   pairs_.emplace_back();
 }
 
 RaceChecker::~RaceChecker() = default;
 
+std::uint32_t RaceChecker::entry(const Snapshot& s, std::uint32_t actor) {
+  if (actor == s.self) return s.epoch;
+  std::uint32_t v = s.base != nullptr && actor < s.base->size() ? (*s.base)[actor] : 0;
+  if (actor == s.extra) v = std::max(v, s.extra_epoch);
+  return v;
+}
+
+std::uint32_t RaceChecker::entry(const Actor& a, std::uint32_t actor) {
+  std::uint32_t v = a.base != nullptr && actor < a.base->size() ? (*a.base)[actor] : 0;
+  if (actor == a.extra) v = std::max(v, a.extra_epoch);
+  return v;
+}
+
 bool RaceChecker::before(const Access& a, const Snapshot& s) {
-  if (a.actor == s.self) return a.epoch <= s.epoch;
-  return s.base != nullptr && a.actor < s.base->size() && a.epoch <= (*s.base)[a.actor];
+  return a.epoch <= entry(s, a.actor);
+}
+
+bool RaceChecker::covers(const std::shared_ptr<const Clock>& a,
+                         const std::shared_ptr<const Clock>& b) {
+  if (b == nullptr || a == b) return true;
+  if (a == covers_a_ && b == covers_b_) return covers_answer_;
+  bool yes = true;
+  for (std::size_t i = 0; i < b->size() && yes; ++i) {
+    yes = (*b)[i] <= (a != nullptr && i < a->size() ? (*a)[i] : 0);
+  }
+  covers_a_ = a;
+  covers_b_ = b;
+  covers_answer_ = yes;
+  return yes;
 }
 
 void RaceChecker::join_into(Clock& c, const Snapshot& s) {
@@ -31,22 +56,71 @@ void RaceChecker::join_into(Clock& c, const Snapshot& s) {
     if (c.size() < s.base->size()) c.resize(s.base->size());
     for (std::size_t i = 0; i < s.base->size(); ++i) c[i] = std::max(c[i], (*s.base)[i]);
   }
-  if (c.size() <= s.self) c.resize(s.self + 1);
-  c[s.self] = std::max(c[s.self], s.epoch);
+  for (const auto& [who, epoch] : {std::pair{s.extra, s.extra_epoch}, std::pair{s.self, s.epoch}}) {
+    if (who == kNone) continue;
+    if (c.size() <= who) c.resize(who + 1);
+    c[who] = std::max(c[who], epoch);
+  }
 }
 
 void RaceChecker::join_actor(std::uint32_t actor, const Snapshot& s) {
   Actor& a = actors_[actor];
+  const auto knows = [&](std::uint32_t who, std::uint32_t epoch) {
+    return who == kNone || who == actor || entry(a, who) >= epoch;
+  };
+  // Nothing new: the usual case for a queue whose core released nothing since.
+  if (knows(s.self, s.epoch) && knows(s.extra, s.extra_epoch) && covers(a.base, s.base)) {
+    return;
+  }
+  // What the actor knew is in `s` but for the entry of s's own actor: share s's base and keep
+  // that entry as the extra one (a queue taking its core's next batch).
+  if (s.extra == kNone && s.self != kNone && s.self != actor &&
+      (a.extra == kNone || a.extra == s.self || entry(s, a.extra) >= a.extra_epoch) &&
+      covers(s.base, a.base)) {
+    const std::uint32_t mine = a.extra == s.self ? a.extra_epoch : 0;
+    a.base = s.base;
+    a.extra = s.self;
+    a.extra_epoch = std::max(mine, s.epoch);
+    return;
+  }
   auto c = a.base != nullptr ? std::make_shared<Clock>(*a.base) : std::make_shared<Clock>();
+  if (a.extra != kNone) {
+    if (c->size() <= a.extra) c->resize(a.extra + 1);
+    (*c)[a.extra] = std::max((*c)[a.extra], a.extra_epoch);
+  }
   join_into(*c, s);
   a.base = std::move(c);
+  a.extra = kNone;
+  a.extra_epoch = 0;
 }
 
 std::uint32_t RaceChecker::snapshot_of(std::uint32_t actor) {
   Actor& a = actors_[actor];
-  snapshots_.push_back(Snapshot{a.base, actor, a.epoch});
+  Snapshot s{a.base, a.extra, a.extra_epoch, actor, a.epoch, 0, ++serials_};
   ++a.epoch;  // what the actor does next is not before what it released
+  if (!free_snapshots_.empty()) {
+    const std::uint32_t i = free_snapshots_.back();
+    free_snapshots_.pop_back();
+    snapshots_[i] = std::move(s);
+    return i;
+  }
+  snapshots_.push_back(std::move(s));
   return static_cast<std::uint32_t>(snapshots_.size() - 1);
+}
+
+void RaceChecker::drop_snapshot(std::uint32_t i) {
+  if (i == 0) return;
+  snapshots_[i] = Snapshot{};
+  free_snapshots_.push_back(i);
+}
+
+std::uint32_t RaceChecker::core_actor(CoreId core) {
+  SBRDMA_CHECK(core < cores_.size());
+  if (cores_[core] == kNone) {
+    cores_[core] = static_cast<std::uint32_t>(actors_.size());
+    actors_.emplace_back();
+  }
+  return cores_[core];
 }
 
 std::uint32_t RaceChecker::queue_actor(CoreId core, unsigned engine, unsigned queue) {
@@ -62,34 +136,51 @@ std::uint32_t RaceChecker::add_site(RaceAccess a) {
 }
 
 void RaceChecker::on_post(CoreId issuer, std::uint64_t seq) {
-  SBRDMA_CHECK(issuer < cores_);
-  posted_[seq] = snapshot_of(issuer);
+  posted_[seq] = snapshot_of(core_actor(issuer));
 }
 
 void RaceChecker::begin_posted(std::uint64_t seq) {
   const auto it = posted_.find(seq);
   current_ = it == posted_.end() ? 0 : it->second;
+  captured_ = false;
   if (it != posted_.end()) posted_.erase(it);
 }
 
 void RaceChecker::end_posted() {
+  if (!captured_) drop_snapshot(current_);  // no doorbell kept it: nothing will read it
   current_ = 0;
 }
 
+std::uint32_t RaceChecker::capture_release() {
+  if (current_ == 0) return 0;
+  captured_ = true;
+  ++snapshots_[current_].holders;
+  return current_;
+}
+
 void RaceChecker::on_s2m_doorbell(CoreId core, unsigned engine, unsigned queue) {
-  if (current_ != 0) actors_[queue_actor(core, engine, queue)].s2m = current_;
+  const std::uint32_t c = capture_release();
+  if (c == 0) return;
+  Actor& q = actors_[queue_actor(core, engine, queue)];
+  if (q.s2m != 0 && --snapshots_[q.s2m].holders == 0) drop_snapshot(q.s2m);
+  q.s2m = c;
 }
 
 std::uint32_t RaceChecker::on_take(CoreId core, unsigned engine, unsigned queue, unsigned slot,
-                                   std::uint32_t batch_clock, base::Tick now) {
+                                   std::uint32_t batch_clock, bool batch_done, base::Tick now) {
   const std::uint32_t q = queue_actor(core, engine, queue);
-  if (batch_clock != 0 && actors_[q].joined != batch_clock) {
+  if (batch_clock != 0 && actors_[q].joined != snapshots_[batch_clock].serial) {
     join_actor(q, snapshots_[batch_clock]);
-    actors_[q].joined = batch_clock;
+    actors_[q].joined = snapshots_[batch_clock].serial;
   }
-  if (const std::uint32_t s = actors_[q].s2m; s != 0 && actors_[q].s2m_joined != s) {
+  // The batch holds its clock until its last pair (its index names it until then).
+  if (batch_clock != 0 && batch_done && --snapshots_[batch_clock].holders == 0) {
+    drop_snapshot(batch_clock);
+  }
+  if (const std::uint32_t s = actors_[q].s2m;
+      s != 0 && actors_[q].s2m_joined != snapshots_[s].serial) {
     join_actor(q, snapshots_[s]);
-    actors_[q].s2m_joined = s;
+    actors_[q].s2m_joined = snapshots_[s].serial;
   }
   RaceAccess site;
   site.core = core;
@@ -98,8 +189,23 @@ std::uint32_t RaceChecker::on_take(CoreId core, unsigned engine, unsigned queue,
   site.slot = slot;
   site.pc = origins_->descriptor_word(core, engine, queue, slot);
   site.time = now;
-  pairs_.push_back(Pair{snapshot_of(q), add_site(site)});
+  const Pair p{snapshot_of(q), add_site(site)};
+  if (!free_pairs_.empty()) {
+    const std::uint32_t i = free_pairs_.back();
+    free_pairs_.pop_back();
+    pairs_[i] = p;
+    return i;
+  }
+  pairs_.push_back(p);
   return static_cast<std::uint32_t>(pairs_.size() - 1);
+}
+
+void RaceChecker::end_pair(std::uint32_t pair) {
+  current_ = 0;
+  if (pair == 0) return;
+  drop_snapshot(pairs_[pair].clock);
+  pairs_[pair] = Pair{};
+  free_pairs_.push_back(pair);
 }
 
 void RaceChecker::on_dma(std::uint32_t pair, CoreId src_core, bool src_sbuf, std::uint64_t src_off,
@@ -108,48 +214,62 @@ void RaceChecker::on_dma(std::uint32_t pair, CoreId src_core, bool src_sbuf, std
   if (pair == 0 || len == 0) return;
   const Pair& p = pairs_[pair];
   const Snapshot& s = snapshots_[p.clock];
-  // The landing's two sides, each its own site (the time is the landing's).
-  RaceAccess read = sites_[p.site];
-  read.time = now;
-  RaceAccess write = read;
-  write.write = true;
-  const Access r{s.self, s.epoch, add_site(read)};
-  access(src_core, src_sbuf, src_off, src_off + len, r, s, false);
-  const Access w{s.self, s.epoch, add_site(write)};
-  access(dst_core, dst_sbuf, dst_off, dst_off + len, w, s, true);
+  sites_[p.site].time = now;  // both sides of the pair are at its landing
+  access(src_core, src_sbuf, src_off, src_off + len, Access{s.self, s.epoch, p.site, false}, s);
+  access(dst_core, dst_sbuf, dst_off, dst_off + len, Access{s.self, s.epoch, p.site, true}, s);
 }
 
 void RaceChecker::on_semaphore_write(CoreId core, soc::SemWindow w, unsigned idx) {
   if (current_ == 0) return;  // a direct set: before the run
   const std::uint64_t key =
       (std::uint64_t{core} << 32) | (std::uint64_t{w == soc::SemWindow::kEvents} << 31) | idx;
-  join_into(semaphores_[key], snapshots_[current_]);
+  SemClock& c = semaphores_[key];
+  join_into(c.clock, snapshots_[current_]);
+  ++c.version;
 }
 
 void RaceChecker::on_acquire(CoreId core, unsigned idx) {
-  SBRDMA_CHECK(core < cores_);
-  const auto it = semaphores_.find((std::uint64_t{core} << 32) | idx);
+  const std::uint64_t key = (std::uint64_t{core} << 32) | idx;
+  const auto it = semaphores_.find(key);
   if (it == semaphores_.end()) return;
-  // The semaphore's clock as a snapshot of no actor's own (entry 0 is never beyond a join).
-  Snapshot s{std::make_shared<const Clock>(it->second), 0, 0};
-  join_actor(core, s);
+  const std::uint32_t actor = core_actor(core);
+  Actor& a = actors_[actor];
+  // A wait's condition is looked at more than once as it passes: join each version once.
+  if (a.acquired == key && a.acquired_version == it->second.version) return;
+  a.acquired = key;
+  a.acquired_version = it->second.version;
+  const Clock& sem = it->second.clock;
+  bool known = true;
+  for (std::size_t i = 0; i < sem.size() && known; ++i) {
+    known = sem[i] <= entry(a, static_cast<std::uint32_t>(i));
+  }
+  if (known) return;
+  auto c = a.base != nullptr ? std::make_shared<Clock>(*a.base) : std::make_shared<Clock>();
+  if (c->size() < sem.size()) c->resize(sem.size());
+  for (std::size_t i = 0; i < sem.size(); ++i) (*c)[i] = std::max((*c)[i], sem[i]);
+  if (a.extra != kNone) {
+    if (c->size() <= a.extra) c->resize(a.extra + 1);
+    (*c)[a.extra] = std::max((*c)[a.extra], a.extra_epoch);
+  }
+  a.base = std::move(c);
+  a.extra = kNone;
+  a.extra_epoch = 0;
 }
 
 void RaceChecker::on_core_access(CoreId core, unsigned partitions, std::uint64_t offset,
                                  std::uint64_t bytes, bool write, base::Tick now) {
-  SBRDMA_CHECK(core < cores_);
   if (bytes == 0) return;
-  const Actor& a = actors_[core];
-  const Snapshot s{a.base, core, a.epoch};
+  const std::uint32_t actor = core_actor(core);
+  const Actor& a = actors_[actor];
+  const Snapshot s{a.base, a.extra, a.extra_epoch, actor, a.epoch, 0, 0};
   RaceAccess site;
   site.core = core;
   site.pc = origins_->running_word(core);
-  site.write = write;
   site.time = now;
-  const Access acc{core, a.epoch, add_site(site)};
+  const Access acc{actor, a.epoch, add_site(site), write};
   for (unsigned p = 0; p < partitions; ++p) {
     const std::uint64_t lo = std::uint64_t{p} * partition_bytes_ + offset;
-    access(core, true, lo, lo + bytes, acc, s, write);
+    access(core, true, lo, lo + bytes, acc, s);
   }
 }
 
@@ -179,8 +299,21 @@ void RaceChecker::cover(Shadow& shadow, std::uint64_t lo, std::uint64_t hi) {
 }
 
 void RaceChecker::access(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi,
-                         const Access& a, const Snapshot& s, bool write) {
-  Shadow& shadow = memories_[{mem_core, sbuf}];
+                         const Access& a, const Snapshot& s) {
+  // One shadow per SBUF partition (small trees), one for each other memory.
+  std::vector<Shadow>& shadows = memories_[(std::uint64_t{mem_core} << 1) | (sbuf ? 1U : 0U)];
+  while (lo < hi) {
+    const std::uint64_t part = sbuf ? lo / partition_bytes_ : 0;
+    const std::uint64_t end = sbuf ? std::min(hi, (part + 1) * partition_bytes_) : hi;
+    if (shadows.size() <= part) shadows.resize(part + 1);
+    access_in(shadows[part], mem_core, sbuf, lo, end, a, s);
+    lo = end;
+  }
+}
+
+void RaceChecker::access_in(Shadow& shadow, CoreId mem_core, bool sbuf, std::uint64_t lo,
+                            std::uint64_t hi, const Access& a, const Snapshot& s) {
+  const bool write = a.write;
   cover(shadow, lo, hi);
   for (auto it = shadow.find(lo); it != shadow.end() && it->first < hi; ++it) {
     Segment& seg = it->second;
@@ -214,7 +347,8 @@ void RaceChecker::access(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint
     const Segment& y = next->second;
     const auto same = [](const std::optional<Access>& p, const std::optional<Access>& q) {
       return p.has_value() == q.has_value() &&
-             (!p || (p->actor == q->actor && p->epoch == q->epoch && p->site == q->site));
+             (!p || (p->actor == q->actor && p->epoch == q->epoch && p->site == q->site &&
+                     p->write == q->write));
     };
     const bool reads_same =
         x.reads.size() == y.reads.size() &&
@@ -229,18 +363,24 @@ void RaceChecker::access(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint
   }
 }
 
+RaceAccess RaceChecker::side(const Access& a) const {
+  RaceAccess x = sites_[a.site];
+  x.write = a.write;
+  return x;
+}
+
 void RaceChecker::report(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi,
                          const Access& first, const Access& second) {
   ++total_;
-  const RaceAccess& f = sites_[first.site];
-  const RaceAccess& g = sites_[second.site];
+  const RaceAccess f = side(first);
+  const RaceAccess g = side(second);
   // A side is its core, program or DMA, and word: the engines and partitions one word
   // spreads over are one race.
-  const auto side = [](const RaceAccess& x) {
+  const auto key_of = [](const RaceAccess& x) {
     return (std::uint64_t{x.core} << 2) | (x.engine ? 2U : 0U) | (x.write ? 1U : 0U);
   };
   const auto word = [](const RaceAccess& x) { return x.pc ? *x.pc + 1 : 0; };
-  const std::array<std::uint64_t, 4> key{side(f), word(f), side(g), word(g)};
+  const std::array<std::uint64_t, 4> key{key_of(f), word(f), key_of(g), word(g)};
   if (auto it = race_keys_.find(key); it != race_keys_.end()) {
     ++races_[it->second].repeats;
     return;

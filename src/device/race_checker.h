@@ -84,20 +84,22 @@ class RaceChecker {
   /// in it release the issue-time clock.
   void begin_posted(std::uint64_t seq);
   void end_posted();
-  /// The clock of the write taking effect now, for a doorbell's batch (0: none).
-  [[nodiscard]] std::uint32_t current_release() const noexcept { return current_; }
+  /// The clock of the write taking effect now, kept by a doorbell's batch (0: none).
+  std::uint32_t capture_release();
 
   /// The write taking effect now rings the S2M doorbell of `queue` of `engine` on `core`:
   /// the queue's later pairs are after it (their S2M side was published by it or an earlier
   /// one; joining the latest can hide a race, never invent one).
   void on_s2m_doorbell(CoreId core, unsigned engine, unsigned queue);
   /// An engine takes a descriptor pair of `queue` (M2S slot `slot`) whose doorbell batch
-  /// released `batch_clock`. Returns the pair's id for on_dma / begin_pair.
+  /// released `batch_clock` (`batch_done`: the batch's last pair, after which it holds the
+  /// clock no longer). Returns the pair's id for on_dma / begin_pair / end_pair.
   std::uint32_t on_take(CoreId core, unsigned engine, unsigned queue, unsigned slot,
-                        std::uint32_t batch_clock, base::Tick now);
-  /// Pair `pair` lands (until end_pair): a semaphore write in it releases the pair's clock.
+                        std::uint32_t batch_clock, bool batch_done, base::Tick now);
+  /// Pair `pair` lands (until end_pair, which ends the pair): a semaphore write in it
+  /// releases the pair's clock.
   void begin_pair(std::uint32_t pair) { current_ = pairs_[pair].clock; }
-  void end_pair() { current_ = 0; }
+  void end_pair(std::uint32_t pair);
   /// Pair `pair`'s data landing: reads `len` bytes at `src_off` of memory (src_core,
   /// src_sbuf), writes them at `dst_off` of (dst_core, dst_sbuf).
   void on_dma(std::uint32_t pair, CoreId src_core, bool src_sbuf, std::uint64_t src_off,
@@ -121,24 +123,39 @@ class RaceChecker {
 
  private:
   using Clock = std::vector<std::uint32_t>;  ///< by actor; missing entries are 0
-  /// A clock as released at one moment: `base` with actor `self` at `epoch`.
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  /// What an actor knows at one moment: `base`, raised by one `extra` entry (so that queues
+  /// share their core's clock instead of copying it at every doorbell), and its own `epoch`.
   struct Snapshot {
     std::shared_ptr<const Clock> base;
-    std::uint32_t self = 0;
+    std::uint32_t extra = kNone;  ///< an actor whose entry is at least extra_epoch
+    std::uint32_t extra_epoch = 0;
+    std::uint32_t self = kNone;
     std::uint32_t epoch = 0;
+    std::uint32_t holders = 0;  ///< batches and S2M doorbells that still hold it
+    std::uint64_t serial = 0;   ///< which snapshot (an index is reused once dropped)
   };
   struct Actor {
     std::shared_ptr<const Clock> base;
+    std::uint32_t extra = kNone;
+    std::uint32_t extra_epoch = 0;
     std::uint32_t epoch = 1;
-    std::uint32_t joined = 0;      ///< a queue: the M2S batch clock it joined last
-    std::uint32_t s2m = 0;         ///< a queue: its latest S2M doorbell's clock
-    std::uint32_t s2m_joined = 0;  ///< a queue: the S2M doorbell clock it joined last
+    std::uint64_t joined = 0;      ///< a queue: the M2S batch clock it joined last (serial)
+    std::uint32_t s2m = 0;         ///< a queue: its latest S2M doorbell's clock (index)
+    std::uint64_t s2m_joined = 0;  ///< a queue: the S2M doorbell clock it joined last (serial)
+    std::uint64_t acquired = ~std::uint64_t{0};  ///< a core: the semaphore it joined last
+    std::uint64_t acquired_version = 0;          ///< and that semaphore's version then
   };
-  /// One recorded access: who (actor at epoch) and where it came from (sites_).
+  struct SemClock {
+    Clock clock;
+    std::uint64_t version = 0;  ///< raised by every join
+  };
+  /// One recorded access: who (actor at epoch), where it came from (sites_), which way.
   struct Access {
     std::uint32_t actor = 0;
     std::uint32_t epoch = 0;
     std::uint32_t site = 0;
+    bool write = false;
   };
   struct Segment {
     std::uint64_t hi = 0;
@@ -151,36 +168,61 @@ class RaceChecker {
     std::uint32_t site = 0;
   };
 
+  /// `s`'s entry for `actor`.
+  [[nodiscard]] static std::uint32_t entry(const Snapshot& s, std::uint32_t actor);
+  [[nodiscard]] static std::uint32_t entry(const Actor& a, std::uint32_t actor);
   [[nodiscard]] static bool before(const Access& a, const Snapshot& s);
+  /// True if every entry of `b` is at most `a`'s (null: all zero); remembers the last answer
+  /// (holding both, so that neither address can be reused for another clock meanwhile).
+  [[nodiscard]] bool covers(const std::shared_ptr<const Clock>& a,
+                            const std::shared_ptr<const Clock>& b);
   static void join_into(Clock& c, const Snapshot& s);
+  /// Actor `actor` learns what `s` knows.
   void join_actor(std::uint32_t actor, const Snapshot& s);
+  /// A snapshot of what actor `actor` knows now (its next accesses are not in it).
   std::uint32_t snapshot_of(std::uint32_t actor);
+  /// Marks snapshot `i` unused (its index is reused).
+  void drop_snapshot(std::uint32_t i);
+  std::uint32_t core_actor(CoreId core);
   std::uint32_t queue_actor(CoreId core, unsigned engine, unsigned queue);
   std::uint32_t add_site(RaceAccess a);
   /// Splits `shadow` so that segments start at lo and hi (covering [lo, hi) with segments).
   static void cover(Shadow& shadow, std::uint64_t lo, std::uint64_t hi);
   void access(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi, const Access& a,
-              const Snapshot& s, bool write);
+              const Snapshot& s);
+  /// access() within one shadow.
+  void access_in(Shadow& shadow, CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi,
+                 const Access& a, const Snapshot& s);
   void report(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi, const Access& first,
               const Access& second);
+  [[nodiscard]] RaceAccess side(const Access& a) const;
   [[nodiscard]] std::string place(CoreId core, bool sbuf, std::uint64_t lo, std::uint64_t hi) const;
 
-  std::size_t cores_;
   std::uint64_t partition_bytes_;
   const RaceOrigins* origins_;
-  std::vector<Actor> actors_;  ///< cores first, then queues as they first take a pair
+  std::vector<Actor> actors_;         ///< cores and queues, as they first act
+  std::vector<std::uint32_t> cores_;  ///< core -> actor, kNone until it acts
   std::unordered_map<std::uint64_t, std::uint32_t> queue_actors_;
-  std::vector<Snapshot> snapshots_;                          ///< [0] is none
+  std::vector<Snapshot> snapshots_;  ///< [0] is none
+  std::vector<std::uint32_t> free_snapshots_;
+  std::uint64_t serials_ = 0;
   std::unordered_map<std::uint64_t, std::uint32_t> posted_;  ///< seq -> snapshot
   std::uint32_t current_ = 0;
+  bool captured_ = false;    ///< the posted write taking effect was kept by a doorbell
   std::vector<Pair> pairs_;  ///< [0] is none
+  std::vector<std::uint32_t> free_pairs_;
   std::vector<RaceAccess> sites_;
-  std::unordered_map<std::uint64_t, Clock> semaphores_;  ///< (core, events?, idx) -> clock
-  std::map<std::pair<CoreId, bool>, Shadow> memories_;
+  std::unordered_map<std::uint64_t, SemClock> semaphores_;  ///< (core, events?, idx) -> clock
+  /// (core << 1 | SBUF) -> a shadow per SBUF partition (one for another memory)
+  std::unordered_map<std::uint64_t, std::vector<Shadow>> memories_;
   std::vector<Race> races_;
   /// (core << 2 | DMA << 1 | write, pc + 1) of each side -> races_ index
   std::map<std::array<std::uint64_t, 4>, std::size_t> race_keys_;
   std::uint64_t total_ = 0;
+  /// covers()'s last question and answer.
+  std::shared_ptr<const Clock> covers_a_;
+  std::shared_ptr<const Clock> covers_b_;
+  bool covers_answer_ = false;
 };
 
 }  // namespace sbrdma::device

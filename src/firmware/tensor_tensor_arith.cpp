@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/split_work.h"
@@ -88,6 +90,32 @@ void for_each_element(const TtaOperand& o, unsigned size, F f) {
       f(static_cast<std::uint64_t>(base + idx * size));
     }
   }
+}
+
+/// The byte runs [lo, hi) of each partition that the operands `ops` touch, merged and in
+/// order: an element pattern with gaps touches only its elements' bytes.
+std::vector<std::pair<std::uint64_t, std::uint64_t>> touched_runs(
+    std::initializer_list<const TtaOperand*> ops, unsigned size) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> runs;
+  for (const TtaOperand* o : ops) {
+    if (o->lo == o->hi) continue;
+    if (o->contiguous) {
+      runs.emplace_back(o->lo, o->hi);
+      continue;
+    }
+    for_each_element(
+        *o, size, [&](std::uint64_t rel) { runs.emplace_back(o->lo + rel, o->lo + rel + size); });
+  }
+  std::sort(runs.begin(), runs.end());
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> merged;
+  for (const auto& r : runs) {
+    if (!merged.empty() && r.first <= merged.back().second) {
+      merged.back().second = std::max(merged.back().second, r.second);
+    } else {
+      merged.push_back(r);
+    }
+  }
+  return merged;
 }
 
 bool overlap(const TtaOperand& a, const TtaOperand& b) {
@@ -296,12 +324,20 @@ base::Task<base::Status> run_tensor_tensor_arith(Q7Env& env, const soc::Profile&
   auto plan = plan_tensor_tensor_arith(t, p);
   if (!plan) co_return plan.error();
   co_await env.delay(Q7Work::kCompute, tensor_tensor_arith_time(*plan, timing));
-  // The reads come before the read-done update, the write after it. [CHOICE D49]
-  for (const TtaOperand* o : {&plan->src0, &plan->src1}) {
-    env.sbuf_accessed(plan->partitions, o->lo, o->hi - o->lo, false);
+  // The reads (both operands' bytes once) come before the read-done update, the write after
+  // it. [CHOICE D49]
+  const bool tell = env.wants_accesses();
+  if (tell) {
+    for (const auto& [lo, hi] : touched_runs({&plan->src0, &plan->src1}, plan->elem_bytes)) {
+      env.sbuf_accessed(plan->partitions, lo, hi - lo, false);
+    }
   }
   if (auto st = reads_done(); !st) co_return st;
-  env.sbuf_accessed(plan->partitions, plan->dst.lo, plan->dst.hi - plan->dst.lo, true);
+  if (tell) {
+    for (const auto& [lo, hi] : touched_runs({&plan->dst}, plan->elem_bytes)) {
+      env.sbuf_accessed(plan->partitions, lo, hi - lo, true);
+    }
+  }
   if (env.timing_only()) co_return base::ok_status();  // [CHOICE D27]
   co_return apply_tensor_tensor_arith(env, *plan);
 }

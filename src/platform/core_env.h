@@ -112,6 +112,7 @@ class CoreEnv final : public firmware::Q7Env {
   base::Status sbuf_write(unsigned partition, std::uint64_t offset,
                           std::span<const std::uint8_t> in) override;
   std::span<std::uint8_t> sbuf_partition(unsigned partition, std::uint64_t bytes) override;
+  [[nodiscard]] bool wants_accesses() const override { return machine_.race_checker() != nullptr; }
   void sbuf_accessed(unsigned partitions, std::uint64_t offset, std::uint64_t bytes,
                      bool write) override {
     machine_.note_core_access(core_, partitions, offset, bytes, write);

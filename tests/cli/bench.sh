@@ -242,6 +242,13 @@ expect_out "races)"
 check bench_dump_allg_one_iteration 0 - -- bench allg -r 4 -b 64K -n 1 -w 0 --algorithm ring --timing-only --dump-programs allg_once
 if grep -q 'check-races' "$(work)/allg_once/core0.s"; then _fail "a one-iteration dump warns of races"; else
   pass=$((pass + 1)); fi
+# Two ranks forward nothing: such an all-gather of several iterations is race-free, and its
+# header says nothing of races.
+check bench_dump_allg_two_ranks 0 - -- bench allg -r 2 -b 64K -n 2 -w 1 --algorithm ring --timing-only --dump-programs allg_two
+if grep -q 'check-races' "$(work)/allg_two/core0.s"; then _fail "a 2-rank dump warns of races"; else
+  pass=$((pass + 1)); fi
+check bench_dump_allg_two_race_free 0 - -- run allg_two --check-races
+expect_out "result: ok (no .expect: no error, nothing checked)"
 check bench_dump_allg_once_race_free 0 - -- run allg_once --check-races
 expect_out "result: ok (no .expect: no error, nothing checked)"
 # A folder's file for a core the topology lacks names it; a word's error names its own file.

@@ -376,6 +376,25 @@ sed 's/^ext_tensor_tensor_arith /ext_tensor_tensor_arith wait_mode=ge_imm wait_i
   "$(work)/src_reuse.s" >"$(work)/src_reuse_waits.s"
 check run_source_overwritten_after_wait 0 - -- run "$(work)/src_reuse_waits.s" --check-races
 expect_out "result: ok (no .expect: no error, nothing checked)"
+# Local compute touches its elements' bytes only: a DMA into the gaps of a strided result
+# does not race it, one into an element does.
+cat >"$(work)/tile.s" <<'PROG'
+.core 0
+rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 remote_routing_id=0 dma_engine_mask=0xffff src_addr=0 dst_addr=0x10 free_dim_bytes=48
+rdma_desc_start
+.core 1
+ext_tensor_tensor_arith in0_in1_dtype.dtype_lo=uint8 in0_in1_dtype.dtype_hi=uint8 out_dtype=uint8 op=add src0_mem_pattern.start_addr=0x1000 src0_mem_pattern.step_elem=1,0 src0_mem_pattern.num_elem=32,1 src1_mem_pattern.start_addr=0x1000 src1_mem_pattern.step_elem=1,0 src1_mem_pattern.num_elem=32,1 dst_mem_pattern.start_addr=0x0 dst_mem_pattern.step_elem=1,64 dst_mem_pattern.num_elem=16,2
+PROG
+check run_strided_result_gaps 0 - -- run tile.s --check-races
+expect_out "result: ok (no .expect: no error, nothing checked)"
+sed 's/free_dim_bytes=48/free_dim_bytes=49/' "$(work)/tile.s" >"$(work)/tile_hit.s"
+check run_strided_result_element 1 - -- run tile_hit.s --check-races
+expect_err "core 1 SBUF partition 0 bytes [0x40, 0x41)"
+expect_out "128 races)"
+# Two operands over the same bytes read them once: one race per partition, not two.
+sed 's/src0_mem_pattern.start_addr=0x2000/src0_mem_pattern.start_addr=0x1000/' "$(work)/reduce_early.s" >"$(work)/reduce_same.s"
+check run_operands_read_once 1 - -- run reduce_same.s --check-races --timing-only
+expect_out "128 races)"
 # A collective's dumped programs order every access (one iteration); drop one of core 1's
 # waits and the reduce after it reads a piece that may not have landed.
 check run_dumped_ring_for_races 0 - -- bench allr -r 4 -b 64K -n 1 -w 0 --algorithm ring --dump-programs "$(work)/ring4"

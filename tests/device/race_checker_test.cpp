@@ -37,7 +37,7 @@ struct Rig {
   std::uint32_t doorbell(CoreId core) {
     rc.on_post(core, ++seq);
     rc.begin_posted(seq);
-    const std::uint32_t c = rc.current_release();
+    const std::uint32_t c = rc.capture_release();
     rc.end_posted();
     return c;
   }
@@ -52,15 +52,16 @@ struct Rig {
   /// `dst_core`'s SBUF at `dst`, from the batch `batch`.
   void dma(CoreId core, std::uint32_t batch, std::uint64_t src, CoreId dst_core, std::uint64_t dst,
            std::uint64_t len, unsigned slot = 0) {
-    const std::uint32_t p = rc.on_take(core, 0, 0, slot, batch, now);
+    const std::uint32_t p = rc.on_take(core, 0, 0, slot, batch, false, now);
     rc.on_dma(p, core, true, src, dst_core, true, dst, len, now);
+    rc.end_pair(p);
   }
   /// A semaphore descriptor of core `core` engine 0 into `target`'s semaphore `idx`.
   void dma_sem(CoreId core, std::uint32_t batch, CoreId target, unsigned idx, unsigned slot = 1) {
-    const std::uint32_t p = rc.on_take(core, 0, 0, slot, batch, now);
+    const std::uint32_t p = rc.on_take(core, 0, 0, slot, batch, false, now);
     rc.begin_pair(p);
     rc.on_semaphore_write(target, soc::SemWindow::kInc, idx);
-    rc.end_pair();
+    rc.end_pair(p);
   }
 };
 
@@ -167,6 +168,27 @@ TEST(RaceChecker, AnS2MDoorbellOrdersWhatCameBeforeIt) {
     r.dma(0, b, 0x800, 0, 0x100, 64);
     EXPECT_EQ(r.rc.total(), s2m ? 0U : 1U) << "s2m " << s2m;
   }
+}
+
+TEST(RaceChecker, AQueueKeepsWhatEachDoorbellReleasedWhoeverRangIt) {
+  // Core 0's queue takes a batch core 0 rang, then one core 1 rang (a remote doorbell): its
+  // later pairs are after both cores' earlier writes, and after nothing else.
+  Rig r;
+  r.rc.on_core_access(0, 1, 0x100, 16, true, r.now);  // core 0 writes Y
+  const std::uint32_t b0 = r.doorbell(0);
+  r.dma(0, b0, 0x100, 1, 0x100, 16, 0);               // reads Y: ordered
+  r.rc.on_core_access(1, 1, 0x200, 16, true, r.now);  // core 1 writes X (its own SBUF)
+  const std::uint32_t b1 = r.doorbell(1);
+  r.rc.on_core_access(1, 1, 0x300, 16, true, r.now);  // and Z, after its doorbell
+  EXPECT_EQ(r.rc.total(), 0U);
+  // The pair core 1's batch publishes reads X and Y (ordered), and writes Z (not ordered).
+  const std::uint32_t p = r.rc.on_take(0, 0, 0, 1, b1, true, r.now);
+  r.rc.on_dma(p, 1, true, 0x200, 0, true, 0x400, 16, r.now);
+  r.rc.on_dma(p, 0, true, 0x100, 0, true, 0x500, 16, r.now);
+  EXPECT_EQ(r.rc.total(), 0U);
+  r.rc.on_dma(p, 0, true, 0x600, 1, true, 0x300, 16, r.now);
+  EXPECT_EQ(r.rc.total(), 1U);
+  r.rc.end_pair(p);
 }
 
 TEST(RaceChecker, OneRaceLinePerPairOfSidesWithItsRepeatsCounted) {
