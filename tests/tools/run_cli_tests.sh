@@ -101,6 +101,12 @@ work() { echo "$WORK"; }
 
 for f in "$DIR"/*.sh; do
   [[ -e $f ]] || continue
+  # A syntax error would end the file's cases early without failing any: fail it here.
+  if ! bash -n "$f" 2>"$WORK/syntax"; then
+    cur=$(basename "$f")
+    _fail "syntax error: $(head -n 1 "$WORK/syntax")"
+    continue
+  fi
   # shellcheck source=/dev/null
   source "$f"
 done
