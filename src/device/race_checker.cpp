@@ -381,24 +381,32 @@ void RaceChecker::report(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint
   };
   const auto word = [](const RaceAccess& x) { return x.pc ? *x.pc + 1 : 0; };
   const std::array<std::uint64_t, 4> key{key_of(f), word(f), key_of(g), word(g)};
+  const std::uint64_t part = sbuf ? lo / partition_bytes_ : 0;
+  const std::uint64_t base = part * partition_bytes_;
   if (auto it = race_keys_.find(key); it != race_keys_.end()) {
-    ++races_[it->second].repeats;
+    Race& r = races_[it->second];
+    ++r.repeats;
+    if (r.mem_core == mem_core && r.sbuf == sbuf) {
+      r.first_partition = std::min(r.first_partition, part);
+      r.last_partition = std::max(r.last_partition, part);
+      r.lo = std::min(r.lo, lo - base);
+      r.hi = std::max(r.hi, hi - base);
+    }
     return;
   }
   if (races_.size() >= kKept) return;
   race_keys_.emplace(key, races_.size());
-  races_.push_back(Race{place(mem_core, sbuf, lo, hi), f, g, 0});
+  races_.push_back(Race{f, g, 0, mem_core, sbuf, part, part, lo - base, hi - base});
 }
 
-std::string RaceChecker::place(CoreId core, bool sbuf, std::uint64_t lo, std::uint64_t hi) const {
-  if (!sbuf) return fmt::format("core {} memory bytes [{:#x}, {:#x})", core, lo, hi);
-  const std::uint64_t part = lo / partition_bytes_;
-  const std::uint64_t base = part * partition_bytes_;
-  if (hi - base <= partition_bytes_) {
-    return fmt::format("core {} SBUF partition {} bytes [{:#x}, {:#x})", core, part, lo - base,
-                       hi - base);
+std::string RaceChecker::where(const Race& r) {
+  if (!r.sbuf) return fmt::format("core {} memory bytes [{:#x}, {:#x})", r.mem_core, r.lo, r.hi);
+  if (r.first_partition == r.last_partition) {
+    return fmt::format("core {} SBUF partition {} bytes [{:#x}, {:#x})", r.mem_core,
+                       r.first_partition, r.lo, r.hi);
   }
-  return fmt::format("core {} SBUF bytes [{:#x}, {:#x}) (partition {} on)", core, lo, hi, part);
+  return fmt::format("core {} SBUF bytes [{:#x}, {:#x}) of partitions {}-{}", r.mem_core, r.lo,
+                     r.hi, r.first_partition, r.last_partition);
 }
 
 }  // namespace sbrdma::device

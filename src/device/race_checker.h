@@ -60,12 +60,18 @@ struct RaceAccess {
   base::Tick time;
 };
 
-/// Two accesses to the same bytes that nothing orders; `first` took effect first.
+/// Two accesses to the same bytes that nothing orders; `first` took effect first. Its place
+/// spans the repeats' too, where they are in the same memory (RaceChecker::where).
 struct Race {
-  std::string where;  ///< "core 1 SBUF partition 0 bytes [0x0, 0x100)"
   RaceAccess first;
   RaceAccess second;
-  std::uint64_t repeats = 0;  ///< further races between the same two sides
+  std::uint64_t repeats = 0;          ///< further races between the same two sides
+  CoreId mem_core = 0;                ///< whose memory
+  bool sbuf = true;                   ///< SBUF (else another memory of the core)
+  std::uint64_t first_partition = 0;  ///< SBUF: the partitions, first to last
+  std::uint64_t last_partition = 0;
+  std::uint64_t lo = 0;  ///< bytes [lo, hi) of each (of the memory if not SBUF)
+  std::uint64_t hi = 0;
 };
 
 class RaceChecker {
@@ -117,6 +123,9 @@ class RaceChecker {
 
   /// The races found, in the order found (at most kKept distinct ones).
   [[nodiscard]] const std::vector<Race>& races() const noexcept { return races_; }
+  /// "core 1 SBUF partition 0 bytes [0x0, 0x100)", or "core 1 SBUF bytes [0x0, 0x100) of
+  /// partitions 0-127" where the race's repeats spread over several.
+  [[nodiscard]] static std::string where(const Race& r);
   /// Every race found, repeats and those past kKept included.
   [[nodiscard]] std::uint64_t total() const noexcept { return total_; }
   static constexpr std::size_t kKept = 1000;
@@ -196,7 +205,6 @@ class RaceChecker {
   void report(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi, const Access& first,
               const Access& second);
   [[nodiscard]] RaceAccess side(const Access& a) const;
-  [[nodiscard]] std::string place(CoreId core, bool sbuf, std::uint64_t lo, std::uint64_t hi) const;
 
   std::uint64_t partition_bytes_;
   const RaceOrigins* origins_;

@@ -243,7 +243,8 @@ void race_lines(const RunReport& r, std::vector<base::Error>& out) {
         "race: t={} {} {} {}, which {} {} at t={}; no semaphore wait orders the two, so a "
         "device may run them the other way round",
         format_ns(b.time), race_side(b, x.second, false), b.write ? "writes" : "reads",
-        x.race.where, race_side(a, x.first, true), a.write ? "wrote" : "read", format_ns(a.time));
+        device::RaceChecker::where(x.race), race_side(a, x.first, true), a.write ? "wrote" : "read",
+        format_ns(a.time));
     if (x.race.repeats > 0) {
       line += fmt::format(" ({} more time{} between the same two)", x.race.repeats,
                           x.race.repeats == 1 ? "" : "s");

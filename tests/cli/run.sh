@@ -352,14 +352,14 @@ for mode in data timing; do
   flags=(--check-races)
   [[ $mode == timing ]] && flags+=(--timing-only)
   check "run_reduce_early_races_$mode" 1 - -- run reduce_early.s "${flags[@]}"
-  expect_err "reduce_early.s:18: error: race: t=5834.087 ns core 0 engine 0 queue 0's DMA (M2S slot 0, written by word 0) writes core 1 SBUF partition 0 bytes [0x1000, 0x2000), which core 1 word 0 at reduce_early.s:23 read at t=1756.667 ns; no semaphore wait orders the two, so a device may run them the other way round (127 more times between the same two)"
+  expect_err "reduce_early.s:18: error: race: t=5834.087 ns core 0 engine 0 queue 0's DMA (M2S slot 0, written by word 0) writes core 1 SBUF bytes [0x1000, 0x2000) of partitions 0-127, which core 1 word 0 at reduce_early.s:23 read at t=1756.667 ns; no semaphore wait orders the two, so a device may run them the other way round (127 more times between the same two)"
   expect_out "128 races)"
 done
 expect_err_lines 1
 sed 's/^rdma_desc_start wait_mode=ge_imm wait_idx=4 semaphore_value=16$/rdma_desc_start/' \
   "$EXAMPLES/ping_pong.s" >"$(work)/pong_early.s"
 check run_pong_early_races 1 - -- run pong_early.s --check-races
-expect_err "pong_early.s:20: error: race: t=5700.522 ns core 1 engine 0 queue 0's DMA (M2S slot 0, written by word 0) reads core 1 SBUF partition 0 bytes [0x1000, 0x1400), which core 0 engine 0 queue 0's DMA (M2S slot 0, written by word 0 at pong_early.s:13) wrote at t=5700.522 ns"
+expect_err "pong_early.s:20: error: race: t=5700.522 ns core 1 engine 0 queue 0's DMA (M2S slot 0, written by word 0) reads core 1 SBUF bytes [0x1000, 0x1400) of partitions 0-127, which core 0 engine 0 queue 0's DMA (M2S slot 0, written by word 0 at pong_early.s:13) wrote at t=5700.522 ns"
 expect_out "result: FAILED (0 firmware errors, 0 device errors, 0 deadlocked cores, 0 failed expects, 128 races)"
 # A source overwritten by local compute right after its start, before its local_sem says the
 # engines have read it: here the engines read it after the compute wrote it.
@@ -370,7 +370,7 @@ rdma_desc_start
 ext_tensor_tensor_arith in0_in1_dtype.dtype_lo=uint8 in0_in1_dtype.dtype_hi=uint8 out_dtype=uint8 op=add src0_mem_pattern.start_addr=0x800 src0_mem_pattern.step_elem=1,0 src0_mem_pattern.num_elem=256,1 src1_mem_pattern.start_addr=0x800 src1_mem_pattern.step_elem=1,0 src1_mem_pattern.num_elem=256,1 dst_mem_pattern.start_addr=0 dst_mem_pattern.step_elem=1,0 dst_mem_pattern.num_elem=256,1
 PROG
 check run_source_overwritten 1 - -- run src_reuse.s --check-races
-expect_err "src_reuse.s:2: error: race: t=5667.131 ns core 0 engine 0 queue 0's DMA (M2S slot 0, written by word 0) reads core 0 SBUF partition 0 bytes [0x0, 0x100), which core 0 word 2 at src_reuse.s:4 wrote at t=4256.667 ns"
+expect_err "src_reuse.s:2: error: race: t=5667.131 ns core 0 engine 0 queue 0's DMA (M2S slot 0, written by word 0) reads core 0 SBUF bytes [0x0, 0x100) of partitions 0-127, which core 0 word 2 at src_reuse.s:4 wrote at t=4256.667 ns"
 # The same with the compute waiting for the local semaphore: ordered.
 sed 's/^ext_tensor_tensor_arith /ext_tensor_tensor_arith wait_mode=ge_imm wait_idx=3 semaphore_value=16 /' \
   "$(work)/src_reuse.s" >"$(work)/src_reuse_waits.s"
@@ -389,7 +389,7 @@ check run_strided_result_gaps 0 - -- run tile.s --check-races
 expect_out "result: ok (no .expect: no error, nothing checked)"
 sed 's/free_dim_bytes=48/free_dim_bytes=49/' "$(work)/tile.s" >"$(work)/tile_hit.s"
 check run_strided_result_element 1 - -- run tile_hit.s --check-races
-expect_err "core 1 SBUF partition 0 bytes [0x40, 0x41)"
+expect_err "core 1 SBUF bytes [0x40, 0x41) of partitions 0-127"
 expect_out "128 races)"
 # Two operands over the same bytes read them once: one race per partition, not two.
 sed 's/src0_mem_pattern.start_addr=0x2000/src0_mem_pattern.start_addr=0x1000/' "$(work)/reduce_early.s" >"$(work)/reduce_same.s"
@@ -422,5 +422,5 @@ expect_out "result: ok (no .expect: no error, nothing checked)"
 sed -i '0,/^event_semaphore wait_mode=ge_imm/s/^event_semaphore wait_mode=ge_imm wait_idx=[0-9]* semaphore_value=[0-9]*/ext_engine_nop/' "$(work)/ring4/core1.s"
 check run_dumped_ring_wait_dropped 1 - -- run "$(work)/ring4" --check-races
 expect_err "ring4/core1.s:7: error: race: "
-expect_err " core 1 word 4 reads core 1 SBUF partition 0 bytes ["
+expect_err " core 1 word 4 reads core 1 SBUF bytes ["
 expect_err "which core 0 engine 0 queue 0's DMA (M2S slot 0, written by word 0 at "

@@ -82,7 +82,7 @@ TEST(RaceChecker, AWriteAfterTheDoorbellRacesTheDescriptorsRead) {
   r.dma(0, b, 0, 1, 0x100, 64, 3);
   ASSERT_EQ(r.rc.total(), 1U);
   const Race& x = r.rc.races().front();
-  EXPECT_EQ(x.where, "core 0 SBUF partition 0 bytes [0x10, 0x20)");
+  EXPECT_EQ(RaceChecker::where(x), "core 0 SBUF partition 0 bytes [0x10, 0x20)");
   EXPECT_FALSE(x.first.engine.has_value());
   EXPECT_EQ(x.first.pc, std::optional<std::size_t>(7));
   EXPECT_TRUE(x.first.write);
@@ -218,13 +218,26 @@ TEST(RaceChecker, PartialOverlapsSplitAndNameTheOverlap) {
   r.dma(0, b, 0, 1, 0x100, 0x100);                        // writes [0x100, 0x200) of core 1
   r.rc.on_core_access(1, 1, 0x180, 0x100, false, r.now);  // reads [0x180, 0x280)
   ASSERT_EQ(r.rc.total(), 1U);
-  EXPECT_EQ(r.rc.races().front().where, "core 1 SBUF partition 0 bytes [0x180, 0x200)");
+  EXPECT_EQ(RaceChecker::where(r.rc.races().front()),
+            "core 1 SBUF partition 0 bytes [0x180, 0x200)");
   // A later partition is named by its own offsets.
   r.rc.on_core_access(1, 3, 0x10, 0x10, true, r.now);  // partitions 0..2, no DMA there
   EXPECT_EQ(r.rc.total(), 1U);
   r.dma(0, b, 0, 1, 2 * kPartition + 0x14, 4, 1);
   ASSERT_EQ(r.rc.total(), 2U);
-  EXPECT_EQ(r.rc.races().back().where, "core 1 SBUF partition 2 bytes [0x14, 0x18)");
+  EXPECT_EQ(RaceChecker::where(r.rc.races().back()), "core 1 SBUF partition 2 bytes [0x14, 0x18)");
+}
+
+TEST(RaceChecker, ARaceNamesThePartitionsAndBytesItsRepeatsSpan) {
+  Rig r;
+  const std::uint32_t b = r.doorbell(0);
+  r.dma(0, b, 0, 1, 0x100, 0x20, 0);                   // partition 0 [0x100, 0x120)
+  r.dma(0, b, 0, 1, 3 * kPartition + 0x120, 0x20, 0);  // partition 3 [0x120, 0x140)
+  r.rc.on_core_access(1, 4, 0, 0x1000, false, r.now);
+  ASSERT_EQ(r.rc.races().size(), 1U);
+  EXPECT_EQ(r.rc.races().front().repeats, 1U);
+  EXPECT_EQ(RaceChecker::where(r.rc.races().front()),
+            "core 1 SBUF bytes [0x100, 0x140) of partitions 0-3");
 }
 
 TEST(RaceChecker, AWriteWriteRaceAcrossTwoCoresDMAs) {

@@ -108,7 +108,7 @@ TEST(RaceFree, EveryCollectiveOrdersItsAccesses) {
     EXPECT_GT(r.stats.descriptors, 0U) << describe(c);
     if (c.op != Op::kAllGather || c.algorithm == Algorithm::kMesh) {
       std::string first;
-      if (!r.races.empty()) first = r.races.front().race.where;
+      if (!r.races.empty()) first = device::RaceChecker::where(r.races.front().race);
       EXPECT_EQ(r.races_total, 0U) << describe(c) << ": first at " << first;
       EXPECT_TRUE(r.ok()) << describe(c);
       continue;
@@ -121,10 +121,10 @@ TEST(RaceFree, EveryCollectiveOrdersItsAccesses) {
     EXPECT_GT(r.races_total, 0U) << describe(c);
     for (const RaceLine& x : r.races) {
       ASSERT_TRUE(x.race.first.pc && x.race.second.pc) << describe(c);
-      EXPECT_TRUE(x.race.second.write) << describe(c) << ": " << x.race.where;
+      EXPECT_TRUE(x.race.second.write) << describe(c) << ": " << device::RaceChecker::where(x.race);
       EXPECT_LT(iteration_of(low.programs, x.race.first.core, *x.race.first.pc),
                 iteration_of(low.programs, x.race.second.core, *x.race.second.pc))
-          << describe(c) << ": " << x.race.where;
+          << describe(c) << ": " << device::RaceChecker::where(x.race);
     }
   }
 }
