@@ -159,11 +159,8 @@ std::uint32_t RaceChecker::capture_release() {
 }
 
 void RaceChecker::on_s2m_doorbell(CoreId core, unsigned engine, unsigned queue) {
-  const std::uint32_t c = capture_release();
-  if (c == 0) return;
-  Actor& q = actors_[queue_actor(core, engine, queue)];
-  if (q.s2m != 0 && --snapshots_[q.s2m].holders == 0) drop_snapshot(q.s2m);
-  q.s2m = c;
+  if (current_ == 0) return;
+  join_actor(queue_actor(core, engine, queue), snapshots_[current_]);
 }
 
 std::uint32_t RaceChecker::on_take(CoreId core, unsigned engine, unsigned queue, unsigned slot,
@@ -176,11 +173,6 @@ std::uint32_t RaceChecker::on_take(CoreId core, unsigned engine, unsigned queue,
   // The batch holds its clock until its last pair (its index names it until then).
   if (batch_clock != 0 && batch_done && --snapshots_[batch_clock].holders == 0) {
     drop_snapshot(batch_clock);
-  }
-  if (const std::uint32_t s = actors_[q].s2m;
-      s != 0 && actors_[q].s2m_joined != snapshots_[s].serial) {
-    join_actor(q, snapshots_[s]);
-    actors_[q].s2m_joined = snapshots_[s].serial;
   }
   RaceAccess site;
   site.core = core;

@@ -94,8 +94,9 @@ class RaceChecker {
   std::uint32_t capture_release();
 
   /// The write taking effect now rings the S2M doorbell of `queue` of `engine` on `core`:
-  /// the queue's later pairs are after it (their S2M side was published by it or an earlier
-  /// one; joining the latest can hide a race, never invent one).
+  /// the queue joins its clock at once, so its later pairs are after it (a pair's S2M side
+  /// was published by this doorbell or an earlier one: joining every one so far can hide a
+  /// race, never invent one, whichever cores ring them).
   void on_s2m_doorbell(CoreId core, unsigned engine, unsigned queue);
   /// An engine takes a descriptor pair of `queue` (M2S slot `slot`) whose doorbell batch
   /// released `batch_clock` (`batch_done`: the batch's last pair, after which it holds the
@@ -141,7 +142,7 @@ class RaceChecker {
     std::uint32_t extra_epoch = 0;
     std::uint32_t self = kNone;
     std::uint32_t epoch = 0;
-    std::uint32_t holders = 0;  ///< batches and S2M doorbells that still hold it
+    std::uint32_t holders = 0;  ///< batches that still hold it
     std::uint64_t serial = 0;   ///< which snapshot (an index is reused once dropped)
   };
   struct Actor {
@@ -149,9 +150,7 @@ class RaceChecker {
     std::uint32_t extra = kNone;
     std::uint32_t extra_epoch = 0;
     std::uint32_t epoch = 1;
-    std::uint64_t joined = 0;      ///< a queue: the M2S batch clock it joined last (serial)
-    std::uint32_t s2m = 0;         ///< a queue: its latest S2M doorbell's clock (index)
-    std::uint64_t s2m_joined = 0;  ///< a queue: the S2M doorbell clock it joined last (serial)
+    std::uint64_t joined = 0;  ///< a queue: the M2S batch clock it joined last (serial)
     std::uint64_t acquired = ~std::uint64_t{0};  ///< a core: the semaphore it joined last
     std::uint64_t acquired_version = 0;          ///< and that semaphore's version then
   };

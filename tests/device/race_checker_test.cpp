@@ -191,6 +191,24 @@ TEST(RaceChecker, AQueueKeepsWhatEachDoorbellReleasedWhoeverRangIt) {
   r.rc.end_pair(p);
 }
 
+TEST(RaceChecker, AnotherCoresLaterS2MDoorbellDoesNotUndoAnEarlierOne) {
+  // Core 1 rings the M2S side; core 0 writes X and publishes the S2M side; core 1 rings S2M
+  // too. The pair, which writes X, comes after core 0's doorbell and so after its write.
+  Rig r;
+  const std::uint32_t b = r.doorbell(1);
+  r.rc.on_core_access(0, 1, 0, 8, true, r.now);
+  for (const CoreId c : {0U, 1U}) {
+    r.rc.on_post(c, ++r.seq);
+    r.rc.begin_posted(r.seq);
+    r.rc.on_s2m_doorbell(0, 0, 0);
+    r.rc.end_posted();
+  }
+  const std::uint32_t p = r.rc.on_take(0, 0, 0, 0, b, true, r.now);
+  r.rc.on_dma(p, 1, true, 0x20, 0, true, 0, 8, r.now);
+  r.rc.end_pair(p);
+  EXPECT_EQ(r.rc.total(), 0U);
+}
+
 TEST(RaceChecker, OneRaceLinePerPairOfSidesWithItsRepeatsCounted) {
   Rig r;
   r.origins.running[1] = 2;
