@@ -12,8 +12,10 @@ namespace sbrdma::device {
 
 RaceChecker::RaceChecker(std::size_t cores, std::uint64_t sbuf_partition_bytes,
                          const RaceOrigins& origins)
-    : partition_bytes_(sbuf_partition_bytes), origins_(&origins), cores_(cores, kNone) {
-  SBRDMA_CHECK(partition_bytes_ != 0);
+    : partition_bytes_(sbuf_partition_bytes),
+      origins_(&origins),
+      cores_(cores, kNone),
+      log_(sbuf_partition_bytes) {
   snapshots_.emplace_back();
   pairs_.emplace_back();
 }
@@ -363,19 +365,24 @@ RaceAccess RaceChecker::side(const Access& a) const {
 
 void RaceChecker::report(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi,
                          const Access& first, const Access& second) {
+  log_.add(mem_core, sbuf, lo, hi, side(first), side(second));
+}
+
+RaceLog::RaceLog(std::uint64_t sbuf_partition_bytes) : partition_bytes_(sbuf_partition_bytes) {
+  SBRDMA_CHECK(partition_bytes_ != 0);
+}
+
+void RaceLog::add(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi,
+                  const RaceAccess& first, const RaceAccess& second) {
   ++total_;
-  const RaceAccess f = side(first);
-  const RaceAccess g = side(second);
-  // A side is its core, program or DMA, and word: the engines and partitions one word
-  // spreads over are one race.
   const auto key_of = [](const RaceAccess& x) {
     return (std::uint64_t{x.core} << 2) | (x.engine ? 2U : 0U) | (x.write ? 1U : 0U);
   };
   const auto word = [](const RaceAccess& x) { return x.pc ? *x.pc + 1 : 0; };
-  const std::array<std::uint64_t, 4> key{key_of(f), word(f), key_of(g), word(g)};
+  const std::array<std::uint64_t, 4> key{key_of(first), word(first), key_of(second), word(second)};
   const std::uint64_t part = sbuf ? lo / partition_bytes_ : 0;
   const std::uint64_t base = part * partition_bytes_;
-  if (auto it = race_keys_.find(key); it != race_keys_.end()) {
+  if (auto it = keys_.find(key); it != keys_.end()) {
     Race& r = races_[it->second];
     ++r.repeats;
     if (r.mem_core == mem_core && r.sbuf == sbuf) {
@@ -387,8 +394,8 @@ void RaceChecker::report(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint
     return;
   }
   if (races_.size() >= kKept) return;
-  race_keys_.emplace(key, races_.size());
-  races_.push_back(Race{f, g, 0, mem_core, sbuf, part, part, lo - base, hi - base});
+  keys_.emplace(key, races_.size());
+  races_.push_back(Race{first, second, 0, mem_core, sbuf, part, part, lo - base, hi - base});
 }
 
 std::string RaceChecker::where(const Race& r) {

@@ -74,6 +74,31 @@ struct Race {
   std::uint64_t hi = 0;
 };
 
+/// The races found, one per pair of sides: a side is its core, program or DMA, word and
+/// way (read or write), so the engines and partitions one word spreads over are one race,
+/// whose place widens to span its repeats' (in the same memory).
+class RaceLog {
+ public:
+  /// `sbuf_partition_bytes`: the SBUF memory's partition stride (to name places).
+  explicit RaceLog(std::uint64_t sbuf_partition_bytes);
+  /// `first` and `second` race on bytes [lo, hi) of memory (mem_core, sbuf), within one SBUF
+  /// partition.
+  void add(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi, const RaceAccess& first,
+           const RaceAccess& second);
+  /// The races found, in the order found (at most kKept distinct ones).
+  [[nodiscard]] const std::vector<Race>& races() const noexcept { return races_; }
+  /// Every race found, repeats and those past kKept included.
+  [[nodiscard]] std::uint64_t total() const noexcept { return total_; }
+  static constexpr std::size_t kKept = 1000;
+
+ private:
+  std::uint64_t partition_bytes_;
+  std::vector<Race> races_;
+  /// (core << 2 | DMA << 1 | write, pc + 1) of each side -> races_ index
+  std::map<std::array<std::uint64_t, 4>, std::size_t> keys_;
+  std::uint64_t total_ = 0;
+};
+
 class RaceChecker {
  public:
   /// `sbuf_partition_bytes`: the SBUF memory's partition stride (to name places).
@@ -123,13 +148,13 @@ class RaceChecker {
                       bool write, base::Tick now);
 
   /// The races found, in the order found (at most kKept distinct ones).
-  [[nodiscard]] const std::vector<Race>& races() const noexcept { return races_; }
+  [[nodiscard]] const std::vector<Race>& races() const noexcept { return log_.races(); }
   /// "core 1 SBUF partition 0 bytes [0x0, 0x100)", or "core 1 SBUF bytes [0x0, 0x100) of
   /// partitions 0-127" where the race's repeats spread over several.
   [[nodiscard]] static std::string where(const Race& r);
   /// Every race found, repeats and those past kKept included.
-  [[nodiscard]] std::uint64_t total() const noexcept { return total_; }
-  static constexpr std::size_t kKept = 1000;
+  [[nodiscard]] std::uint64_t total() const noexcept { return log_.total(); }
+  static constexpr std::size_t kKept = RaceLog::kKept;
 
  private:
   using Clock = std::vector<std::uint32_t>;  ///< by actor; missing entries are 0
@@ -222,10 +247,7 @@ class RaceChecker {
   std::unordered_map<std::uint64_t, SemClock> semaphores_;  ///< (core, events?, idx) -> clock
   /// (core << 1 | SBUF) -> a shadow per SBUF partition (one for another memory)
   std::unordered_map<std::uint64_t, std::vector<Shadow>> memories_;
-  std::vector<Race> races_;
-  /// (core << 2 | DMA << 1 | write, pc + 1) of each side -> races_ index
-  std::map<std::array<std::uint64_t, 4>, std::size_t> race_keys_;
-  std::uint64_t total_ = 0;
+  RaceLog log_;
   /// covers()'s last question and answer.
   std::shared_ptr<const Clock> covers_a_;
   std::shared_ptr<const Clock> covers_b_;

@@ -146,7 +146,7 @@ struct ByteState {
 class Model {
  public:
   explicit Model(const Config& cfg)
-      : cfg_(cfg), actors_(cfg.cores + cfg.cores * cfg.engines * cfg.queues) {
+      : cfg_(cfg), actors_(cfg.cores + cfg.cores * cfg.engines * cfg.queues), log_(cfg.partition) {
     clocks_.assign(actors_, Clock(actors_, 0));
     for (unsigned a = 0; a < actors_; ++a) clocks_[a][a] = 1;  // each actor's own epoch
   }
@@ -218,8 +218,8 @@ class Model {
     }
   }
 
-  [[nodiscard]] const std::vector<Race>& races() const { return races_; }
-  [[nodiscard]] std::uint64_t total() const { return total_; }
+  [[nodiscard]] const std::vector<Race>& races() const { return log_.races(); }
+  [[nodiscard]] std::uint64_t total() const { return log_.total(); }
   /// Runs of bytes where two actors' accesses conflict but an edge orders them.
   [[nodiscard]] std::uint64_t ordered() const { return ordered_; }
 
@@ -293,32 +293,11 @@ class Model {
     return x;
   }
 
+  // The reporting rules (one race per pair of sides, its place widened) are RaceLog's, shared
+  // with the checker: what this model checks is which accesses race.
   void report(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi, const Acc& first,
               const Acc& second) {
-    ++total_;
-    const RaceAccess f = side(first);
-    const RaceAccess g = side(second);
-    const auto key_of = [](const RaceAccess& x) {
-      return (std::uint64_t{x.core} << 2) | (x.engine ? 2U : 0U) | (x.write ? 1U : 0U);
-    };
-    const auto word = [](const RaceAccess& x) { return x.pc ? *x.pc + 1 : 0; };
-    const std::array<std::uint64_t, 4> key{key_of(f), word(f), key_of(g), word(g)};
-    const std::uint64_t part = sbuf ? lo / cfg_.partition : 0;
-    const std::uint64_t base = part * cfg_.partition;
-    if (const auto it = keys_.find(key); it != keys_.end()) {
-      Race& r = races_[it->second];
-      ++r.repeats;
-      if (r.mem_core == mem_core && r.sbuf == sbuf) {
-        r.first_partition = std::min(r.first_partition, part);
-        r.last_partition = std::max(r.last_partition, part);
-        r.lo = std::min(r.lo, lo - base);
-        r.hi = std::max(r.hi, hi - base);
-      }
-      return;
-    }
-    if (races_.size() >= RaceChecker::kKept) return;
-    keys_.emplace(key, races_.size());
-    races_.push_back(Race{f, g, 0, mem_core, sbuf, part, part, lo - base, hi - base});
+    log_.add(mem_core, sbuf, lo, hi, side(first), side(second));
   }
 
   Config cfg_;
@@ -330,9 +309,7 @@ class Model {
   std::map<std::tuple<CoreId, bool, unsigned>, Clock> sems_;
   /// (core, SBUF?) -> by byte, nothing where nothing touched it
   std::map<std::pair<CoreId, bool>, std::vector<std::optional<ByteState>>> memories_;
-  std::vector<Race> races_;
-  std::map<std::array<std::uint64_t, 4>, std::size_t> keys_;
-  std::uint64_t total_ = 0;
+  RaceLog log_;
   std::uint64_t ordered_ = 0;
 };
 

@@ -270,5 +270,59 @@ TEST(RaceChecker, AWriteWriteRaceAcrossTwoCoresDMAs) {
   EXPECT_EQ(r.rc.races().front().second.core, 1U);
 }
 
+/// A program's (core's) access at word `pc`.
+RaceAccess side(CoreId core, std::size_t pc, bool write) {
+  RaceAccess x;
+  x.core = core;
+  x.pc = pc;
+  x.write = write;
+  return x;
+}
+
+TEST(RaceLog, OneRacePerPairOfSidesWidenedInItsOwnMemoryOnly) {
+  RaceLog log(kPartition);
+  RaceAccess dma = side(0, 7, true);
+  dma.engine = 3;
+  dma.slot = 5;
+  RaceAccess prog = side(1, 2, false);
+  log.add(1, true, 0x100, 0x110, dma, prog);
+  // Another engine and slot of the same word: the same race, widened.
+  RaceAccess dma2 = dma;
+  dma2.engine = 4;
+  dma2.slot = 6;
+  log.add(1, true, 2 * kPartition + 0x80, 2 * kPartition + 0x90, dma2, prog);
+  // The same two sides in another memory: counted, the place kept.
+  log.add(0, true, 0x0, 0x1000, dma, prog);
+  ASSERT_EQ(log.races().size(), 1U);
+  EXPECT_EQ(log.races().front().repeats, 2U);
+  EXPECT_EQ(RaceChecker::where(log.races().front()),
+            "core 1 SBUF bytes [0x80, 0x110) of partitions 0-2");
+  // The program reading instead of writing, a DMA as the second side, another word: new races.
+  RaceAccess prog_w = prog;
+  prog_w.write = true;
+  log.add(1, true, 0x100, 0x110, dma, prog_w);
+  log.add(1, true, 0x100, 0x110, dma, dma);
+  RaceAccess prog9 = prog;
+  prog9.pc = 9;
+  log.add(1, true, 0x100, 0x110, dma, prog9);
+  EXPECT_EQ(log.races().size(), 4U);
+  EXPECT_EQ(log.total(), 6U);
+  // Another memory than SBUF has no partitions.
+  log.add(1, false, 0x5000, 0x5008, prog, dma);
+  EXPECT_EQ(RaceChecker::where(log.races().back()), "core 1 memory bytes [0x5000, 0x5008)");
+}
+
+TEST(RaceLog, KeepsAtMostKKeptRacesAndCountsThemAll) {
+  RaceLog log(kPartition);
+  const RaceAccess a = side(0, 0, true);
+  for (std::size_t i = 0; i < RaceLog::kKept + 5; ++i) {
+    log.add(0, true, 0, 4, a, side(1, i, false));
+  }
+  log.add(0, true, 0, 4, a, side(1, 0, false));  // a repeat of a kept one
+  EXPECT_EQ(log.races().size(), RaceLog::kKept);
+  EXPECT_EQ(log.total(), RaceLog::kKept + 6);
+  EXPECT_EQ(log.races().front().repeats, 1U);
+}
+
 }  // namespace
 }  // namespace sbrdma::device
