@@ -246,6 +246,10 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   // all is told here, with the range a factor takes.
   auto factor = parse_u64(a.factor.empty() ? "2" : a.factor);
   if (!factor) {
+    // nccom-test takes a size's units on every number flag, -f too ("-f 2kb" is 2048).
+    if (auto sized = platform::parse_size(a.factor, "-f")) factor = *sized;
+  }
+  if (!factor) {
     bad(parse_flag_number("-f", a.factor, "a factor", 2, kNoMax).error());
   }
   if (a.factor.empty() && a.step.empty() && b && e && *e > *b) {
@@ -542,14 +546,17 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       ->type_name("UINT")
       ->check(kNonEmpty);
   cmd->add_option("-b,--minbytes", a->minbytes,
-                  "Smallest size (binary units in any case: 1K, 1kb, 1KiB, 16M, 1G ...)")
+                  "Smallest size: decimal or 0x hex, with binary units in any case (1K, 1kb, 1KiB, "
+                  "16M, 1G ...)")
       ->default_str(kDefaultMinBytes)
       ->check(kNonEmpty);
   cmd->add_option("-e,--maxbytes", a->maxbytes, "Largest size (default: -b)")->check(kNonEmpty);
-  auto* f = cmd->add_option("-f,--stepfactor", a->factor,
-                            "Multiply the size by this (a whole number, at least 2)")
-                ->type_name("UINT")
-                ->check(kNonEmpty);
+  auto* f =
+      cmd->add_option(
+             "-f,--stepfactor", a->factor,
+             "Multiply the size by this (a whole number, at least 2; units as in -b: 2K is 2048)")
+          ->type_name("UINT")
+          ->check(kNonEmpty);
   cmd->add_option("-i,--stepbytes", a->step,
                   "Add this to the size instead (a size holding the same whole number of "
                   "elements as the one before it runs once); without -f or -i, (-e - -b) / 10")

@@ -18,6 +18,7 @@
 
 #include "base/bits.h"
 #include "base/check.h"
+#include "base/number_text.h"
 #include "base/ordered_jobs.h"
 #include "base/printable.h"
 #include "collectives/layout.h"
@@ -128,24 +129,19 @@ base::Result<std::uint64_t> parse_size(std::string_view text, std::string_view w
   if (unit_b && mult == 1) digits = text;  // "12B" or "12iB": no unit, a bad size below
   const auto bad = [&] {
     return base::make_error(
-        fmt::format("{}: bad size '{}' (a number of bytes, K/KB/KiB, M/MB/MiB or G/GB/GiB in "
-                    "any case allowed)",
+        fmt::format("{}: bad size '{}' (a number of bytes, decimal or 0x hex, then K/KB/KiB, "
+                    "M/MB/MiB or G/GB/GiB in any case)",
                     what, base::printable_brief(text)));
   };
-  if (digits.empty()) return bad();
-  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
-  std::uint64_t v = 0;
-  bool wide = false;  // past 64 bits; the rest is still read, so a bad digit says so first
-  for (char c : digits) {
-    if (c < '0' || c > '9') return bad();
-    const auto d = static_cast<std::uint64_t>(c - '0');
-    if (v > (kMax - d) / 10) wide = true;
-    v = v * 10 + d;
-  }
-  if (wide || v > kMax / mult) {
+  // The number itself as every flag reads it: decimal or 0x hex, '_' grouping digits.
+  const base::UnsignedText n = base::read_grouped_unsigned_text(digits);
+  if (n.form == base::NumberForm::kMalformed) return bad();
+  if (n.form == base::NumberForm::kTooLarge ||
+      n.value > std::numeric_limits<std::uint64_t>::max() / mult) {
     return base::make_error(
         fmt::format("{}: size '{}' does not fit in 64 bits", what, base::printable_brief(text)));
   }
+  const std::uint64_t v = n.value;
   return v * mult;
 }
 

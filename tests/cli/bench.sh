@@ -323,7 +323,7 @@ check bench_sizes_reversed_bad_dtype 1 - -- bench allr -r 2 -d bad -b 4K -e 1K
 expect_err "error: -b 4096 is larger than -e 1024"
 expect_err_lines 2
 check bench_bad_size 1 - -- bench allr -r 2 -b 12X
-expect_err "error: -b: bad size '12X' (a number of bytes, K/KB/KiB, M/MB/MiB or G/GB/GiB in any case allowed)"
+expect_err "error: -b: bad size '12X' (a number of bytes, decimal or 0x hex, then K/KB/KiB, M/MB/MiB or G/GB/GiB in any case)"
 check bench_too_many_ranks 1 - -- bench allr -r 9
 expect_err "error: -r 9: topology trn2 has only 8 cores (ranks)"
 expect_err_lines 1
@@ -435,7 +435,7 @@ check bench_counts_hex 0 - -- bench allr -r 0x2 -b 1K -n 0x1 -w 0 --timing-only
 expect_out "# sbrdma bench allr: 2 ranks x 1 group on trn2"
 # -e defaults to -b: a bad -b is told once.
 check bench_bad_b_once 1 - -- bench allr -r 2 -b -1
-expect_err "error: -b: bad size '-1' (a number of bytes, K/KB/KiB, M/MB/MiB or G/GB/GiB in any case allowed)"
+expect_err "error: -b: bad size '-1' (a number of bytes, decimal or 0x hex, then K/KB/KiB, M/MB/MiB or G/GB/GiB in any case)"
 expect_err_lines 1
 # A number where the collective should be is an unknown option, as any other option there.
 check bench_number_before_collective 1 - -- bench -1 allr -r 2
@@ -473,6 +473,19 @@ expect_err "error: -f: '18446744073709551616' does not fit in 64 bits"
 expect_err_lines 1
 check bench_factor_word 1 - -- bench allr -r 2 -b 1K -e 4K -f two
 expect_err "error: -f: 'two' is not a factor (a whole number, 2 or more)"
+expect_err_lines 1
+# nccom-test's guide: every number flag takes a size's units, -f too (-f 2kb is 2048); and the
+# sizes read numbers as the other flags do (0x hex, '_' between digits).
+check bench_factor_units 0 - -- bench allr -r 2 -b 4 -e 0x100_0000 -f 2kb --timing-only -n 1 -w 0
+expect_out "           4               1     fp32"
+expect_out "        8192            2048     fp32"
+expect_out "    16777216         4194304     fp32"
+if [ "$(grep -cE 'fp32 +[0-9]' "$(work)/out")" = 3 ]; then pass=$((pass + 1)); else _fail "-f 2kb: not three rows"; fi
+check bench_size_grouped 0 - -- bench allr -r 2 -b 1_024 -e 0x800 -f 2 --timing-only -n 1 -w 0
+expect_out "        1024             256     fp32"
+expect_out "        2048             512     fp32"
+check bench_size_grouped_bad 1 - -- bench allr -r 2 -b 1__024
+expect_err "error: -b: bad size '1__024' (a number of bytes, decimal or 0x hex, then K/KB/KiB, M/MB/MiB or G/GB/GiB in any case)"
 expect_err_lines 1
 # A list compares what applies: an algorithm the groups rule out is left out, with a note,
 # and the others run; one alone, or a list of which none applies, is an error.

@@ -98,8 +98,8 @@ TEST(BenchSweep, SizesTakeBinarySuffixes) {
     EXPECT_FALSE(parse_size(bad, "-b").ok()) << bad;
   }
   EXPECT_EQ(parse_size("1.5M", "-b").error().message,
-            "-b: bad size '1.5M' (a number of bytes, K/KB/KiB, M/MB/MiB or G/GB/GiB in any case "
-            "allowed)");
+            "-b: bad size '1.5M' (a number of bytes, decimal or 0x hex, then K/KB/KiB, "
+            "M/MB/MiB or G/GB/GiB in any case)");
   EXPECT_FALSE(parse_size("", "-b").ok());
   EXPECT_FALSE(parse_size("K", "-b").ok());
   // Any number of digits up to 2^64 - 1; past it, or past it once multiplied, one message.
@@ -111,8 +111,20 @@ TEST(BenchSweep, SizesTakeBinarySuffixes) {
   EXPECT_EQ(parse_size("17179869184G", "-e").error().message,
             "-e: size '17179869184G' does not fit in 64 bits");
   EXPECT_EQ(parse_size("99999999999999999999x", "-b").error().message,
-            "-b: bad size '99999999999999999999x' (a number of bytes, K/KB/KiB, M/MB/MiB or "
-            "G/GB/GiB in any case allowed)");
+            "-b: bad size '99999999999999999999x' (a number of bytes, decimal or 0x hex, then "
+            "K/KB/KiB, M/MB/MiB or G/GB/GiB in any case)");
+  // The number as every other flag reads it: 0x hex, '_' between two digits.
+  EXPECT_EQ(*parse_size("1_024", "-b"), 1024u);
+  EXPECT_EQ(*parse_size("0x400", "-b"), 1024u);
+  EXPECT_EQ(*parse_size("0x1_0K", "-b"), 16u << 10);
+  EXPECT_EQ(*parse_size("1_0kb", "-b"), 10u << 10);
+  EXPECT_EQ(*parse_size("0xab", "-b"), 0xabu);  // b is a hex digit here, not a unit
+  EXPECT_EQ(*parse_size("0x2gb", "-e"), 2ULL << 30);
+  for (const char* bad : {"_1K", "1_K", "1__0", "0x", "0xK", "0x_1", "0x1ib", "0X1G_"}) {
+    EXPECT_FALSE(parse_size(bad, "-b").ok()) << bad;
+  }
+  EXPECT_EQ(parse_size("0x1_0000_0000_0000_0000", "-e").error().message,
+            "-e: size '0x1_0000_0000_0000_0000' does not fit in 64 bits");
 }
 
 TEST(BenchSweep, TimeStatsAreTheAverageOrAnyWholePercentile) {
