@@ -229,9 +229,7 @@ namespace {
 /// an image viewer would then fail to open. Any other name (p.svg, plot, a pipe) is the
 /// user's to choose.
 base::Status check_plot_name(const std::string& plot) {
-  std::string ext = std::filesystem::path(plot).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string ext = lower_extension(plot);
   static constexpr std::array<std::string_view, 9> kOther = {
       ".png", ".jpg", ".jpeg", ".gif", ".pdf", ".bmp", ".webp", ".tif", ".tiff"};
   if (std::find(kOther.begin(), kOther.end(), ext) == kOther.end()) return base::ok_status();
@@ -243,6 +241,9 @@ base::Status check_plot_name(const std::string& plot) {
 }  // namespace
 
 base::Status check_bench_outputs(const BenchOutputs& out, const BenchInputs& inputs) {
+  SBRDMA_TRY(check_uncompressed("--report-to-json-file", out.json));
+  SBRDMA_TRY(check_uncompressed("--plot", out.plot));
+  SBRDMA_TRY(check_uncompressed("--trace", out.trace));
   SBRDMA_TRY(check_plot_name(out.plot));
   SBRDMA_TRY(check_distinct_outputs(out, inputs));
   for (const std::string* path : {&out.json, &out.plot, &out.trace}) {

@@ -5,11 +5,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 #include <vector>
 
 #include "base/printable.h"
@@ -435,6 +439,25 @@ base::Status check_not_std_stream(const std::string& out_flag, const std::string
     }
   }
   return base::ok_status();
+}
+
+std::string lower_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext;
+}
+
+base::Status check_uncompressed(const std::string& flag, const std::string& path) {
+  const std::string ext = lower_extension(path);
+  static constexpr std::array<std::string_view, 9> kCompressed = {
+      ".gz", ".svgz", ".tgz", ".bz2", ".xz", ".zst", ".lz4", ".zip", ".7z"};
+  if (std::find(kCompressed.begin(), kCompressed.end(), ext) == kCompressed.end()) {
+    return base::ok_status();
+  }
+  return base::make_error(fmt::format(
+      "{} {}: the file is written as plain text, not compressed ({}); give a name without it", flag,
+      base::printable(path), ext.substr(1)));
 }
 
 base::Status check_writable(const std::string& path) {

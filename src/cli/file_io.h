@@ -53,6 +53,11 @@ base::Status write_outputs(std::span<const OutputText> files);
 /// that is a directory, a file that is not writable, or a missing or unwritable folder. Creates
 /// and truncates nothing. "" and "-" (standard output) are always fine.
 base::Status check_writable(const std::string& path);
+/// The extension of `path`'s last name in lower case, with its dot (".svg"; "" if none).
+std::string lower_extension(const std::string& path);
+/// Refuses an output named as a compressed file (trace.json.gz, plot.svgz): sbrdma writes
+/// plain text, which a reader going by the name would fail to unpack.
+base::Status check_uncompressed(const std::string& flag, const std::string& path);
 /// check_writable() for a folder that will be created (with its parents) and filled: it is a
 /// writable directory, or the nearest existing one above it is.
 base::Status check_writable_dir(const std::string& path);

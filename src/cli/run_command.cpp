@@ -78,6 +78,7 @@ int run(const RunArgs& a) {
       !st) {
     return fail(st.error());
   }
+  if (auto st = check_uncompressed("--trace", a.trace); !st) return fail(st.error());
   if (auto st = check_writable(a.trace); !st) return fail(st.error());
   auto input = read_program_input(a.program, *topology, **profile, "run");
   if (!input) return fail(input.error());

@@ -15,6 +15,19 @@ check bench_plot_not_svg 1 - -- bench allr -r 2 -b 1K --plot plot.PNG
 expect_err "error: --plot plot.PNG: the plot is SVG text, not png; give a name ending in .svg"
 expect_err_lines 1
 if [[ -e "$(work)/plot.PNG" ]]; then _fail "plot.PNG was written"; else pass=$((pass + 1)); fi
+# Outputs are plain text: a compressed file's name (.gz, .svgz, ...) is refused before the run.
+check bench_plot_svgz 1 - -- bench allr -r 2 -b 1K --plot plot.svgz
+expect_err "error: --plot plot.svgz: the file is written as plain text, not compressed (svgz); give a name without it"
+expect_err_lines 1
+if [[ -e "$(work)/plot.svgz" ]]; then _fail "plot.svgz was written"; else pass=$((pass + 1)); fi
+check bench_json_gz 1 - -- bench allr -r 2 -b 1K --report-to-json-file r.json.GZ
+expect_err "error: --report-to-json-file r.json.GZ: the file is written as plain text, not compressed (gz); give a name without it"
+check bench_trace_zst 1 - -- bench allr -r 2 -b 1K --trace t.json.zst
+expect_err "error: --trace t.json.zst: the file is written as plain text, not compressed (zst); give a name without it"
+check run_trace_xz 1 - -- run "$EX/ping_pong.s" --trace t.json.xz
+expect_err "error: --trace t.json.xz: the file is written as plain text, not compressed (xz); give a name without it"
+if [[ -s "$(work)/out" || -e "$(work)/t.json.xz" ]]; then _fail "run went on past a compressed trace name"; else
+  pass=$((pass + 1)); fi
 check bench_plot_svg_or_plain 0 - -- bench allr -r 2 -b 1K --timing-only --plot plot
 if head -c 5 "$(work)/plot" | grep -q "<svg\|<?xml"; then pass=$((pass + 1)); else _fail "plot is not SVG"; fi
 
