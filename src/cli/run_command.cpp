@@ -53,6 +53,10 @@ int run(const RunArgs& a) {
   auto seed = parse_flag_u64("--seed", a.seed);
   if (!seed) return fail(seed.error());
   opt.seed = *seed;
+  if (a.log != "info" && a.log != "debug") {
+    return fail(base::make_error(
+        fmt::format("--log: unknown level '{}' (info or debug)", base::printable_brief(a.log))));
+  }
   opt.debug_log = a.log == "debug";
   opt.trace = !a.trace.empty();
   auto params = param_overrides(a.params);
@@ -144,7 +148,6 @@ void add_run_command(CLI::App& app, Context& ctx) {
       ->check(kNonEmpty);
   add_param_option(*cmd, args->params);
   cmd->add_option("--log", args->log, "Log level: info, or debug for the firmware DEBUG lines")
-      ->check(CLI::IsMember({"info", "debug"}))
       ->capture_default_str();
   cmd->add_option("--trace", args->trace, "Write a Chrome/Perfetto JSON trace to FILE")
       ->check(kNonEmpty);

@@ -226,7 +226,14 @@ std::string ranks_and_groups(const BenchOptions& o, unsigned groups);
 std::string dtype_and_reduction(const BenchOptions& o);
 /// The --breakdown block the table ends with (before the closing line): `#` lines, one per row
 /// (a row without a breakdown took no time). [CHOICE D45]
-std::string format_breakdown(const BenchResult& r);
+std::string format_breakdown(const BenchOptions& o, const BenchResult& r);
+/// The algorithm a row ran, as the table's column names it: "mesh", or "auto:mesh" for auto's
+/// choice where --algorithm lists auto with others (a row of its own, otherwise two rows
+/// would read alike).
+std::string algorithm_text(const BenchOptions& o, collectives::Algorithm requested,
+                           collectives::Algorithm ran);
+/// algorithm_text() of a row.
+std::string row_algorithm_text(const BenchOptions& o, const BenchRow& row);
 /// The closing line alone: wall seconds, descriptors, bytes copied per wall-second and that
 /// as a percentage of memcpy.
 std::string format_cost(const BenchCost& c);

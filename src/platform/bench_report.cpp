@@ -154,7 +154,9 @@ std::string format_table(const BenchOptions& o, const BenchResult& r) {
   const std::size_t algbw_width = width(13, [&](const BenchRow& row) { return gbs(row.algbw); });
   const std::size_t busbw_width = width(13, [&](const BenchRow& row) { return gbs(row.busbw); });
   out += fmt::format("  {:>{}}  {:>{}}", "algbw(GB/s)", algbw_width, "busbw(GB/s)", busbw_width);
-  if (o.show_algorithm) out += fmt::format("  {:>12}", "algorithm");
+  const std::size_t algorithm_width =
+      width(12, [&](const BenchRow& row) { return row_algorithm_text(o, row); });
+  if (o.show_algorithm) out += fmt::format("  {:>{}}", "algorithm", algorithm_width);
   std::size_t wrong_width = 7;
   for (const BenchRow& row : r.rows) wrong_width = std::max(wrong_width, wrong_text(row).size());
   out += fmt::format("  {:>{}}\n", "#wrong", wrong_width);
@@ -169,8 +171,9 @@ std::string format_table(const BenchOptions& o, const BenchResult& r) {
       out += fmt::format("  {:>{}}", time_us_text(stat_value(row, o.stats[i])), time_widths[i]);
     }
     out += fmt::format("  {:>{}.2f}  {:>{}.2f}", row.algbw, algbw_width, row.busbw, busbw_width);
-    if (o.show_algorithm)
-      out += fmt::format("  {:>12}", collectives::algorithm_name(row.algorithm));
+    if (o.show_algorithm) {
+      out += fmt::format("  {:>{}}", row_algorithm_text(o, row), algorithm_width);
+    }
     out += fmt::format("  {:>{}}\n", wrong_text(row), wrong_width);
   }
   // One average per requested algorithm (nccom-test prints one for its single sweep).
@@ -183,12 +186,25 @@ std::string format_table(const BenchOptions& o, const BenchResult& r) {
                          collectives::algorithm_name(a), avg);
     }
   }
-  if (o.breakdown) out += format_breakdown(r);
+  if (o.breakdown) out += format_breakdown(o, r);
   out += format_cost(r.cost) + "\n";
   return out;
 }
 
-std::string format_breakdown(const BenchResult& r) {
+std::string algorithm_text(const BenchOptions& o, collectives::Algorithm requested,
+                           collectives::Algorithm ran) {
+  const std::string_view name = collectives::algorithm_name(ran);
+  if (requested != collectives::Algorithm::kAuto || o.algorithms.size() < 2) {
+    return std::string(name);
+  }
+  return fmt::format("auto:{}", name);
+}
+
+std::string row_algorithm_text(const BenchOptions& o, const BenchRow& row) {
+  return algorithm_text(o, row.requested, row.algorithm);
+}
+
+std::string format_breakdown(const BenchOptions& o, const BenchResult& r) {
   std::string out =
       "# where the time goes (--breakdown, D45): shares of the measured iterations' simulated "
       "time\n"
@@ -201,13 +217,13 @@ std::string format_breakdown(const BenchResult& r) {
   for (const BenchRow& row : r.rows) {
     if (!row.breakdown) {
       out += fmt::format("# {:>10}  {:>12}  (no time to break down: nothing ran)\n", row.size,
-                         collectives::algorithm_name(row.algorithm));
+                         row_algorithm_text(o, row));
       continue;
     }
     const TimeBreakdown& b = *row.breakdown;
     out += fmt::format("# {:>10}  {:>12}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {}\n", row.size,
-                       collectives::algorithm_name(row.algorithm), pct(b.desc_gen), pct(b.compute),
-                       pct(b.waiting), pct(b.engines), pct(b.link),
+                       row_algorithm_text(o, row), pct(b.desc_gen), pct(b.compute), pct(b.waiting),
+                       pct(b.engines), pct(b.link),
                        b.link_name.empty() ? "(no link carried data)" : b.link_name);
   }
   return out;

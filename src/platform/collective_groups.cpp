@@ -64,7 +64,7 @@ base::Result<collectives::Communicator> load_replica_groups(const std::string& p
                                                             const collectives::Geometry& g) {
   auto text = read_json_file(path);
   if (!text) return text.error();
-  return parse_replica_groups(*text, path, g);
+  return parse_replica_groups(*text, input_name(path), g);
 }
 
 }  // namespace sbrdma::platform

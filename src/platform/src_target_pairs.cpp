@@ -70,7 +70,7 @@ base::Result<collectives::SrcTargetPairs> load_src_target_pairs(const std::strin
                                                                 unsigned ranks) {
   auto text = read_json_file(path);
   if (!text) return text.error();
-  return parse_src_target_pairs(*text, path, groups, ranks);
+  return parse_src_target_pairs(*text, input_name(path), groups, ranks);
 }
 
 }  // namespace sbrdma::platform

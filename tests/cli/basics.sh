@@ -144,8 +144,15 @@ expect_err "error: --die: '2' is not a die (a whole number, 0 to 1)"
 check flag_value_escaped 1 - -- bench allr -r 2 -b $'1\x1b[31mK'
 expect_err "error: -b: bad size '1\x1b[31mK' ("
 expect_err_lines 1
-check cli11_value_escaped 1 - -- run x.s --log $'de\x1b[31mbug'
-expect_err 'sbrdma: error: --log: de\x1b[31mbug not in {info,debug}'
+check run_log_value_escaped 1 - -- run x.s --log $'de\x1b[31mbug'
+expect_err "sbrdma: error: --log: unknown level 'de\x1b[31mbug' (info or debug)"
+expect_err_lines 1
+check cli11_option_escaped 1 - -- run x.s --lo$'\x1b[31m'g debug
+expect_err "sbrdma: error: unknown option '--lo\x1b[31mg' for 'sbrdma run'"
+# A bad level is told as every other bad value is, in one line (not as a usage error).
+check run_log_unknown 1 - -- run x.s --log trace
+expect_err "sbrdma: error: --log: unknown level 'trace' (info or debug)"
+expect_err_lines 1
 printf '{"chips":1,"profile":"\\u0000tail"}' >"$(work)/nulprofile.json"
 check json_nul_value_escaped 1 - -- info topology nulprofile.json
 expect_err "nulprofile.json: error: /profile: unknown profile '\x00tail' (known: cayman, sunda, mariana)"

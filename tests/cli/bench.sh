@@ -71,6 +71,13 @@ if ! sanitized; then
     _fail "the table under ulimit -v differs"; fi
 fi
 
+# A group or pair file read from standard input is named <stdin>, as run and asm name it.
+printf '[[0, 1], [2, x]]' >"$(work)/groups_bad_stdin.json"
+check bench_groups_stdin_name 1 "$(work)/groups_bad_stdin.json" -- bench allr -b 1K --custom-replica-groups -
+expect_err "<stdin>:1: error: malformed JSON"
+expect_err_lines 1
+check bench_pairs_stdin_name 1 "$(work)/groups_bad_stdin.json" -- bench permute -r 4 -b 1K --custom-src-target-pairs -
+expect_err "<stdin>:1: error: malformed JSON"
 check bench_groups 0 - -- bench redsct -b 999 -c random --custom-replica-groups "$BENCH_DATA/groups_2x3.json" --report-to-json-file bench.json --plot bench.svg --dump-programs dump
 expect_out "# sbrdma bench redsct: 3 ranks x 2 groups on trn2"
 if grep -q '"collective": "redsct"' "$(work)/bench.json" && grep -q '"wrong": 0' "$(work)/bench.json" &&
@@ -487,6 +494,19 @@ expect_out "        2048             512     fp32"
 check bench_size_grouped_bad 1 - -- bench allr -r 2 -b 1__024
 expect_err "error: -b: bad size '1__024' (a number of bytes, decimal or 0x hex, then K/KB/KiB, M/MB/MiB or G/GB/GiB in any case)"
 expect_err_lines 1
+# auto in a list with others: its rows name auto's choice as auto:X, so that they differ from
+# the rows of X itself (in the table, the breakdown and the rows' lines on stderr).
+check bench_algorithm_list_auto 0 - -- bench allr -r 4 -b 1K --timing-only --algorithm auto,mesh,rdh -n 1 -w 0 --breakdown
+expect_out "     size(B)    count(elems)     type    time(us)    algbw(GB/s)    busbw(GB/s)     algorithm   #wrong"
+expect_out "        1024             256     fp32       20.73           0.05           0.07     auto:mesh      n/a"
+expect_out "        1024             256     fp32       20.73           0.05           0.07          mesh      n/a"
+expect_out "#       1024     auto:mesh"
+expect_err "bench: allr 1K (1024 B), auto:mesh: 1 iteration in"
+expect_err "bench: allr 1K (1024 B), mesh: 1 iteration in"
+expect_out "Avg bus bandwidth (auto):"
+# auto alone keeps the plain name.
+check bench_algorithm_auto_alone 0 - -- bench allr -r 4 -b 1K --timing-only --show-algorithm -n 1 -w 0
+expect_out "fp32       20.73           0.05           0.07          mesh      n/a"
 # A list compares what applies: an algorithm the groups rule out is left out, with a note,
 # and the others run; one alone, or a list of which none applies, is an error.
 check bench_algorithm_list_left_out 0 - -- bench allr -r 8 -b 64K -e 256K -f 4 --algorithm ring,hier,rdh --timing-only -n 1 -w 0

@@ -291,6 +291,26 @@ TEST(BenchSweep, TheTableWarnsOfLinkBookingOrderWhereAGroupSpansChips) {
   EXPECT_NE(t->second.find(note), std::string::npos) << t->second;
 }
 
+TEST(BenchSweep, TheMeanIsTheDoubleNearestTheExactMeanOfWholePicoseconds) {
+  // Summed as doubles, a mean could come out an ulp or so off the exact one, and the JSON
+  // carried the noise (19.939602999999998 for 19.939603).
+  auto topo = load_topology("trn2");
+  ASSERT_TRUE(topo.ok());
+  BenchOptions o = ring_allreduce({1024, 4096, 65536});
+  o.ranks = 4;
+  o.iterations = 7;
+  o.algorithms = {collectives::Algorithm::kRing, collectives::Algorithm::kMesh};
+  auto r = run_bench(o, *topo, {});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->rows.size(), 6u);
+  for (const BenchRow& row : r->rows) {
+    ASSERT_EQ(row.times_us.size(), 7u);
+    std::uint64_t ps = 0;
+    for (double t : row.times_us) ps += static_cast<std::uint64_t>(std::llround(t * 1e6));
+    EXPECT_EQ(row.avg_us, static_cast<double>(ps) / 7e6);
+  }
+}
+
 TEST(BenchSweep, EachSizesProgressLineGivesItsRowsFigures) {
   // The table comes once the sweep is done; a size's line on stderr gives its results as soon
   // as it has them, the very figures its row will show. #wrong only where the data is checked.
