@@ -267,29 +267,46 @@ void RaceChecker::on_core_access(CoreId core, unsigned partitions, std::uint64_t
   }
 }
 
-void RaceChecker::cover(Shadow& shadow, std::uint64_t lo, std::uint64_t hi) {
-  // Split the segment that holds a bound, so that one starts there.
-  for (const std::uint64_t at : {lo, hi}) {
-    auto it = shadow.upper_bound(at);
-    if (it == shadow.begin()) continue;
-    --it;
-    if (it->first == at || it->second.hi <= at) continue;
-    Segment tail = it->second;
-    it->second.hi = at;
-    shadow.emplace(at, std::move(tail));
+std::size_t RaceChecker::cover(Shadow& shadow, std::uint64_t lo, std::uint64_t hi) {
+  // The first segment that ends past lo; one that starts before lo is split there.
+  std::size_t i = static_cast<std::size_t>(
+      std::partition_point(shadow.begin(), shadow.end(),
+                           [lo](const Segment& seg) { return seg.hi <= lo; }) -
+      shadow.begin());
+  if (i < shadow.size() && shadow[i].lo < lo) {
+    Segment tail = shadow[i];
+    tail.lo = lo;
+    shadow[i].hi = lo;
+    shadow.insert(shadow.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(tail));
+    ++i;
   }
-  // Fill the gaps inside [lo, hi) with fresh segments.
+  const std::size_t first = i;
+  // Walk [lo, hi): fill each gap with a fresh segment, split the one that crosses hi.
   std::uint64_t at = lo;
-  auto it = shadow.lower_bound(lo);
   while (at < hi) {
-    if (it == shadow.end() || it->first >= hi) {
-      shadow.emplace_hint(it, at, Segment{hi, std::nullopt, {}});
-      return;
+    if (i == shadow.size() || shadow[i].lo >= hi) {
+      shadow.insert(shadow.begin() + static_cast<std::ptrdiff_t>(i),
+                    Segment{at, hi, std::nullopt, {}});
+      break;
     }
-    if (it->first > at) shadow.emplace_hint(it, at, Segment{it->first, std::nullopt, {}});
-    at = it->second.hi;
-    ++it;
+    if (shadow[i].lo > at) {
+      const std::uint64_t next = shadow[i].lo;
+      shadow.insert(shadow.begin() + static_cast<std::ptrdiff_t>(i),
+                    Segment{at, next, std::nullopt, {}});
+      at = next;
+      ++i;
+      continue;
+    }
+    if (shadow[i].hi > hi) {
+      Segment tail = shadow[i];
+      tail.lo = hi;
+      shadow[i].hi = hi;
+      shadow.insert(shadow.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(tail));
+    }
+    at = shadow[i].hi;
+    ++i;
   }
+  return first;
 }
 
 void RaceChecker::access(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi,
@@ -308,16 +325,16 @@ void RaceChecker::access(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint
 void RaceChecker::access_in(Shadow& shadow, CoreId mem_core, bool sbuf, std::uint64_t lo,
                             std::uint64_t hi, const Access& a, const Snapshot& s) {
   const bool write = a.write;
-  cover(shadow, lo, hi);
-  for (auto it = shadow.find(lo); it != shadow.end() && it->first < hi; ++it) {
-    Segment& seg = it->second;
-    const std::uint64_t seg_lo = it->first;
+  const std::size_t first = cover(shadow, lo, hi);
+  std::size_t end = first;
+  for (; end < shadow.size() && shadow[end].lo < hi; ++end) {
+    Segment& seg = shadow[end];
     if (seg.write && seg.write->actor != a.actor && !before(*seg.write, s)) {
-      report(mem_core, sbuf, seg_lo, seg.hi, *seg.write, a);
+      report(mem_core, sbuf, seg.lo, seg.hi, *seg.write, a);
     }
     if (write) {
       for (const Access& r : seg.reads) {
-        if (r.actor != a.actor && !before(r, s)) report(mem_core, sbuf, seg_lo, seg.hi, r, a);
+        if (r.actor != a.actor && !before(r, s)) report(mem_core, sbuf, seg.lo, seg.hi, r, a);
       }
       seg.write = a;
       seg.reads.clear();
@@ -331,29 +348,30 @@ void RaceChecker::access_in(Shadow& shadow, CoreId mem_core, bool sbuf, std::uin
       }
     }
   }
-  // Neighbours that now say the same thing merge, so a buffer written whole stays one segment.
-  auto it = shadow.find(lo);
-  if (it != shadow.begin()) --it;
-  while (it != shadow.end() && it->first < hi) {
-    auto next = std::next(it);
-    if (next == shadow.end()) break;
-    const Segment& x = it->second;
-    const Segment& y = next->second;
-    const auto same = [](const std::optional<Access>& p, const std::optional<Access>& q) {
-      return p.has_value() == q.has_value() &&
-             (!p || (p->actor == q->actor && p->epoch == q->epoch && p->site == q->site &&
-                     p->write == q->write));
-    };
-    const bool reads_same =
-        x.reads.size() == y.reads.size() &&
-        std::equal(x.reads.begin(), x.reads.end(), y.reads.begin(),
-                   [&](const Access& p, const Access& q) { return same(p, q); });
-    if (x.hi == next->first && same(x.write, y.write) && reads_same) {
-      it->second.hi = y.hi;
-      shadow.erase(next);
-    } else {
-      it = next;
+  // Neighbours that now say the same thing merge, so a buffer written whole stays one segment:
+  // the touched segments and the one on each side, compacted in one pass.
+  const auto same = [](const std::optional<Access>& p, const std::optional<Access>& q) {
+    return p.has_value() == q.has_value() && (!p || (p->actor == q->actor && p->epoch == q->epoch &&
+                                                     p->site == q->site && p->write == q->write));
+  };
+  const auto alike = [&](const Segment& x, const Segment& y) {
+    return x.hi == y.lo && same(x.write, y.write) && x.reads.size() == y.reads.size() &&
+           std::equal(x.reads.begin(), x.reads.end(), y.reads.begin(),
+                      [&](const Access& p, const Access& q) { return same(p, q); });
+  };
+  const std::size_t from = first == 0 ? 0 : first - 1;
+  const std::size_t to = std::min(shadow.size(), end + 1);  // one past the last to look at
+  std::size_t kept = from;                                  // the segment the next may merge into
+  for (std::size_t k = from + 1; k < to; ++k) {
+    if (alike(shadow[kept], shadow[k])) {
+      shadow[kept].hi = shadow[k].hi;
+    } else if (++kept != k) {
+      shadow[kept] = std::move(shadow[k]);
     }
+  }
+  if (kept + 1 < to) {
+    shadow.erase(shadow.begin() + static_cast<std::ptrdiff_t>(kept) + 1,
+                 shadow.begin() + static_cast<std::ptrdiff_t>(to));
   }
 }
 

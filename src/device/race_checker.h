@@ -191,11 +191,14 @@ class RaceChecker {
     bool write = false;
   };
   struct Segment {
+    std::uint64_t lo = 0;  ///< bytes [lo, hi)
     std::uint64_t hi = 0;
     std::optional<Access> write;
     std::vector<Access> reads;  ///< at most one per actor, the latest
   };
-  using Shadow = std::map<std::uint64_t, Segment>;  ///< by segment start
+  /// Disjoint segments in address order. A sorted vector, not a tree: a lookup bisects
+  /// contiguous memory instead of chasing nodes, and a split moves a few neighbours.
+  using Shadow = std::vector<Segment>;
   struct Pair {
     std::uint32_t clock = 0;  ///< snapshots_ index
     std::uint32_t site = 0;
@@ -219,8 +222,9 @@ class RaceChecker {
   std::uint32_t core_actor(CoreId core);
   std::uint32_t queue_actor(CoreId core, unsigned engine, unsigned queue);
   std::uint32_t add_site(RaceAccess a);
-  /// Splits `shadow` so that segments start at lo and hi (covering [lo, hi) with segments).
-  static void cover(Shadow& shadow, std::uint64_t lo, std::uint64_t hi);
+  /// Splits `shadow` so that segments start at lo and hi, and fills its gaps within [lo, hi):
+  /// returns the index of the first of the segments that then cover [lo, hi) exactly.
+  static std::size_t cover(Shadow& shadow, std::uint64_t lo, std::uint64_t hi);
   void access(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi, const Access& a,
               const Snapshot& s);
   /// access() within one shadow.
