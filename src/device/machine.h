@@ -189,9 +189,10 @@ class Machine {
   /// partitions [0, partitions) now (local compute), for the race checker; nothing without one.
   void note_core_access(CoreId core, unsigned partitions, std::uint64_t offset, std::uint64_t bytes,
                         bool write);
-  /// Core `core`'s wait on semaphore `idx` passes now, for the race checker.
-  void note_acquire(CoreId core, unsigned idx) {
-    if (races_) races_->on_acquire(core, idx);
+  /// Core `core`'s wait on semaphore `idx`, whose condition is `holds`, passes now, for the
+  /// race checker.
+  void note_acquire(CoreId core, unsigned idx, const std::function<bool(std::uint32_t)>& holds) {
+    if (races_) races_->on_acquire(core, idx, holds);
   }
   /// The Signal notified on every change of `core`'s semaphores.
   [[nodiscard]] sim::Signal& semaphore_signal(CoreId core);

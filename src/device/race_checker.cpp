@@ -213,26 +213,46 @@ void RaceChecker::on_dma(std::uint32_t pair, CoreId src_core, bool src_sbuf, std
   access(dst_core, dst_sbuf, dst_off, dst_off + len, Access{s.self, s.epoch, p.site, true}, s);
 }
 
-void RaceChecker::on_semaphore_write(CoreId core, soc::SemWindow w, unsigned idx) {
+void RaceChecker::on_semaphore_write(CoreId core, soc::SemWindow w, unsigned idx,
+                                     std::uint32_t before, std::uint32_t after) {
   if (current_ == 0) return;  // a direct set: before the run
   const std::uint64_t key =
       (std::uint64_t{core} << 32) | (std::uint64_t{w == soc::SemWindow::kEvents} << 31) | idx;
-  SemClock& c = semaphores_[key];
-  join_into(c.clock, snapshots_[current_]);
-  ++c.version;
+  std::vector<SemWrite>& pending = semaphores_[key].pending;
+  Snapshot by = snapshots_[current_];
+  by.holders = 0;
+  pending.push_back(SemWrite{std::move(by), before, after});
+  if (pending.size() > kSemWritesKept) {
+    // The two oldest become one: both clocks, the first's value before, the second's after.
+    auto c = std::make_shared<Clock>();
+    join_into(*c, pending[0].by);
+    join_into(*c, pending[1].by);
+    Snapshot both;
+    both.base = std::move(c);
+    pending[1] = SemWrite{std::move(both), pending[0].before, pending[1].after};
+    pending.erase(pending.begin());
+  }
 }
 
-void RaceChecker::on_acquire(CoreId core, unsigned idx) {
+void RaceChecker::on_acquire(CoreId core, unsigned idx,
+                             const std::function<bool(std::uint32_t)>& holds) {
   const std::uint64_t key = (std::uint64_t{core} << 32) | idx;
   const auto it = semaphores_.find(key);
   if (it == semaphores_.end()) return;
+  std::vector<SemWrite>& pending = it->second.pending;
+  // The writes the wait counted: up to the last that took the condition from false to true.
+  // None where it held before them all (what made it hold was joined already, or set before
+  // the run). A wait looked at again as it passes finds nothing more.
+  std::size_t counted = 0;
+  for (std::size_t k = 0; k < pending.size(); ++k) {
+    if (!holds(pending[k].before) && holds(pending[k].after)) counted = k + 1;
+  }
+  if (counted == 0) return;
   const std::uint32_t actor = core_actor(core);
   Actor& a = actors_[actor];
-  // A wait's condition is looked at more than once as it passes: join each version once.
-  if (a.acquired == key && a.acquired_version == it->second.version) return;
-  a.acquired = key;
-  a.acquired_version = it->second.version;
-  const Clock& sem = it->second.clock;
+  Clock sem;
+  for (std::size_t k = 0; k < counted; ++k) join_into(sem, pending[k].by);
+  pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(counted));
   bool known = true;
   for (std::size_t i = 0; i < sem.size() && known; ++i) {
     known = sem[i] <= entry(a, static_cast<std::uint32_t>(i));
@@ -403,6 +423,11 @@ void RaceLog::add(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi
   if (auto it = keys_.find(key); it != keys_.end()) {
     Race& r = races_[it->second];
     ++r.repeats;
+    const auto other = [](const RaceAccess& kept, const RaceAccess& x) {
+      return kept.engine != x.engine || kept.queue != x.queue || kept.slot != x.slot;
+    };
+    r.first_others = r.first_others || other(r.first, first);
+    r.second_others = r.second_others || other(r.second, second);
     if (r.mem_core == mem_core && r.sbuf == sbuf) {
       r.first_partition = std::min(r.first_partition, part);
       r.last_partition = std::max(r.last_partition, part);
@@ -413,7 +438,8 @@ void RaceLog::add(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi
   }
   if (races_.size() >= kKept) return;
   keys_.emplace(key, races_.size());
-  races_.push_back(Race{first, second, 0, mem_core, sbuf, part, part, lo - base, hi - base});
+  races_.push_back(
+      Race{first, second, 0, mem_core, sbuf, part, part, lo - base, hi - base, false, false});
 }
 
 std::string RaceChecker::where(const Race& r) {

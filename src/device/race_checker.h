@@ -23,6 +23,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -72,6 +73,10 @@ struct Race {
   std::uint64_t last_partition = 0;
   std::uint64_t lo = 0;  ///< bytes [lo, hi) of each (of the memory if not SBUF)
   std::uint64_t hi = 0;
+  /// A DMA side whose repeats came from other descriptors of its word too (other engines,
+  /// queues or slots than the one named).
+  bool first_others = false;
+  bool second_others = false;
 };
 
 /// The races found, one per pair of sides: a side is its core, program or DMA, word and
@@ -138,10 +143,19 @@ class RaceChecker {
               CoreId dst_core, bool dst_sbuf, std::uint64_t dst_off, std::uint64_t len,
               base::Tick now);
   /// A write of semaphore window `w`, slot `idx`, of `core` takes effect, released by the
-  /// current posted write or pair (if any).
-  void on_semaphore_write(CoreId core, soc::SemWindow w, unsigned idx);
-  /// Core `core`'s wait on semaphore `idx` passes.
-  void on_acquire(CoreId core, unsigned idx);
+  /// current posted write or pair (if any); the semaphore's value goes from `before` to
+  /// `after` (the same for an EVENTS write).
+  void on_semaphore_write(CoreId core, soc::SemWindow w, unsigned idx, std::uint32_t before,
+                          std::uint32_t after);
+  /// Core `core`'s wait on semaphore `idx`, whose condition is `holds`, passes. It joins the
+  /// writes not joined before up to the last one that made the condition hold: the writes it
+  /// counted. A later write it did not need (the 8th increment of a wait for 7) stays
+  /// unordered, so that a wait counting too few is a race, whichever increment came last.
+  void on_acquire(CoreId core, unsigned idx, const std::function<bool(std::uint32_t)>& holds);
+  /// Unjoined writes a semaphore keeps apart; past this, its two oldest are joined into one
+  /// (a wait then joins both where it needed the first: that can hide a race, never invent
+  /// one).
+  static constexpr std::size_t kSemWritesKept = 32;
   /// Core `core`'s program accesses bytes [offset, offset + bytes) of each SBUF partition
   /// [0, partitions).
   void on_core_access(CoreId core, unsigned partitions, std::uint64_t offset, std::uint64_t bytes,
@@ -176,12 +190,15 @@ class RaceChecker {
     std::uint32_t extra_epoch = 0;
     std::uint32_t epoch = 1;
     std::uint64_t joined = 0;  ///< a queue: the M2S batch clock it joined last (serial)
-    std::uint64_t acquired = ~std::uint64_t{0};  ///< a core: the semaphore it joined last
-    std::uint64_t acquired_version = 0;          ///< and that semaphore's version then
+  };
+  /// A semaphore write not yet joined by a wait: its writer's clock and the value it made.
+  struct SemWrite {
+    Snapshot by;  ///< a copy (its base shared), not held in snapshots_
+    std::uint32_t before = 0;
+    std::uint32_t after = 0;
   };
   struct SemClock {
-    Clock clock;
-    std::uint64_t version = 0;  ///< raised by every join
+    std::vector<SemWrite> pending;  ///< in the order they took effect
   };
   /// One recorded access: who (actor at epoch), where it came from (sites_), which way.
   struct Access {

@@ -31,7 +31,11 @@ base::Suspend CoreEnv::wait_semaphore(unsigned idx, firmware::SemCompare cmp, st
     device::SemCondition cond{
         [this, idx, cmp, value](std::uint32_t cur) {
           const bool holds = firmware::sem_condition_holds(cmp, cur, value);
-          if (holds) machine_.note_acquire(core_, idx);
+          if (holds) {
+            machine_.note_acquire(core_, idx, [cmp, value](std::uint32_t v) {
+              return firmware::sem_condition_holds(cmp, v, value);
+            });
+          }
           return holds;
         },
         fmt::format("{} {}", firmware::sem_compare_symbol(cmp), base::as_int32(value))};

@@ -331,6 +331,12 @@ class Parser {
           ".expect sbuf needs its region 'core=N addr=A bytes=B' before 'equals'"));
       return;
     }
+    if (std::any_of(args.begin(), args.end(), [](auto t) { return t.starts_with("pattern="); })) {
+      // Not "unknown key 'pattern'": it is a key of .expect sbuf, of its other form.
+      errors.add(base::make_error(
+          ".expect sbuf takes either 'pattern=P' or 'equals core=M addr=A2', not both"));
+      return;
+    }
     const std::span<const std::string_view> lhs(args.begin(), eq);
     const std::span<const std::string_view> rhs(eq + 1, args.end());
     Keys left;

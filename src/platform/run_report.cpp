@@ -216,9 +216,10 @@ std::vector<std::string> report_state_lines(const RunReport& r) {
 namespace {
 
 /// "core 1 word 7" or "core 0 engine 2 queue 0's DMA (M2S slot 4, written by word 3)", with
-/// the word's line when `with_line` and it is known.
+/// the word's line when `with_line` and it is known, and "and the same word's other DMAs"
+/// where the race's repeats came from those too (`others`).
 std::string race_side(const device::RaceAccess& a, const std::optional<ErrorOrigin>& o,
-                      bool with_line) {
+                      bool with_line, bool others) {
   const std::string line = with_line && o && !o->loc.file.empty()
                                ? fmt::format(" at {}:{}", base::printable(o->loc.file), o->loc.line)
                                : std::string();
@@ -228,23 +229,26 @@ std::string race_side(const device::RaceAccess& a, const std::optional<ErrorOrig
   }
   const std::string written =
       a.pc ? fmt::format(", written by word {}{}", *a.pc, line) : std::string();
-  return fmt::format("core {} engine {} queue {}'s DMA (M2S slot {}{})", a.core, *a.engine, a.queue,
-                     a.slot, written);
+  return fmt::format("core {} engine {} queue {}'s DMA (M2S slot {}{}){}", a.core, *a.engine,
+                     a.queue, a.slot, written, others ? " and the same word's other DMAs" : "");
 }
 
 /// One line per race found (the first kShownDeviceErrorLines), then one that counts the rest.
 void race_lines(const RunReport& r, std::vector<base::Error>& out) {
   std::uint64_t shown = 0;
-  for (std::size_t i = 0; i < r.races.size() && i < kShownDeviceErrorLines; ++i) {
+  std::size_t lines = 0;
+  for (std::size_t i = 0; i < r.races.size() && i < kShownDeviceErrorLines; ++i, ++lines) {
     const RaceLine& x = r.races[i];
     const device::RaceAccess& a = x.race.first;
     const device::RaceAccess& b = x.race.second;
     std::string line = fmt::format(
         "race: t={} {} {} {}, which {} {} at t={}; no semaphore wait orders the two, so a "
         "device may run them the other way round",
-        format_ns(b.time), race_side(b, x.second, false), b.write ? "writes" : "reads",
-        device::RaceChecker::where(x.race), race_side(a, x.first, true), a.write ? "wrote" : "read",
-        format_ns(a.time));
+        format_ns(b.time), race_side(b, x.second, false, x.race.second_others),
+        b.write ? (x.race.second_others ? "write" : "writes")
+                : (x.race.second_others ? "read" : "reads"),
+        device::RaceChecker::where(x.race), race_side(a, x.first, true, x.race.first_others),
+        a.write ? "wrote" : "read", format_ns(a.time));
     if (x.race.repeats > 0) {
       line += fmt::format(" ({} more time{} between the same two)", x.race.repeats,
                           x.race.repeats == 1 ? "" : "s");
@@ -253,8 +257,14 @@ void race_lines(const RunReport& r, std::vector<base::Error>& out) {
     shown += 1 + x.race.repeats;
   }
   if (r.races_total > shown) {
-    out.push_back(base::make_error(
-        fmt::format("race: ... and {} more ({} in all)", r.races_total - shown, r.races_total)));
+    // Races, not lines: the lines left out are pairs of words, each with its repeats. The
+    // checker keeps kKept pairs; past that their number is a floor.
+    const std::size_t more_lines = r.races.size() - lines;
+    const bool floor = r.races.size() >= device::RaceChecker::kKept;
+    out.push_back(base::make_error(fmt::format(
+        "race: ... and {} more races ({} in all), on {}{} more pair{} of words not shown",
+        r.races_total - shown, r.races_total, floor ? "at least " : "", more_lines,
+        more_lines == 1 && !floor ? "" : "s")));
   }
 }
 

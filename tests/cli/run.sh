@@ -352,14 +352,14 @@ for mode in data timing; do
   flags=(--check-races)
   [[ $mode == timing ]] && flags+=(--timing-only)
   check "run_reduce_early_races_$mode" 1 - -- run reduce_early.s "${flags[@]}"
-  expect_err "reduce_early.s:18: error: race: t=5834.087 ns core 0 engine 0 queue 0's DMA (M2S slot 0, written by word 0) writes core 1 SBUF bytes [0x1000, 0x2000) of partitions 0-127, which core 1 word 0 at reduce_early.s:23 read at t=1756.667 ns; no semaphore wait orders the two, so a device may run them the other way round (127 more times between the same two)"
+  expect_err "reduce_early.s:18: error: race: t=5834.087 ns core 0 engine 0 queue 0's DMA (M2S slot 0, written by word 0) and the same word's other DMAs write core 1 SBUF bytes [0x1000, 0x2000) of partitions 0-127, which core 1 word 0 at reduce_early.s:23 read at t=1756.667 ns; no semaphore wait orders the two, so a device may run them the other way round (127 more times between the same two)"
   expect_out "128 races)"
 done
 expect_err_lines 1
 sed 's/^rdma_desc_start wait_mode=ge_imm wait_idx=4 semaphore_value=16$/rdma_desc_start/' \
   "$EXAMPLES/ping_pong.s" >"$(work)/pong_early.s"
 check run_pong_early_races 1 - -- run pong_early.s --check-races
-expect_err "pong_early.s:20: error: race: t=5700.522 ns core 1 engine 0 queue 0's DMA (M2S slot 0, written by word 0) reads core 1 SBUF bytes [0x1000, 0x1400) of partitions 0-127, which core 0 engine 0 queue 0's DMA (M2S slot 0, written by word 0 at pong_early.s:13) wrote at t=5700.522 ns"
+expect_err "pong_early.s:20: error: race: t=5700.522 ns core 1 engine 0 queue 0's DMA (M2S slot 0, written by word 0) and the same word's other DMAs read core 1 SBUF bytes [0x1000, 0x1400) of partitions 0-127, which core 0 engine 0 queue 0's DMA (M2S slot 0, written by word 0 at pong_early.s:13) and the same word's other DMAs wrote at t=5700.522 ns"
 expect_out "result: FAILED (0 firmware errors, 0 device errors, 0 deadlocked cores, 0 failed expects, 128 races)"
 # A source overwritten by local compute right after its start, before its local_sem says the
 # engines have read it: here the engines read it after the compute wrote it.
@@ -370,12 +370,37 @@ rdma_desc_start
 ext_tensor_tensor_arith in0_in1_dtype.dtype_lo=uint8 in0_in1_dtype.dtype_hi=uint8 out_dtype=uint8 op=add src0_mem_pattern.start_addr=0x800 src0_mem_pattern.step_elem=1,0 src0_mem_pattern.num_elem=256,1 src1_mem_pattern.start_addr=0x800 src1_mem_pattern.step_elem=1,0 src1_mem_pattern.num_elem=256,1 dst_mem_pattern.start_addr=0 dst_mem_pattern.step_elem=1,0 dst_mem_pattern.num_elem=256,1
 PROG
 check run_source_overwritten 1 - -- run src_reuse.s --check-races
-expect_err "src_reuse.s:2: error: race: t=5667.131 ns core 0 engine 0 queue 0's DMA (M2S slot 0, written by word 0) reads core 0 SBUF bytes [0x0, 0x100) of partitions 0-127, which core 0 word 2 at src_reuse.s:4 wrote at t=4256.667 ns"
+expect_err "src_reuse.s:2: error: race: t=5667.131 ns core 0 engine 0 queue 0's DMA (M2S slot 0, written by word 0) and the same word's other DMAs read core 0 SBUF bytes [0x0, 0x100) of partitions 0-127, which core 0 word 2 at src_reuse.s:4 wrote at t=4256.667 ns"
 # The same with the compute waiting for the local semaphore: ordered.
 sed 's/^ext_tensor_tensor_arith /ext_tensor_tensor_arith wait_mode=ge_imm wait_idx=3 semaphore_value=16 /' \
   "$(work)/src_reuse.s" >"$(work)/src_reuse_waits.s"
 check run_source_overwritten_after_wait 0 - -- run "$(work)/src_reuse_waits.s" --check-races
 expect_out "result: ok (no .expect: no error, nothing checked)"
+# A wait that counts too few: eight engines each increment core 1's semaphore 4 behind their
+# data, and the reduce waits for 7. All eight land at one tick, before the wait is looked at,
+# but it counted seven: the last engine's data races the reduce, at any tie seed (a user
+# review found the first version blind to this at seed 0).
+cat >"$(work)/count7.s" <<'PROG'
+.init core=0 addr=0 bytes=4096 pattern=const:1
+.init core=1 addr=0x2000 bytes=4096 pattern=const:2
+.core 0
+rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0xff src_addr=0 dst_addr=0x1000 free_dim_bytes=4096
+rdma_desc_start
+.core 1
+ext_tensor_tensor_arith wait_mode=ge_imm wait_idx=4 semaphore_value=7 in0_in1_dtype.dtype_lo=uint8 in0_in1_dtype.dtype_hi=uint8 out_dtype=uint8 op=add src0_mem_pattern.start_addr=0x2000 src0_mem_pattern.step_elem=1,0 src0_mem_pattern.num_elem=4096,1 src1_mem_pattern.start_addr=0x1000 src1_mem_pattern.step_elem=1,0 src1_mem_pattern.num_elem=4096,1 dst_mem_pattern.start_addr=0x2000 dst_mem_pattern.step_elem=1,0 dst_mem_pattern.num_elem=4096,1
+.expect sem core=1 idx=4 value=8
+.expect sbuf core=1 addr=0x2000 bytes=4096 pattern=const:3
+PROG
+for seed in 0 1; do
+  check "run_wait_counts_too_few_$seed" 1 - -- run count7.s --check-races --tie-seed $seed
+  expect_out "count7.s:9: .expect sbuf core=1 addr=0x2000 bytes=4096 pattern=const:3: ok"
+  expect_out "result: FAILED (0 firmware errors, 0 device errors, 0 deadlocked cores, 0 failed expects, 16 races)"
+  expect_err "count7.s:7: error: race: "
+  expect_err_lines 1
+done
+sed 's/semaphore_value=7 /semaphore_value=8 /' "$(work)/count7.s" >"$(work)/count8.s"
+check run_wait_counts_all 0 - -- run count8.s --check-races
+expect_out "result: ok"
 # Local compute touches its elements' bytes only: a DMA into the gaps of a strided result
 # does not race it, one into an element does.
 cat >"$(work)/tile.s" <<'PROG'
@@ -414,6 +439,9 @@ for seed in 0 5; do
   else _fail "two runs of one racy program reported differently (seed $seed)"; fi
 done
 expect_err "race: ... and "
+expect_err " more races ("
+expect_err " in all), on "
+expect_err " more pairs of words not shown"
 # A collective's dumped programs order every access (one iteration); drop one of core 1's
 # waits and the reduce after it reads a piece that may not have landed.
 check run_dumped_ring_for_races 0 - -- bench allr -r 4 -b 64K -n 1 -w 0 --algorithm ring --dump-programs "$(work)/ring4"

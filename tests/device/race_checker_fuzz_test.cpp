@@ -47,6 +47,7 @@
 #include <cstdlib>
 #include <deque>
 #include <iterator>
+#include <functional>
 #include <map>
 #include <optional>
 #include <random>
@@ -111,15 +112,15 @@ struct Op {
   std::uint64_t bytes = 1;
   bool write = false;
   std::optional<std::size_t> word;  ///< kAccess: running word; kTake: descriptor word
-  unsigned pick = 0;                ///< kLandPosted, kTake, kLandPair
-  std::optional<CoreId> issuer;     ///< kLandPosted: the oldest in flight of this core
-  std::optional<QueueKey> target;   ///< kTake, kLandPair: this queue
-  bool known = true;                ///< kLandPosted: a posted write (else a seq never posted)
-  bool begin = true;                ///< kLandPair: begin_pair first
-  std::vector<Effect> effects;      ///< kLandPosted
-  std::vector<Dma> dmas;            ///< kLandPair
-  std::vector<SemRef> sems;         ///< kLandPair, kDirectSem (one)
-  unsigned idx = 0;                 ///< kAcquire
+  unsigned pick = 0;  ///< kLandPosted, kTake, kLandPair; kAcquire: under 4 the full count
+  std::optional<CoreId> issuer;    ///< kLandPosted: the oldest in flight of this core
+  std::optional<QueueKey> target;  ///< kTake, kLandPair: this queue
+  bool known = true;               ///< kLandPosted: a posted write (else a seq never posted)
+  bool begin = true;               ///< kLandPair: begin_pair first
+  std::vector<Effect> effects;     ///< kLandPosted
+  std::vector<Dma> dmas;           ///< kLandPair
+  std::vector<SemRef> sems;        ///< kLandPair, kDirectSem (one)
+  unsigned idx = 0;                ///< kAcquire
 };
 
 // ---- the model ----
@@ -192,17 +193,28 @@ class Model {
     access(d.dst_core, d.dst_sbuf, d.dst_off, d.dst_off + d.len,
            Acc{pr.actor, epoch, pr.site, true}, pr.clock);
   }
-  void sem_write(const SemRef& s) {
+  /// Each write's clock and values, kept apart but for the oldest past the checker's bound.
+  void sem_write(const SemRef& s, std::uint32_t before, std::uint32_t after) {
     if (!current_) return;  // a direct set
-    const auto it = sems_
-                        .try_emplace(std::tuple{s.core, s.window == soc::SemWindow::kEvents, s.idx},
-                                     Clock(actors_, 0))
-                        .first;
-    join(it->second, *current_);
+    auto& list = sems_[std::tuple{s.core, s.window == soc::SemWindow::kEvents, s.idx}];
+    list.push_back(SemWrite{*current_, before, after});
+    if (list.size() > RaceChecker::kSemWritesKept) {
+      join(list[1].clock, list[0].clock);
+      list[1].before = list[0].before;
+      list.erase(list.begin());
+    }
   }
-  void acquire(CoreId c, unsigned idx) {
+  /// A wait joins the writes up to the last that made its condition true.
+  void acquire(CoreId c, unsigned idx, const std::function<bool(std::uint32_t)>& holds) {
     const auto it = sems_.find(std::tuple{c, false, idx});  // waits read the values, not events
-    if (it != sems_.end()) join(clocks_[c], it->second);
+    if (it == sems_.end()) return;
+    std::vector<SemWrite>& list = it->second;
+    std::size_t counted = 0;
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      if (!holds(list[k].before) && holds(list[k].after)) counted = k + 1;
+    }
+    for (std::size_t k = 0; k < counted; ++k) join(clocks_[c], list[k].clock);
+    list.erase(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(counted));
   }
   void core_access(CoreId c, unsigned partitions, std::uint64_t offset, std::uint64_t bytes,
                    bool write, std::optional<std::size_t> pc, base::Tick now) {
@@ -306,7 +318,12 @@ class Model {
   std::optional<Clock> current_;
   std::vector<Pair> pairs_;
   std::vector<RaceAccess> sites_;
-  std::map<std::tuple<CoreId, bool, unsigned>, Clock> sems_;
+  struct SemWrite {
+    Clock clock;
+    std::uint32_t before = 0;
+    std::uint32_t after = 0;
+  };
+  std::map<std::tuple<CoreId, bool, unsigned>, std::vector<SemWrite>> sems_;
   /// (core, SBUF?) -> by byte, nothing where nothing touched it
   std::map<std::pair<CoreId, bool>, std::vector<std::optional<ByteState>>> memories_;
   RaceLog log_;
@@ -452,11 +469,28 @@ class Harness {
     log_->push_back(os.str());
   }
 
+  /// The semaphore's value moves as the device's would: INC up one, DEC down one, SET to
+  /// idx + 1, EVENTS not at all.
   void sem_write(const SemRef& s) {
-    say("rc.on_semaphore_write(", s.core, ", SemWindow::", window_name(s.window), ", ", s.idx,
-        ");");
-    rc_.on_semaphore_write(s.core, s.window, s.idx);
-    model_.sem_write(s);
+    std::uint32_t& v = values_[{s.core, s.idx}];
+    const std::uint32_t before = v;
+    switch (s.window) {
+      case soc::SemWindow::kInc:
+        ++v;
+        break;
+      case soc::SemWindow::kDec:
+        --v;
+        break;
+      case soc::SemWindow::kSet:
+        v = s.idx + 1;
+        break;
+      default:
+        break;
+    }
+    say("rc.on_semaphore_write(", s.core, ", SemWindow::", window_name(s.window), ", ", s.idx, ", ",
+        before, ", ", v, ");");
+    rc_.on_semaphore_write(s.core, s.window, s.idx, before, v);
+    model_.sem_write(s, before, v);
   }
 
   template <typename Pred>
@@ -584,12 +618,18 @@ class Harness {
         model_.end();
         return;
       }
-      case Op::kAcquire:
-        say("rc.on_acquire(", op.core, ", ", op.idx, ");");
-        rc_.on_acquire(op.core, op.idx);
-        model_.acquire(op.core, op.idx);
+      case Op::kAcquire: {
+        // A wait for at least n passes now: n is the value (all counted) or, now and then,
+        // less (a wait that counts too few).
+        const std::uint32_t v = values_[{op.core, op.idx}];
+        const std::uint32_t n = v == 0 || op.pick < 4 ? v : 1 + op.pick % v;
+        const auto holds = [n](std::uint32_t x) { return x >= n; };
+        say("rc.on_acquire(", op.core, ", ", op.idx, ", at_least(", n, "));");
+        rc_.on_acquire(op.core, op.idx, holds);
+        model_.acquire(op.core, op.idx, holds);
         if (stats != nullptr) ++stats->acquires;
         return;
+      }
       case Op::kDirectSem:
         sem_write(op.sems.front());  // no write or pair taking effect: a direct set
         return;
@@ -600,6 +640,7 @@ class Harness {
   FakeOrigins origins_;
   RaceChecker rc_;
   Model model_;
+  std::map<std::pair<CoreId, unsigned>, std::uint32_t> values_;  ///< semaphore values
   std::vector<std::string>* log_;
   base::Tick now_;
   std::uint64_t seq_ = 0;
@@ -930,6 +971,7 @@ class Gen {
       op.kind = Op::kAcquire;
       op.core = core(c);
       op.idx = static_cast<unsigned>(below(kSems));
+      op.pick = static_cast<unsigned>(below(8));
     } else {
       op.kind = Op::kDirectSem;
       op.sems.push_back(sem(c));

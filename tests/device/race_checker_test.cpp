@@ -41,13 +41,24 @@ struct Rig {
     rc.end_posted();
     return c;
   }
-  /// Core `core` writes semaphore `idx` of core `target` by MMIO.
+  /// Semaphore `idx` of `target` goes up by one (the checker is told both values).
+  void increment(CoreId target, unsigned idx) {
+    std::uint32_t& v = sems[{target, idx}];
+    rc.on_semaphore_write(target, soc::SemWindow::kInc, idx, v, v + 1);
+    ++v;
+  }
+  /// Core `core` writes semaphore `idx` of core `target` by MMIO (an increment).
   void sem_write(CoreId core, CoreId target, unsigned idx) {
     rc.on_post(core, ++seq);
     rc.begin_posted(seq);
-    rc.on_semaphore_write(target, soc::SemWindow::kInc, idx);
+    increment(target, idx);
     rc.end_posted();
   }
+  /// Core `core`'s wait for its semaphore `idx` to be at least `n` passes.
+  void acquire(CoreId core, unsigned idx, std::uint32_t n = 1) {
+    rc.on_acquire(core, idx, [n](std::uint32_t v) { return v >= n; });
+  }
+  std::map<std::pair<CoreId, unsigned>, std::uint32_t> sems;
   /// A DMA pair of core `core` engine 0 copying `len` bytes of its SBUF at `src` to core
   /// `dst_core`'s SBUF at `dst`, from the batch `batch`.
   void dma(CoreId core, std::uint32_t batch, std::uint64_t src, CoreId dst_core, std::uint64_t dst,
@@ -60,7 +71,7 @@ struct Rig {
   void dma_sem(CoreId core, std::uint32_t batch, CoreId target, unsigned idx, unsigned slot = 1) {
     const std::uint32_t p = rc.on_take(core, 0, 0, slot, batch, false, now);
     rc.begin_pair(p);
-    rc.on_semaphore_write(target, soc::SemWindow::kInc, idx);
+    increment(target, idx);
     rc.end_pair(p);
   }
 };
@@ -99,10 +110,87 @@ TEST(RaceChecker, ASemaphoreWaitOrdersALandingBeforeTheReadsAfterIt) {
     const std::uint32_t b = r.doorbell(0);
     r.dma(0, b, 0, 1, 0x100, 64);  // data into core 1
     r.dma_sem(0, b, 1, 4);         // then its semaphore, from the same queue
-    if (wait) r.rc.on_acquire(1, 4);
+    if (wait) r.acquire(1, 4);
     r.rc.on_core_access(1, 1, 0x100, 64, false, r.now);
     EXPECT_EQ(r.rc.total(), wait ? 0U : 1U) << "wait " << wait;
   }
+}
+
+/// Engine e of core 0 (its own batch) copies 64 bytes to core 1 at 0x100 + 64 e, then
+/// increments core 1's semaphore 4, for e in [0, engines).
+void fan_in(Rig& r, unsigned engines) {
+  for (unsigned e = 0; e < engines; ++e) {
+    const std::uint32_t b = r.doorbell(0);
+    const std::uint32_t p = r.rc.on_take(0, e, 0, 0, b, false, r.now);
+    r.rc.on_dma(p, 0, true, 0, 1, true, 0x100 + 64ULL * e, 64, r.now);
+    r.rc.end_pair(p);
+    const std::uint32_t q = r.rc.on_take(0, e, 0, 1, b, true, r.now);
+    r.rc.begin_pair(q);
+    r.increment(1, 4);
+    r.rc.end_pair(q);
+  }
+}
+
+TEST(RaceChecker, AWaitJoinsOnlyTheWritesItCounted) {
+  // Eight engines' increments all land before the wait is looked at (one tick, say), but a
+  // wait for 7 counted only the first seven: the last engine's data is not ordered before
+  // what follows it, whichever engine came last.
+  for (const std::uint32_t n : {7U, 8U}) {
+    Rig r;
+    fan_in(r, 8);
+    r.acquire(1, 4, n);
+    r.rc.on_core_access(1, 1, 0x100, 8 * 64, false, r.now);
+    if (n == 8) {
+      EXPECT_EQ(r.rc.total(), 0U);
+      continue;
+    }
+    ASSERT_EQ(r.rc.total(), 1U);
+    EXPECT_EQ(r.rc.races().front().second.core, 1U);
+    EXPECT_EQ(r.rc.races().front().first.engine, std::optional<unsigned>(7));
+    EXPECT_EQ(RaceChecker::where(r.rc.races().front()),
+              "core 1 SBUF partition 0 bytes [0x2c0, 0x300)");
+    // A second wait, for 8, counts the rest.
+    r.acquire(1, 4, 8);
+    r.rc.on_core_access(1, 1, 0x100, 8 * 64, false, r.now);
+    EXPECT_EQ(r.rc.total(), 1U);
+  }
+}
+
+TEST(RaceChecker, AWaitThatHeldBeforeTheLaterWritesJoinsNoneOfThem) {
+  // Semaphore 4 was 1 when the first wait passed; three more increments come, and a wait for
+  // at least 1 passes again at once: it counted none of them.
+  Rig r;
+  fan_in(r, 1);
+  r.acquire(1, 4, 1);
+  const std::uint32_t b = r.doorbell(0);
+  const std::uint32_t p = r.rc.on_take(0, 1, 0, 0, b, false, r.now);
+  r.rc.on_dma(p, 0, true, 0, 1, true, 0x800, 64, r.now);
+  r.rc.end_pair(p);
+  const std::uint32_t q = r.rc.on_take(0, 1, 0, 1, b, true, r.now);
+  r.rc.begin_pair(q);
+  r.increment(1, 4);
+  r.rc.end_pair(q);
+  r.acquire(1, 4, 1);
+  r.rc.on_core_access(1, 1, 0x800, 64, false, r.now);
+  EXPECT_EQ(r.rc.total(), 1U);
+  // One whose condition the write made true counts it.
+  r.acquire(1, 4, 2);
+  r.rc.on_core_access(1, 1, 0x800, 64, false, r.now);
+  EXPECT_EQ(r.rc.total(), 1U);
+}
+
+TEST(RaceChecker, ASemaphoreKeepsItsLatestWritesApartAndJoinsTheOldest) {
+  // Past kSemWritesKept unjoined writes the oldest are joined into one: a wait for 1 then
+  // also orders the second engine's data (it may hide a race, never invent one), while the
+  // last engine's stays apart.
+  constexpr unsigned kEngines = RaceChecker::kSemWritesKept + 1;
+  Rig r;
+  fan_in(r, kEngines);
+  r.acquire(1, 4, 1);
+  r.rc.on_core_access(1, 1, 0x100, 2 * 64, false, r.now);
+  EXPECT_EQ(r.rc.total(), 0U);
+  r.rc.on_core_access(1, 1, 0x100 + 64ULL * (kEngines - 1), 64, false, r.now);
+  EXPECT_EQ(r.rc.total(), 1U);
 }
 
 TEST(RaceChecker, AWaitOnAnotherSemaphoreOrdersNothing) {
@@ -110,7 +198,7 @@ TEST(RaceChecker, AWaitOnAnotherSemaphoreOrdersNothing) {
   const std::uint32_t b = r.doorbell(0);
   r.dma(0, b, 0, 1, 0x100, 64);
   r.dma_sem(0, b, 1, 4);
-  r.rc.on_acquire(1, 5);
+  r.acquire(1, 5);
   r.rc.on_core_access(1, 1, 0x100, 64, false, r.now);
   EXPECT_EQ(r.rc.total(), 1U);
 }
@@ -122,7 +210,7 @@ TEST(RaceChecker, ASemaphoreWrittenByACoreCarriesItsEarlierAccesses) {
     Rig r;
     r.rc.on_core_access(1, 1, 0x100, 64, false, r.now);
     r.sem_write(1, 0, 9);
-    if (wait) r.rc.on_acquire(0, 9);
+    if (wait) r.acquire(0, 9);
     const std::uint32_t b = r.doorbell(0);
     r.dma(0, b, 0, 1, 0x100, 64);
     EXPECT_EQ(r.rc.total(), wait ? 0U : 1U) << "wait " << wait;
@@ -295,6 +383,8 @@ TEST(RaceLog, OneRacePerPairOfSidesWidenedInItsOwnMemoryOnly) {
   log.add(0, true, 0x0, 0x1000, dma, prog);
   ASSERT_EQ(log.races().size(), 1U);
   EXPECT_EQ(log.races().front().repeats, 2U);
+  EXPECT_TRUE(log.races().front().first_others);  // engine 4 as well as the named engine 3
+  EXPECT_FALSE(log.races().front().second_others);
   EXPECT_EQ(RaceChecker::where(log.races().front()),
             "core 1 SBUF bytes [0x80, 0x110) of partitions 0-2");
   // The program reading instead of writing, a DMA as the second side, another word: new races.
@@ -322,6 +412,7 @@ TEST(RaceLog, KeepsAtMostKKeptRacesAndCountsThemAll) {
   EXPECT_EQ(log.races().size(), RaceLog::kKept);
   EXPECT_EQ(log.total(), RaceLog::kKept + 6);
   EXPECT_EQ(log.races().front().repeats, 1U);
+  EXPECT_FALSE(log.races().front().first_others);  // the same side again
 }
 
 }  // namespace

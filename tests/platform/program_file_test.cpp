@@ -181,8 +181,13 @@ TEST(ProgramFile, EveryDirectiveErrorWithFileAndLine) {
        "p.s:1: error: missing key 'bytes' for .expect sbuf"},
       {".expect sbuf core=0 addr=0 bytes=4 pattern=zeros",
        "p.s:1: error: unknown pattern 'zeros' (iota, const:V or random:SEED)"},
+      // Both forms at once: said so, not "unknown key 'pattern'" (a key of the other form).
       {".expect sbuf core=0 addr=0 bytes=4 pattern=iota equals core=1 addr=0",
-       "p.s:1: error: unknown key 'pattern' for .expect sbuf (core, addr, bytes, partitions)"},
+       "p.s:1: error: .expect sbuf takes either 'pattern=P' or 'equals core=M addr=A2', not "
+       "both"},
+      {".expect sbuf core=0 addr=0 bytes=4 equals core=1 addr=0 pattern=iota",
+       "p.s:1: error: .expect sbuf takes either 'pattern=P' or 'equals core=M addr=A2', not "
+       "both"},
       // No region before 'equals': that is the error, not the keys after it read twice.
       {".expect sbuf equals core=0 addr=0x1000 core=1 addr=0x2000 bytes=16",
        "p.s:1: error: .expect sbuf needs its region 'core=N addr=A bytes=B' before 'equals'"},
