@@ -10,11 +10,12 @@
 /// What orders them (happens-before):
 ///   program order; a queue's pairs in take order
 ///   core --MMIO write issued--> its effect: a doorbell's batch (the queue's pairs join the
-///         issuer's clock at the issue), a semaphore write (the semaphore joins it)
-///   DMA pair --semaphore descriptor--> the semaphore joins the queue's clock at that pair
-///   semaphore --a wait that passes--> the waiting core joins the semaphore's clock
-/// A wait joins every write the semaphore took so far, not only those its count needs: this
-/// can hide a race, never invent one.
+///         issuer's clock at the issue), a semaphore write (kept by the semaphore with it)
+///   DMA pair --semaphore descriptor--> the semaphore keeps the queue's clock at that pair
+///   semaphore --a wait that passes--> the waiting core joins the writes it counted: those
+///         not joined before, up to the last that made its condition true
+/// Any N increments satisfy a wait for N, so joining the first N that came can hide a race
+/// (as can the oldest writes joined past kSemWritesKept), never invent one.
 ///
 /// What is checked: DMA data pairs (source read, destination write, at the landing) and local
 /// compute (its operand reads and its result write), against every earlier access to the

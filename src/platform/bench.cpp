@@ -141,8 +141,7 @@ base::Result<std::uint64_t> parse_size(std::string_view text, std::string_view w
     return base::make_error(
         fmt::format("{}: size '{}' does not fit in 64 bits", what, base::printable_brief(text)));
   }
-  const std::uint64_t v = n.value;
-  return v * mult;
+  return n.value * mult;
 }
 
 std::vector<base::Error> sweep_errors(std::uint64_t begin, std::uint64_t end, std::uint64_t factor,

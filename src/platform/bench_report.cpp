@@ -211,19 +211,24 @@ std::string format_breakdown(const BenchOptions& o, const BenchResult& r) {
       "# gen, compute, wait: the ranks' GPSIMD cores (their mean) building descriptors, "
       "reducing, waiting (for data, semaphores, their own writes) or done; dma: their DMA "
       "engines busy; link: the busiest link direction\n";
-  out += fmt::format("# {:>10}  {:>12}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {}\n", "size(B)",
-                     "algorithm", "gen", "compute", "wait", "dma", "link", "busiest link");
+  std::size_t algorithm_width = 12;  // wider for auto:hierarchical
+  for (const BenchRow& row : r.rows) {
+    algorithm_width = std::max(algorithm_width, row_algorithm_text(o, row).size());
+  }
+  out += fmt::format("# {:>10}  {:>{}}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {}\n", "size(B)",
+                     "algorithm", algorithm_width, "gen", "compute", "wait", "dma", "link",
+                     "busiest link");
   const auto pct = [](double share) { return fmt::format("{:.1f}%", 100.0 * share); };
   for (const BenchRow& row : r.rows) {
     if (!row.breakdown) {
-      out += fmt::format("# {:>10}  {:>12}  (no time to break down: nothing ran)\n", row.size,
-                         row_algorithm_text(o, row));
+      out += fmt::format("# {:>10}  {:>{}}  (no time to break down: nothing ran)\n", row.size,
+                         row_algorithm_text(o, row), algorithm_width);
       continue;
     }
     const TimeBreakdown& b = *row.breakdown;
-    out += fmt::format("# {:>10}  {:>12}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {}\n", row.size,
-                       row_algorithm_text(o, row), pct(b.desc_gen), pct(b.compute), pct(b.waiting),
-                       pct(b.engines), pct(b.link),
+    out += fmt::format("# {:>10}  {:>{}}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {}\n", row.size,
+                       row_algorithm_text(o, row), algorithm_width, pct(b.desc_gen), pct(b.compute),
+                       pct(b.waiting), pct(b.engines), pct(b.link),
                        b.link_name.empty() ? "(no link carried data)" : b.link_name);
   }
   return out;

@@ -504,6 +504,12 @@ expect_out "#       1024     auto:mesh"
 expect_err "bench: allr 1K (1024 B), auto:mesh: 1 iteration in"
 expect_err "bench: allr 1K (1024 B), mesh: 1 iteration in"
 expect_out "Avg bus bandwidth (auto):"
+# The widest name, auto:hierarchical, widens the column, in the table and the breakdown.
+check bench_algorithm_list_auto_hier 0 - -- bench allr -r 32 --topology trn2.48xlarge -b 1M --algorithm auto,ring --breakdown --timing-only -n 1 -w 0
+expect_out "busbw(GB/s)          algorithm   #wrong"
+expect_out "#    size(B)          algorithm     gen  compute"
+expect_out "#    1048576  auto:hierarchical   75.8%"
+expect_out "#    1048576               ring   94.9%"
 # auto alone keeps the plain name.
 check bench_algorithm_auto_alone 0 - -- bench allr -r 4 -b 1K --timing-only --show-algorithm -n 1 -w 0
 expect_out "fp32       20.73           0.05           0.07          mesh      n/a"

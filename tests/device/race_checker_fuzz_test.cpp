@@ -16,7 +16,8 @@
 // The model follows the rules of race_checker.h and D49 with nothing clever in it: a full
 // vector clock per actor (cores, then every queue), copied at every snapshot and join; no
 // sharing, no extra entry, no cache, nothing dropped or reused; the batch, S2M and semaphore
-// clocks are plain copies. Shadow state is per byte, with the checker's retention policy (the
+// clocks are plain copies (a semaphore's unjoined writes each with its own clock and values,
+// joined past kSemWritesKept as the checker joins them: that bound is a rule, not a cache). Shadow state is per byte, with the checker's retention policy (the
 // last write; since it, each actor's latest read, in the order the actors first read), which
 // the header documents ("a write forgets the bytes' earlier accesses") and which decides which
 // pairs of sides meet at all.
