@@ -244,11 +244,9 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   }
   // A factor below 2 is refused below, unless -i makes -f moot; a factor that is no number at
   // all is told here, with the range a factor takes.
-  auto factor = parse_u64(a.factor.empty() ? "2" : a.factor);
-  if (!factor) {
-    // nccom-test takes a size's units on every number flag, -f too ("-f 2kb" is 2048).
-    if (auto sized = platform::parse_size(a.factor, "-f")) factor = *sized;
-  }
+  // A size's reading: nccom-test takes a size's units on every number flag, -f too ("-f 2kb"
+  // is 2048), and a plain number reads as parse_u64 reads it.
+  auto factor = platform::parse_size(a.factor.empty() ? "2" : a.factor, "-f");
   if (!factor) {
     bad(parse_flag_number("-f", a.factor, "a factor", 2, kNoMax).error());
   }

@@ -189,9 +189,10 @@ class Machine {
   /// partitions [0, partitions) now (local compute), for the race checker; nothing without one.
   void note_core_access(CoreId core, unsigned partitions, std::uint64_t offset, std::uint64_t bytes,
                         bool write);
-  /// Core `core`'s wait on semaphore `idx`, whose condition is `holds`, passes now, for the
-  /// race checker.
-  void note_acquire(CoreId core, unsigned idx, const std::function<bool(std::uint32_t)>& holds) {
+  /// Core `core`'s wait on semaphore `idx`, whose condition is `holds(value)`, passes now, for
+  /// the race checker (a template: a run without one builds no std::function).
+  template <typename Holds>
+  void note_acquire(CoreId core, unsigned idx, const Holds& holds) {
     if (races_) races_->on_acquire(core, idx, holds);
   }
   /// The Signal notified on every change of `core`'s semaphores.

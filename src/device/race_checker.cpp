@@ -215,10 +215,9 @@ void RaceChecker::on_dma(std::uint32_t pair, CoreId src_core, bool src_sbuf, std
 
 void RaceChecker::on_semaphore_write(CoreId core, soc::SemWindow w, unsigned idx,
                                      std::uint32_t before, std::uint32_t after) {
-  if (current_ == 0) return;  // a direct set: before the run
-  const std::uint64_t key =
-      (std::uint64_t{core} << 32) | (std::uint64_t{w == soc::SemWindow::kEvents} << 31) | idx;
-  std::vector<SemWrite>& pending = semaphores_[key].pending;
+  // A direct set is before the run; an EVENTS bit is no value any wait reads.
+  if (current_ == 0 || w == soc::SemWindow::kEvents) return;
+  std::vector<SemWrite>& pending = semaphores_[(std::uint64_t{core} << 32) | idx];
   Snapshot by = snapshots_[current_];
   by.holders = 0;
   pending.push_back(SemWrite{std::move(by), before, after});
@@ -239,7 +238,7 @@ void RaceChecker::on_acquire(CoreId core, unsigned idx,
   const std::uint64_t key = (std::uint64_t{core} << 32) | idx;
   const auto it = semaphores_.find(key);
   if (it == semaphores_.end()) return;
-  std::vector<SemWrite>& pending = it->second.pending;
+  std::vector<SemWrite>& pending = it->second;
   // The writes the wait counted: up to the last that took the condition from false to true.
   // None where it held before them all (what made it hold was joined already, or set before
   // the run). A wait looked at again as it passes finds nothing more.

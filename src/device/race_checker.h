@@ -198,9 +198,6 @@ class RaceChecker {
     std::uint32_t before = 0;
     std::uint32_t after = 0;
   };
-  struct SemClock {
-    std::vector<SemWrite> pending;  ///< in the order they took effect
-  };
   /// One recorded access: who (actor at epoch), where it came from (sites_), which way.
   struct Access {
     std::uint32_t actor = 0;
@@ -266,7 +263,9 @@ class RaceChecker {
   std::vector<Pair> pairs_;  ///< [0] is none
   std::vector<std::uint32_t> free_pairs_;
   std::vector<RaceAccess> sites_;
-  std::unordered_map<std::uint64_t, SemClock> semaphores_;  ///< (core, events?, idx) -> clock
+  /// (core, idx) -> the writes of that semaphore's value no wait joined yet, in the order they
+  /// took effect
+  std::unordered_map<std::uint64_t, std::vector<SemWrite>> semaphores_;
   /// (core << 1 | SBUF) -> a shadow per SBUF partition (one for another memory)
   std::unordered_map<std::uint64_t, std::vector<Shadow>> memories_;
   RaceLog log_;

@@ -67,6 +67,13 @@ std::string header_line(const BenchOptions& o, unsigned groups) {
                          : std::string());
 }
 
+/// A column as wide as `least` or its widest figure, `figure(row)` of each row.
+template <typename Figure>
+std::size_t column_width(const BenchResult& r, std::size_t least, const Figure& figure) {
+  for (const BenchRow& row : r.rows) least = std::max(least, figure(row).size());
+  return least;
+}
+
 }  // namespace
 
 std::string topology_label(const BenchOptions& o) {
@@ -138,10 +145,7 @@ std::string format_table(const BenchOptions& o, const BenchResult& r) {
     out += fmt::format("  {:>19}  {:>20}", "total_input_size(B)", "total_output_size(B)");
   }
   out += fmt::format("  {:>7}", "type");
-  auto width = [&](std::size_t least, auto&& figure) {
-    for (const BenchRow& row : r.rows) least = std::max(least, figure(row).size());
-    return least;
-  };
+  auto width = [&](std::size_t least, auto&& figure) { return column_width(r, least, figure); };
   const auto gbs = [](double v) { return fmt::format("{:.2f}", v); };
   const std::vector<std::string> time_heads = time_headings(o);
   std::vector<std::size_t> time_widths;
@@ -157,8 +161,7 @@ std::string format_table(const BenchOptions& o, const BenchResult& r) {
   const std::size_t algorithm_width =
       width(12, [&](const BenchRow& row) { return row_algorithm_text(o, row); });
   if (o.show_algorithm) out += fmt::format("  {:>{}}", "algorithm", algorithm_width);
-  std::size_t wrong_width = 7;
-  for (const BenchRow& row : r.rows) wrong_width = std::max(wrong_width, wrong_text(row).size());
+  const std::size_t wrong_width = width(7, [](const BenchRow& row) { return wrong_text(row); });
   out += fmt::format("  {:>{}}\n", "#wrong", wrong_width);
   for (const BenchRow& row : r.rows) {
     out += fmt::format("{:>12}  {:>14}", row.size, row.count);
@@ -211,10 +214,8 @@ std::string format_breakdown(const BenchOptions& o, const BenchResult& r) {
       "# gen, compute, wait: the ranks' GPSIMD cores (their mean) building descriptors, "
       "reducing, waiting (for data, semaphores, their own writes) or done; dma: their DMA "
       "engines busy; link: the busiest link direction\n";
-  std::size_t algorithm_width = 12;  // wider for auto:hierarchical
-  for (const BenchRow& row : r.rows) {
-    algorithm_width = std::max(algorithm_width, row_algorithm_text(o, row).size());
-  }
+  const std::size_t algorithm_width =  // as the table's: wider for auto:hierarchical
+      column_width(r, 12, [&](const BenchRow& row) { return row_algorithm_text(o, row); });
   out += fmt::format("# {:>10}  {:>{}}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {}\n", "size(B)",
                      "algorithm", algorithm_width, "gen", "compute", "wait", "dma", "link",
                      "busiest link");
