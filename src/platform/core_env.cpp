@@ -58,6 +58,9 @@ base::Suspend CoreEnv::write_fence(unsigned prid) {
     // Parked, not asleep until `until`: the process resumes after the last write took effect,
     // even when a tie seed runs that tick's landing events after its wake-up.
     if (!machine_.park_until_writes_landed(h, core_)) return false;
+    // A wait before the fence has passed: the process now waits for its writes, not for it
+    // (a trace ends that wait's slice here, not at the end of the word).
+    wait_.reset();
     if (observer_ != nullptr) observer_->on_fence(core_, prid, now, until);
     return true;
   });

@@ -119,7 +119,8 @@ class CoreEnv final : public firmware::Q7Env {
   }
 
   [[nodiscard]] device::CoreId core() const { return core_; }
-  /// The latest blocking wait (meaningful while the core's process is waiting).
+  /// The latest blocking wait (meaningful while the core's process is waiting); none once a
+  /// write fence parks the process after it.
   [[nodiscard]] const std::optional<CoreWait>& last_wait() const { return wait_; }
   /// "sem[5] >= 16, current 12" or "left_pop on Q7 P1 (FIFO empty)".
   [[nodiscard]] std::string describe_wait() const;

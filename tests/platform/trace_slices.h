@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -106,6 +107,50 @@ inline TraceSlices trace_slices(const std::string& json) {
     int most = 0;
     for (const auto& [at, d] : steps) most = std::max(most, depth += d);
     out.spare_lanes += engine_lanes[engine] - static_cast<std::size_t>(most);
+  }
+  return out;
+}
+
+/// Each semaphore wait slice ("wait sem[i] >= v") of a trace, against its core's counter:
+/// `waits` counts them, `wrong` says, one a line, each that does not end at the tick its
+/// counter first reaches v (or begins after it), e.g. one that also spans what the word does
+/// after its wait.
+struct WaitEnds {
+  std::size_t waits = 0;
+  std::string wrong;
+};
+
+inline WaitEnds wait_ends(const std::string& json) {
+  const nlohmann::json doc = nlohmann::json::parse(json);
+  std::map<std::pair<int, std::string>, std::vector<std::pair<std::int64_t, std::int64_t>>>
+      counters;  // (pid, "sem[i]") -> (ps, value)
+  for (const auto& e : doc.at("traceEvents")) {
+    if (e.at("ph") == "C") {
+      counters[{e.at("pid").get<int>(), e.at("name").get<std::string>()}].emplace_back(
+          trace_ps(e.at("ts")), e.at("args").at("value").get<std::int64_t>());
+    }
+  }
+  WaitEnds out;
+  for (const auto& e : doc.at("traceEvents")) {
+    const std::string name = e.at("name");
+    unsigned sem = 0;
+    long long want = 0;
+    if (e.at("ph") != "X" || std::sscanf(name.c_str(), "wait sem[%u] >= %lld", &sem, &want) != 2) {
+      continue;
+    }
+    ++out.waits;
+    const int pid = e.at("pid").get<int>();
+    const std::int64_t from = trace_ps(e.at("ts"));
+    const std::int64_t to = from + trace_ps(e.at("dur"));
+    const auto& c = counters[{pid, fmt::format("sem[{}]", sem)}];
+    auto reached =
+        std::find_if(c.begin(), c.end(), [&](const auto& p) { return p.second >= want; });
+    if (reached == c.end()) {
+      out.wrong += fmt::format("core {} {}: never reached\n", pid, name);
+    } else if (reached->first != to || reached->first < from) {
+      out.wrong += fmt::format("core {} {}: [{}, {}) ps, reached at {} ps\n", pid, name, from, to,
+                               reached->first);
+    }
   }
   return out;
 }

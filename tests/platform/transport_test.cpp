@@ -809,6 +809,28 @@ TEST(Transport, TraceTracksAndCounters) {
   EXPECT_EQ(last_sem4, 4U) << "the peer's remote_sem counter ends at n_active";
 }
 
+TEST(Transport, TraceWaitSlicesEndWhenTheWaitPasses) {
+  // Core 1's rdma_desc_start waits for core 0's data (sem[4] >= 16), then drains its writes:
+  // the wait's slice ends as the counter gets there, not at the end of the word.
+  SimOptions opt;
+  opt.trace = true;
+  const ProgramOutcome o = run_text(
+      ".core 0\n"
+      "rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0xffff "
+      "src_addr=0 dst_addr=0x1000 free_dim_bytes=1024\n"
+      "rdma_desc_start\n"
+      ".core 1\n"
+      "rdma_desc_gen local_sem=5 remote_sem=6 remote_core_id=0 dma_engine_mask=0xffff "
+      "src_addr=0x1000 dst_addr=0x2000 free_dim_bytes=1024\n"
+      "rdma_desc_start wait_mode=ge_imm wait_idx=4 semaphore_value=16\n"
+      ".expect sem core=0 idx=6 value=16\n",
+      "trn2", opt);
+  EXPECT_TRUE(o.ok());
+  const testing_trace::WaitEnds w = testing_trace::wait_ends(o.trace_json);
+  EXPECT_EQ(w.waits, 1U);
+  EXPECT_EQ(w.wrong, "");
+}
+
 TEST(Transport, TraceDescriptorSlicesSayWhatTheyMove) {
   // Each DMA slice's args: the pair's bytes, where the M2S descriptor reads and where the S2M
   // one writes, as the ring holds them. Core 0 copies 4096 B of each partition at 0x1000 to
