@@ -50,7 +50,7 @@ int run(const RunArgs& a) {
   opt.timing_only = a.timing_only;
   opt.ring_id_abort = !a.no_ring_id_abort;
   opt.check_races = a.check_races;
-  auto seed = parse_flag_u64("--seed", a.seed);
+  auto seed = parse_flag_u64("--seed/--tie-seed", a.seed);  // as --help names it
   if (!seed) return fail(seed.error());
   opt.seed = *seed;
   if (a.log != "info" && a.log != "debug") {

@@ -162,6 +162,10 @@ check disasm_endless_input 1 - -- disasm /dev/zero
 expect_err "/dev/zero: error: file too large (over 256 MiB)"
 expect_err_lines 1
 expect_out_file /dev/null
+check run_endless_input 1 - -- run /dev/zero
+expect_err "/dev/zero: error: file too large (over 256 MiB)"
+expect_err_lines 1
+expect_out_file /dev/null
 
 # An ADDR_REG operand names one of 64 registers (NUM_ADDR_REGISTERS). [HIGH] wiki-facts §1.7
 printf 'rdma_desc_gen dma_engine_mask=0x1 src_addr=addr_reg:64\n' >"$(work)/areg.s"

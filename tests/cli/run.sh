@@ -102,12 +102,16 @@ check run_seed_b 0 - -- run "$EXAMPLES/ping_pong.s" --seed 7
 expect_out_file "$(work)/out_s"
 
 check run_seed_negative 1 - -- run "$EXAMPLES/ping_pong.s" --seed -1
-expect_err "error: --seed: '-1' is not a whole number (0 or more, decimal or 0x-hex)"
+expect_err "error: --seed/--tie-seed: '-1' is not a whole number (0 or more, decimal or 0x-hex)"
 expect_err_lines 1
 # The flags are read before the program: a bad one is not hidden behind the program's errors.
 printf 'rdma_desc_start\n' >"$(work)/no_core.s"
 check run_flag_before_program 1 - -- run no_core.s --seed -1
-expect_err "error: --seed: '-1' is not a whole number"
+expect_err "error: --seed/--tie-seed: '-1' is not a whole number"
+# Either spelling is named as --help names the flag: both its names.
+check run_tie_seed_bad 1 - -- run "$EXAMPLES/ping_pong.s" --tie-seed 18446744073709551616
+expect_err "sbrdma: error: --seed/--tie-seed: '18446744073709551616' does not fit in 64 bits"
+expect_err_lines 1
 check run_topology_before_program 1 - -- run missing.s --topology nope
 expect_err "error: --topology: unknown topology 'nope'"
 
