@@ -147,20 +147,46 @@ Arrival Emitter::leg(CoreId src, CoreId dst, std::uint64_t src_off, std::uint64_
   // A semaphore-only leg holds no bytes at the relay: it takes no slot (an empty slot at the
   // end of the scratch would start past the partition's last byte, which gen refuses).
   std::uint64_t relay_off = 0;
+  const SlotKey* slot_key = nullptr;
   if (bytes > 0) {
-    const auto key = std::make_tuple(src, dst, dst_off, bytes);
+    const SlotKey key{src, dst, dst_off, bytes};
     auto slot = relay_slots_.find(key);
-    if (slot == relay_slots_.end()) slot = relay_slots_.emplace(key, alloc_bytes(bytes)).first;
-    relay_off = slot->second;
+    if (slot == relay_slots_.end()) {
+      slot = relay_slots_.emplace(key, RelaySlot{alloc_bytes(bytes)}).first;
+    } else if (slot->second.uncredited) {
+      credit_relay_slot(src, relay, slot->first, slot->second);
+    }
+    relay_off = slot->second.offset;
+    slot_key = &slot->first;
   }
   const unsigned rs = relay_sem(remote_sem);
   expected_[static_cast<std::size_t>(relay) * g_.semaphores + rs] += n_active;
   direct_leg(src, relay, src_off, relay_off, bytes, rs,
              this->note("{} (first hop, via relay core {})", note, relay));
-  pending_.push_back(Pending{relay, dst, relay_off, dst_off, bytes, remote_sem, rs,
+  pending_.push_back(Pending{relay, dst, slot_key, relay_off, dst_off, bytes, remote_sem, rs,
                              notes_ ? std::string(note) : std::string()});
   ++stats_.relayed_legs;
   return a;
+}
+
+void Emitter::credit_relay_slot(CoreId src, CoreId relay, const SlotKey& key, RelaySlot& slot) {
+  // The sender's next write (of a later iteration, or a later step) would otherwise race with
+  // the relay's read for its last second hop: nothing else orders a first hop after the
+  // relay's forward of the slot (the target's waits see that forward land, the sender's do
+  // not). The credit is placed now, not at the next flush_relays(): a relay's waits count all
+  // first hops emitted so far, and flushing early would make them count too few.
+  auto sem = credit_sems_.find(relay);
+  if (sem == credit_sems_.end()) {
+    sem = credit_sems_.emplace(relay, alloc_sem("a relay credit semaphore")).first;
+  }
+  // The relay sits on src's die on the target's chip: its way back is a same-die fold.
+  SBRDMA_CHECK(foldable(g_, relay, src));
+  release(relay, slot.offset, slot.offset + std::get<3>(key));
+  leg(relay, src, 0, 0, 0, sem->second,
+      note("relay credit: core {}'s slot at {:#x} is forwarded", src, slot.offset));
+  slot.uncredited = false;
+  put_wait(src, sem->second, expected(src, sem->second),
+           "relay credit: the relay has forwarded this slot");
 }
 
 unsigned Emitter::relay_sem(unsigned remote_sem) {
@@ -310,6 +336,7 @@ void Emitter::flush_relays() {
       if (p.relay != m) continue;
       direct_leg(m, p.dst, p.relay_off, p.dst_off, p.bytes, p.remote_sem,
                  this->note("{} (second hop, relayed)", p.note));
+      if (p.slot != nullptr) relay_slots_.at(*p.slot).uncredited = true;
     }
   }
 }

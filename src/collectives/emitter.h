@@ -148,9 +148,17 @@ class Emitter {
   std::vector<CoreProgram> take_programs();
 
  private:
+  struct RelaySlot {  // where a relay core holds one kind of first hop
+    std::uint64_t offset = 0;
+    /// Its last second hop is emitted, and no credit since says that the relay's engines are
+    /// done reading it: the sender must not write it again before one. [CHOICE D30g]
+    bool uncredited = false;
+  };
+  using SlotKey = std::tuple<CoreId, CoreId, std::uint64_t, std::uint64_t>;
   struct Pending {  // a relayed leg waiting for its second hop
     CoreId relay;
     CoreId dst;
+    const SlotKey* slot;  ///< the key in relay_slots_ (a map: it stays put); none for 0 bytes
     std::uint64_t relay_off;
     std::uint64_t dst_off;
     std::uint64_t bytes;
@@ -184,6 +192,10 @@ class Emitter {
   void direct_leg(CoreId src, CoreId dst, std::uint64_t src_off, std::uint64_t dst_off,
                   std::uint64_t bytes, unsigned remote_sem, std::string_view note);
   unsigned relay_sem(unsigned remote_sem);
+  /// Before `src` writes `slot` on `relay` again: once the relay's engines are done with its
+  /// last second hop, the relay increments src's credit semaphore for that relay (one per
+  /// relay, so that a wait for all its credits so far is exact), and src waits for it.
+  void credit_relay_slot(CoreId src, CoreId relay, const SlotKey& key, RelaySlot& slot);
   /// Before a local write of [lo, hi): wait until the core's legs reading it are done.
   void release(CoreId core, std::uint64_t lo, std::uint64_t hi);
 
@@ -196,8 +208,9 @@ class Emitter {
   unsigned next_sem_ = 0;
   std::uint64_t sbuf_used_ = 0;
   std::vector<Pending> pending_;
-  std::map<unsigned, unsigned> relay_sems_;  // remote_sem -> relay's semaphore
-  std::map<std::tuple<CoreId, CoreId, std::uint64_t, std::uint64_t>, std::uint64_t> relay_slots_;
+  std::map<unsigned, unsigned> relay_sems_;   // remote_sem -> relay's semaphore
+  std::map<SlotKey, RelaySlot> relay_slots_;  // (sender, target, target offset, bytes)
+  std::map<CoreId, unsigned> credit_sems_;    // relay -> its credits' semaphore, on the senders
   EmitStats stats_;
   base::Status status_ = base::ok_status();
 };

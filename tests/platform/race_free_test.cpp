@@ -129,6 +129,48 @@ TEST(RaceFree, EveryCollectiveOrdersItsAccesses) {
   }
 }
 
+TEST(RaceFree, RelayedLegsOrderTheirSlotsAcrossIterations) {
+  // On trn2u, a leg into chip 24's other die goes through a relay core (D30g), whose slot
+  // every iteration writes again: the sender's next first hop must not overwrite it before the
+  // relay has forwarded the last one. Groups whose legs go through relays, one for each
+  // collective that lowered them without a credit (the reviewer's cases).
+  auto topo = load_topology("trn2u");
+  ASSERT_TRUE(topo.ok());
+  const collectives::Geometry geom = geometry_of(*topo);
+  const std::vector<collectives::CoreId> pair = {139, 197};
+  std::vector<collectives::CoreId> sixteen = {0, 1, 2, 3, 4, 5, 6, 7, 192, 193, 196, 197};
+  for (collectives::CoreId c = 200; c < 204; ++c) sixteen.push_back(c);
+  struct Relayed {
+    Op op;
+    Algorithm algorithm;
+    std::vector<collectives::CoreId> group;
+  };
+  const std::vector<Relayed> cases = {
+      {Op::kSendRecv, Algorithm::kAuto, pair},    {Op::kPermute, Algorithm::kAuto, pair},
+      {Op::kAllGather, Algorithm::kMesh, pair},   {Op::kAllGather, Algorithm::kRing, pair},
+      {Op::kAllToAll, Algorithm::kMesh, pair},    {Op::kAllToAll, Algorithm::kRdh, pair},
+      {Op::kAllToAll, Algorithm::kMesh, sixteen}, {Op::kAllReduce, Algorithm::kMesh, sixteen},
+  };
+  for (const Relayed& c : cases) {
+    const collectives::Communicator comm{{c.group}};
+    ASSERT_TRUE(collectives::has_relayed_pair(geom, c.group));
+    collectives::LowerRequest req;
+    req.op = c.op;
+    req.bytes = 3 << 10;
+    req.algorithm = c.algorithm;
+    req.iterations = 3;
+    auto low = collectives::lower(geom, comm, req);
+    ASSERT_TRUE(low.ok()) << low.error().message;
+    ASSERT_GT(low->stats.relayed_legs, 0U);
+    const RunReport r = checked_run(*topo, low->programs);
+    const std::string what = describe(Case{c.op, c.algorithm, comm.ranks(), req.bytes, "trn2u"});
+    std::string first;
+    if (!r.races.empty()) first = device::RaceChecker::where(r.races.front().race);
+    EXPECT_EQ(r.races_total, 0U) << what << ": first at " << first;
+    EXPECT_TRUE(r.ok()) << what;
+  }
+}
+
 TEST(RaceFree, ARingWithOneWaitDroppedRaces) {
   auto topo = load_topology("trn2");
   ASSERT_TRUE(topo.ok());
