@@ -249,7 +249,22 @@ base::Status check_bench_outputs(const BenchOutputs& out, const BenchInputs& inp
   for (const std::string* path : {&out.json, &out.plot, &out.trace}) {
     SBRDMA_TRY(check_writable(*path));
   }
-  if (!out.dump.empty()) SBRDMA_TRY(check_writable_dir(out.dump));
+  if (!out.dump.empty()) {
+    SBRDMA_TRY(check_writable_dir(out.dump));
+    // Which cores get programs is known only once the collective is lowered, but an entry of
+    // the folder named like a program that could not be written (a folder, a file the user
+    // may not write) would fail the run at its end: refused now. (Any program file not
+    // written is removed after the run, so none of them is left as it was.)
+    std::error_code ec;
+    if (std::filesystem::is_directory(out.dump, ec)) {
+      std::vector<std::string> names;
+      for (const auto& entry : std::filesystem::directory_iterator(out.dump, ec)) {
+        if (is_program_name(entry.path().filename().string())) names.push_back(entry.path());
+      }
+      std::sort(names.begin(), names.end());  // the first in name order, whatever the folder's
+      for (const std::string& name : names) SBRDMA_TRY(check_writable(name));
+    }
+  }
   return base::ok_status();
 }
 

@@ -415,6 +415,12 @@ int main(int argc, char** argv) {
     return exit_printing(app, e);
   } catch (const CLI::Success& e) {
     return exit_printing(app, e);
+  } catch (const CLI::ValidationError& e) {
+    // A value a check refused ("-b ''": must not be empty): one line naming the flag, as
+    // every other bad value is, not a usage error.
+    std::fprintf(stderr, "sbrdma: error: %s\n",
+                 parse_error_text(e, usage_scope(app, argc, argv)).c_str());
+    return 1;
   } catch (const CLI::ParseError& e) {
     const UsageScope scope = usage_scope(app, argc, argv);
     std::fprintf(stderr, "sbrdma: error: %s\nrun '%s --help' for usage\n",

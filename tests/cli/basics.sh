@@ -175,6 +175,7 @@ expect_out "<stdin>:23: .expect sem core=0 idx=3 value=16: ok"
 # An empty file name is refused by its argument's name, as an empty -o is.
 check run_empty_program 1 - -- run ""
 expect_err "sbrdma: error: PROGRAM: must not be empty"
+expect_err_lines 1
 check asm_empty_file 1 - -- asm ""
 expect_err "sbrdma: error: FILE: must not be empty"
 check info_topology_empty 1 - -- info topology ""

@@ -723,6 +723,10 @@ expect_err_lines 1
 # An empty step or factor (an unset variable in a script) is refused, not read as "not given".
 check bench_empty_step 1 - -- bench allr -r 2 -i ""
 expect_err "sbrdma: error: -i/--stepbytes: must not be empty"
+expect_err_lines 1
+check bench_empty_minbytes 1 - -- bench allr -r 2 -b ""
+expect_err "sbrdma: error: -b/--minbytes: must not be empty"
+expect_err_lines 1
 check bench_empty_factor 1 - -- bench allr -r 2 -f ""
 expect_err "sbrdma: error: -f/--stepfactor: must not be empty"
 # --show-input-output-size: a rank's input and output bytes, as nccom-test's example shows them

@@ -35,9 +35,18 @@ if head -c 5 "$(work)/plot" | grep -q "<svg\|<?xml"; then pass=$((pass + 1)); el
 mkdir -p "$(work)/dq/core1.s"
 check bench_dump_blocked 1 - -- bench allr -r 2 -b 1K --dump-programs dq --report-to-json-file dq.json
 expect_err "dq/core1.s: error: cannot write"
+expect_err_lines 1
 if [[ -e "$(work)/dq.json" || -e "$(work)/dq/core0.s" || -s "$(work)/out" ]]; then
   _fail "a blocked dump still wrote files or the table"
 else pass=$((pass + 1)); fi
+
+# Such a folder is refused before the run, whichever cores the run dumps: a sweep does not
+# simulate its rows only to fail at the end.
+mkdir -p "$(work)/dq2/core9.s"
+check bench_dump_blocked_before_run 1 - -- bench allr -r 2 -b 1K -e 1M -f 4 --dump-programs dq2
+expect_err "dq2/core9.s: error: cannot write: Is a directory"
+expect_err_lines 1
+expect_out_file /dev/null
 
 # A trace that cannot be written (a full disk) fails `run` with no report on stdout.
 if [[ -w /dev/full ]]; then
@@ -71,6 +80,7 @@ if [[ -e "$(work)/fresh" ]]; then _fail "a failed run left the new dump folder";
 # An empty value is refused, not read as the option left out.
 check bench_plot_empty 1 - -- bench allr -r 2 -b 1K --plot ""
 expect_err "error: --plot: must not be empty"
+expect_err_lines 1
 check run_trace_empty 1 - -- run "$EX/ping_pong.s" --trace ""
 expect_err "error: --trace: must not be empty"
 
