@@ -351,7 +351,6 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
     }
   }
   if (a != Algorithm::kAuto) return a;
-  if (R == 1) return Algorithm::kRing;
   auto count = element_count(req);
   if (!count) return count.error();
   // [HIGH] hw-params §2 CC-INTRA thresholds; an algorithm whose scratch does not fit yields.

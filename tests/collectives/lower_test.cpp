@@ -123,6 +123,16 @@ TEST(Lower, AutoKeepsMeshInsideOneNode) {
   EXPECT_EQ(*resolve_algorithm(g, nodes, req(Op::kAllReduce, 64 << 10)), Algorithm::kMesh);
 }
 
+TEST(Lower, AutoOnOneRankFollowsTheSizeRule) {
+  // Nothing moves on one rank, but --show-algorithm names what auto picks: the same rule as
+  // for any group (it said ring at every size until stop 52).
+  const Geometry g = Geometry::of(soc::cayman_profile(), 1);
+  for (const Op op : {Op::kAllReduce, Op::kAllGather, Op::kReduceScatter}) {
+    EXPECT_EQ(*resolve_algorithm(g, first(1, g), req(op, 1 << 10)), Algorithm::kMesh);
+    EXPECT_EQ(*resolve_algorithm(g, first(1, g), req(op, 2 << 20)), Algorithm::kRdh);
+  }
+}
+
 TEST(Lower, AutoRunsTheTwoLevelRdhForAnAllReduceAcrossChips) {
   // [CHOICE D46] Neuron's RDH on Trn2 has an intra-chip stage: where auto runs RDH, an
   // all-reduce across chips runs hierarchical where it applies; flat RDH otherwise.
