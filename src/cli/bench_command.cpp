@@ -271,7 +271,8 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
     if (auto err = platform::factor_error(*factor, step)) bad(*err);
   }
   if (bounds_ok && dt) {
-    auto sizes = platform::sweep_sizes(*b, *e, *factor, step, collectives::dtype_bytes(o.dtype));
+    auto sizes = platform::sweep_sizes(*b, *e, *factor, step, collectives::dtype_bytes(o.dtype),
+                                       &o.sizes_left_out);
     if (sizes) {
       o.sizes = std::move(*sizes);
     } else {
@@ -494,6 +495,15 @@ int bench(const BenchArgs& a) {
   if (auto st = check_bench_outputs(a.out, bench_inputs(a)); !st) return fail(st.error());
   for (const std::string& n : unused_flags(a, o))
     std::fprintf(stderr, "bench: note: %s\n", n.c_str());
+  if (!o.sizes_left_out.empty()) {
+    std::string sizes;
+    for (const std::uint64_t size : o.sizes_left_out) {
+      sizes += fmt::format("{}{} B", sizes.empty() ? "" : ", ", size);
+    }
+    std::fprintf(stderr, "bench: note: %s: below one %s element (%u B), not run\n", sizes.c_str(),
+                 std::string(collectives::dtype_name(o.dtype)).c_str(),
+                 collectives::dtype_bytes(o.dtype));
+  }
   for (const std::string& n : platform::params_without_effect(*topology, o.params))
     std::fprintf(stderr, "bench: note: --param %s\n", n.c_str());
   if (o.algorithms.size() > 1) {

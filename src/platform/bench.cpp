@@ -164,7 +164,8 @@ std::optional<base::Error> factor_error(std::uint64_t factor, std::uint64_t step
 
 base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::uint64_t end,
                                                      std::uint64_t factor, std::uint64_t step,
-                                                     std::uint64_t element_bytes) {
+                                                     std::uint64_t element_bytes,
+                                                     std::vector<std::uint64_t>* left_out) {
   SBRDMA_CHECK(element_bytes > 0);
   if (auto errors = sweep_errors(begin, end, factor, step); !errors.empty()) {
     return errors.front();
@@ -186,6 +187,14 @@ base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::u
     const std::uint64_t room = std::numeric_limits<std::uint64_t>::max();
     if (step != 0 ? s > room - step : s > room / factor) break;
     s = step != 0 ? s + step : s * factor;
+  }
+  // Sizes below one element come first; with a size that holds one after them they are left
+  // out (said by the caller), alone they stay and fail with their own message.
+  const auto first_whole = std::find_if(out.begin(), out.end(),
+                                        [&](std::uint64_t size) { return size >= element_bytes; });
+  if (first_whole != out.begin() && first_whole != out.end()) {
+    if (left_out != nullptr) left_out->assign(out.begin(), first_whole);
+    out.erase(out.begin(), first_whole);
   }
   return out;
 }

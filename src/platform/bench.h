@@ -44,7 +44,8 @@ base::Result<TimeStat> parse_time_stat(std::string_view text);
 struct BenchOptions {
   collectives::Op op = collectives::Op::kAllReduce;
   unsigned ranks = 0;
-  std::vector<std::uint64_t> sizes;                ///< bytes, in order
+  std::vector<std::uint64_t> sizes;           ///< bytes, in order
+  std::vector<std::uint64_t> sizes_left_out;  ///< the sweep's sizes below one element (not run)
   std::vector<collectives::Algorithm> algorithms;  ///< one sweep each (auto: by size)
   collectives::DataType dtype = collectives::DataType::kFp32;
   collectives::ReduceOp reduce = collectives::ReduceOp::kSum;
@@ -180,11 +181,12 @@ inline constexpr std::size_t kMaxSweepSizes = 1000;
 /// The sizes of a sweep: begin, then x factor (or + step) while <= end, without those that
 /// hold as many whole elements of `element_bytes` as the size kept before them (an `-i 2` sweep
 /// of fp32 from 4 B asks for 4 and 6 B, both one element: one row); sizes below one element
-/// are kept (they fail with their own message). Errors: sweep_errors()' first, more than
+/// are left out when a later size holds one (and put in `left_out`, if given), else kept
+/// (they fail with their own message). Errors: sweep_errors()' first, more than
 /// kMaxSweepSizes sizes kept. Contract: element_bytes > 0.
-base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::uint64_t end,
-                                                     std::uint64_t factor, std::uint64_t step,
-                                                     std::uint64_t element_bytes = 1);
+base::Result<std::vector<std::uint64_t>> sweep_sizes(
+    std::uint64_t begin, std::uint64_t end, std::uint64_t factor, std::uint64_t step,
+    std::uint64_t element_bytes = 1, std::vector<std::uint64_t>* left_out = nullptr);
 
 /// Called after each point with one progress line (no newline), and during a long point as
 /// its iterations finish (BenchOptions::progress_every_s).

@@ -724,6 +724,13 @@ expect_err_lines 1
 check bench_empty_step 1 - -- bench allr -r 2 -i ""
 expect_err "sbrdma: error: -i/--stepbytes: must not be empty"
 expect_err_lines 1
+# A sweep from below one element runs from the first size that holds one, and says so.
+check bench_sweep_below_one_element 0 - -- bench allr -r 2 -b 3 -e 12 -f 2 -n 1 -w 0 --timing-only
+expect_err "bench: note: 3 B: below one fp32 element (4 B), not run"
+expect_out "           4               1     fp32"
+expect_out "          12               3     fp32"
+check bench_size_below_one_element 1 - -- bench allr -r 2 -b 1 -e 3 -i 1
+expect_err "sbrdma: error: 1 B (auto): size 1 B holds no fp32 element (4 B)"
 check bench_empty_minbytes 1 - -- bench allr -r 2 -b ""
 expect_err "sbrdma: error: -b/--minbytes: must not be empty"
 expect_err_lines 1

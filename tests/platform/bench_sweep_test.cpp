@@ -198,6 +198,18 @@ TEST(BenchSweep, SweepsMultiplyOrStep) {
   EXPECT_EQ(*sweep_sizes(top - 1, top, 2, top), (std::vector<std::uint64_t>{top - 1}));
 }
 
+TEST(BenchSweep, SizesBelowOneElementAreLeftOutOfASweepThatHasOthers) {
+  // fp32 from 1 B by +1: 1, 2 and 3 B hold no element; 4 and 5 B hold one (one row).
+  std::vector<std::uint64_t> left_out;
+  EXPECT_EQ(*sweep_sizes(1, 9, 2, 1, 4, &left_out), (std::vector<std::uint64_t>{4, 8}));
+  EXPECT_EQ(left_out, (std::vector<std::uint64_t>{1, 2, 3}));
+  // None holds one: they stay, to fail with their own message.
+  left_out.clear();
+  EXPECT_EQ(*sweep_sizes(1, 3, 2, 1, 4, &left_out), (std::vector<std::uint64_t>{1, 2, 3}));
+  EXPECT_TRUE(left_out.empty());
+  EXPECT_EQ(*sweep_sizes(3, 100, 2, 0, 4), (std::vector<std::uint64_t>{6, 12, 24, 48, 96}));
+}
+
 TEST(BenchSweep, SizesThatRoundToTheSameElementCountRunOnce) {
   // -b 4 -e 16 -i 2 with fp32: 4 and 6 B are one element, 8 and 10 B two, ...
   EXPECT_EQ(*sweep_sizes(4, 16, 2, 2, 4), (std::vector<std::uint64_t>{4, 8, 12, 16}));
