@@ -91,15 +91,6 @@ TEST(Lower, AutoPassesOverAMeshWhoseScratchDoesNotFit) {
   EXPECT_GT(passed_over, 0u);
 }
 
-TEST(Lower, AutoWithOneRankSaysRing) {
-  // One rank moves nothing; auto names ring for it at every size (--show-algorithm).
-  const Geometry g = Geometry::of(soc::cayman_profile(), 1);
-  for (std::uint64_t bytes : {std::uint64_t{4}, std::uint64_t{4096}, std::uint64_t{8} << 20}) {
-    EXPECT_EQ(*resolve_algorithm(g, first(1, g), req(Op::kAllReduce, bytes)), Algorithm::kRing)
-        << bytes;
-  }
-}
-
 TEST(Lower, AutoKeepsMeshInsideOneNode) {
   // [CHOICE D32] 16 chips (one node): mesh below 1 MB; 17 chips or more: RDH (2^k ranks) or ring
   // (an all-reduce's RDH across chips in its two-level form, D46).
