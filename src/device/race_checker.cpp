@@ -209,8 +209,23 @@ void RaceChecker::on_dma(std::uint32_t pair, CoreId src_core, bool src_sbuf, std
   const Pair& p = pairs_[pair];
   const Snapshot& s = snapshots_[p.clock];
   sites_[p.site].time = now;  // both sides of the pair are at its landing
-  access(src_core, src_sbuf, src_off, src_off + len, Access{s.self, s.epoch, p.site, false}, s);
-  access(dst_core, dst_sbuf, dst_off, dst_off + len, Access{s.self, s.epoch, p.site, true}, s);
+  const Access read{s.self, s.epoch, p.site, false};
+  const Access write{s.self, s.epoch, p.site, true};
+  access(src_core, src_sbuf, src_off, src_off + len, read, s);
+  access(dst_core, dst_sbuf, dst_off, dst_off + len, write, s);
+  // A pair that copies onto bytes it reads: a device moves it in pieces, and nothing orders
+  // a piece's write before another's read of the same bytes (the simulator copies as by
+  // memmove). A copy onto the very same bytes leaves them as they were. [CHOICE D49c]
+  if (src_core == dst_core && src_sbuf == dst_sbuf && src_off != dst_off) {
+    std::uint64_t lo = std::max(src_off, dst_off);
+    const std::uint64_t hi = std::min(src_off, dst_off) + len;
+    while (lo < hi) {
+      const std::uint64_t end =
+          src_sbuf ? std::min(hi, (lo / partition_bytes_ + 1) * partition_bytes_) : hi;
+      log_.add(src_core, src_sbuf, lo, end, side(read), side(write), true);
+      lo = end;
+    }
+  }
 }
 
 void RaceChecker::on_semaphore_write(CoreId core, soc::SemWindow w, unsigned idx,
@@ -410,13 +425,14 @@ RaceLog::RaceLog(std::uint64_t sbuf_partition_bytes) : partition_bytes_(sbuf_par
 }
 
 void RaceLog::add(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi,
-                  const RaceAccess& first, const RaceAccess& second) {
+                  const RaceAccess& first, const RaceAccess& second, bool self) {
   ++total_;
   const auto key_of = [](const RaceAccess& x) {
     return (std::uint64_t{x.core} << 2) | (x.engine ? 2U : 0U) | (x.write ? 1U : 0U);
   };
   const auto word = [](const RaceAccess& x) { return x.pc ? *x.pc + 1 : 0; };
-  const std::array<std::uint64_t, 4> key{key_of(first), word(first), key_of(second), word(second)};
+  const std::array<std::uint64_t, 5> key{key_of(first), word(first), key_of(second), word(second),
+                                         self ? 1U : 0U};
   const std::uint64_t part = sbuf ? lo / partition_bytes_ : 0;
   const std::uint64_t base = part * partition_bytes_;
   if (auto it = keys_.find(key); it != keys_.end()) {
@@ -438,7 +454,7 @@ void RaceLog::add(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi
   if (races_.size() >= kKept) return;
   keys_.emplace(key, races_.size());
   races_.push_back(
-      Race{first, second, 0, mem_core, sbuf, part, part, lo - base, hi - base, false, false});
+      Race{first, second, 0, mem_core, sbuf, part, part, lo - base, hi - base, false, false, self});
 }
 
 std::string RaceChecker::where(const Race& r) {

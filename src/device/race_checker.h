@@ -78,6 +78,9 @@ struct Race {
   /// queues or slots than the one named).
   bool first_others = false;
   bool second_others = false;
+  /// One DMA pair copying onto bytes it reads (its source and destination overlap in one
+  /// memory): `first` is its read, `second` its write. [CHOICE D49c]
+  bool self = false;
 };
 
 /// The races found, one per pair of sides: a side is its core, program or DMA, word and
@@ -88,9 +91,9 @@ class RaceLog {
   /// `sbuf_partition_bytes`: the SBUF memory's partition stride (to name places).
   explicit RaceLog(std::uint64_t sbuf_partition_bytes);
   /// `first` and `second` race on bytes [lo, hi) of memory (mem_core, sbuf), within one SBUF
-  /// partition.
+  /// partition; `self`: they are one DMA pair's read and write (Race::self).
   void add(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi, const RaceAccess& first,
-           const RaceAccess& second);
+           const RaceAccess& second, bool self = false);
   /// The races found, in the order found (at most kKept distinct ones).
   [[nodiscard]] const std::vector<Race>& races() const noexcept { return races_; }
   /// Every race found, repeats and those past kKept included.
@@ -100,8 +103,8 @@ class RaceLog {
  private:
   std::uint64_t partition_bytes_;
   std::vector<Race> races_;
-  /// (core << 2 | DMA << 1 | write, pc + 1) of each side -> races_ index
-  std::map<std::array<std::uint64_t, 4>, std::size_t> keys_;
+  /// (core << 2 | DMA << 1 | write, pc + 1) of each side, and self -> races_ index
+  std::map<std::array<std::uint64_t, 5>, std::size_t> keys_;
   std::uint64_t total_ = 0;
 };
 

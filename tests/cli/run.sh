@@ -375,6 +375,22 @@ ext_tensor_tensor_arith in0_in1_dtype.dtype_lo=uint8 in0_in1_dtype.dtype_hi=uint
 PROG
 check run_source_overwritten 1 - -- run src_reuse.s --check-races
 expect_err "src_reuse.s:2: error: race: t=5667.131 ns core 0 engine 0 queue 0's DMA (M2S slot 0, written by word 0) and the same word's other DMAs read core 0 SBUF bytes [0x0, 0x100) of partitions 0-127, which core 0 word 2 at src_reuse.s:4 wrote at t=4256.667 ns"
+# A copy onto bytes it reads (a core's own SBUF, source and destination overlapping) races
+# with itself: a device moves it in pieces (D49c). The same copy without --check-races is
+# ok, as is one whose ranges only meet.
+cat >"$(work)/overlap.s" <<'PROG'
+.init core=0 addr=0 bytes=8192 pattern=iota
+.core 0
+rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=0 dma_engine_mask=0x1 src_addr=0 dst_addr=0x10 free_dim_bytes=4096
+rdma_desc_start
+PROG
+check run_overlapping_copy_races 1 - -- run overlap.s --check-races
+expect_err "overlap.s:3: error: race: t=5419.087 ns core 0 engine 0 queue 0's DMA (M2S slot 0, written by word 0) and the same word's other DMAs read and write core 0 SBUF bytes [0x10, 0x1000) of partitions 0-127: the copy's source and destination overlap, and a device may write those bytes before it has read them (127 more times)"
+expect_err_lines 1
+expect_out "result: FAILED (0 firmware errors, 0 device errors, 0 deadlocked cores, 0 failed expects, 128 races)"
+check run_overlapping_copy_unchecked 0 - -- run overlap.s
+sed 's/dst_addr=0x10 /dst_addr=0x1000 /' "$(work)/overlap.s" >"$(work)/adjacent.s"
+check run_adjacent_copy_no_race 0 - -- run adjacent.s --check-races
 # The same with the compute waiting for the local semaphore: ordered.
 sed 's/^ext_tensor_tensor_arith /ext_tensor_tensor_arith wait_mode=ge_imm wait_idx=3 semaphore_value=16 /' \
   "$(work)/src_reuse.s" >"$(work)/src_reuse_waits.s"

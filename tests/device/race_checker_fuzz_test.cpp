@@ -17,10 +17,10 @@
 // vector clock per actor (cores, then every queue), copied at every snapshot and join; no
 // sharing, no extra entry, no cache, nothing dropped or reused; the batch, S2M and semaphore
 // clocks are plain copies (a semaphore's unjoined writes each with its own clock and values,
-// joined past kSemWritesKept as the checker joins them: that bound is a rule, not a cache). Shadow state is per byte, with the checker's retention policy (the
-// last write; since it, each actor's latest read, in the order the actors first read), which
-// the header documents ("a write forgets the bytes' earlier accesses") and which decides which
-// pairs of sides meet at all.
+// joined past kSemWritesKept as the checker joins them: that bound is a rule, not a cache). Shadow
+// state is per byte, with the checker's retention policy (the last write; since it, each actor's
+// latest read, in the order the actors first read), which the header documents ("a write forgets
+// the bytes' earlier accesses") and which decides which pairs of sides meet at all.
 //
 // What is compared, and why it is exact. The checker reports once per segment, and its
 // segments are the maximal runs of consecutive bytes in the same state: every access splits at
@@ -47,8 +47,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <deque>
-#include <iterator>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <random>
@@ -189,10 +189,26 @@ class Model {
     const Pair& pr = pairs_[p];
     sites_[pr.site].time = now;
     const std::uint32_t epoch = pr.clock[pr.actor];
-    access(d.src_core, d.src_sbuf, d.src_off, d.src_off + d.len,
-           Acc{pr.actor, epoch, pr.site, false}, pr.clock);
-    access(d.dst_core, d.dst_sbuf, d.dst_off, d.dst_off + d.len,
-           Acc{pr.actor, epoch, pr.site, true}, pr.clock);
+    const Acc read{pr.actor, epoch, pr.site, false};
+    const Acc write{pr.actor, epoch, pr.site, true};
+    access(d.src_core, d.src_sbuf, d.src_off, d.src_off + d.len, read, pr.clock);
+    access(d.dst_core, d.dst_sbuf, d.dst_off, d.dst_off + d.len, write, pr.clock);
+    // One pair copying onto bytes it reads races with itself: every such byte, by partition.
+    if (d.src_core != d.dst_core || d.src_sbuf != d.dst_sbuf || d.src_off == d.dst_off) return;
+    std::uint64_t run = 0;  // start of the current partition's run of overlapped bytes
+    bool in_run = false;
+    for (std::uint64_t at = d.src_off; at <= d.src_off + d.len; ++at) {
+      const bool both = at < d.src_off + d.len && at >= d.dst_off && at < d.dst_off + d.len;
+      const bool new_part = in_run && d.src_sbuf && at / cfg_.partition != run / cfg_.partition;
+      if (in_run && (!both || new_part)) {
+        log_.add(d.src_core, d.src_sbuf, run, at, side(read), side(write), true);
+        in_run = false;
+      }
+      if (both && !in_run) {
+        run = at;
+        in_run = true;
+      }
+    }
   }
   /// Each write's clock and values, kept apart but for the oldest past the checker's bound.
   void sem_write(const SemRef& s, std::uint32_t before, std::uint32_t after) {
@@ -375,7 +391,8 @@ std::string str(const Race& r) {
   os << "[" << str(r.first) << "] then [" << str(r.second) << "] repeats " << r.repeats
      << " mem core " << r.mem_core << (r.sbuf ? " sbuf" : " other") << " partitions "
      << r.first_partition << "-" << r.last_partition << " bytes [0x" << std::hex << r.lo << ", 0x"
-     << r.hi << ")";
+     << r.hi << ")" << (r.self ? " self" : "") << (r.first_others ? " first+others" : "")
+     << (r.second_others ? " second+others" : "");
   return os.str();
 }
 

@@ -358,6 +358,30 @@ TEST(RaceChecker, AWriteWriteRaceAcrossTwoCoresDMAs) {
   EXPECT_EQ(r.rc.races().front().second.core, 1U);
 }
 
+TEST(RaceChecker, ACopyOntoBytesItReadsRacesWithItself) {
+  // [CHOICE D49c] One pair whose source and destination overlap in one memory: a device
+  // moves it in pieces, with nothing ordering one piece's write before another's read.
+  Rig r;
+  r.now = base::Tick{7000};
+  r.dma(0, r.doorbell(0), 0x100, 0, 0x110, 64, 2);  // [0x100, 0x140) onto [0x110, 0x150)
+  ASSERT_EQ(r.rc.total(), 1U);
+  const Race& x = r.rc.races().front();
+  EXPECT_TRUE(x.self);
+  EXPECT_EQ(RaceChecker::where(x), "core 0 SBUF partition 0 bytes [0x110, 0x140)");
+  EXPECT_FALSE(x.first.write);
+  EXPECT_TRUE(x.second.write);
+  EXPECT_EQ(x.first.slot, 2U);
+  EXPECT_EQ(x.second.slot, 2U);
+  EXPECT_EQ(x.second.time, base::Tick{7000});
+  // Ranges that meet without overlapping, a copy onto the very same bytes and the same
+  // offsets of another core are no such race.
+  Rig apart;
+  apart.dma(0, apart.doorbell(0), 0x100, 0, 0x140, 64);
+  apart.dma(0, apart.doorbell(0), 0x200, 0, 0x200, 64);
+  apart.dma(0, apart.doorbell(0), 0x300, 1, 0x310, 64);
+  EXPECT_EQ(apart.rc.total(), 0U);
+}
+
 /// A program's (core's) access at word `pc`.
 RaceAccess side(CoreId core, std::size_t pc, bool write) {
   RaceAccess x;
