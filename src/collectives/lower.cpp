@@ -265,12 +265,18 @@ unsigned relay_iterations(const Communicator& c, const LowerRequest& req) {
 
 /// Emits iterations 1 .. relay_iterations() - 1 of `p` (iteration 0 is emitted), stopping at
 /// whatever does not hold or past the word limit (check_program_words() refuses that).
-void emit_relay_iterations(const Geometry& g, const Communicator& c, const LowerRequest& req,
-                           Plan& p) {
+/// Returns the words of the largest iteration emitted (a later one can be larger than the
+/// first: its relays' credits, D30g), iteration 0's included.
+std::uint64_t emit_relay_iterations(const Geometry& g, const Communicator& c,
+                                    const LowerRequest& req, Plan& p) {
+  std::uint64_t largest = p.em->words();
   const unsigned upto = relay_iterations(c, req);
   for (unsigned it = 1; it < upto && holds(g, *p.em) && p.em->words() <= kMaxProgramWords; ++it) {
+    const std::uint64_t before = p.em->words();
     emit_phases(p, it);
+    largest = std::max(largest, p.em->words() - before);
   }
+  return largest;
 }
 
 /// fits(), and the relay slots fit too: only emission shows them, and a ring's rotating
@@ -487,8 +493,8 @@ base::Result<Checked> check_and_plan(const Geometry& g, const Communicator& c,
   return Checked{std::move(p), *alg, *count};
 }
 
-/// Refuses, once the first iteration is emitted, a request whose programs would pass
-/// kMaxProgramWords.
+/// Refuses, once the first iteration is emitted (or the largest of those check_request()
+/// emits), a request whose programs would pass kMaxProgramWords.
 base::Status check_program_words(std::uint64_t first_iteration, unsigned iterations) {
   if (first_iteration == 0 || iterations <= kMaxProgramWords / first_iteration) {
     return base::ok_status();
@@ -518,7 +524,15 @@ base::Status check_emitted(const Geometry& g, const Communicator& c, const Lower
 base::Status emit_iteration(const Geometry& g, const Communicator& c, const LowerRequest& req,
                             Algorithm alg, Plan& p, unsigned it) {
   emit_phases(p, it);
-  if (it != 0) return base::ok_status();
+  if (it != 0) {
+    // Later iterations can be larger than the first (relay credits): the limit holds for
+    // what is emitted, whatever the first one promised.
+    if (p.em->words() <= kMaxProgramWords) return base::ok_status();
+    return base::make_error(fmt::format(
+        "{} iterations (-n plus -w): their programs pass {} words in all at iteration {} (at "
+        "most {} iterations at this size)",
+        req.iterations, kMaxProgramWords, it + 1, it));
+  }
   SBRDMA_TRY(check_emitted(g, c, req, alg, *p.em));
   return check_program_words(p.em->words(), req.iterations);
 }
@@ -533,8 +547,9 @@ base::Result<Footprint> check_request(const Geometry& g, const Communicator& c,
   Plan& p = checked->plan;
   SBRDMA_TRY(emit_iteration(g, c, req, checked->algorithm, p, 0));
   if (needs_relays(g, c)) {  // later iterations can relay through new slots
-    emit_relay_iterations(g, c, req, p);
+    const std::uint64_t largest = emit_relay_iterations(g, c, req, p);
     SBRDMA_TRY(check_emitted(g, c, req, checked->algorithm, *p.em));
+    SBRDMA_TRY(check_program_words(largest, req.iterations));
   }
   return Footprint{std::move(p.buffers), p.em->sbuf_used(), p.em->words()};
 }

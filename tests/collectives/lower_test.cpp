@@ -395,6 +395,37 @@ TEST(Lower, CheckRequestRefusesTheWordLimitWithoutLowering) {
   EXPECT_FALSE(check_request(g, first(8, g), big).ok());
 }
 
+TEST(Lower, CheckRequestCountsTheLargestRelayedIterationAgainstTheWordLimit) {
+  // A relayed pair's later iterations carry credits (D30g), so they are larger than the
+  // first: the word limit is checked against the largest one check_request emits.
+  const Geometry g = Geometry::of(soc::cayman_profile(), 64);
+  const Communicator c{{{139, 197}}};  // 139 -> 197 goes through a relay on chip 24
+  ASSERT_TRUE(has_relayed_pair(g, c.groups.front()));
+  LowerRequest r = req(Op::kSendRecv, 1024, Algorithm::kAuto);
+  auto words = [&](unsigned iterations) {
+    r.iterations = iterations;
+    auto low = lower(g, c, r);
+    EXPECT_TRUE(low.ok()) << low.error().message;
+    std::uint64_t n = 0;
+    for (const CoreProgram& p : low->programs) n += p.words.size();
+    return n;
+  };
+  const std::uint64_t first_words = words(1);
+  const std::uint64_t later_words = words(2) - first_words;
+  ASSERT_GT(later_words, first_words);
+  const std::uint64_t limit = std::uint64_t{1} << 25;
+  r.iterations = static_cast<unsigned>(limit / later_words + 1);
+  ASSERT_LE(r.iterations * first_words, limit) << "the first iteration alone would refuse it";
+  const auto st = check_request(g, c, r);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().message,
+            fmt::format("{} iterations (-n plus -w) of {} program words each: more than {} words "
+                        "in all (at most {} iterations at this size)",
+                        r.iterations, later_words, limit, limit / later_words));
+  r.iterations = static_cast<unsigned>(limit / later_words);
+  EXPECT_TRUE(check_request(g, c, r).ok());
+}
+
 TEST(Lower, CheckRequestGivesTheFootprintLowerUses) {
   // The footprint of the one iteration check_request emits is the lowering's: the same
   // buffers for every rank and the same bytes of each partition.
