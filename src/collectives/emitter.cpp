@@ -147,7 +147,7 @@ Arrival Emitter::leg(CoreId src, CoreId dst, std::uint64_t src_off, std::uint64_
   // A semaphore-only leg holds no bytes at the relay: it takes no slot (an empty slot at the
   // end of the scratch would start past the partition's last byte, which gen refuses).
   std::uint64_t relay_off = 0;
-  const SlotKey* slot_key = nullptr;
+  RelaySlot* slot_of_leg = nullptr;
   if (bytes > 0) {
     const SlotKey key{src, dst, dst_off, bytes};
     auto slot = relay_slots_.find(key);
@@ -157,13 +157,13 @@ Arrival Emitter::leg(CoreId src, CoreId dst, std::uint64_t src_off, std::uint64_
       credit_relay_slot(src, relay, slot->first, slot->second);
     }
     relay_off = slot->second.offset;
-    slot_key = &slot->first;
+    slot_of_leg = &slot->second;
   }
   const unsigned rs = relay_sem(remote_sem);
   expected_[static_cast<std::size_t>(relay) * g_.semaphores + rs] += n_active;
   direct_leg(src, relay, src_off, relay_off, bytes, rs,
              this->note("{} (first hop, via relay core {})", note, relay));
-  pending_.push_back(Pending{relay, dst, slot_key, relay_off, dst_off, bytes, remote_sem, rs,
+  pending_.push_back(Pending{relay, dst, slot_of_leg, relay_off, dst_off, bytes, remote_sem, rs,
                              notes_ ? std::string(note) : std::string()});
   ++stats_.relayed_legs;
   return a;
@@ -336,7 +336,7 @@ void Emitter::flush_relays() {
       if (p.relay != m) continue;
       direct_leg(m, p.dst, p.relay_off, p.dst_off, p.bytes, p.remote_sem,
                  this->note("{} (second hop, relayed)", p.note));
-      if (p.slot != nullptr) relay_slots_.at(*p.slot).uncredited = true;
+      if (p.slot != nullptr) p.slot->uncredited = true;
     }
   }
 }

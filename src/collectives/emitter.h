@@ -66,6 +66,9 @@ class Emitter {
 
   /// `notes`: keep a note per word (for --dump-programs; costs memory at scale).
   Emitter(const Geometry& g, bool notes, Output output = Output::kPrograms);
+  // Pending relays point into relay_slots_: an emitter is not copied or moved.
+  Emitter(const Emitter&) = delete;
+  Emitter& operator=(const Emitter&) = delete;
 
   [[nodiscard]] const Geometry& geometry() const { return g_; }
 
@@ -158,7 +161,7 @@ class Emitter {
   struct Pending {  // a relayed leg waiting for its second hop
     CoreId relay;
     CoreId dst;
-    const SlotKey* slot;  ///< the key in relay_slots_ (a map: it stays put); none for 0 bytes
+    RelaySlot* slot;  ///< in relay_slots_ (a map: its nodes stay put); none for 0 bytes
     std::uint64_t relay_off;
     std::uint64_t dst_off;
     std::uint64_t bytes;
