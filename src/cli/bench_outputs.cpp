@@ -251,10 +251,10 @@ base::Status check_bench_outputs(const BenchOutputs& out, const BenchInputs& inp
   }
   if (!out.dump.empty()) {
     SBRDMA_TRY(check_writable_dir(out.dump));
-    // Which cores get programs is known only once the collective is lowered, but an entry of
-    // the folder named like a program that could not be written (a folder, a file the user
-    // may not write) would fail the run at its end: refused now. (Any program file not
-    // written is removed after the run, so none of them is left as it was.)
+    // Which cores get programs is known only once the collective is lowered. An entry of the
+    // folder named like a program that could not be written (a folder, a file the user may
+    // not write) fails the run at its end if its core is dumped, and is left beside the new
+    // programs if not (where `run DIR` would meet it): refused now, whichever it is.
     std::error_code ec;
     if (std::filesystem::is_directory(out.dump, ec)) {
       std::vector<std::string> names;

@@ -171,16 +171,20 @@ base::Result<std::vector<std::uint64_t>> sweep_sizes(std::uint64_t begin, std::u
     return errors.front();
   }
   std::vector<std::uint64_t> out;
+  std::size_t whole = 0;  // sizes kept that hold an element (those below one are left out)
   for (std::uint64_t s = begin; s <= end;) {
     // A size holding as many whole elements as the one kept before it runs once.
     const std::uint64_t count = s / element_bytes;
     if (count == 0 || out.empty() || out.back() / element_bytes != count) {
-      if (out.size() == kMaxSweepSizes) {  // a size that is no new row counts for nothing
+      // A size that is no new row counts for nothing; nor does one below an element, unless
+      // every size is (then the sweep is an error anyway, at its first size).
+      if (whole == kMaxSweepSizes || (count == 0 && out.size() == kMaxSweepSizes)) {
         return base::make_error(fmt::format(
             "-b {} to -e {} in steps of {}: more than {} sizes", begin, end,
             step != 0 ? fmt::format("+{}", step) : fmt::format("x{}", factor), kMaxSweepSizes));
       }
       out.push_back(s);
+      if (count > 0) ++whole;
     }
     // The next size past 64 bits is past -e too: the sweep ends (a wrapped product can look
     // like a small factor: 1K x (2^54 + 2) is 2K modulo 2^64).

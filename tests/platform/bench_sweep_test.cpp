@@ -208,12 +208,17 @@ TEST(BenchSweep, SizesBelowOneElementAreLeftOutOfASweepThatHasOthers) {
   EXPECT_EQ(*sweep_sizes(1, 3, 2, 1, 4, &left_out), (std::vector<std::uint64_t>{1, 2, 3}));
   EXPECT_TRUE(left_out.empty());
   EXPECT_EQ(*sweep_sizes(3, 100, 2, 0, 4), (std::vector<std::uint64_t>{6, 12, 24, 48, 96}));
+  // Those left out do not count against the sweep's limit: 1 B, then 1000 whole sizes.
+  left_out.clear();
+  EXPECT_EQ(sweep_sizes(1, 4001, 2, 4, 4, &left_out)->size(), kMaxSweepSizes);
+  EXPECT_EQ(left_out, (std::vector<std::uint64_t>{1}));
+  EXPECT_FALSE(sweep_sizes(1, 4005, 2, 4, 4).ok());
 }
 
 TEST(BenchSweep, SizesThatRoundToTheSameElementCountRunOnce) {
   // -b 4 -e 16 -i 2 with fp32: 4 and 6 B are one element, 8 and 10 B two, ...
   EXPECT_EQ(*sweep_sizes(4, 16, 2, 2, 4), (std::vector<std::uint64_t>{4, 8, 12, 16}));
-  // Below one element: left out before the first whole one (SizesBelowOneElement... below).
+  // Below one element: left out before the first whole one (SizesBelowOneElement... above).
   EXPECT_EQ(*sweep_sizes(1, 5, 2, 1, 4), (std::vector<std::uint64_t>{4}));
   // A one-byte type keeps every size.
   EXPECT_EQ(*sweep_sizes(3, 5, 2, 1, 1), (std::vector<std::uint64_t>{3, 4, 5}));
