@@ -161,7 +161,7 @@ std::vector<std::filesystem::path> missing_folders(const std::filesystem::path& 
 void remove_stale_programs(const std::string& dir, const std::vector<OutputFile>& files) {
   std::error_code ec;
   std::vector<std::filesystem::path> stale;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+  for (const auto& entry : folder_entries(dir, ec)) {
     const std::string name = entry.path().filename().string();
     if (!is_program_name(name) || !entry.is_regular_file(ec)) continue;
     const bool ours = std::any_of(files.begin(), files.end(), [&](const OutputFile& f) {
@@ -258,7 +258,7 @@ base::Status check_bench_outputs(const BenchOutputs& out, const BenchInputs& inp
     std::error_code ec;
     if (std::filesystem::is_directory(out.dump, ec)) {
       std::vector<std::string> names;
-      for (const auto& entry : std::filesystem::directory_iterator(out.dump, ec)) {
+      for (const auto& entry : folder_entries(out.dump, ec)) {
         if (is_program_name(entry.path().filename().string())) names.push_back(entry.path());
       }
       std::sort(names.begin(), names.end());  // the first in name order, whatever the folder's

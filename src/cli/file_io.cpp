@@ -480,6 +480,15 @@ base::Status check_writable(const std::string& path) {
   return writable_folder(path, parent);
 }
 
+std::vector<fs::directory_entry> folder_entries(const std::string& dir, std::error_code& ec) {
+  std::vector<fs::directory_entry> out;
+  for (fs::directory_iterator it(dir, ec); !ec && it != fs::directory_iterator();
+       it.increment(ec)) {
+    out.push_back(*it);
+  }
+  return out;
+}
+
 base::Status check_writable_dir(const std::string& path) {
   // The nearest existing folder at or above `path` (links followed) must take new entries.
   auto p = followed(path, path);

@@ -3,9 +3,12 @@
 /// reading inputs and writing outputs, so every command reports I/O failures the same way:
 /// `PATH: error: cannot open: <reason>` / `PATH: error: cannot write: <reason>`.
 
+#include <filesystem>
 #include <span>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <vector>
 
 #include "base/result.h"
 
@@ -61,6 +64,12 @@ base::Status check_uncompressed(const std::string& flag, const std::string& path
 /// check_writable() for a folder that will be created (with its parents) and filled: it is a
 /// writable directory, or the nearest existing one above it is.
 base::Status check_writable_dir(const std::string& path);
+
+/// The entries of folder `dir`, in the order the system lists them. A folder that cannot be
+/// read, or an entry that cannot be listed (the folder changes meanwhile), sets `ec` and ends
+/// the list there: nothing throws.
+std::vector<std::filesystem::directory_entry> folder_entries(const std::string& dir,
+                                                             std::error_code& ec);
 
 /// What a write to `path` reaches, for telling whether two outputs are one file: the path with
 /// its symbolic links followed (a dangling one to where the write would create the file),

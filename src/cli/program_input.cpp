@@ -22,7 +22,7 @@ base::Result<std::vector<std::pair<device::CoreId, std::string>>> program_files_
     const std::string& dir, std::vector<std::string>& skipped) {
   std::vector<std::pair<device::CoreId, std::string>> files;
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+  for (const auto& entry : folder_entries(dir, ec)) {
     const std::string name = entry.path().filename().string();
     if (!name.starts_with("core") || !name.ends_with(".s") || name.size() <= 6) continue;
     const std::string digits = name.substr(4, name.size() - 6);
