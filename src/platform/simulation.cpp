@@ -289,8 +289,8 @@ Simulation::CoreSlot& Simulation::slot(device::CoreId core) {
   return *s;
 }
 
-base::Status Simulation::load_program(device::CoreId core, std::vector<isa::Word> words,
-                                      std::vector<base::SourceLoc> locs) {
+base::Status Simulation::load_program(device::CoreId core, std::span<const isa::Word> words,
+                                      std::span<const base::SourceLoc> locs) {
   if (ran_) return base::make_error("the simulation has already run");
   if (core >= topology().num_cores()) {
     return base::make_error(device::missing_core_message(std::to_string(core), core, topology()));
@@ -299,9 +299,13 @@ base::Status Simulation::load_program(device::CoreId core, std::vector<isa::Word
     return base::make_error("load_program: one source location per word is needed");
   }
   CoreSlot& s = slot(core);
-  locs.resize(words.size());
+  // Words without locations (a collective's: millions, at a large -n) take none; a word past
+  // the locations has none (every lookup checks).
+  if (!locs.empty()) {
+    s.locs.resize(s.words.size());
+    s.locs.insert(s.locs.end(), locs.begin(), locs.end());
+  }
   s.words.insert(s.words.end(), words.begin(), words.end());
-  s.locs.insert(s.locs.end(), locs.begin(), locs.end());
   return base::ok_status();
 }
 

@@ -104,8 +104,8 @@ class Simulation {
 
   /// Appends `words` to core `core`'s POOL program; `locs` (same length, or empty) are their
   /// source lines for reports. Errors: no such core, a run already happened, length mismatch.
-  base::Status load_program(device::CoreId core, std::vector<isa::Word> words,
-                            std::vector<base::SourceLoc> locs = {});
+  base::Status load_program(device::CoreId core, std::span<const isa::Word> words,
+                            std::span<const base::SourceLoc> locs = {});
 
   /// Errors unless `r` names an existing core and lies inside its partitions' active bytes.
   [[nodiscard]] base::Status check_region(const SbufRegion& r) const;
