@@ -309,6 +309,9 @@ class Machine {
   [[nodiscard]] PagedMemory& memory(const MemRef& m);
   [[nodiscard]] const PagedMemory& memory(const MemRef& m) const;
   void record(const ErrorSite& site, std::string message);
+  /// Writes `v` to semaphore window `w`, slot `idx`, of `core` (an MMIO write's or a
+  /// semaphore descriptor's), telling the race checker the value before and after.
+  base::Status write_semaphore(CoreId core, soc::SemWindow w, unsigned idx, std::uint32_t v);
   /// record() for an MMIO access `issuer` is issuing now that fails at once.
   void record_at_issue(CoreId issuer, std::string message);
 

@@ -389,19 +389,13 @@ void Machine::land(const Landing& l) {
   if (l.dst.semaphore) {
     // [CHOICE D5] each 4-byte word read from the source is the operand of the window's
     // operation (a semaphore descriptor's source word holds 1). Both data modes do this.
-    SemaphoreBank& sems = core_state(l.dst.core).sems;
     const PagedMemory& src = memory(l.src);
     for (std::uint32_t i = 0; i < l.len / 4; ++i) {
       std::uint8_t le[4];
       src.read(l.src.offset + 4ULL * i, le);
-      const unsigned slot = l.dst.first_slot + i;
-      const std::uint32_t before = races_ && slot < sems.count() ? sems.value(slot) : 0;
-      auto st = sems.write(l.dst.window, slot, base::load_le<std::uint32_t>(le));
-      if (!st) {
-        record(ErrorSite{l.dst.core}, st.error().message);
-      } else if (races_) {
-        races_->on_semaphore_write(l.dst.core, l.dst.window, slot, before, sems.value(slot));
-      }
+      auto st = write_semaphore(l.dst.core, l.dst.window, l.dst.first_slot + i,
+                                base::load_le<std::uint32_t>(le));
+      if (!st) record(ErrorSite{l.dst.core}, st.error().message);
     }
     ++stats_.semaphore_writes;
   } else {

@@ -204,6 +204,15 @@ inline const Machine::CoreState& Machine::core_state(CoreId core) const {
   return *cores_[core];
 }
 
+inline base::Status Machine::write_semaphore(CoreId core, soc::SemWindow w, unsigned idx,
+                                             std::uint32_t v) {
+  SemaphoreBank& sems = core_state(core).sems;
+  const std::uint32_t before = races_ && idx < sems.count() ? sems.value(idx) : 0;
+  auto st = sems.write(w, idx, v);
+  if (st && races_) races_->on_semaphore_write(core, w, idx, before, sems.value(idx));
+  return st;
+}
+
 // Held landing copies are SBUF to SBUF: any other use of an SBUF runs them first.
 inline PagedMemory& Machine::memory(const MemRef& m) {
   CoreState& cs = core_state(m.core);

@@ -162,13 +162,8 @@ void Machine::apply_resolved32(const Resolved& r, std::uint32_t v) {
         return record(site, fmt::format("write of {:#x} to {} +{:#x}: no semaphore window there", v,
                                         region.name, r.hit.offset));
       }
-      SemaphoreBank& sems = core_state(r.core).sems;
-      const unsigned idx = r.hit.sem->index;
-      const std::uint32_t before = races_ && idx < sems.count() ? sems.value(idx) : 0;
-      auto st = sems.write(r.hit.sem->window, idx, v);
-      if (!st) return record(site, st.error().message);
-      if (races_)
-        races_->on_semaphore_write(r.core, r.hit.sem->window, idx, before, sems.value(idx));
+      auto st = write_semaphore(r.core, r.hit.sem->window, r.hit.sem->index, v);
+      if (!st) record(site, st.error().message);
       return;
     }
     case RegionKind::kUdmaM2s:
