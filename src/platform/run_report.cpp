@@ -241,32 +241,26 @@ void race_lines(const RunReport& r, std::vector<base::Error>& out) {
     const RaceLine& x = r.races[i];
     const device::RaceAccess& a = x.race.first;
     const device::RaceAccess& b = x.race.second;
+    const bool many = x.race.second_others;
+    std::string line;
     if (x.race.self) {  // one DMA's source and destination overlap [CHOICE D49c]
-      const bool many = x.race.second_others;
-      std::string line = fmt::format(
+      line = fmt::format(
           "race: t={} {} {} and {} {}: the copy's source and destination overlap, and a device "
           "may write those bytes before it has read them",
           format_ns(b.time), race_side(b, x.second, false, many), many ? "read" : "reads",
           many ? "write" : "writes", device::RaceChecker::where(x.race));
-      if (x.race.repeats > 0) {
-        line += fmt::format(" ({} more time{})", x.race.repeats, x.race.repeats == 1 ? "" : "s");
-      }
-      out.push_back(
-          base::make_error(x.second ? x.second->loc : base::SourceLoc{}, std::move(line)));
-      shown += 1 + x.race.repeats;
-      continue;
+    } else {
+      line = fmt::format(
+          "race: t={} {} {} {}, which {} {} at t={}; no semaphore wait orders the two, so a "
+          "device may run them the other way round",
+          format_ns(b.time), race_side(b, x.second, false, many),
+          b.write ? (many ? "write" : "writes") : (many ? "read" : "reads"),
+          device::RaceChecker::where(x.race), race_side(a, x.first, true, x.race.first_others),
+          a.write ? "wrote" : "read", format_ns(a.time));
     }
-    std::string line = fmt::format(
-        "race: t={} {} {} {}, which {} {} at t={}; no semaphore wait orders the two, so a "
-        "device may run them the other way round",
-        format_ns(b.time), race_side(b, x.second, false, x.race.second_others),
-        b.write ? (x.race.second_others ? "write" : "writes")
-                : (x.race.second_others ? "read" : "reads"),
-        device::RaceChecker::where(x.race), race_side(a, x.first, true, x.race.first_others),
-        a.write ? "wrote" : "read", format_ns(a.time));
     if (x.race.repeats > 0) {
-      line += fmt::format(" ({} more time{} between the same two)", x.race.repeats,
-                          x.race.repeats == 1 ? "" : "s");
+      line += fmt::format(" ({} more time{}{})", x.race.repeats, x.race.repeats == 1 ? "" : "s",
+                          x.race.self ? "" : " between the same two");
     }
     out.push_back(base::make_error(x.second ? x.second->loc : base::SourceLoc{}, std::move(line)));
     shown += 1 + x.race.repeats;
