@@ -103,14 +103,8 @@ struct OutputFile {
 void add_programs(const std::string& dir, const platform::BenchOptions& o,
                   const platform::BenchResult& r, std::vector<OutputFile>& out) {
   const platform::BenchRow& last = r.rows.back();
-  // A lone all-gather that forwards what it received races with itself across iterations,
-  // harmlessly: said where `run --check-races` would otherwise be a surprise. [CHOICE D49b]
-  const bool self_racing = o.op == collectives::Op::kAllGather &&
-                           last.algorithm != collectives::Algorithm::kMesh &&
-                           r.cores.size() > 2 * std::size_t{r.groups} &&  // 2 ranks forward none
-                           o.iterations + o.warmups > 1;
   auto header = [&](collectives::CoreId core) {
-    std::string h = fmt::format(
+    return fmt::format(
         "sbrdma bench {} {} B {} on {}: core {}, {} iteration{} after {} warmup{}\n"
         "(assemble with `sbrdma asm`; `sbrdma run {}` with the bench's --topology{} runs the "
         "folder's coreN.s files, each on its core: every warmup and iteration; notes after `#` "
@@ -118,12 +112,6 @@ void add_programs(const std::string& dir, const platform::BenchOptions& o,
         collectives::op_name(o.op), last.size, collectives::algorithm_name(last.algorithm),
         platform::topology_label(o), core, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
         o.warmups == 1 ? "" : "s", base::printable(dir), o.params.empty() ? "" : " and --param");
-    if (self_racing) {
-      h += "\n(`run --check-races` finds each iteration rewriting pieces that a peer may still be "
-           "forwarding from the one before: the same bytes every iteration, so harmless here; "
-           "docs/decisions.md D49b)";
-    }
-    return h;
   };
   std::vector<collectives::CoreProgram> programs = r.programs;
   for (const collectives::CoreId core : r.cores) {

@@ -134,6 +134,7 @@ void Emitter::fail(std::string message) {
 
 Arrival Emitter::leg(CoreId src, CoreId dst, std::uint64_t src_off, std::uint64_t dst_off,
                      std::uint64_t bytes, unsigned remote_sem, std::string_view note) {
+  if (forward_sem_ && bytes > 0) note_forward(src, dst, src_off, dst_off, bytes);
   const unsigned n_active = bytes == 0 ? 1 : g_.engines;  // [CHOICE D5] remote +n_active
   std::uint32_t& exp = expected_[static_cast<std::size_t>(dst) * g_.semaphores + remote_sem];
   exp += n_active;
@@ -343,10 +344,66 @@ void Emitter::flush_relays() {
 
 void Emitter::end_iteration() {
   flush_relays();
+  landed_.clear();  // a fence looks only at its iteration's forwards
   for (CoreBook& b : books_) {
     if (keep_) b.prog.iteration_end.push_back(b.length);
     b.after_start = b.length;  // no gen hoisted across an iteration's end
   }
+}
+
+void Emitter::track_forwards(unsigned sem) {
+  forward_sem_ = sem;
+}
+
+void Emitter::note_forward(CoreId src, CoreId dst, std::uint64_t src_off, std::uint64_t dst_off,
+                           std::uint64_t bytes) {
+  // Does this leg read bytes another core's leg wrote into src in this iteration?
+  if (auto it = landed_.find(src); it != landed_.end()) {
+    const Landed& l = it->second;
+    const std::uint64_t lo = src_off;
+    const std::uint64_t hi = src_off + bytes;
+    // Ranges starting at or past hi cannot meet [lo, hi); nor can those starting more than
+    // the longest range before lo.
+    for (auto w = l.by_lo.lower_bound(hi); w != l.by_lo.begin();) {
+      --w;
+      if (w->first + l.longest <= lo) break;
+      if (w->second.hi > lo) forwards_.emplace(src, w->second.writer);
+    }
+  }
+  Landed& l = landed_[dst];
+  l.by_lo.emplace(dst_off, Written{dst_off + bytes, src});
+  l.longest = std::max(l.longest, bytes);
+}
+
+void Emitter::fence_forwards() {
+  if (!forward_sem_ || forwards_.empty()) return;
+  const unsigned sem = *forward_sem_;
+  const auto pairs = std::move(forwards_);
+  forwards_.clear();
+  // Each forwarder's waits and credits first, then the writers' waits: a core never waits
+  // for a credit before it has sent its own, so the fence cannot deadlock.
+  std::vector<CoreId> writers;
+  std::optional<CoreId> released;
+  for (const auto& [forwarder, writer] : pairs) {  // sorted by forwarder
+    if (released != forwarder) {
+      release(forwarder, 0, ~std::uint64_t{0});  // engines finish their legs in order
+      released = forwarder;
+    }
+    leg(forwarder, writer, 0, 0, 0, sem,
+        note("fence: core {}'s pieces of the last iteration are forwarded", writer));
+    writers.push_back(writer);
+  }
+  std::sort(writers.begin(), writers.end());
+  writers.erase(std::unique(writers.begin(), writers.end()), writers.end());
+  for (const CoreId w : writers) {
+    wait(Arrival{w, sem, expected(w, sem)},
+         "fence: the cores that forward this core's pieces are done with the last iteration's");
+  }
+}
+
+bool Emitter::windows_full() const {
+  return std::all_of(books_.begin(), books_.end(),
+                     [&](const CoreBook& b) { return b.legs == 0 || b.legs >= window_.size(); });
 }
 
 std::uint64_t Emitter::words() const {

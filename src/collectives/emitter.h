@@ -24,6 +24,8 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -130,6 +132,16 @@ class Emitter {
   void flush_relays();
   /// Marks the end of an iteration on every program.
   void end_iteration();
+  /// From now on, keeps the books fence_forwards() needs: in each iteration, which bytes of
+  /// each core other cores' legs write, and which of those the core's own legs read again
+  /// (forward) in that iteration. `sem` carries the fences' credits. [CHOICE D49b]
+  void track_forwards(unsigned sem);
+  /// Before an iteration (none before the first): every core that forwarded bytes another
+  /// core wrote in the iteration before waits until its own legs are done reading them,
+  /// then credits each such writer on the tracked semaphore; each writer waits for all its
+  /// credits so far before its first word of this iteration, which may write those bytes
+  /// again. Nothing without track_forwards(), or where nothing was forwarded. [CHOICE D49b]
+  void fence_forwards();
   /// fmt::format(f, args...) if the notes are kept, else "" without formatting anything.
   template <class... Args>
   [[nodiscard]] std::string note(fmt::format_string<Args...> f, Args&&... args) const {
@@ -144,6 +156,9 @@ class Emitter {
   /// Records an error (the first one sticks, as the emitter's own): for a phase that finds
   /// the request is one it cannot lower.
   void fail(std::string message);
+  /// True if every core that has sent a leg has sent a window's worth (kWindow or fewer, see
+  /// the constructor): each leg it sends from now on waits for its window slot.
+  [[nodiscard]] bool windows_full() const;
   /// Words emitted so far, all programs together.
   [[nodiscard]] std::uint64_t words() const;
   /// The programs of every core that has words, by core id. Flushes relays first. Not with
@@ -214,6 +229,20 @@ class Emitter {
   std::map<unsigned, unsigned> relay_sems_;   // remote_sem -> relay's semaphore
   std::map<SlotKey, RelaySlot> relay_slots_;  // (sender, target, target offset, bytes)
   std::map<CoreId, unsigned> credit_sems_;    // relay -> its credits' semaphore, on the senders
+  struct Written {  // bytes [lo, hi) of every partition of a core, written by `writer`'s leg
+    std::uint64_t hi;
+    CoreId writer;
+  };
+  struct Landed {  // what other cores' legs wrote into one core in this iteration
+    std::multimap<std::uint64_t, Written> by_lo;
+    std::uint64_t longest = 0;  // the longest range in by_lo (how far back a reader looks)
+  };
+  /// Notes a data leg for the forward books (after track_forwards()).
+  void note_forward(CoreId src, CoreId dst, std::uint64_t src_off, std::uint64_t dst_off,
+                    std::uint64_t bytes);
+  std::optional<unsigned> forward_sem_;           // set by track_forwards()
+  std::map<CoreId, Landed> landed_;               // by receiving core, this iteration's
+  std::set<std::pair<CoreId, CoreId>> forwards_;  // (forwarder, writer) since the last fence
   EmitStats stats_;
   base::Status status_ = base::ok_status();
 };

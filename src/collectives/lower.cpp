@@ -172,6 +172,15 @@ bool needs_relays(const Geometry& g, const Communicator& c) {
                      [&](const auto& group) { return has_relayed_pair(g, group); });
 }
 
+/// True if `req`'s iterations are fenced (Emitter::fence_forwards()): a lone all-gather whose
+/// ranks forward what they receive (all but mesh, from 3 ranks), run more than once. Every
+/// other operation's next iteration waits, through its own semaphores, for what this one's
+/// peers read; an all-gather's writes into a peer are followed by nothing of that peer's
+/// but its forwards. [CHOICE D49b]
+bool fenced(const Communicator& c, const LowerRequest& req, Algorithm alg) {
+  return req.op == Op::kAllGather && alg != Algorithm::kMesh && c.ranks() > 2 && req.iterations > 1;
+}
+
 /// plan() with rings as greedy (for scratch slots) as `lean` allows, and hierarchical's
 /// intra-chip phases RDH where they can be if `intra_rdh`.
 Plan plan_rings(const Geometry& g, const Communicator& c, const LowerRequest& req,
@@ -183,6 +192,7 @@ Plan plan_rings(const Geometry& g, const Communicator& c, const LowerRequest& re
       Ctx{*p.em, req.dtype, req.reduce, req.iterations, req.ring_halves_from, lean, intra_rdh});
   p.em->alloc_bytes(layout(g, c, req, count, p.buffers));
   if (c.ranks() == 1 && is_reduction(req.op)) return p;  // one rank: nothing moves
+  if (fenced(c, req, alg)) p.em->track_forwards(p.em->alloc_sem("the all-gather's fences"));
   if (req.op == Op::kAllToAll || req.op == Op::kSendRecv || req.op == Op::kPermute) {
     point_phases(p, g, c, req, alg);
   } else if (alg == Algorithm::kHierarchical) {
@@ -247,6 +257,7 @@ Plan plan(const Geometry& g, const Communicator& c, const LowerRequest& req, std
 
 /// Emits iteration `it` of every phase of `p`.
 void emit_phases(Plan& p, unsigned it) {
+  if (it > 0) p.em->fence_forwards();
   for (auto& ph : p.phases) ph->emit(it);
   p.em->end_iteration();
 }
@@ -259,22 +270,39 @@ bool fits(const Geometry& g, const Communicator& c, const LowerRequest& req, std
 /// The iterations to emit to see every relay slot of `req`: a ring's rotating scratch slots
 /// (w_scr <= n x halves of them) relay through new slots until their pattern repeats, after
 /// at most n iterations; mesh's and RDH's two parity sets after 2.
-unsigned relay_iterations(const Communicator& c, const LowerRequest& req) {
-  return std::min(req.iterations, c.ranks() + 1);
+unsigned relay_iterations(const Geometry& g, const Communicator& c, const LowerRequest& req) {
+  return needs_relays(g, c) ? std::min(req.iterations, c.ranks() + 1) : 1;
 }
 
-/// Emits iterations 1 .. relay_iterations() - 1 of `p` (iteration 0 is emitted), stopping at
-/// whatever does not hold or past the word limit (check_program_words() refuses that).
-/// Returns the words of the largest iteration emitted (a later one can be larger than the
-/// first: its relays' credits, D30g), iteration 0's included.
-std::uint64_t emit_relay_iterations(const Geometry& g, const Communicator& c,
-                                    const LowerRequest& req, Plan& p) {
+/// What emit_later_iterations() emits.
+enum class Later {
+  kRelays,  ///< the relay_iterations()
+  /// Those, and on until an iteration that began with every sending core's window of legs
+  /// full has been emitted (and the second, for a fenced all-gather's fence): the iterations
+  /// before it take fewer words, as their first legs wait for no earlier leg (D30c).
+  kWords,
+};
+
+/// Emits iterations 1, 2, ... of `p` (iteration 0 is emitted) as `later` says, stopping at
+/// the request's iterations, at whatever does not hold or past the word limit
+/// (check_program_words() refuses that). Returns the words of the largest iteration emitted
+/// (later ones are larger than the first: window waits, relays' credits, D30g, a fence,
+/// D49b), iteration 0's included.
+std::uint64_t emit_later_iterations(const Geometry& g, const Communicator& c,
+                                    const LowerRequest& req, Algorithm alg, Plan& p, Later later) {
   std::uint64_t largest = p.em->words();
-  const unsigned upto = relay_iterations(c, req);
-  for (unsigned it = 1; it < upto && holds(g, *p.em) && p.em->words() <= kMaxProgramWords; ++it) {
+  const unsigned relays = relay_iterations(g, c, req);
+  const unsigned fence = fenced(c, req, alg) ? 2 : 1;
+  bool full_seen = false;  // an iteration that began with full windows is emitted
+  for (unsigned it = 1; it < req.iterations && holds(g, *p.em) && p.em->words() <= kMaxProgramWords;
+       ++it) {
+    const bool more_words = later == Later::kWords && (!full_seen || it < fence);
+    if (it >= relays && !more_words) break;
+    const bool full = p.em->windows_full();
     const std::uint64_t before = p.em->words();
     emit_phases(p, it);
     largest = std::max(largest, p.em->words() - before);
+    full_seen = full_seen || full;
   }
   return largest;
 }
@@ -286,7 +314,7 @@ bool fits_emitted(const Geometry& g, const Communicator& c, const LowerRequest& 
   Plan p = plan(g, c, req, count, alg, Emitter::Output::kCountOnly);  // no notes, no words
   if (!holds(g, *p.em)) return false;
   emit_phases(p, 0);
-  emit_relay_iterations(g, c, req, p);
+  emit_later_iterations(g, c, req, alg, p, Later::kRelays);
   return holds(g, *p.em);
 }
 
@@ -546,12 +574,12 @@ base::Result<Footprint> check_request(const Geometry& g, const Communicator& c,
   if (!checked) return checked.error();
   Plan& p = checked->plan;
   SBRDMA_TRY(emit_iteration(g, c, req, checked->algorithm, p, 0));
-  if (needs_relays(g, c)) {  // later iterations can relay through new slots
-    const std::uint64_t largest = emit_relay_iterations(g, c, req, p);
-    SBRDMA_TRY(check_emitted(g, c, req, checked->algorithm, *p.em));
-    SBRDMA_TRY(check_program_words(largest, req.iterations));
-  }
-  return Footprint{std::move(p.buffers), p.em->sbuf_used(), p.em->words()};
+  // Later iterations can relay through new slots, and take more words than the first.
+  const std::uint64_t largest =
+      emit_later_iterations(g, c, req, checked->algorithm, p, Later::kWords);
+  SBRDMA_TRY(check_emitted(g, c, req, checked->algorithm, *p.em));
+  SBRDMA_TRY(check_program_words(largest, req.iterations));
+  return Footprint{std::move(p.buffers), p.em->sbuf_used(), largest};
 }
 
 base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const LowerRequest& req) {

@@ -56,7 +56,7 @@ struct RankBuffers {
 struct Footprint {
   std::vector<std::vector<RankBuffers>> buffers;  ///< [group][rank]
   std::uint64_t sbuf_bytes = 0;                   ///< bytes of each partition used
-  std::uint64_t words = 0;                        ///< program words of all cores, one iteration
+  std::uint64_t words = 0;  ///< program words of all cores, the largest iteration emitted
 };
 
 /// The lowered collective.
@@ -83,18 +83,21 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
 /// Lowers `req` on `c`. Errors: bad size, pairs check_src_target_pairs refuses, an algorithm
 /// that does not apply, a size whose buffers and scratch do not fit a partition (saying how
 /// much fits), semaphores exhausted, relay slots that do not fit, programs past 2^25 words
-/// (-n plus -w iterations of the first one's words; refused before the second is emitted).
+/// (-n plus -w iterations of the first one's words, refused before the second is emitted; then
+/// the words emitted, checked after each iteration).
 base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const LowerRequest& req);
 
-/// The checks lower() runs on the plan and on its first iteration, with the same errors, for a
-/// caller that wants to refuse a whole sweep before running any of it: bad size, bad pairs, an
-/// algorithm that does not apply, no iteration, buffers and scratch that do not fit a
-/// partition, and, from one emitted iteration (thrown away), semaphores exhausted, relay slots
-/// that do not fit and iterations whose programs would pass the word limit. Later iterations
-/// repeat the first's words and semaphores; where a group needs relays, a ring's later
-/// iterations can relay through new slots, so those are emitted too (up to the ranks + 1th,
-/// when the slot pattern has repeated) and their relay slots checked. Returns the footprint
-/// of what it emitted.
+/// The checks lower() runs, with the same errors, for a caller that wants to refuse a whole
+/// sweep before running any of it: bad size, bad pairs, an algorithm that does not apply, no
+/// iteration, buffers and scratch that do not fit a partition, and, from emitted iterations
+/// (counted, thrown away), semaphores exhausted, relay slots that do not fit and iterations
+/// whose programs would pass the word limit. It emits the first iteration and the later ones
+/// that differ: a core's first legs wait for no earlier leg, so iterations grow until every
+/// core's window of legs is full (D30c); a fenced all-gather's iterations after the first
+/// begin with a fence (D49b); where a group needs relays, a ring's later iterations can relay
+/// through new slots (up to the ranks + 1th, when the slot pattern has repeated). The word
+/// limit holds their largest to -n plus -w iterations. Returns the footprint, its words the
+/// largest iteration's.
 base::Result<Footprint> check_request(const Geometry& g, const Communicator& c,
                                       const LowerRequest& req);
 

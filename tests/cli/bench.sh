@@ -235,25 +235,34 @@ if grep -q '`sbrdma run runme` with the bench'"'"'s --topology runs the folder'"
   pass=$((pass + 1))
 else _fail "the dump's header does not say how to run it"; fi
 # Dumped collectives run under --check-races (D49): an all-reduce of several iterations orders
-# every access; a ring all-gather's iterations race with each other, harmlessly (the same
-# bytes), and its header says so where a one-iteration dump's does not.
+# every access; so do forwarding all-gathers, whose iterations are fenced (D49b): each core
+# credits the cores whose pieces it forwarded before they write them again. Their headers say
+# nothing of races.
 check bench_dump_allr_races 0 - -- bench allr -r 4 -b 64K -n 2 -w 1 --algorithm ring --timing-only --dump-programs allr_races
 check bench_dump_allr_race_free 0 - -- run allr_races --check-races
 expect_out "result: ok (no .expect: no error, nothing checked)"
-check bench_dump_allg_races 0 - -- bench allg -r 4 -b 64K -n 2 -w 0 --algorithm ring --timing-only --dump-programs allg_races
-if grep -q 'run --check-races` finds each iteration rewriting pieces' "$(work)/allg_races/core0.s"; then
-  pass=$((pass + 1))
-else _fail "the all-gather dump's header does not warn of its races"; fi
-check bench_dump_allg_self_racing 1 - -- run allg_races --check-races
-expect_out "races)"
+# Core 0 forwards its ring predecessor's pieces (core 3's), and RDH's first partner's (core 1's).
+for alg in ring rdh; do
+  writer=3 && [[ $alg == rdh ]] && writer=1
+  check "bench_dump_allg_${alg}_fenced" 0 - -- bench allg -r 4 -b 64K -n 2 -w 1 --algorithm $alg --timing-only --dump-programs "allg_$alg"
+  check "bench_dump_allg_${alg}_race_free" 0 - -- run "allg_$alg" --check-races
+  expect_out "result: ok (no .expect: no error, nothing checked)"
+  if grep -q "# fence: core $writer's pieces of the last iteration are forwarded" "$(work)/allg_$alg/core0.s"; then
+    pass=$((pass + 1))
+  else _fail "the $alg all-gather dump has no fence credit from core 0 to core $writer"; fi
+  if grep -q 'check-races' "$(work)/allg_$alg/core0.s"; then _fail "the $alg all-gather dump warns of races"; else
+    pass=$((pass + 1)); fi
+done
+printf '[[0, 1, 2, 3, 8, 9, 10, 11]]' >"$(work)/spread8.json"  # two chips, four cores each
+check bench_dump_allg_hier_fenced 0 - -- bench allg --topology trn2.48xlarge --custom-replica-groups "$(work)/spread8.json" -b 16K -n 2 -w 0 --algorithm hierarchical --timing-only --dump-programs allg_hier
+check bench_dump_allg_hier_race_free 0 - -- run allg_hier --topology trn2.48xlarge --check-races
+expect_out "result: ok (no .expect: no error, nothing checked)"
+# One iteration, or two ranks (which forward nothing): no fence.
 check bench_dump_allg_one_iteration 0 - -- bench allg -r 4 -b 64K -n 1 -w 0 --algorithm ring --timing-only --dump-programs allg_once
-if grep -q 'check-races' "$(work)/allg_once/core0.s"; then _fail "a one-iteration dump warns of races"; else
-  pass=$((pass + 1)); fi
-# Two ranks forward nothing: such an all-gather of several iterations is race-free, and its
-# header says nothing of races.
 check bench_dump_allg_two_ranks 0 - -- bench allg -r 2 -b 64K -n 2 -w 1 --algorithm ring --timing-only --dump-programs allg_two
-if grep -q 'check-races' "$(work)/allg_two/core0.s"; then _fail "a 2-rank dump warns of races"; else
-  pass=$((pass + 1)); fi
+for d in allg_once allg_two; do
+  if grep -q 'fence' "$(work)/$d"/core*.s; then _fail "$d has a fence"; else pass=$((pass + 1)); fi
+done
 check bench_dump_allg_two_race_free 0 - -- run allg_two --check-races
 expect_out "result: ok (no .expect: no error, nothing checked)"
 check bench_dump_allg_once_race_free 0 - -- run allg_once --check-races
@@ -602,9 +611,10 @@ expect_err "4294967295 iterations (-n plus -w) of 14 program words each: more th
 expect_err_lines 1
 if [[ -s "$(work)/out" ]]; then _fail "a table came before the refusal"; else pass=$((pass + 1)); fi
 # A sweep whose later size passes the word limit is refused before its first size runs
-# (1K takes 80 words an iteration, 64K 296: 120000 iterations fit the first, not the second).
-CHECK_SECONDS=60 check bench_sweep_words 1 - -- bench allr -r 8 -b 1K -e 64K -f 64 -n 120000 -w 0 --timing-only --algorithm mesh
-expect_err "error: 65536 B (mesh): 120000 iterations (-n plus -w) of 296 program words each: more than 33554432 words in all (at most 113359 iterations at this size); the sweep runs whole up to -e 1K (1024 B)"
+# (its largest iteration: 1K takes 362 words, 64K 416, once every core's window of legs is
+# full; 90000 iterations fit the first, not the second).
+CHECK_SECONDS=60 check bench_sweep_words 1 - -- bench allr -r 8 -b 1K -e 64K -f 64 -n 90000 -w 0 --timing-only --algorithm mesh
+expect_err "error: 65536 B (mesh): 90000 iterations (-n plus -w) of 416 program words each: more than 33554432 words in all (at most 80659 iterations at this size); the sweep runs whole up to -e 1K (1024 B)"
 expect_err_lines 1
 if [[ -s "$(work)/out" ]]; then _fail "a table came before the refusal"; else pass=$((pass + 1)); fi
 # A rank past 32 bits is not cut down to a small one (4294967297 is not rank 1).

@@ -375,6 +375,42 @@ TEST(Lower, IterationsPastTheWordLimitAreRefusedBeforeTheyAreEmitted) {
   static_assert(2396745ULL * 14 <= 33554432 && 2396746ULL * 14 > 33554432);  // the largest
 }
 
+/// The words of the first and of the largest iteration of `r` on `c`, all cores together (of
+/// 24: past the 16th, every core's window of legs is full, D30c).
+std::pair<std::uint64_t, std::uint64_t> first_and_largest_words(const Geometry& g,
+                                                                const Communicator& c,
+                                                                LowerRequest r) {
+  r.iterations = 24;
+  auto low = lower(g, c, r);
+  EXPECT_TRUE(low.ok()) << low.error().message;
+  if (!low.ok()) return {};
+  std::vector<std::uint64_t> words(r.iterations, 0);  // by iteration
+  for (const CoreProgram& p : low->programs) {
+    for (unsigned k = 0; k < r.iterations; ++k) {
+      words[k] += p.iteration_end[k] - (k == 0 ? 0 : p.iteration_end[k - 1]);
+    }
+  }
+  return {words[0], *std::max_element(words.begin(), words.end())};
+}
+
+/// Checks that check_request() holds `r` on `c` to the word limit by its largest iteration,
+/// larger than its first: refused from one iteration past what that allows.
+void expect_largest_iteration_counts(const Geometry& g, const Communicator& c, LowerRequest r) {
+  const auto [first_words, largest] = first_and_largest_words(g, c, r);
+  ASSERT_GT(largest, first_words);
+  const std::uint64_t limit = std::uint64_t{1} << 25;
+  r.iterations = static_cast<unsigned>(limit / largest + 1);
+  ASSERT_LE(r.iterations * first_words, limit) << "the first iteration alone would refuse it";
+  const auto st = check_request(g, c, r);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().message,
+            fmt::format("{} iterations (-n plus -w) of {} program words each: more than {} words "
+                        "in all (at most {} iterations at this size)",
+                        r.iterations, largest, limit, limit / largest));
+  r.iterations = static_cast<unsigned>(limit / largest);
+  EXPECT_TRUE(check_request(g, c, r).ok());
+}
+
 TEST(Lower, CheckRequestRefusesTheWordLimitWithoutLowering) {
   // A sweep is checked size by size before any runs: the word limit, which only the emitted
   // words show, is part of that check (it was not: a sweep ran its small sizes for minutes
@@ -382,16 +418,18 @@ TEST(Lower, CheckRequestRefusesTheWordLimitWithoutLowering) {
   const Geometry g = Geometry::of(soc::cayman_profile(), 1);
   LowerRequest small = req(Op::kAllReduce, 1024, Algorithm::kMesh);
   LowerRequest big = req(Op::kAllReduce, 64 << 10, Algorithm::kMesh);
-  small.iterations = big.iterations = 120'000;  // 80 words each fit, 296 do not
+  small.iterations = big.iterations = 90'000;  // 362 words each fit, 416 do not
+  ASSERT_EQ(first_and_largest_words(g, first(8, g), small).second, 362U);
+  ASSERT_EQ(first_and_largest_words(g, first(8, g), big).second, 416U);
   EXPECT_TRUE(check_request(g, first(8, g), small).ok());
   const auto st = check_request(g, first(8, g), big);
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.error().message,
-            "120000 iterations (-n plus -w) of 296 program words each: more than 33554432 words "
-            "in all (at most 113359 iterations at this size)");
-  big.iterations = 113'359;  // the most it names: they fit
+            "90000 iterations (-n plus -w) of 416 program words each: more than 33554432 words "
+            "in all (at most 80659 iterations at this size)");
+  big.iterations = 80'659;  // the most it names: they fit
   EXPECT_TRUE(check_request(g, first(8, g), big).ok());
-  big.iterations = 113'360;
+  big.iterations = 80'660;
   EXPECT_FALSE(check_request(g, first(8, g), big).ok());
 }
 
@@ -401,29 +439,64 @@ TEST(Lower, CheckRequestCountsTheLargestRelayedIterationAgainstTheWordLimit) {
   const Geometry g = Geometry::of(soc::cayman_profile(), 64);
   const Communicator c{{{139, 197}}};  // 139 -> 197 goes through a relay on chip 24
   ASSERT_TRUE(has_relayed_pair(g, c.groups.front()));
-  LowerRequest r = req(Op::kSendRecv, 1024, Algorithm::kAuto);
-  auto words = [&](unsigned iterations) {
-    r.iterations = iterations;
-    auto low = lower(g, c, r);
-    EXPECT_TRUE(low.ok()) << low.error().message;
-    std::uint64_t n = 0;
-    for (const CoreProgram& p : low->programs) n += p.words.size();
-    return n;
+  expect_largest_iteration_counts(g, c, req(Op::kSendRecv, 1024, Algorithm::kAuto));
+}
+
+TEST(Lower, CheckRequestCountsAFencedIterationAgainstTheWordLimit) {
+  // A forwarding all-gather's later iterations begin with a fence (D49b).
+  const Geometry g = Geometry::of(soc::cayman_profile(), 1);
+  expect_largest_iteration_counts(g, first(4, g), req(Op::kAllGather, 4096, Algorithm::kRing));
+}
+
+TEST(Lower, CheckRequestCountsIterationsWithFullWindowsAgainstTheWordLimit) {
+  // A core's first legs wait for no earlier leg (its window of legs in flight fills first,
+  // D30c): a 2-rank mesh all-gather's iterations take 6 words until the 16th, then 8. The
+  // check counted the first iteration's and let through requests the lowering refused.
+  const Geometry g = Geometry::of(soc::cayman_profile(), 1);
+  expect_largest_iteration_counts(g, first(2, g), req(Op::kAllGather, 4, Algorithm::kMesh));
+  expect_largest_iteration_counts(g, first(3, g), req(Op::kAllReduce, 4, Algorithm::kRing));
+}
+
+TEST(Lower, ForwardingAllGathersAreFencedBetweenIterations) {
+  // Before each iteration after the first, a core that forwarded another's pieces credits it
+  // with a semaphore-only leg (D49b): a ring core forwards its predecessor's, an RDH core
+  // those of every partner but the last step's. Nothing to fence in one iteration, between
+  // two ranks or in a mesh (no one forwards), or in other operations (their own semaphores
+  // order their iterations).
+  const Geometry g = Geometry::of(soc::cayman_profile(), 16);
+  struct Case {
+    Op op;
+    Algorithm alg;
+    unsigned ranks;
+    unsigned iterations;
+    std::uint64_t credits;
   };
-  const std::uint64_t first_words = words(1);
-  const std::uint64_t later_words = words(2) - first_words;
-  ASSERT_GT(later_words, first_words);
-  const std::uint64_t limit = std::uint64_t{1} << 25;
-  r.iterations = static_cast<unsigned>(limit / later_words + 1);
-  ASSERT_LE(r.iterations * first_words, limit) << "the first iteration alone would refuse it";
-  const auto st = check_request(g, c, r);
-  ASSERT_FALSE(st.ok());
-  EXPECT_EQ(st.error().message,
-            fmt::format("{} iterations (-n plus -w) of {} program words each: more than {} words "
-                        "in all (at most {} iterations at this size)",
-                        r.iterations, later_words, limit, limit / later_words));
-  r.iterations = static_cast<unsigned>(limit / later_words);
-  EXPECT_TRUE(check_request(g, c, r).ok());
+  const std::vector<Case> cases = {
+      {Op::kAllGather, Algorithm::kRing, 4, 3, 2 * 4},
+      {Op::kAllGather, Algorithm::kRing, 40, 2, 1 * 40},  // with the ring's own credits
+      {Op::kAllGather, Algorithm::kRing, 3, 2, 1 * 3},
+      {Op::kAllGather, Algorithm::kRdh, 8, 3, 2 * 8 * 2},
+      {Op::kAllGather, Algorithm::kRdh, 4, 2, 1 * 4 * 1},
+      {Op::kAllGather, Algorithm::kRing, 4, 1, 0},
+      {Op::kAllGather, Algorithm::kRing, 2, 3, 0},
+      {Op::kAllGather, Algorithm::kRdh, 2, 3, 0},
+      {Op::kAllGather, Algorithm::kMesh, 8, 3, 0},
+      {Op::kReduceScatter, Algorithm::kRing, 4, 3, 0},
+      {Op::kAllReduce, Algorithm::kRdh, 8, 3, 0},
+  };
+  for (const Case& c : cases) {
+    LowerRequest r = req(c.op, 64 << 10, c.alg);
+    r.iterations = c.iterations;
+    r.notes = true;
+    auto low = lower(g, first(c.ranks, g), r);
+    ASSERT_TRUE(low.ok()) << low.error().message;
+    std::uint64_t credits = 0;
+    for (const CoreProgram& p : low->programs) {
+      for (const std::string& n : p.notes) credits += n.starts_with("fence: core ") ? 1 : 0;
+    }
+    EXPECT_EQ(credits, c.credits) << op_name(c.op) << " " << algorithm_name(c.alg) << " " << c.ranks
+                                  << " ranks, " << c.iterations << " iterations";
+  }
 }
 
 TEST(Lower, CheckRequestGivesTheFootprintLowerUses) {
@@ -461,23 +534,28 @@ TEST(Lower, TheCountingChecksSeeTheWordsAndBytesTheLoweringWrites) {
   unsigned compared = 0;
   std::uint64_t relayed_legs = 0;
   for (const Communicator& c : {first(16, g), relayed}) {
-    // check_request emits one iteration, and with relays min(n, ranks + 1): 3 of 3 here.
-    const bool relays = c.groups[0].size() != 16;
+    // check_request emits one iteration, two for a fenced all-gather (D49b), and with relays
+    // min(n, ranks + 1): 3 of 3 here; its words are the largest iteration's.
     for (const Op op : {Op::kAllReduce, Op::kAllGather, Op::kReduceScatter, Op::kAllToAll,
                         Op::kSendRecv, Op::kPermute}) {
       for (const Algorithm a :
            {Algorithm::kRing, Algorithm::kMesh, Algorithm::kRdh, Algorithm::kHierarchical}) {
         for (const std::uint64_t bytes : {4ULL, 4 * 1009ULL, 1ULL << 20}) {
           LowerRequest r = req(op, bytes, a);
-          r.iterations = relays ? 3 : 1;
+          r.iterations = 3;
           auto low = lower(g, c, r);
           auto fp = check_request(g, c, r);
           ASSERT_EQ(low.ok(), fp.ok())
               << fmt::format("{} {} {}", op_name(op), algorithm_name(a), bytes);
           if (!low.ok()) continue;
-          std::uint64_t words = 0;
-          for (const CoreProgram& p : low->programs) words += p.words.size();
-          EXPECT_EQ(fp->words, words)
+          std::vector<std::uint64_t> words(r.iterations, 0);  // by iteration, all cores
+          for (const CoreProgram& p : low->programs) {
+            ASSERT_EQ(p.iteration_end.size(), r.iterations);
+            for (unsigned k = 0; k < r.iterations; ++k) {
+              words[k] += p.iteration_end[k] - (k == 0 ? 0 : p.iteration_end[k - 1]);
+            }
+          }
+          EXPECT_EQ(fp->words, *std::max_element(words.begin(), words.end()))
               << fmt::format("{} {} {}", op_name(op), algorithm_name(a), bytes);
           EXPECT_EQ(fp->sbuf_bytes, low->sbuf_bytes);
           relayed_legs += low->stats.relayed_legs;

@@ -62,18 +62,6 @@ RunReport checked_run(const device::Topology& topo,
   return rep.ok() ? std::move(*rep) : RunReport{};
 }
 
-/// The iteration word `pc` of `core`'s program belongs to.
-std::size_t iteration_of(const std::vector<collectives::CoreProgram>& programs, device::CoreId core,
-                         std::size_t pc) {
-  for (const auto& p : programs) {
-    if (p.core != core) continue;
-    const auto it = std::upper_bound(p.iteration_end.begin(), p.iteration_end.end(), pc);
-    return static_cast<std::size_t>(it - p.iteration_end.begin());
-  }
-  ADD_FAILURE() << "no program on core " << core;
-  return 0;
-}
-
 std::string describe(const Case& c) {
   return "op " + std::to_string(static_cast<int>(c.op)) + " algorithm " +
          std::to_string(static_cast<int>(c.algorithm)) + " ranks " + std::to_string(c.ranks);
@@ -88,7 +76,9 @@ TEST(RaceFree, EveryCollectiveOrdersItsAccesses) {
       {Op::kAllReduce, Algorithm::kHierarchical, 16, 64 << 10, "trn2.48xlarge"},
       {Op::kAllGather, Algorithm::kRing, 7, 300'007, "trn2"},
       {Op::kAllGather, Algorithm::kMesh, 8, 64 << 10, "trn2"},
+      {Op::kAllGather, Algorithm::kRing, 3, 1'001, "trn2"},
       {Op::kAllGather, Algorithm::kRdh, 4, 64 << 10, "trn2"},
+      {Op::kAllGather, Algorithm::kRdh, 8, 12'345, "trn2"},
       {Op::kAllGather, Algorithm::kHierarchical, 16, 64 << 10, "trn2.48xlarge"},
       {Op::kReduceScatter, Algorithm::kRing, 6, 200'000, "trn2"},
       {Op::kReduceScatter, Algorithm::kMesh, 8, 64 << 10, "trn2"},
@@ -106,26 +96,10 @@ TEST(RaceFree, EveryCollectiveOrdersItsAccesses) {
     const collectives::Lowered low = lowered(c, *topo);
     const RunReport r = checked_run(*topo, low.programs);
     EXPECT_GT(r.stats.descriptors, 0U) << describe(c);
-    if (c.op != Op::kAllGather || c.algorithm == Algorithm::kMesh) {
-      std::string first;
-      if (!r.races.empty()) first = device::RaceChecker::where(r.races.front().race);
-      EXPECT_EQ(r.races_total, 0U) << describe(c) << ": first at " << first;
-      EXPECT_TRUE(r.ok()) << describe(c);
-      continue;
-    }
-    // A lone all-gather that forwards what it received (ring, RDH, and so hierarchical) does
-    // not wait, in iteration k + 1, for a peer to finish forwarding iteration k's pieces
-    // before it writes them again: the same bytes, as every iteration gathers the same
-    // inputs. Those are its only races: each pairs an access of one iteration with a write
-    // of a later one. [CHOICE D49b]
-    EXPECT_GT(r.races_total, 0U) << describe(c);
-    for (const RaceLine& x : r.races) {
-      ASSERT_TRUE(x.race.first.pc && x.race.second.pc) << describe(c);
-      EXPECT_TRUE(x.race.second.write) << describe(c) << ": " << device::RaceChecker::where(x.race);
-      EXPECT_LT(iteration_of(low.programs, x.race.first.core, *x.race.first.pc),
-                iteration_of(low.programs, x.race.second.core, *x.race.second.pc))
-          << describe(c) << ": " << device::RaceChecker::where(x.race);
-    }
+    std::string first;
+    if (!r.races.empty()) first = device::RaceChecker::where(r.races.front().race);
+    EXPECT_EQ(r.races_total, 0U) << describe(c) << ": first at " << first;
+    EXPECT_TRUE(r.ok()) << describe(c);
   }
 }
 
@@ -146,10 +120,17 @@ TEST(RaceFree, RelayedLegsOrderTheirSlotsAcrossIterations) {
     std::vector<collectives::CoreId> group;
   };
   const std::vector<Relayed> cases = {
-      {Op::kSendRecv, Algorithm::kAuto, pair},    {Op::kPermute, Algorithm::kAuto, pair},
-      {Op::kAllGather, Algorithm::kMesh, pair},   {Op::kAllGather, Algorithm::kRing, pair},
-      {Op::kAllToAll, Algorithm::kMesh, pair},    {Op::kAllToAll, Algorithm::kRdh, pair},
-      {Op::kAllToAll, Algorithm::kMesh, sixteen}, {Op::kAllReduce, Algorithm::kMesh, sixteen},
+      {Op::kSendRecv, Algorithm::kAuto, pair},
+      {Op::kPermute, Algorithm::kAuto, pair},
+      {Op::kAllGather, Algorithm::kMesh, pair},
+      {Op::kAllGather, Algorithm::kRing, pair},
+      {Op::kAllToAll, Algorithm::kMesh, pair},
+      {Op::kAllToAll, Algorithm::kRdh, pair},
+      {Op::kAllToAll, Algorithm::kMesh, sixteen},
+      {Op::kAllReduce, Algorithm::kMesh, sixteen},
+      // Forwarding all-gathers, fenced (D49b), whose fences' credits are relayed too.
+      {Op::kAllGather, Algorithm::kRdh, sixteen},
+      {Op::kAllGather, Algorithm::kHierarchical, sixteen},
   };
   for (const Relayed& c : cases) {
     const collectives::Communicator comm{{c.group}};
