@@ -45,6 +45,7 @@ struct BenchArgs {
   std::string tie_seed = "0";
   bool show_algorithm = false;
   bool breakdown = false;
+  bool check_races = false;
   bool show_io_sizes = false;
   std::string dp_dimension;  ///< --data-parallel-dimension, empty: not given
   std::vector<std::string> time_stats;
@@ -348,6 +349,7 @@ base::Result<platform::BenchOptions> options_of(const BenchArgs& a, base::Errors
   o.show_algorithm = a.show_algorithm || o.algorithms.size() > 1;
   o.show_io_sizes = a.show_io_sizes;
   o.breakdown = a.breakdown;
+  o.check_races = a.check_races;
   o.timing_only = a.timing_only;
   const std::optional<std::uint64_t> address_room = platform::address_space_available();
   if (auto mem = platform::host_memory_available(); !mem) {
@@ -596,6 +598,9 @@ void add_bench_command(CLI::App& app, Context& ctx) {
                 "Add the algorithm column (always there when --algorithm lists several)");
   cmd->add_flag("--show-input-output-size", a->show_io_sizes,
                 "Add a rank's input and output bytes (rank 0's if blocks differ)");
+  cmd->add_flag("--check-races", a->check_races,
+                "Run every simulation under the race checker (as `sbrdma run --check-races`): a "
+                "race fails the bench; slower, and more memory");
   cmd->add_flag("--breakdown", a->breakdown,
                 "After the table, where each size's simulated time goes: the ranks' GPSIMD "
                 "cores building descriptors, reducing or waiting, their DMA engines busy, and "

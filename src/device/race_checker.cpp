@@ -206,6 +206,7 @@ void RaceChecker::on_dma(std::uint32_t pair, CoreId src_core, bool src_sbuf, std
                          CoreId dst_core, bool dst_sbuf, std::uint64_t dst_off, std::uint64_t len,
                          base::Tick now) {
   if (pair == 0 || len == 0) return;
+  accesses_ += 2;
   const Pair& p = pairs_[pair];
   const Snapshot& s = snapshots_[p.clock];
   sites_[p.site].time = now;  // both sides of the pair are at its landing
@@ -287,6 +288,7 @@ void RaceChecker::on_acquire(CoreId core, unsigned idx,
 void RaceChecker::on_core_access(CoreId core, unsigned partitions, std::uint64_t offset,
                                  std::uint64_t bytes, bool write, base::Tick now) {
   if (bytes == 0) return;
+  ++accesses_;
   const std::uint32_t actor = core_actor(core);
   const Actor& a = actors_[actor];
   const Snapshot s{a.base, a.extra, a.extra_epoch, actor, a.epoch, 0, 0};

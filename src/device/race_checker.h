@@ -172,6 +172,9 @@ class RaceChecker {
   [[nodiscard]] static std::string where(const Race& r);
   /// Every race found, repeats and those past kKept included.
   [[nodiscard]] std::uint64_t total() const noexcept { return log_.total(); }
+  /// Accesses checked so far: a DMA pair's read and write, a core's operand reads and result
+  /// write, each once.
+  [[nodiscard]] std::uint64_t accesses() const noexcept { return accesses_; }
   static constexpr std::size_t kKept = RaceLog::kKept;
 
  private:
@@ -260,6 +263,7 @@ class RaceChecker {
   std::vector<Snapshot> snapshots_;  ///< [0] is none
   std::vector<std::uint32_t> free_snapshots_;
   std::uint64_t serials_ = 0;
+  std::uint64_t accesses_ = 0;
   std::unordered_map<std::uint64_t, std::uint32_t> posted_;  ///< seq -> snapshot
   std::uint32_t current_ = 0;
   bool captured_ = false;    ///< the posted write taking effect was kept by a doorbell

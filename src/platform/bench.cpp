@@ -270,6 +270,7 @@ CollectiveJob job_of(const BenchOptions& o, const device::Topology& topology,
   job.check = o.check;
   job.seed = o.seed;
   job.tie_seed = o.tie_seed;
+  job.check_races = o.check_races;
   job.breakdown = o.breakdown;
   job.host_memory = o.host_memory;
   job.address_space = o.address_space;
@@ -517,7 +518,9 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
   // A row whose SBUFs are backed whole copies much per event: alone it has the helper core
   // for its copies and the memory bandwidth to itself, and beside another it ran slower
   // (8 ranks, 4M to 16M: 0.42 s against 0.37 s one at a time). [CHOICE D48]
-  limits.alone = [&](std::size_t k) { return row_alone[k]; };
+  // The race checker's memory is in no row's estimate (several times the run's, D49): a
+  // checked row runs alone.
+  limits.alone = [&](std::size_t k) { return o.check_races || row_alone[k]; };
   const base::OrderedRun sweep = base::run_ordered(rows, limits, run_row, [&](std::size_t k) {
     if (progress) say(ran[k]->line);
   });

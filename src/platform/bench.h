@@ -58,6 +58,7 @@ struct BenchOptions {
   bool show_algorithm = false;
   bool show_io_sizes = false;  ///< --show-input-output-size
   bool breakdown = false;      ///< --breakdown: where each row's time goes (D45)
+  bool check_races = false;    ///< --check-races: every run under the race checker (D49)
   bool timing_only = false;
   std::string topology_name = "trn2";
   /// The topology file read ("" for a built-in) and the parameters it sets: outputs name them

@@ -58,13 +58,14 @@ std::string header_line(const BenchOptions& o, unsigned groups) {
   } else if (o.check == collectives::DataFill::kAllOnes) {
     data = ", all-ones data checked";
   }
-  return fmt::format("# sbrdma bench {}: {} on {}, {}, {} iteration{} after {} warmup{}{}{}{}\n",
+  return fmt::format("# sbrdma bench {}: {} on {}, {}, {} iteration{} after {} warmup{}{}{}{}{}\n",
                      collectives::op_name(o.op), ranks_and_groups(o, groups), topology_label(o),
                      what, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
                      o.warmups == 1 ? "" : "s", data, o.timing_only ? ", timing only" : "",
                      o.tie_seed != 0
                          ? fmt::format(", same-tick events shuffled by tie seed {}", o.tie_seed)
-                         : std::string());
+                         : std::string(),
+                     o.check_races ? ", checked for races: none found" : "");
 }
 
 /// A column as wide as `least` or its widest figure, `figure(row)` of each row.
@@ -312,8 +313,9 @@ std::string format_json(const BenchOptions& o, const BenchResult& r) {
   j["check"] = !o.check                                     ? "none"
                : *o.check == collectives::DataFill::kRandom ? "random"
                                                             : "all_ones";
-  j["seed"] = o.seed;          // what the random data came from (with "check": "random")
-  j["tie_seed"] = o.tie_seed;  // 0: same-tick events in scheduled order
+  j["seed"] = o.seed;                // what the random data came from (with "check": "random")
+  j["tie_seed"] = o.tie_seed;        // 0: same-tick events in scheduled order
+  j["check_races"] = o.check_races;  // true: every run was race-checked, and none raced
   j["time_unit"] = "us (simulated)";
   j["bandwidth_unit"] = "GB/s (1e9 bytes per simulated second)";
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();

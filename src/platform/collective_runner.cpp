@@ -248,6 +248,7 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   o.trace = trace;
   if (trace) o.trace_cores = job.trace_cores;
   o.elide_data_landings = job.elide_data_landings;
+  o.check_races = job.check_races;
   o.dense_sbuf = backs_sbufs_whole(job, low.sbuf_bytes, buffer_span(low.buffers));
   if (o.dense_sbuf) {
     for (const auto& g : job.comm.groups) o.prefault_sbufs += static_cast<std::uint32_t>(g.size());
@@ -286,6 +287,10 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   const auto t1 = std::chrono::steady_clock::now();
   if (!rep) return rep.error();
   clock.finish();
+  if (rep->races_total > 0 && rep->firmware_errors.empty() && rep->device_errors.empty() &&
+      rep->deadlock.empty() && !rep->past_time_limit) {
+    return races_error(*rep);
+  }
   if (!rep->ok()) {
     std::string lines;
     for (const base::Error& e : report_failures(*rep)) {
@@ -309,6 +314,16 @@ bool idempotent(const collectives::LowerRequest& r) {
 }
 
 }  // namespace
+
+base::Error races_error(const RunReport& r) {
+  SBRDMA_CHECK(r.races_total > 0);
+  const std::vector<base::Error> lines = report_failures(r);  // the races, first to last
+  return base::make_error(fmt::format(
+      "the collective's programs race ({} race{} in all; the first: {}). sbrdma lowers every "
+      "collective race-free (D49b): please report this. `--dump-programs DIR`, then `sbrdma run "
+      "DIR --check-races` with the same --topology, lists them",
+      r.races_total, r.races_total == 1 ? "" : "s", lines.front().message));
+}
 
 collectives::Geometry geometry_of(const device::Topology& topology) {
   auto prof = soc::find_profile(topology.profile());

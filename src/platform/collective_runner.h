@@ -43,6 +43,10 @@ inline constexpr std::uint64_t kProgressBeatEvents = std::uint64_t{1} << 16;
 /// measured iterations), the data check's own run of an in-place sum, or the trace's run.
 enum class RunPart { kTimed, kCheck, kTrace };
 
+/// The error of a run of a lowered collective whose accesses raced: its first race, and how
+/// many there were. Contract: `r.races_total > 0`.
+base::Error races_error(const RunReport& r);
+
 /// One collective to run.
 struct CollectiveJob {
   const device::Topology* topology = nullptr;
@@ -61,6 +65,9 @@ struct CollectiveJob {
   bool breakdown = false;
   /// Timing-only runs apply data landings without events (SimOptions). Performance only.
   bool elide_data_landings = true;
+  /// Every run of the job under the race checker (SimOptions::check_races): a race fails
+  /// the job (races_error()). [CHOICE D49]
+  bool check_races = false;
   /// Called each time every core has passed the end of one more iteration (warmups
   /// included), and every `progress_beat_events` events while one runs, with the run it is
   /// about, the algorithm that runs (auto resolved), the iterations done and their total:

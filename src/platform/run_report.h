@@ -83,6 +83,7 @@ struct RunStats {
   std::uint64_t data_bytes = 0;        ///< bytes moved by data descriptors
   std::uint64_t semaphore_writes = 0;  ///< semaphore descriptors completed
   std::uint64_t mmio_writes = 0;
+  std::uint64_t race_checked_accesses = 0;  ///< with SimOptions::check_races (RaceChecker)
 };
 
 /// A firmware DEBUG line and who wrote it when.

@@ -476,6 +476,9 @@ void Simulation::build_report(const sim::RunResult& rr, RunReport& r) const {
   // Events as the run would have had them with a landing event per pair. [D35]
   r.stats = RunStats{rr.events_processed + machine_->elided_landings(), ms.descriptors,
                      ms.data_bytes, ms.semaphore_writes, ms.mmio_writes};
+  if (const device::RaceChecker* rc = machine_->race_checker()) {
+    r.stats.race_checked_accesses = rc->accesses();
+  }
 }
 
 std::optional<ErrorOrigin> Simulation::origin_of_word(device::CoreId core, std::size_t pc,

@@ -257,6 +257,17 @@ printf '[[0, 1, 2, 3, 8, 9, 10, 11]]' >"$(work)/spread8.json"  # two chips, four
 check bench_dump_allg_hier_fenced 0 - -- bench allg --topology trn2.48xlarge --custom-replica-groups "$(work)/spread8.json" -b 16K -n 2 -w 0 --algorithm hierarchical --timing-only --dump-programs allg_hier
 check bench_dump_allg_hier_race_free 0 - -- run allg_hier --topology trn2.48xlarge --check-races
 expect_out "result: ok (no .expect: no error, nothing checked)"
+# --check-races runs the bench itself under the race checker: the fenced all-gather, with data
+# (its check run too) and a tie seed, passes, and says so in the header and the JSON.
+check bench_check_races 0 - -- bench allg -r 4 -b 64K -n 2 -w 1 --algorithm ring -c random --tie-seed 5 --check-races --report-to-json-file races.json
+expect_out "same-tick events shuffled by tie seed 5, checked for races: none found"
+if grep -q '"check_races": true' "$(work)/races.json"; then pass=$((pass + 1)); else
+  _fail "races.json lacks check_races"; fi
+check bench_no_check_races 0 - -- bench allg -r 4 -b 64K -n 2 --algorithm ring --report-to-json-file plain.json
+if grep -q 'checked for races' "$(work)/out"; then _fail "a plain bench says it checked races"; else
+  pass=$((pass + 1)); fi
+if grep -q '"check_races": false' "$(work)/plain.json"; then pass=$((pass + 1)); else
+  _fail "plain.json lacks check_races false"; fi
 # One iteration, or two ranks (which forward nothing): no fence.
 check bench_dump_allg_one_iteration 0 - -- bench allg -r 4 -b 64K -n 1 -w 0 --algorithm ring --timing-only --dump-programs allg_once
 check bench_dump_allg_two_ranks 0 - -- bench allg -r 2 -b 64K -n 2 -w 1 --algorithm ring --timing-only --dump-programs allg_two

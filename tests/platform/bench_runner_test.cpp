@@ -303,6 +303,28 @@ TEST(BenchRunner, TimingOnlyMovesNoBytesAndRefusesACheck) {
   EXPECT_EQ(g->iterations, r->iterations) << "timing-only changes no tick";
 }
 
+TEST(BenchRunner, RaceCheckedRunsPassAndKeepTheirTimes) {
+  // `bench --check-races`: every run of the job under the race checker. A fenced all-gather
+  // (D49b) and an all-reduce, several iterations each: no race, the same times, and the
+  // checker saw every access: each data descriptor pair's read and write, each reduce's.
+  const Machine s = on("trn2", 4);
+  for (const Op op : {Op::kAllGather, Op::kAllReduce}) {
+    CollectiveJob j = job(s, op, Algorithm::kRing, DataType::kFp32, 3 << 14);
+    j.request.iterations = 3;
+    j.warmups = 1;
+    j.check.reset();
+    j.timing_only = true;
+    auto plain = run_collective(j);
+    j.check_races = true;
+    auto checked = run_collective(j);
+    ASSERT_TRUE(plain.ok() && checked.ok()) << what(j);
+    EXPECT_EQ(checked->iterations, plain->iterations) << what(j);
+    EXPECT_EQ(plain->stats.race_checked_accesses, 0U);
+    const std::uint64_t data_pairs = checked->stats.descriptors - checked->stats.semaphore_writes;
+    EXPECT_GE(checked->stats.race_checked_accesses, 2 * data_pairs) << what(j);
+  }
+}
+
 /// Program words of all cores of `low`.
 std::uint64_t words_of(const collectives::Lowered& low) {
   std::uint64_t n = 0;

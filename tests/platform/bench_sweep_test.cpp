@@ -595,6 +595,12 @@ TEST(BenchSweep, RowsWhoseSbufsAreBackedWholeRunAlone) {
   auto sparse = run_bench(o, *topo);
   ASSERT_TRUE(sparse.ok());
   EXPECT_EQ(sparse->cost.jobs, 2u);
+  // Race-checked rows run alone: the checker's memory is in no row's estimate.
+  o.check_races = true;
+  auto checked = run_bench(o, *topo);
+  ASSERT_TRUE(checked.ok()) << checked.error().message;
+  EXPECT_EQ(checked->cost.jobs, 1u);
+  EXPECT_EQ(checked->rows.at(1).wrong, std::optional<std::uint64_t>(0));
 }
 
 TEST(BenchSweep, TheReportsAreDeterministic) {

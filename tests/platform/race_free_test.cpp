@@ -2,6 +2,7 @@
 // operation and algorithm, over several iterations (a buffer of one is reused by the next),
 // orders every pair of accesses to the same bytes by its semaphores. And the checker is live
 // in these runs: the same program with one wait dropped reports races.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -178,6 +179,16 @@ TEST(RaceFree, ARingWithOneWaitDroppedRaces) {
   const RunReport r = checked_run(*topo, low.programs);
   EXPECT_GT(r.races_total, 0U);
   EXPECT_FALSE(r.ok());
+  // `bench --check-races` fails such a run with one error: the count and the first race.
+  const std::string e = races_error(r).message;
+  EXPECT_EQ(e.find(fmt::format("the collective's programs race ({} races in all; the first: "
+                               "race: t=",
+                               r.races_total)),
+            0U)
+      << e;
+  EXPECT_NE(e.find(report_failures(r).front().message), std::string::npos) << e;
+  EXPECT_NE(e.find("`--dump-programs DIR`, then `sbrdma run DIR --check-races`"), std::string::npos)
+      << e;
 }
 
 }  // namespace
