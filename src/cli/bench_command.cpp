@@ -432,7 +432,12 @@ std::vector<std::string> unused_flags(const BenchArgs& a, const platform::BenchO
                     base::printable_brief(a.seed)));
   }
   if (const auto asked = parse_count("--jobs", a.jobs, "rows at once", 1, kMaxJobs);
-      a.jobs_given && asked && *asked > o.jobs) {
+      a.jobs_given && asked && *asked > 1 && o.check_races) {
+    out.push_back(fmt::format(
+        "--jobs {}: with --check-races the rows run one at a time (the race checker's memory is "
+        "in no row's estimate), so --jobs has no effect",
+        base::printable_brief(a.jobs)));
+  } else if (a.jobs_given && asked && *asked > o.jobs) {
     out.push_back(fmt::format(
         "--jobs {}: under an address-space limit (ulimit -v) the rows run one at a time, each "
         "sized against the room the rows before it left",

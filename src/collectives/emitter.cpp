@@ -401,9 +401,14 @@ void Emitter::fence_forwards() {
   }
 }
 
-bool Emitter::windows_full() const {
-  return std::all_of(books_.begin(), books_.end(),
-                     [&](const CoreBook& b) { return b.legs == 0 || b.legs >= window_.size(); });
+Emitter::Windows Emitter::windows() const {
+  Windows w;
+  for (const CoreBook& b : books_) {
+    if (b.legs == 0) continue;
+    ++w.senders;
+    w.full = w.full && b.legs >= window_.size();
+  }
+  return w;
 }
 
 std::uint64_t Emitter::words() const {

@@ -156,9 +156,15 @@ class Emitter {
   /// Records an error (the first one sticks, as the emitter's own): for a phase that finds
   /// the request is one it cannot lower.
   void fail(std::string message);
-  /// True if every core that has sent a leg has sent a window's worth (kWindow or fewer, see
-  /// the constructor): each leg it sends from now on waits for its window slot.
-  [[nodiscard]] bool windows_full() const;
+  /// The cores that have sent a leg, and whether each of them has sent a window's worth
+  /// (kWindow or fewer, see the constructor): then every leg it sends from now on waits for
+  /// its window slot.
+  struct Windows {
+    std::size_t senders = 0;
+    bool full = true;
+    bool operator==(const Windows&) const = default;
+  };
+  [[nodiscard]] Windows windows() const;
   /// Words emitted so far, all programs together.
   [[nodiscard]] std::uint64_t words() const;
   /// The programs of every core that has words, by core id. Flushes relays first. Not with

@@ -278,33 +278,39 @@ unsigned relay_iterations(const Geometry& g, const Communicator& c, const LowerR
 enum class Later {
   kRelays,  ///< the relay_iterations()
   /// Those, and on until an iteration that began with every sending core's window of legs
-  /// full has been emitted (and the second, for a fenced all-gather's fence): the iterations
-  /// before it take fewer words, as their first legs wait for no earlier leg (D30c).
+  /// full, and in which no core sent its first leg, has been emitted (and the second, for a
+  /// fenced all-gather's fence): the iterations before it take fewer words, as a core's first
+  /// legs wait for no earlier leg (D30c; a relay core can send its first in iteration 1, for
+  /// a fence's credit).
   kWords,
 };
 
+/// What emit_later_iterations() emitted: iterations 0 .. iterations - 1, the largest of them
+/// `largest` words.
+struct Emitted {
+  unsigned iterations = 1;
+  std::uint64_t largest = 0;
+};
+
 /// Emits iterations 1, 2, ... of `p` (iteration 0 is emitted) as `later` says, stopping at
-/// the request's iterations, at whatever does not hold or past the word limit
-/// (check_program_words() refuses that). Returns the words of the largest iteration emitted
-/// (later ones are larger than the first: window waits, relays' credits, D30g, a fence,
-/// D49b), iteration 0's included.
-std::uint64_t emit_later_iterations(const Geometry& g, const Communicator& c,
-                                    const LowerRequest& req, Algorithm alg, Plan& p, Later later) {
-  std::uint64_t largest = p.em->words();
+/// the request's iterations, at whatever does not hold or past the word limit.
+Emitted emit_later_iterations(const Geometry& g, const Communicator& c, const LowerRequest& req,
+                              Algorithm alg, Plan& p, Later later) {
+  Emitted e{1, p.em->words()};
   const unsigned relays = relay_iterations(g, c, req);
   const unsigned fence = fenced(c, req, alg) ? 2 : 1;
-  bool full_seen = false;  // an iteration that began with full windows is emitted
-  for (unsigned it = 1; it < req.iterations && holds(g, *p.em) && p.em->words() <= kMaxProgramWords;
-       ++it) {
-    const bool more_words = later == Later::kWords && (!full_seen || it < fence);
-    if (it >= relays && !more_words) break;
-    const bool full = p.em->windows_full();
+  bool steady = false;  // an iteration that began with full windows, and added no sender
+  for (; e.iterations < req.iterations && holds(g, *p.em) && p.em->words() <= kMaxProgramWords;
+       ++e.iterations) {
+    const bool more_words = later == Later::kWords && (!steady || e.iterations < fence);
+    if (e.iterations >= relays && !more_words) break;
+    const Emitter::Windows at_start = p.em->windows();
     const std::uint64_t before = p.em->words();
-    emit_phases(p, it);
-    largest = std::max(largest, p.em->words() - before);
-    full_seen = full_seen || full;
+    emit_phases(p, e.iterations);
+    e.largest = std::max(e.largest, p.em->words() - before);
+    steady = steady || (at_start.full && p.em->windows() == at_start);
   }
-  return largest;
+  return e;
 }
 
 /// fits(), and the relay slots fit too: only emission shows them, and a ring's rotating
@@ -521,8 +527,8 @@ base::Result<Checked> check_and_plan(const Geometry& g, const Communicator& c,
   return Checked{std::move(p), *alg, *count};
 }
 
-/// Refuses, once the first iteration is emitted (or the largest of those check_request()
-/// emits), a request whose programs would pass kMaxProgramWords.
+/// Refuses, once the first iteration is emitted, a request whose programs would pass
+/// kMaxProgramWords (later iterations are no smaller than the first).
 base::Status check_program_words(std::uint64_t first_iteration, unsigned iterations) {
   if (first_iteration == 0 || iterations <= kMaxProgramWords / first_iteration) {
     return base::ok_status();
@@ -531,6 +537,26 @@ base::Status check_program_words(std::uint64_t first_iteration, unsigned iterati
       "{} iterations (-n plus -w) of {} program words each: more than {} words in "
       "all (at most {} iterations at this size)",
       iterations, first_iteration, kMaxProgramWords, kMaxProgramWords / first_iteration));
+}
+
+/// Refuses, from the iterations check_request() emitted (`words` in all), a request whose
+/// programs would pass kMaxProgramWords, where lower() would refuse it: the iterations after
+/// those take e.largest words each.
+base::Status check_later_words(std::uint64_t words, const Emitted& e, unsigned iterations) {
+  unsigned most = e.iterations;  // the iterations that fit
+  if (words > kMaxProgramWords) {
+    most = e.iterations - 1;  // emission stops at the iteration that passes the limit
+  } else if (e.largest > 0) {
+    const std::uint64_t more = (kMaxProgramWords - words) / e.largest;
+    most = static_cast<unsigned>(std::min<std::uint64_t>(e.iterations + more, iterations));
+  } else {
+    most = iterations;
+  }
+  if (iterations <= most) return base::ok_status();
+  return base::make_error(fmt::format(
+      "{} iterations (-n plus -w): their programs would pass {} words in all at iteration {}, "
+      "up to {} words an iteration (at most {} iterations at this size)",
+      iterations, kMaxProgramWords, most + 1, e.largest, most));
 }
 
 /// The checks that need emitted words: the emitter's own errors (semaphores) and relay slots
@@ -553,8 +579,8 @@ base::Status emit_iteration(const Geometry& g, const Communicator& c, const Lowe
                             Algorithm alg, Plan& p, unsigned it) {
   emit_phases(p, it);
   if (it != 0) {
-    // Later iterations can be larger than the first (relay credits): the limit holds for
-    // what is emitted, whatever the first one promised.
+    // Later iterations can be larger than the first (window waits, relay credits, a fence):
+    // the limit holds for what is emitted, whatever the first one promised.
     if (p.em->words() <= kMaxProgramWords) return base::ok_status();
     return base::make_error(fmt::format(
         "{} iterations (-n plus -w): their programs pass {} words in all at iteration {} (at "
@@ -573,13 +599,13 @@ base::Result<Footprint> check_request(const Geometry& g, const Communicator& c,
   auto checked = check_and_plan(g, c, req, Emitter::Output::kCountOnly);
   if (!checked) return checked.error();
   Plan& p = checked->plan;
-  SBRDMA_TRY(emit_iteration(g, c, req, checked->algorithm, p, 0));
-  // Later iterations can relay through new slots, and take more words than the first.
-  const std::uint64_t largest =
-      emit_later_iterations(g, c, req, checked->algorithm, p, Later::kWords);
+  emit_phases(p, 0);
   SBRDMA_TRY(check_emitted(g, c, req, checked->algorithm, *p.em));
-  SBRDMA_TRY(check_program_words(largest, req.iterations));
-  return Footprint{std::move(p.buffers), p.em->sbuf_used(), largest};
+  // Later iterations can relay through new slots, and take more words than the first.
+  const Emitted e = emit_later_iterations(g, c, req, checked->algorithm, p, Later::kWords);
+  SBRDMA_TRY(check_emitted(g, c, req, checked->algorithm, *p.em));
+  SBRDMA_TRY(check_later_words(p.em->words(), e, req.iterations));
+  return Footprint{std::move(p.buffers), p.em->sbuf_used(), e.largest};
 }
 
 base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const LowerRequest& req) {

@@ -93,11 +93,12 @@ base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const Lowe
 /// (counted, thrown away), semaphores exhausted, relay slots that do not fit and iterations
 /// whose programs would pass the word limit. It emits the first iteration and the later ones
 /// that differ: a core's first legs wait for no earlier leg, so iterations grow until every
-/// core's window of legs is full (D30c); a fenced all-gather's iterations after the first
-/// begin with a fence (D49b); where a group needs relays, a ring's later iterations can relay
-/// through new slots (up to the ranks + 1th, when the slot pattern has repeated). The word
-/// limit holds their largest to -n plus -w iterations. Returns the footprint, its words the
-/// largest iteration's.
+/// core that sends has a full window of legs (D30c; a relay core can start sending in a later
+/// iteration); a fenced all-gather's iterations after the first begin with a fence (D49b);
+/// where a group needs relays, a ring's later iterations can relay through new slots (up to
+/// the ranks + 1th, when the slot pattern has repeated). The word limit is checked against
+/// those words and, past them, the largest iteration's each: refused from the iteration
+/// lower() would refuse. Returns the footprint, its words the largest iteration's.
 base::Result<Footprint> check_request(const Geometry& g, const Communicator& c,
                                       const LowerRequest& req);
 

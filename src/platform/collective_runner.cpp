@@ -318,11 +318,14 @@ bool idempotent(const collectives::LowerRequest& r) {
 base::Error races_error(const RunReport& r) {
   SBRDMA_CHECK(r.races_total > 0);
   const std::vector<base::Error> lines = report_failures(r);  // the races, first to last
+  std::string_view first = lines.front().message;
+  if (first.starts_with("race: ")) first.remove_prefix(6);
   return base::make_error(fmt::format(
       "the collective's programs race ({} race{} in all; the first: {}). sbrdma lowers every "
-      "collective race-free (D49b): please report this. `--dump-programs DIR`, then `sbrdma run "
-      "DIR --check-races` with the same --topology, lists them",
-      r.races_total, r.races_total == 1 ? "" : "s", lines.front().message));
+      "collective race-free (D49b): please report this. To list them all, run this size alone "
+      "with `--dump-programs DIR`, then `sbrdma run DIR --check-races` with the same "
+      "--topology and --param",
+      r.races_total, r.races_total == 1 ? "" : "s", first));
 }
 
 collectives::Geometry geometry_of(const device::Topology& topology) {

@@ -263,6 +263,9 @@ check bench_check_races 0 - -- bench allg -r 4 -b 64K -n 2 -w 1 --algorithm ring
 expect_out "same-tick events shuffled by tie seed 5, checked for races: none found"
 if grep -q '"check_races": true' "$(work)/races.json"; then pass=$((pass + 1)); else
   _fail "races.json lacks check_races"; fi
+# Checked rows run one at a time: a --jobs past 1 is noted as having no effect.
+check bench_check_races_jobs 0 - -- bench allg -r 4 -b 1K -e 4K -f 4 -n 2 --jobs 2 --check-races
+expect_err "bench: note: --jobs 2: with --check-races the rows run one at a time (the race checker's memory is in no row's estimate), so --jobs has no effect"
 check bench_no_check_races 0 - -- bench allg -r 4 -b 64K -n 2 --algorithm ring --report-to-json-file plain.json
 if grep -q 'checked for races' "$(work)/out"; then _fail "a plain bench says it checked races"; else
   pass=$((pass + 1)); fi
@@ -625,7 +628,7 @@ if [[ -s "$(work)/out" ]]; then _fail "a table came before the refusal"; else pa
 # (its largest iteration: 1K takes 362 words, 64K 416, once every core's window of legs is
 # full; 90000 iterations fit the first, not the second).
 CHECK_SECONDS=60 check bench_sweep_words 1 - -- bench allr -r 8 -b 1K -e 64K -f 64 -n 90000 -w 0 --timing-only --algorithm mesh
-expect_err "error: 65536 B (mesh): 90000 iterations (-n plus -w) of 416 program words each: more than 33554432 words in all (at most 80659 iterations at this size); the sweep runs whole up to -e 1K (1024 B)"
+expect_err "error: 65536 B (mesh): 90000 iterations (-n plus -w): their programs would pass 33554432 words in all at iteration 80661, up to 416 words an iteration (at most 80660 iterations at this size); the sweep runs whole up to -e 1K (1024 B)"
 expect_err_lines 1
 if [[ -s "$(work)/out" ]]; then _fail "a table came before the refusal"; else pass=$((pass + 1)); fi
 # A rank past 32 bits is not cut down to a small one (4294967297 is not rank 1).

@@ -181,13 +181,16 @@ TEST(RaceFree, ARingWithOneWaitDroppedRaces) {
   EXPECT_FALSE(r.ok());
   // `bench --check-races` fails such a run with one error: the count and the first race.
   const std::string e = races_error(r).message;
-  EXPECT_EQ(e.find(fmt::format("the collective's programs race ({} races in all; the first: "
-                               "race: t=",
+  EXPECT_EQ(e.find(fmt::format("the collective's programs race ({} races in all; the first: t=",
                                r.races_total)),
             0U)
       << e;
-  EXPECT_NE(e.find(report_failures(r).front().message), std::string::npos) << e;
-  EXPECT_NE(e.find("`--dump-programs DIR`, then `sbrdma run DIR --check-races`"), std::string::npos)
+  const std::string line = report_failures(r).front().message;  // "race: t=..."
+  ASSERT_EQ(line.rfind("race: ", 0), 0U);
+  EXPECT_NE(e.find(line.substr(6)), std::string::npos) << e;
+  EXPECT_NE(e.find("`--dump-programs DIR`, then `sbrdma run DIR --check-races` with the same "
+                   "--topology and --param"),
+            std::string::npos)
       << e;
 }
 
