@@ -540,8 +540,8 @@ base::Status check_program_words(std::uint64_t first_iteration, unsigned iterati
 }
 
 /// Refuses, from the iterations check_request() emitted (`words` in all), a request whose
-/// programs would pass kMaxProgramWords, where lower() would refuse it: the iterations after
-/// those take e.largest words each.
+/// programs would pass kMaxProgramWords, counting e.largest words for each iteration after
+/// those: where lower() would refuse it, or a little earlier where later iterations shrink.
 base::Status check_later_words(std::uint64_t words, const Emitted& e, unsigned iterations) {
   unsigned most = e.iterations;  // the iterations that fit
   if (words > kMaxProgramWords) {

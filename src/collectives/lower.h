@@ -98,7 +98,9 @@ base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const Lowe
 /// where a group needs relays, a ring's later iterations can relay through new slots (up to
 /// the ranks + 1th, when the slot pattern has repeated). The word limit is checked against
 /// those words and, past them, the largest iteration's each: refused from the iteration
-/// lower() would refuse. Returns the footprint, its words the largest iteration's.
+/// lower() would refuse where later iterations keep that size, a little earlier where they
+/// shrink (a lone ring reduce-scatter's credits thin out), never later. Returns the
+/// footprint, its words the largest iteration's.
 base::Result<Footprint> check_request(const Geometry& g, const Communicator& c,
                                       const LowerRequest& req);
 
