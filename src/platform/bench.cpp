@@ -486,6 +486,7 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
     row.wrong = r->wrong;
     row.descriptors = r->descriptors;
     row.copied_bytes = r->copied_bytes;
+    row.race_checked_accesses = r->race_checked_accesses;
     row.sim_seconds = r->sim_seconds;
     row.wall_seconds = seconds_since(p0);
     row.breakdown = r->breakdown;

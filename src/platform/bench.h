@@ -104,6 +104,7 @@ struct BenchRow {
   std::optional<std::uint64_t> wrong;
   std::uint64_t descriptors = 0;
   std::uint64_t copied_bytes = 0;
+  std::uint64_t race_checked_accesses = 0;  ///< with BenchOptions::check_races, all its runs
   double sim_seconds = 0;
   double wall_seconds = 0;                 ///< the whole point: lowering, runs, check
   std::optional<TimeBreakdown> breakdown;  ///< with BenchOptions::breakdown

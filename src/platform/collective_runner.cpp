@@ -489,6 +489,7 @@ base::Result<CollectiveResult> run_collective(const CollectiveJob& job) {
     res.sim_seconds += std::chrono::duration<double>(r.end - r.start).count();
     res.sim_spans.emplace_back(r.start, r.end);
     res.descriptors += r.report.stats.descriptors;
+    res.race_checked_accesses += r.report.stats.race_checked_accesses;
     if (!job.timing_only) res.copied_bytes += r.report.stats.data_bytes;
   };
   auto timed = simulate(job, *low, check_here, false, req.iterations, progress(RunPart::kTimed),

@@ -124,8 +124,10 @@ struct CollectiveResult {
       std::pair<std::chrono::steady_clock::time_point, std::chrono::steady_clock::time_point>>
       sim_spans;
   std::uint64_t descriptors = 0;  ///< descriptor pairs simulated (all runs)
-  bool check_run = false;         ///< the data check ran its own one-iteration run
-  bool trace_run = false;         ///< the trace's one-iteration run ran
+  /// Accesses the race checker checked (all runs; CollectiveJob::check_races).
+  std::uint64_t race_checked_accesses = 0;
+  bool check_run = false;  ///< the data check ran its own one-iteration run
+  bool trace_run = false;  ///< the trace's one-iteration run ran
   collectives::EmitStats emit;
   std::uint64_t sbuf_bytes = 0;            ///< per partition
   std::string trace_json;                  ///< with job.trace: one iteration, step boxes added

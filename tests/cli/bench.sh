@@ -261,16 +261,23 @@ expect_out "result: ok (no .expect: no error, nothing checked)"
 # (its check run too) and a tie seed, passes, and says so in the header and the JSON.
 check bench_check_races 0 - -- bench allg -r 4 -b 64K -n 2 -w 1 --algorithm ring -c random --tie-seed 5 --check-races --report-to-json-file races.json
 expect_out "same-tick events shuffled by tie seed 5, checked for races: none found"
-if grep -q '"check_races": true' "$(work)/races.json"; then pass=$((pass + 1)); else
-  _fail "races.json lacks check_races"; fi
+if grep -qE 'checked for races: none found in [1-9][0-9]* accesses$' "$(work)/out"; then
+  pass=$((pass + 1))
+else _fail "the header does not count the accesses checked"; fi
+if grep -q '"check_races": true' "$(work)/races.json" &&
+  grep -qE '"race_checked_accesses": [1-9][0-9]*,' "$(work)/races.json"; then
+  pass=$((pass + 1))
+else _fail "races.json lacks check_races or the accesses checked"; fi
 # Checked rows run one at a time: a --jobs past 1 is noted as having no effect.
 check bench_check_races_jobs 0 - -- bench allg -r 4 -b 1K -e 4K -f 4 -n 2 --jobs 2 --check-races
 expect_err "bench: note: --jobs 2: with --check-races the rows run one at a time (the race checker's memory is in no row's estimate), so --jobs has no effect"
 check bench_no_check_races 0 - -- bench allg -r 4 -b 64K -n 2 --algorithm ring --report-to-json-file plain.json
 if grep -q 'checked for races' "$(work)/out"; then _fail "a plain bench says it checked races"; else
   pass=$((pass + 1)); fi
-if grep -q '"check_races": false' "$(work)/plain.json"; then pass=$((pass + 1)); else
-  _fail "plain.json lacks check_races false"; fi
+if grep -q '"check_races": false' "$(work)/plain.json" &&
+  grep -q '"race_checked_accesses": 0,' "$(work)/plain.json"; then
+  pass=$((pass + 1))
+else _fail "plain.json lacks check_races false or 0 accesses checked"; fi
 # One iteration, or two ranks (which forward nothing): no fence.
 check bench_dump_allg_one_iteration 0 - -- bench allg -r 4 -b 64K -n 1 -w 0 --algorithm ring --timing-only --dump-programs allg_once
 check bench_dump_allg_two_ranks 0 - -- bench allg -r 2 -b 64K -n 2 -w 1 --algorithm ring --timing-only --dump-programs allg_two

@@ -322,6 +322,8 @@ TEST(BenchRunner, RaceCheckedRunsPassAndKeepTheirTimes) {
     EXPECT_EQ(plain->stats.race_checked_accesses, 0U);
     const std::uint64_t data_pairs = checked->stats.descriptors - checked->stats.semaphore_writes;
     EXPECT_GE(checked->stats.race_checked_accesses, 2 * data_pairs) << what(j);
+    EXPECT_EQ(checked->race_checked_accesses, checked->stats.race_checked_accesses)
+        << "one run: the timed one";
   }
 }
 
