@@ -278,10 +278,10 @@ unsigned relay_iterations(const Geometry& g, const Communicator& c, const LowerR
 enum class Later {
   kRelays,  ///< the relay_iterations()
   /// Those, and on until an iteration that began with every sending core's window of legs
-  /// full, and in which no core sent its first leg, has been emitted (and the second, for a
-  /// fenced all-gather's fence): the iterations before it take fewer words, as a core's first
-  /// legs wait for no earlier leg (D30c; a relay core can send its first in iteration 1, for
-  /// a fence's credit).
+  /// full, and in which no core sent its first leg, has been emitted (iteration 1 at least,
+  /// so a fenced all-gather's first fence too): the iterations before it take fewer words, as
+  /// a core's first legs wait for no earlier leg (D30c; a relay core can send its first in
+  /// iteration 1, for a fence's credit).
   kWords,
 };
 
@@ -295,15 +295,13 @@ struct Emitted {
 /// Emits iterations 1, 2, ... of `p` (iteration 0 is emitted) as `later` says, stopping at
 /// the request's iterations, at whatever does not hold or past the word limit.
 Emitted emit_later_iterations(const Geometry& g, const Communicator& c, const LowerRequest& req,
-                              Algorithm alg, Plan& p, Later later) {
+                              Plan& p, Later later) {
   Emitted e{1, p.em->words()};
   const unsigned relays = relay_iterations(g, c, req);
-  const unsigned fence = fenced(c, req, alg) ? 2 : 1;
-  bool steady = false;  // an iteration that began with full windows, and added no sender
+  bool steady = false;  // an iteration (1 or later) that began with full windows, added no sender
   for (; e.iterations < req.iterations && holds(g, *p.em) && p.em->words() <= kMaxProgramWords;
        ++e.iterations) {
-    const bool more_words = later == Later::kWords && (!steady || e.iterations < fence);
-    if (e.iterations >= relays && !more_words) break;
+    if (e.iterations >= relays && (later == Later::kRelays || steady)) break;
     const Emitter::Windows at_start = p.em->windows();
     const std::uint64_t before = p.em->words();
     emit_phases(p, e.iterations);
@@ -320,7 +318,7 @@ bool fits_emitted(const Geometry& g, const Communicator& c, const LowerRequest& 
   Plan p = plan(g, c, req, count, alg, Emitter::Output::kCountOnly);  // no notes, no words
   if (!holds(g, *p.em)) return false;
   emit_phases(p, 0);
-  emit_later_iterations(g, c, req, alg, p, Later::kRelays);
+  emit_later_iterations(g, c, req, p, Later::kRelays);
   return holds(g, *p.em);
 }
 
@@ -600,9 +598,9 @@ base::Result<Footprint> check_request(const Geometry& g, const Communicator& c,
   if (!checked) return checked.error();
   Plan& p = checked->plan;
   emit_phases(p, 0);
-  SBRDMA_TRY(check_emitted(g, c, req, checked->algorithm, *p.em));
-  // Later iterations can relay through new slots, and take more words than the first.
-  const Emitted e = emit_later_iterations(g, c, req, checked->algorithm, p, Later::kWords);
+  // Later iterations can relay through new slots, and take more words than the first (none is
+  // emitted past an error: check_emitted() then reports iteration 0's).
+  const Emitted e = emit_later_iterations(g, c, req, p, Later::kWords);
   SBRDMA_TRY(check_emitted(g, c, req, checked->algorithm, *p.em));
   SBRDMA_TRY(check_later_words(p.em->words(), e, req.iterations));
   return Footprint{std::move(p.buffers), p.em->sbuf_used(), e.largest};

@@ -535,6 +535,7 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
     data_bytes += r.data_bytes;
     out.cost.descriptors += r.row.descriptors;
     out.cost.copied_bytes += r.row.copied_bytes;
+    out.cost.race_checked_accesses += r.row.race_checked_accesses;
     spans.insert(spans.end(), r.sim_spans.begin(), r.sim_spans.end());
     if (k + 1 == rows) {
       out.trace_json = std::move(r.trace_json);

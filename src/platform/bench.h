@@ -129,8 +129,9 @@ struct BenchCost {
   /// CPU time the OS spent for the process over the sweep, all threads (getrusage's ru_stime):
   /// mostly backing fresh memory, which a VM can make slow after the machine sat idle.
   double system_seconds = 0;
-  std::uint64_t descriptors = 0;   ///< descriptor pairs simulated
-  std::uint64_t copied_bytes = 0;  ///< bytes the engines really copied
+  std::uint64_t descriptors = 0;            ///< descriptor pairs simulated
+  std::uint64_t copied_bytes = 0;           ///< bytes the engines really copied
+  std::uint64_t race_checked_accesses = 0;  ///< with BenchOptions::check_races
   /// memcpy of as many bytes (at most 1 GiB), in this run; nullopt: its buffers could not be
   /// mapped (measure_memcpy)
   std::optional<MemcpyRate> memcpy = MemcpyRate{};

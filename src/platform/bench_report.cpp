@@ -48,13 +48,6 @@ double avg_busbw(const BenchResult& r, collectives::Algorithm requested) {
   return n == 0 ? 0 : sum / n;
 }
 
-/// Accesses the race checker checked, all rows together.
-std::uint64_t race_checked(const BenchResult& r) {
-  std::uint64_t n = 0;
-  for (const BenchRow& row : r.rows) n += row.race_checked_accesses;
-  return n;
-}
-
 std::string header_line(const BenchOptions& o, const BenchResult& r) {
   const unsigned groups = r.groups;
   std::string what = dtype_and_reduction(o);
@@ -66,15 +59,16 @@ std::string header_line(const BenchOptions& o, const BenchResult& r) {
   } else if (o.check == collectives::DataFill::kAllOnes) {
     data = ", all-ones data checked";
   }
-  return fmt::format(
-      "# sbrdma bench {}: {} on {}, {}, {} iteration{} after {} warmup{}{}{}{}{}\n",
-      collectives::op_name(o.op), ranks_and_groups(o, groups), topology_label(o), what,
-      o.iterations, o.iterations == 1 ? "" : "s", o.warmups, o.warmups == 1 ? "" : "s", data,
-      o.timing_only ? ", timing only" : "",
-      o.tie_seed != 0 ? fmt::format(", same-tick events shuffled by tie seed {}", o.tie_seed)
-                      : std::string(),
-      o.check_races ? fmt::format(", checked for races: none found in {} accesses", race_checked(r))
-                    : std::string());
+  return fmt::format("# sbrdma bench {}: {} on {}, {}, {} iteration{} after {} warmup{}{}{}{}{}\n",
+                     collectives::op_name(o.op), ranks_and_groups(o, groups), topology_label(o),
+                     what, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
+                     o.warmups == 1 ? "" : "s", data, o.timing_only ? ", timing only" : "",
+                     o.tie_seed != 0
+                         ? fmt::format(", same-tick events shuffled by tie seed {}", o.tie_seed)
+                         : std::string(),
+                     o.check_races ? fmt::format(", checked for races: none found in {} accesses",
+                                                 r.cost.race_checked_accesses)
+                                   : std::string());
 }
 
 /// A column as wide as `least` or its widest figure, `figure(row)` of each row.
@@ -325,7 +319,7 @@ std::string format_json(const BenchOptions& o, const BenchResult& r) {
   j["seed"] = o.seed;                // what the random data came from (with "check": "random")
   j["tie_seed"] = o.tie_seed;        // 0: same-tick events in scheduled order
   j["check_races"] = o.check_races;  // true: every run was race-checked, and none raced
-  j["race_checked_accesses"] = race_checked(r);
+  j["race_checked_accesses"] = r.cost.race_checked_accesses;
   j["time_unit"] = "us (simulated)";
   j["bandwidth_unit"] = "GB/s (1e9 bytes per simulated second)";
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();

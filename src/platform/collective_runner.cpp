@@ -287,10 +287,7 @@ base::Result<Ran> simulate(const CollectiveJob& job, const Lowered& low, bool fi
   const auto t1 = std::chrono::steady_clock::now();
   if (!rep) return rep.error();
   clock.finish();
-  if (rep->races_total > 0 && rep->firmware_errors.empty() && rep->device_errors.empty() &&
-      rep->deadlock.empty() && !rep->past_time_limit) {
-    return races_error(*rep);
-  }
+  if (rep->races_total > 0 && rep->ok_but_races()) return races_error(*rep);
   if (!rep->ok()) {
     std::string lines;
     for (const base::Error& e : report_failures(*rep)) {

@@ -116,12 +116,13 @@ struct RunReport {
   std::vector<DebugLine> debug;
   RunStats stats;
 
-  /// True if nothing failed: no firmware or device error, no deadlock, no race, and the run
-  /// finished inside the time limit.
-  [[nodiscard]] bool ok() const {
-    return firmware_errors.empty() && device_errors.empty() && deadlock.empty() &&
-           races_total == 0 && !past_time_limit;
+  /// True if nothing failed but, perhaps, races: no firmware or device error, no deadlock,
+  /// and the run finished inside the time limit.
+  [[nodiscard]] bool ok_but_races() const {
+    return firmware_errors.empty() && device_errors.empty() && deadlock.empty() && !past_time_limit;
   }
+  /// True if nothing failed: ok_but_races(), and no race.
+  [[nodiscard]] bool ok() const { return ok_but_races() && races_total == 0; }
   /// The final value of a changed semaphore, if it changed.
   [[nodiscard]] std::optional<std::uint32_t> changed(device::CoreId core, unsigned idx) const;
 };

@@ -375,6 +375,22 @@ TEST(Lower, IterationsPastTheWordLimitAreRefusedBeforeTheyAreEmitted) {
   static_assert(2396745ULL * 14 <= 33554432 && 2396746ULL * 14 > 33554432);  // the largest
 }
 
+/// The words of each of the `iterations` iterations of `low`, all cores together; empty (a
+/// failure added) if a program marks another number of iterations.
+std::vector<std::uint64_t> words_by_iteration(const Lowered& low, unsigned iterations) {
+  std::vector<std::uint64_t> words(iterations, 0);
+  for (const CoreProgram& p : low.programs) {
+    if (p.iteration_end.size() != iterations) {
+      ADD_FAILURE() << "core " << p.core << " marks " << p.iteration_end.size() << " iterations";
+      return {};
+    }
+    for (unsigned k = 0; k < iterations; ++k) {
+      words[k] += p.iteration_end[k] - (k == 0 ? 0 : p.iteration_end[k - 1]);
+    }
+  }
+  return words;
+}
+
 /// The words of each of 32 iterations of `r` on `c`, all cores together (by the 18th every
 /// core's window of legs is full, D30c, in the layouts tested, and later ones are alike).
 std::vector<std::uint64_t> iteration_words(const Geometry& g, const Communicator& c,
@@ -382,14 +398,8 @@ std::vector<std::uint64_t> iteration_words(const Geometry& g, const Communicator
   r.iterations = 32;
   auto low = lower(g, c, r);
   EXPECT_TRUE(low.ok()) << low.error().message;
-  std::vector<std::uint64_t> words(r.iterations, 0);
-  if (!low.ok()) return words;
-  for (const CoreProgram& p : low->programs) {
-    for (unsigned k = 0; k < r.iterations; ++k) {
-      words[k] += p.iteration_end[k] - (k == 0 ? 0 : p.iteration_end[k - 1]);
-    }
-  }
-  return words;
+  if (!low.ok()) return std::vector<std::uint64_t>(r.iterations, 0);
+  return words_by_iteration(*low, r.iterations);
 }
 
 /// Checks that check_request() refuses `r` on `c` exactly from the iteration whose words pass
@@ -569,13 +579,8 @@ TEST(Lower, TheCountingChecksSeeTheWordsAndBytesTheLoweringWrites) {
           ASSERT_EQ(low.ok(), fp.ok())
               << fmt::format("{} {} {}", op_name(op), algorithm_name(a), bytes);
           if (!low.ok()) continue;
-          std::vector<std::uint64_t> words(r.iterations, 0);  // by iteration, all cores
-          for (const CoreProgram& p : low->programs) {
-            ASSERT_EQ(p.iteration_end.size(), r.iterations);
-            for (unsigned k = 0; k < r.iterations; ++k) {
-              words[k] += p.iteration_end[k] - (k == 0 ? 0 : p.iteration_end[k - 1]);
-            }
-          }
+          const std::vector<std::uint64_t> words = words_by_iteration(*low, r.iterations);
+          ASSERT_EQ(words.size(), r.iterations);
           EXPECT_EQ(fp->words, *std::max_element(words.begin(), words.end()))
               << fmt::format("{} {} {}", op_name(op), algorithm_name(a), bytes);
           EXPECT_EQ(fp->sbuf_bytes, low->sbuf_bytes);
