@@ -3,6 +3,7 @@
 /// a Field's kind says how its bytes split into Parts (the scalars a text key names). The
 /// encoder, decoder, validator, printer, parser and `sbrdma info ops` all walk these tables.
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -116,8 +117,93 @@ struct Part {
 /// Most elements any Part has (TENSOR3D's step_elem[3] / num_elem[3]).
 inline constexpr std::uint8_t kMaxPartCount = 3;
 
+/// The part tables parts_of() returns (in the header, so that a lookup of a field known at
+/// compile time folds away: encoding a word is on the lowering's hot path).
+namespace detail {
+
+constexpr Part whole(PartType type, std::uint8_t bytes) {
+  return Part{"", type, 0, bytes, 1, 0, 0, nullptr};
+}
+
+inline constexpr std::array kU8Parts{whole(PartType::kUnsigned, 1)};
+inline constexpr std::array kU16Parts{whole(PartType::kUnsigned, 2)};
+inline constexpr std::array kU32Parts{whole(PartType::kUnsigned, 4)};
+inline constexpr std::array kEnum8Parts{whole(PartType::kEnum, 1)};
+inline constexpr std::array kAddr4Parts{whole(PartType::kAddr4, kAddr4Bytes)};
+inline constexpr std::array kOpaqueParts{whole(PartType::kBytes, 1)};
+
+// NEURON_ISA_TPB_EXT_COMPLETION_INFO, one byte, LSB first:
+//   bit  7   6   5   4   3   2          1          0
+//       [ rsvd1 ][ num_active_ports ][has_write][ rsvd0 ][has_read]
+// [HIGH] wiki-facts §1.5 (extended.h:22-28)
+inline constexpr std::array kCompletionInfoParts{
+    Part{"has_read", PartType::kUnsigned, 0, 1, 1, 0, 1, nullptr},
+    Part{"has_write", PartType::kUnsigned, 0, 1, 1, 2, 1, nullptr},
+    Part{"num_active_ports", PartType::kUnsigned, 0, 1, 1, 3, 3, nullptr},
+};
+
+// NEURON_ISA_TPB_DTYPE_PAIR: dtype_lo (src0) in bits 3:0, dtype_hi (src1) in bits 7:4.
+// [HIGH] tensor-tensor.md §2 (common.h)
+inline constexpr std::array kDtypePairParts{
+    Part{"dtype_lo", PartType::kEnum, 0, 1, 1, 0, 4, &kDtypeEnum},
+    Part{"dtype_hi", PartType::kEnum, 0, 1, 1, 4, 4, &kDtypeEnum},
+};
+
+// NEURON_ISA_TPB_TENSOR3D (16 B):
+//   +0        +4                  +10                 +16
+//   [start_addr][step_elem[3] int16][num_elem[3] uint16]
+// [HIGH] wiki-facts §1.10 (common.h:649)
+inline constexpr std::array kTensor3dParts{
+    Part{"start_addr", PartType::kAddr4, 0, kAddr4Bytes, 1, 0, 0, nullptr},
+    Part{"step_elem", PartType::kSigned, 4, 2, 3, 0, 0, nullptr},
+    Part{"num_elem", PartType::kUnsigned, 10, 2, 3, 0, 0, nullptr},
+};
+static_assert(kTensor3dParts[2].offset + 2 * kTensor3dParts[2].count == kTensor3dBytes);
+
+// NEURON_ISA_TPB_TENSOR2D (12 B):
+//   +0        +4                  +8                  +12
+//   [start_addr][step_elem[2] int16][num_elem[2] uint16]
+// [HIGH] ext-tensor-tensor-arith.md §2.1 (common.h:643)
+inline constexpr std::array kTensor2dParts{
+    Part{"start_addr", PartType::kAddr4, 0, kAddr4Bytes, 1, 0, 0, nullptr},
+    Part{"step_elem", PartType::kSigned, 4, 2, 2, 0, 0, nullptr},
+    Part{"num_elem", PartType::kUnsigned, 8, 2, 2, 0, 0, nullptr},
+};
+static_assert(kTensor2dParts[2].offset + 2 * kTensor2dParts[2].count == kTensor2dBytes);
+
+}  // namespace detail
+
 /// The Parts of a field of `kind`, in text order. Empty for kOpcode, kSubOpcode, kReserved.
-std::span<const Part> parts_of(Kind kind);
+constexpr std::span<const Part> parts_of(Kind kind) {
+  switch (kind) {
+    case Kind::kU8:
+      return detail::kU8Parts;
+    case Kind::kU16:
+      return detail::kU16Parts;
+    case Kind::kU32:
+    case Kind::kImmVal:
+      return detail::kU32Parts;
+    case Kind::kEnum8:
+      return detail::kEnum8Parts;
+    case Kind::kCompletionInfo:
+      return detail::kCompletionInfoParts;
+    case Kind::kDtypePair:
+      return detail::kDtypePairParts;
+    case Kind::kAddr4:
+      return detail::kAddr4Parts;
+    case Kind::kTensor2d:
+      return detail::kTensor2dParts;
+    case Kind::kTensor3d:
+      return detail::kTensor3dParts;
+    case Kind::kOpaque:
+      return detail::kOpaqueParts;
+    case Kind::kOpcode:
+    case Kind::kSubOpcode:
+    case Kind::kReserved:
+      return {};
+  }
+  return {};
+}
 
 /// An op-specific validity rule: appends a Problem per broken rule. Only called on words
 /// that decode (op known, reserved bits clear).

@@ -15,7 +15,7 @@ namespace {
 
 namespace f = fields;
 
-const Part& part(const Field& field, std::string_view name) {
+constexpr const Part& part(const Field& field, std::string_view name) {
   for (const Part& p : parts_of(field.kind)) {
     if (p.name == name) return p;
   }
@@ -23,12 +23,21 @@ const Part& part(const Field& field, std::string_view name) {
   return parts_of(field.kind)[0];
 }
 
-// Whole-field scalars (u8/u16/u32/enum/IMM_VAL/ADDR4 raw).
-void put(Word& w, const Field& field, std::int64_t v) {
-  write_value(w, field, part(field, ""), 0, v);
+/// Element `i` of part `name` of a field, resolved at compile time (a field named with
+/// f::at converts implicitly): encoding and decoding a word are then loads and stores at
+/// constant offsets.
+struct Slot {
+  consteval Slot(const Field& field, std::string_view name = "", unsigned i = 0)  // NOLINT
+      : at(elem_slot(field, part(field, name), i)) {}
+  ElemSlot at;
+};
+
+// Whole-field scalars (u8/u16/u32/enum/IMM_VAL/ADDR4 raw) and bit fields.
+void put(Word& w, Slot s, std::int64_t v) {
+  write_slot(w, s.at, v);
 }
-std::int64_t get(const Word& w, const Field& field) {
-  return read_value(w, field, part(field, ""));
+std::int64_t get(const Word& w, Slot s) {
+  return read_slot(w, s.at);
 }
 
 template <typename E>
@@ -54,19 +63,18 @@ void put_events(Word& w, const Events& e) {
   put(w, f::at(f::kEvents, "semaphore_value"), e.semaphore_value);
 }
 
+constexpr const Field& kCompletionInfo = f::at(f::kEnvelope, "completion_info");
+
 void put_completion(Word& w, const CompletionInfo& c) {
-  const Field& field = f::at(f::kEnvelope, "completion_info");
-  write_value(w, field, part(field, "has_read"), 0, c.has_read ? 1 : 0);
-  write_value(w, field, part(field, "has_write"), 0, c.has_write ? 1 : 0);
-  write_value(w, field, part(field, "num_active_ports"), 0, c.num_active_ports);
+  put(w, {kCompletionInfo, "has_read"}, c.has_read ? 1 : 0);
+  put(w, {kCompletionInfo, "has_write"}, c.has_write ? 1 : 0);
+  put(w, {kCompletionInfo, "num_active_ports"}, c.num_active_ports);
 }
 
 CompletionInfo get_completion(const Word& w) {
-  const Field& field = f::at(f::kEnvelope, "completion_info");
-  return CompletionInfo{
-      read_value(w, field, part(field, "has_read")) != 0,
-      read_value(w, field, part(field, "has_write")) != 0,
-      static_cast<std::uint8_t>(read_value(w, field, part(field, "num_active_ports")))};
+  return CompletionInfo{get(w, {kCompletionInfo, "has_read"}) != 0,
+                        get(w, {kCompletionInfo, "has_write"}) != 0,
+                        static_cast<std::uint8_t>(get(w, {kCompletionInfo, "num_active_ports"}))};
 }
 
 template <typename T>
@@ -90,8 +98,8 @@ T get_tensor(const Word& w, const Field& field) {
   return t;
 }
 
-Addr4 get_addr4(const Word& w, const Field& field) {
-  return Addr4::from_raw(static_cast<std::uint32_t>(get(w, field)));
+Addr4 get_addr4(const Word& w, Slot s) {
+  return Addr4::from_raw(static_cast<std::uint32_t>(get(w, s)));
 }
 
 Word blank(std::string_view mnemonic) {
@@ -240,9 +248,9 @@ Word encode(const ExtTensorTensorArith& v) {
   put_header(w, v.header);
   put_events(w, v.events);
   put_completion(w, v.completion_info);
-  const Field& pair = f::at(f::kExtendedTta, "in0_in1_dtype");
-  write_value(w, pair, part(pair, "dtype_lo"), 0, num(v.in0_in1_dtype.dtype_lo));
-  write_value(w, pair, part(pair, "dtype_hi"), 0, num(v.in0_in1_dtype.dtype_hi));
+  constexpr const Field& pair = f::at(f::kExtendedTta, "in0_in1_dtype");
+  put(w, {pair, "dtype_lo"}, num(v.in0_in1_dtype.dtype_lo));
+  put(w, {pair, "dtype_hi"}, num(v.in0_in1_dtype.dtype_hi));
   put(w, f::at(f::kExtendedTta, "out_dtype"), num(v.out_dtype));
   put(w, f::at(f::kExtendedTta, "op"), num(v.op));
   put_tensor(w, f::at(f::kExtendedTta, "src0_mem_pattern"), v.src0_mem_pattern);
@@ -257,9 +265,9 @@ base::Result<ExtTensorTensorArith> decode_ext_tensor_tensor_arith(const Word& w)
   v.header = decode_header(w);
   v.events = decode_events(w);
   v.completion_info = get_completion(w);
-  const Field& pair = f::at(f::kExtendedTta, "in0_in1_dtype");
-  v.in0_in1_dtype.dtype_lo = as<Dtype>(read_value(w, pair, part(pair, "dtype_lo")));
-  v.in0_in1_dtype.dtype_hi = as<Dtype>(read_value(w, pair, part(pair, "dtype_hi")));
+  constexpr const Field& pair = f::at(f::kExtendedTta, "in0_in1_dtype");
+  v.in0_in1_dtype.dtype_lo = as<Dtype>(get(w, {pair, "dtype_lo"}));
+  v.in0_in1_dtype.dtype_hi = as<Dtype>(get(w, {pair, "dtype_hi"}));
   v.out_dtype = as<Dtype>(get(w, f::at(f::kExtendedTta, "out_dtype")));
   v.op = as<AluOp>(get(w, f::at(f::kExtendedTta, "op")));
   v.src0_mem_pattern = get_tensor<Tensor2d>(w, f::at(f::kExtendedTta, "src0_mem_pattern"));
