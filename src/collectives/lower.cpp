@@ -4,7 +4,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <bit>
 #include <memory>
 
 #include "base/check.h"
@@ -292,23 +291,50 @@ struct Emitted {
   std::uint64_t largest = 0;
 };
 
+/// Follows iterations 1, 2, ... as they are emitted (iteration 0 is): the largest so far, and
+/// whether those emitted tell the words of the rest (Later::kWords's rule).
+class WordWatch {
+ public:
+  WordWatch(const Emitter& em, unsigned relays) : em_(em), relays_(relays), e_{1, em.words()} {}
+  /// Before iteration emitted().iterations is emitted.
+  void begin() {
+    at_start_ = em_.windows();
+    before_ = em_.words();
+  }
+  /// After it.
+  void end() {
+    e_.largest = std::max(e_.largest, em_.words() - before_);
+    steady_ = steady_ || (at_start_.full && em_.windows() == at_start_);
+    ++e_.iterations;
+  }
+  [[nodiscard]] const Emitted& emitted() const { return e_; }
+  /// Every relay slot is seen (relay_iterations()).
+  [[nodiscard]] bool relays_seen() const { return e_.iterations >= relays_; }
+  /// Those, and an iteration (1 or later) began with full windows and added no sender.
+  [[nodiscard]] bool settled() const { return relays_seen() && steady_; }
+
+ private:
+  const Emitter& em_;
+  unsigned relays_;
+  Emitted e_;
+  bool steady_ = false;
+  Emitter::Windows at_start_;
+  std::uint64_t before_ = 0;
+};
+
 /// Emits iterations 1, 2, ... of `p` (iteration 0 is emitted) as `later` says, stopping at
 /// the request's iterations, at whatever does not hold or past the word limit.
 Emitted emit_later_iterations(const Geometry& g, const Communicator& c, const LowerRequest& req,
                               Plan& p, Later later) {
-  Emitted e{1, p.em->words()};
-  const unsigned relays = relay_iterations(g, c, req);
-  bool steady = false;  // an iteration (1 or later) that began with full windows, added no sender
-  for (; e.iterations < req.iterations && holds(g, *p.em) && p.em->words() <= kMaxProgramWords;
-       ++e.iterations) {
-    if (e.iterations >= relays && (later == Later::kRelays || steady)) break;
-    const Emitter::Windows at_start = p.em->windows();
-    const std::uint64_t before = p.em->words();
-    emit_phases(p, e.iterations);
-    e.largest = std::max(e.largest, p.em->words() - before);
-    steady = steady || (at_start.full && p.em->windows() == at_start);
+  WordWatch w(*p.em, relay_iterations(g, c, req));
+  while (w.emitted().iterations < req.iterations && holds(g, *p.em) &&
+         p.em->words() <= kMaxProgramWords) {
+    if (later == Later::kRelays ? w.relays_seen() : w.settled()) break;
+    w.begin();
+    emit_phases(p, w.emitted().iterations);
+    w.end();
   }
-  return e;
+  return w.emitted();
 }
 
 /// fits(), and the relay slots fit too: only emission shows them, and a ring's rotating
@@ -525,18 +551,6 @@ base::Result<Checked> check_and_plan(const Geometry& g, const Communicator& c,
   return Checked{std::move(p), *alg, *count};
 }
 
-/// Refuses, once the first iteration is emitted, a request whose programs would pass
-/// kMaxProgramWords (later iterations are no smaller than the first).
-base::Status check_program_words(std::uint64_t first_iteration, unsigned iterations) {
-  if (first_iteration == 0 || iterations <= kMaxProgramWords / first_iteration) {
-    return base::ok_status();
-  }
-  return base::make_error(fmt::format(
-      "{} iterations (-n plus -w) of {} program words each: more than {} words in "
-      "all (at most {} iterations at this size)",
-      iterations, first_iteration, kMaxProgramWords, kMaxProgramWords / first_iteration));
-}
-
 /// Refuses, from the iterations check_request() emitted (`words` in all), a request whose
 /// programs would pass kMaxProgramWords, counting e.largest words for each iteration after
 /// those: where lower() would refuse it, or a little earlier where later iterations shrink.
@@ -571,22 +585,20 @@ base::Status check_emitted(const Geometry& g, const Communicator& c, const Lower
   return base::ok_status();
 }
 
-/// Emits iteration `it` of `p` (checked: `alg`); after the first, refuses what
-/// check_emitted() and check_program_words() refuse, before the other iterations are emitted.
+/// Emits iteration `it` of `p` (checked: `alg`): the first refuses what check_emitted()
+/// refuses, later ones programs past the word limit (lower() refuses those earlier as
+/// check_request() does, once the words are settled).
 base::Status emit_iteration(const Geometry& g, const Communicator& c, const LowerRequest& req,
                             Algorithm alg, Plan& p, unsigned it) {
   emit_phases(p, it);
-  if (it != 0) {
-    // Later iterations can be larger than the first (window waits, relay credits, a fence):
-    // the limit holds for what is emitted, whatever the first one promised.
-    if (p.em->words() <= kMaxProgramWords) return base::ok_status();
-    return base::make_error(fmt::format(
-        "{} iterations (-n plus -w): their programs pass {} words in all at iteration {} (at "
-        "most {} iterations at this size)",
-        req.iterations, kMaxProgramWords, it + 1, it));
-  }
-  SBRDMA_TRY(check_emitted(g, c, req, alg, *p.em));
-  return check_program_words(p.em->words(), req.iterations);
+  if (it == 0) return check_emitted(g, c, req, alg, *p.em);
+  // Later iterations can be larger than the first (window waits, relay credits, a fence):
+  // the limit holds for what is emitted, whatever the first one promised.
+  if (p.em->words() <= kMaxProgramWords) return base::ok_status();
+  return base::make_error(fmt::format(
+      "{} iterations (-n plus -w): their programs pass {} words in all at iteration {} (at "
+      "most {} iterations at this size)",
+      req.iterations, kMaxProgramWords, it + 1, it));
 }
 
 }  // namespace
@@ -610,8 +622,19 @@ base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const Lowe
   auto checked = check_and_plan(g, c, req, Emitter::Output::kPrograms);
   if (!checked) return checked.error();
   Plan& p = checked->plan;
-  for (unsigned it = 0; it < req.iterations; ++it) {
+  SBRDMA_TRY(emit_iteration(g, c, req, checked->algorithm, p, 0));
+  // The word limit as check_request() applies it, at the same iteration: a request it
+  // refuses fails here before the rest are emitted, with the same message.
+  WordWatch w(*p.em, relay_iterations(g, c, req));
+  bool words_checked = false;
+  for (unsigned it = 1; it < req.iterations; ++it) {
+    if (!words_checked && w.settled()) {
+      SBRDMA_TRY(check_later_words(p.em->words(), w.emitted(), req.iterations));
+      words_checked = true;
+    }
+    w.begin();
     SBRDMA_TRY(emit_iteration(g, c, req, checked->algorithm, p, it));
+    w.end();
   }
   SBRDMA_TRY(check_emitted(g, c, req, checked->algorithm, *p.em));
   Lowered out;

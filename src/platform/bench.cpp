@@ -359,8 +359,8 @@ base::Result<BenchResult> run_bench(const BenchOptions& o, const device::Topolog
     return job_of(o, topology, comm, o.sizes[k % o.sizes.size()], o.algorithms[k / o.sizes.size()]);
   };
   // Every size and algorithm is checked before any runs: a sweep whose last size does not fit
-  // fails at once, not after the sizes before it have run. (A single row fails first anyway:
-  // it is not planned twice.)
+  // fails at once, not after the sizes before it have run. (A single row is not planned
+  // twice: its lowering refuses what the check would, as early.)
   // The error names the first row that cannot run; where a shorter sweep would run whole
   // (every algorithm's sizes up to some -e pass), it says which -e. The checks also give each
   // row's memory estimate, for rows that run at once (D48).

@@ -628,7 +628,13 @@ expect_err "error: -n 4294967295 and -w 1: more than 4294967295 iterations in al
 expect_err "error: -d: unknown data type 'foo'"
 expect_err_lines 2
 check bench_iterations_too_many 1 - -- bench allr -r 2 -b 1K -n 4294967295 -w 0 --timing-only
-expect_err "4294967295 iterations (-n plus -w) of 14 program words each: more than 33554432 words in all (at most 2396745 iterations at this size)"
+expect_err "4294967295 iterations (-n plus -w): their programs would pass 33554432 words in all at iteration 1677724, up to 20 words an iteration (at most 1677723 iterations at this size)"
+expect_err_lines 1
+if [[ -s "$(work)/out" ]]; then _fail "a table came before the refusal"; else pass=$((pass + 1)); fi
+# A single size is refused as a sweep's is, counted by its largest iteration and at once
+# (it was counted by its first, 248 words, let through and refused 2 GB of words later).
+CHECK_SECONDS=60 check bench_single_size_words 1 - -- bench allr -r 8 -b 1K -n 100000 -w 0 --timing-only
+expect_err "error: 1024 B (auto): 100000 iterations (-n plus -w): their programs would pass 33554432 words in all at iteration 92693, up to 362 words an iteration (at most 92692 iterations at this size)"
 expect_err_lines 1
 if [[ -s "$(work)/out" ]]; then _fail "a table came before the refusal"; else pass=$((pass + 1)); fi
 # A sweep whose later size passes the word limit is refused before its first size runs
