@@ -47,14 +47,21 @@ std::string_view first_code_points(std::string_view s, std::size_t n) {
 }
 
 /// "<head><name><tail>", the name cut with an ellipsis so that the whole has at most
-/// kTitleChars characters (a topology's name may have 100 bytes).
+/// kTitleChars characters (a topology's name may have 100 bytes). The cut comes after the
+/// last blank that fits, so that a parameter's value is whole or absent (`with
+/// q7_desc_gen_cost=100000…` read as another value); a name without one is cut anywhere.
 std::string fitted_title(std::string_view head, std::string_view name, std::string_view tail) {
   const std::size_t fixed = code_points(head) + code_points(tail);
   std::string out(head);
   if (fixed + code_points(name) <= kTitleChars) {
     out += name;
   } else {
-    out += first_code_points(name, kTitleChars > fixed + 1 ? kTitleChars - fixed - 1 : 1);
+    std::string_view kept =
+        first_code_points(name, kTitleChars > fixed + 1 ? kTitleChars - fixed - 1 : 1);
+    if (const std::size_t blank = kept.rfind(' '); blank != std::string_view::npos) {
+      kept = kept.substr(0, blank + 1);
+    }
+    out += kept;
     out += "\u2026";
   }
   out += tail;

@@ -30,9 +30,9 @@ else _fail "nogen_out.json does not name the topology file and both sets of para
 if grep -q '^  "topology_file": null,$' "$(work)/noparams.json" && grep -q '^  "topology_file_params": {},$' "$(work)/noparams.json"; then
   pass=$((pass + 1))
 else _fail "noparams.json: a built-in has no topology file"; fi
-# The plot's title cuts the name and its note together, the name first.
+# The plot's title cuts the name and its note together, the name first, after a blank.
 check params_file_plot 0 - -- bench sendrecv -r 2 -b 1K -e 2K --timing-only --topology nogen.json --plot nogen.svg
-if grep -q '>sbrdma bench sendrecv: 2 ranks x 1 group on trn2 (topology file nogen.json, w…, fp32<' "$(work)/nogen.svg"; then
+if grep -q '>sbrdma bench sendrecv: 2 ranks x 1 group on trn2 (topology file nogen.json, …, fp32<' "$(work)/nogen.svg"; then
   pass=$((pass + 1))
 else _fail "the plot title does not name the topology file"; fi
 printf '.core 0\nrdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0x1 free_dim_bytes=64\nrdma_desc_start\n' >"$(work)/one.s"

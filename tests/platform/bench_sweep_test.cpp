@@ -819,6 +819,11 @@ TEST(BenchSweep, ThePlotKeepsItsTextApartAndInside) {
   svg = format_plot(o, r);
   EXPECT_EQ(chars(title()), 84) << title();
   EXPECT_TRUE(title().ends_with("\u00e9\u2026, fp32 sum")) << title();
+  // With blanks (a parameter's note), after the last blank that fits: a value is whole or
+  // absent ("cost=100000…" read as another value).
+  o.topology_name = "trn2 with q7_desc_gen_cost=1000000000000000000000000000000000000000000";
+  svg = format_plot(o, r);
+  EXPECT_EQ(title(), "sbrdma bench allr: 8 ranks x 1 group on trn2 with \u2026, fp32 sum");
   o.topology_name = "trn2";
   svg = format_plot(o, r);
   EXPECT_EQ(title(), "sbrdma bench allr: 8 ranks x 1 group on trn2, fp32 sum");
