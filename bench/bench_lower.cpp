@@ -77,6 +77,36 @@ void BM_RefusalSearch(benchmark::State& state) {
 }
 BENCHMARK(BM_RefusalSearch)->Unit(benchmark::kMillisecond)->Iterations(3);
 
+// lower() of a long run: `bench allr -r 8 -b 1K -n 5000` on trn2 (mesh), about 1.8 million
+// words. A large -n spends its first seconds here, before the first simulated event.
+void BM_LowerManyIterations(benchmark::State& state) {
+  auto topology = sbrdma::device::builtin_topology("trn2");
+  if (!topology) throw std::runtime_error(topology.error().message);
+  const Geometry g = sbrdma::platform::geometry_of(*topology);
+  auto comm = sbrdma::collectives::default_communicator(g, 8);
+  if (!comm) throw std::runtime_error(comm.error().message);
+  LowerRequest req;
+  req.bytes = 1024;
+  req.algorithm = Algorithm::kMesh;
+  req.iterations = static_cast<unsigned>(state.range(0));
+  std::size_t words = 0;
+  for (auto _ : state) {
+    auto low = sbrdma::collectives::lower(g, *comm, req);
+    if (!low) {
+      state.SkipWithError("the request does not lower");
+      return;
+    }
+    words = 0;
+    for (const auto& p : low->programs) words += p.words.size();
+    benchmark::DoNotOptimize(low->programs.data());
+  }
+  state.counters["words"] = static_cast<double>(words);
+  state.counters["words_per_s"] =
+      benchmark::Counter(static_cast<double>(words) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_LowerManyIterations)->Arg(5000)->Unit(benchmark::kMillisecond)->Iterations(5);
+
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -417,6 +417,17 @@ std::uint64_t Emitter::words() const {
   return n;
 }
 
+void Emitter::reserve_iterations(std::uint64_t more) {
+  if (!keep_) return;
+  for (CoreBook& b : books_) {
+    const std::vector<std::size_t>& ends = b.prog.iteration_end;
+    if (!b.touched || ends.size() < 2) continue;
+    const std::uint64_t after_first = ends.back() - ends.front();
+    const std::uint64_t per = (after_first + ends.size() - 2) / (ends.size() - 1);  // rounded up
+    b.prog.words.reserve(b.prog.words.size() + per * more);
+  }
+}
+
 std::vector<CoreProgram> Emitter::take_programs() {
   SBRDMA_CHECK_MSG(keep_, "take_programs: this emitter only counts words");
   flush_relays();

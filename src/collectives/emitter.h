@@ -167,6 +167,9 @@ class Emitter {
   [[nodiscard]] Windows windows() const;
   /// Words emitted so far, all programs together.
   [[nodiscard]] std::uint64_t words() const;
+  /// Makes room in each program for `more` iterations like the ones after its first (their
+  /// mean), so that a long run's programs grow without copying. No-op with kCountOnly.
+  void reserve_iterations(std::uint64_t more);
   /// The programs of every core that has words, by core id. Flushes relays first. Not with
   /// Output::kCountOnly.
   std::vector<CoreProgram> take_programs();

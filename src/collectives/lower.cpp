@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <bit>
 #include <memory>
 
 #include "base/check.h"
@@ -628,9 +629,14 @@ base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const Lowe
   WordWatch w(*p.em, relay_iterations(g, c, req));
   bool words_checked = false;
   for (unsigned it = 1; it < req.iterations; ++it) {
+    // Room for the rest once they are known to fit the limit, then again at each power of
+    // two: a program that outgrows its room is copied once per doubling at most.
     if (!words_checked && w.settled()) {
       SBRDMA_TRY(check_later_words(p.em->words(), w.emitted(), req.iterations));
       words_checked = true;
+      p.em->reserve_iterations(req.iterations - it);
+    } else if (words_checked && std::has_single_bit(it)) {
+      p.em->reserve_iterations(req.iterations - it);
     }
     w.begin();
     SBRDMA_TRY(emit_iteration(g, c, req, checked->algorithm, p, it));
