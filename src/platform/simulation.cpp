@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <deque>
 #include <set>
+#include <utility>
 
 #include "base/bits.h"
 #include "isa/op_table.h"
@@ -307,6 +308,23 @@ base::Status Simulation::load_program(device::CoreId core, std::span<const isa::
   }
   s.words.insert(s.words.end(), words.begin(), words.end());
   return base::ok_status();
+}
+
+base::Status Simulation::load_program(device::CoreId core, std::vector<isa::Word>&& words) {
+  if (!ran_ && core < topology().num_cores()) {
+    CoreSlot& s = slot(core);
+    if (s.words.empty() && s.locs.empty()) {
+      s.words = std::move(words);
+      return base::ok_status();
+    }
+  }
+  return load_program(core, std::span<const isa::Word>(words));  // appended, or its error
+}
+
+std::vector<isa::Word> Simulation::take_program(device::CoreId core) {
+  SBRDMA_CHECK_MSG(ran_, "take_program: the simulation has not run");
+  if (core >= slots_.size() || !slots_[core]) return {};
+  return std::exchange(slots_[core]->words, {});
 }
 
 base::Status Simulation::check_region(const SbufRegion& r) const {

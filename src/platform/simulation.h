@@ -106,6 +106,13 @@ class Simulation {
   /// source lines for reports. Errors: no such core, a run already happened, length mismatch.
   base::Status load_program(device::CoreId core, std::span<const isa::Word> words,
                             std::span<const base::SourceLoc> locs = {});
+  /// load_program() of words the caller gives up: moved in, not copied, when the core has no
+  /// words yet (a collective's programs: a gigabyte at a large -n). take_program() gives
+  /// them back.
+  base::Status load_program(device::CoreId core, std::vector<isa::Word>&& words);
+  /// The words loaded on `core`, moved out (empty if none). Contract: run() has happened and
+  /// nothing more reads them: the trace (trace_json()) of a traced run does.
+  std::vector<isa::Word> take_program(device::CoreId core);
 
   /// Errors unless `r` names an existing core and lies inside its partitions' active bytes.
   [[nodiscard]] base::Status check_region(const SbufRegion& r) const;

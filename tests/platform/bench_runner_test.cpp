@@ -286,6 +286,29 @@ TEST(BenchRunner, TheCheckAndTraceRunsUseTheTimedRunsAlgorithm) {
   EXPECT_TRUE(r.trace_json == ring.trace_json) << "the trace is not ring's one iteration";
 }
 
+TEST(BenchRunner, TheResultKeepsTheTimedRunsWordsWhichTheRunBorrowed) {
+  // The timed run borrows the programs' words (moved into the simulation, not copied) and
+  // gives them back: the result's programs are lower()'s, word for word, with a check run
+  // and a trace run after it or without them.
+  const Machine s = on("trn2", 4);
+  CollectiveJob j = job(s, Op::kAllReduce, Algorithm::kRing, DataType::kFp32, 4096);
+  j.request.iterations = 3;
+  auto low = collectives::lower(geometry_of(s.topo), s.comm, j.request);
+  ASSERT_TRUE(low.ok()) << low.error().message;
+  for (const bool trace : {false, true}) {
+    j.trace = trace;
+    auto r = run_collective(j);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_TRUE(r->check_run);  // an in-place sum is checked on a run of its own
+    ASSERT_EQ(r->programs.size(), low->programs.size());
+    for (std::size_t k = 0; k < low->programs.size(); ++k) {
+      EXPECT_EQ(r->programs[k].core, low->programs[k].core);
+      EXPECT_TRUE(r->programs[k].words == low->programs[k].words) << "core " << k;
+      EXPECT_FALSE(r->programs[k].words.empty());
+    }
+  }
+}
+
 TEST(BenchRunner, TimingOnlyMovesNoBytesAndRefusesACheck) {
   const Machine s = on("trn2", 4);
   CollectiveJob j = job(s, Op::kAllGather, Algorithm::kRing, DataType::kFp32, 1 << 16);

@@ -477,6 +477,58 @@ TEST(Transport, OriginsAreKeptOnlyWhenAsked) {
   EXPECT_EQ(ends[0], ends[1]);
 }
 
+TEST(Transport, WordsMovedInRunAsCopiedOnesAndComeBackWhole) {
+  // load_program() of a vector the caller gives up moves it in (its buffer, not a copy);
+  // take_program() gives it back after the run. A load on a core that has words appends.
+  const std::string text =
+      ".core 0\nrdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0x1 "
+      "free_dim_bytes=64\nrdma_desc_start\n";
+  auto topo = load_topology("trn2");
+  ASSERT_TRUE(topo.ok());
+  ProgramParse parsed = parse_program(text, "t.s", *topo, soc::cayman_profile());
+  ASSERT_TRUE(parsed.ok());
+  const std::vector<isa::Word>& words = parsed.program.cores[0].words;
+  ASSERT_EQ(words.size(), 2U);
+  enum class Load { kCopied, kMoved, kAppended };
+  const auto run = [&](Load how) {
+    auto sim = Simulation::create(*topo, SimOptions{});
+    EXPECT_TRUE(sim.ok());
+    std::vector<isa::Word> mine(words);
+    const isa::Word* buffer = mine.data();
+    switch (how) {
+      case Load::kCopied:
+        EXPECT_TRUE((*sim)->load_program(0, words).ok());
+        break;
+      case Load::kMoved:
+        EXPECT_TRUE((*sim)->load_program(0, std::move(mine)).ok());
+        break;
+      case Load::kAppended:
+        EXPECT_TRUE((*sim)->load_program(0, std::span(words).first(1)).ok());
+        EXPECT_TRUE((*sim)->load_program(0, std::vector<isa::Word>{words[1]}).ok());
+        break;
+    }
+    auto r = (*sim)->run();
+    EXPECT_TRUE(r.ok() && r->ok());
+    const std::vector<isa::Word> back = (*sim)->take_program(0);
+    EXPECT_TRUE(back == words);
+    if (how == Load::kMoved) {
+      EXPECT_EQ(back.data(), buffer);  // the same buffer throughout
+    }
+    EXPECT_TRUE((*sim)->take_program(0).empty());             // taken
+    EXPECT_TRUE((*sim)->take_program(1).empty());             // never loaded
+    return r.ok() ? r->end_time : base::Tick{};
+  };
+  const base::Tick copied = run(Load::kCopied);
+  EXPECT_GT(copied.ps, 0U);
+  EXPECT_EQ(run(Load::kMoved), copied);
+  EXPECT_EQ(run(Load::kAppended), copied);
+  // After a run nothing loads, moved or not.
+  auto sim = Simulation::create(*topo, SimOptions{});
+  ASSERT_TRUE(sim.ok());
+  ASSERT_TRUE((*sim)->run().ok());
+  EXPECT_FALSE((*sim)->load_program(0, std::vector<isa::Word>(words)).ok());
+}
+
 TEST(Transport, DeviceErrorsFromDifferentWordsAreToldApart) {
   // Alike but for the engine: folded only when one word wrote them all, at one ring slot.
   RunReport r;
