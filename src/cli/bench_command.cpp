@@ -39,9 +39,11 @@ struct BenchArgs {
   std::string warmups = "1";
   std::string dtype = "fp32";
   std::string op = "sum";
+  bool op_given = false;  ///< -o given (even as sum: noted where it has no effect)
   std::string check;
   bool check_given = false;  ///< -c given, with or without a value (bare: random)
   std::string seed = "0";
+  bool seed_given = false;  ///< --seed given (even as 0)
   std::string tie_seed = "0";
   bool show_algorithm = false;
   bool breakdown = false;
@@ -412,7 +414,7 @@ base::Result<collectives::Communicator> data_parallel_groups(const collectives::
 /// script that passes them to every collective still runs).
 std::vector<std::string> unused_flags(const BenchArgs& a, const platform::BenchOptions& o) {
   std::vector<std::string> out;
-  if (o.reduce != collectives::ReduceOp::kSum && !collectives::is_reduction(o.op)) {
+  if (a.op_given && !collectives::is_reduction(o.op)) {
     out.push_back(fmt::format("-o {}: {} reduces nothing, so -o has no effect",
                               collectives::reduce_op_name(o.reduce), collectives::op_name(o.op)));
   }
@@ -421,12 +423,12 @@ std::vector<std::string> unused_flags(const BenchArgs& a, const platform::BenchO
         fmt::format("--trace-ranks {}: without --trace nothing is traced, so it has no effect",
                     base::printable_brief(a.trace_ranks)));
   }
-  if (o.seed != 0 && !o.check) {
+  if (a.seed_given && !o.check) {
     out.push_back(
         fmt::format("--seed {}: without -c no input data is filled, so the seed has no "
                     "effect",
                     base::printable_brief(a.seed)));
-  } else if (o.seed != 0 && o.check == collectives::DataFill::kAllOnes) {
+  } else if (a.seed_given && o.check == collectives::DataFill::kAllOnes) {
     out.push_back(
         fmt::format("--seed {}: -c all_ones fills every element with 1, so the seed has no effect",
                     base::printable_brief(a.seed)));
@@ -586,13 +588,13 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("-d,--datatype", a->dtype,
                   collectives::dtype_name_list() + " (also float32, bfloat16, float16)")
       ->capture_default_str();
-  cmd->add_option("-o,--op", a->op, "Reduction: sum, max, min")->capture_default_str();
+  auto* op = cmd->add_option("-o,--op", a->op, "Reduction: sum, max, min")->capture_default_str();
   auto* check =
       cmd->add_option("-c,--check", a->check, "Check the data: random (also a bare -c) or all_ones")
           ->expected(0, 1);
-  cmd->add_option("--seed", a->seed, "Seed of the random data (decimal or 0x-hex)")
-      ->type_name("UINT")
-      ->capture_default_str();
+  auto* seed = cmd->add_option("--seed", a->seed, "Seed of the random data (decimal or 0x-hex)")
+                   ->type_name("UINT")
+                   ->capture_default_str();
   cmd->add_option("--tie-seed", a->tie_seed,
                   "Run same-tick events in an order shuffled by this seed (0: as scheduled; "
                   "decimal or 0x-hex): the data must come out right in any order; times move "
@@ -675,8 +677,10 @@ void add_bench_command(CLI::App& app, Context& ctx) {
                                 "Refused: no hosts here (multi-node is not simulated)");
   cmd->add_option("--hosts-file", a->hosts_file, "Refused, as --hosts")->check(kNonEmpty);
   cmd->add_flag("--non-interactive", a->non_interactive, "Accepted: sbrdma never asks");
-  cmd->callback([a, check, hosts, jobs, trace_ranks, &ctx] {
+  cmd->callback([a, check, hosts, jobs, op, seed, trace_ranks, &ctx] {
     a->check_given = check->count() > 0;
+    a->op_given = op->count() > 0;
+    a->seed_given = seed->count() > 0;
     a->jobs_given = jobs->count() > 0;
     a->trace_ranks_given = trace_ranks->count() > 0;
     a->hosts_given = hosts->count() > 0;

@@ -608,6 +608,13 @@ expect_err "bench: note: --seed 0x10: without -c no input data is filled, so the
 expect_err_lines 2
 check bench_seed_with_check 0 - -- bench allr -r 2 -b 1K -n 1 --seed 0x10 -c
 expect_err_lines 1
+# Told whenever given, the default's value too (it was noted only past 0 and sum).
+check bench_default_seed_and_op_noted 0 - -- bench allg -r 2 -b 1K -n 1 --seed 0 -o sum
+expect_err "bench: note: -o sum: allg reduces nothing, so -o has no effect"
+expect_err "bench: note: --seed 0: without -c no input data is filled, so the seed has no effect"
+expect_err_lines 3
+check bench_default_seed_and_op_used 0 - -- bench allr -r 2 -b 1K -n 1 --seed 0 -o sum -c
+expect_err_lines 1
 # Nor does all_ones use it.
 check bench_seed_with_all_ones 0 - -- bench allg -r 2 -b 1K -n 1 --seed 5 -c all_ones
 expect_err "bench: note: --seed 5: -c all_ones fills every element with 1, so the seed has no effect"
