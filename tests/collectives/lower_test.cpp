@@ -488,6 +488,43 @@ TEST(Lower, CheckRequestCountsAFencedIterationAgainstTheWordLimit) {
   expect_word_limit_exact(g, first(4, g), req(Op::kAllGather, 4096, Algorithm::kRing));
 }
 
+TEST(Lower, ALongRunsProgramsHoldLittleMoreRoomThanTheirWords) {
+  // lower() reserves each program's room for the iterations left once the word limit is
+  // checked (Emitter::reserve_iterations), at the mean of its iterations after the first:
+  // the room stays within what the limit counted (the largest iteration, times the
+  // iterations), and close to the words, where growth by doubling could leave twice them.
+  const Geometry g = Geometry::of(soc::cayman_profile(), 1);
+  const Geometry g64 = Geometry::of(soc::cayman_profile(), 64);
+  struct Case {
+    const Geometry& g;
+    Communicator c;
+    LowerRequest r;
+  };
+  const std::vector<Case> cases = {
+      {g, first(8, g), req(Op::kAllReduce, 1024, Algorithm::kMesh)},
+      {g, first(8, g), req(Op::kAllReduce, 64 << 10, Algorithm::kRing)},
+      {g, first(8, g), req(Op::kReduceScatter, 4096, Algorithm::kRdh)},
+      {g, first(4, g), req(Op::kAllGather, 4096, Algorithm::kRing)},                  // fenced
+      {g64, Communicator{{{139, 197}}}, req(Op::kSendRecv, 1024, Algorithm::kAuto)},  // relayed
+  };
+  for (Case k : cases) {
+    k.r.iterations = 300;
+    const auto fp = check_request(k.g, k.c, k.r);
+    ASSERT_TRUE(fp.ok()) << fp.error().message;
+    const auto low = lower(k.g, k.c, k.r);
+    ASSERT_TRUE(low.ok()) << low.error().message;
+    std::uint64_t words = 0;
+    std::uint64_t room = 0;
+    for (const CoreProgram& p : low->programs) {
+      words += p.words.size();
+      room += p.words.capacity();
+    }
+    const std::string what = fmt::format("{} {} B", op_name(k.r.op), k.r.bytes);
+    EXPECT_LE(room, fp->words * k.r.iterations) << what;
+    EXPECT_LE(room, words + words / 20) << what << ": " << words << " words, room for " << room;
+  }
+}
+
 TEST(Lower, CheckRequestCountsIterationsWithFullWindowsAgainstTheWordLimit) {
   // A core's first legs wait for no earlier leg (its window of legs in flight fills first,
   // D30c): a 2-rank mesh all-gather's iterations take 6 words until the 16th, then 8. The
