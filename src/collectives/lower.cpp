@@ -552,9 +552,10 @@ base::Result<Checked> check_and_plan(const Geometry& g, const Communicator& c,
   return Checked{std::move(p), *alg, *count};
 }
 
-/// Refuses, from the iterations check_request() emitted (`words` in all), a request whose
-/// programs would pass kMaxProgramWords, counting e.largest words for each iteration after
-/// those: where lower() would refuse it, or a little earlier where later iterations shrink.
+/// Refuses, from the iterations emitted so far (`words` in all; check_request()'s, or lower()'s
+/// as they come), a request whose programs would pass kMaxProgramWords, counting e.largest
+/// words for each iteration after those: where the whole emission would pass it, or a little
+/// earlier where later iterations shrink.
 base::Status check_later_words(std::uint64_t words, const Emitted& e, unsigned iterations) {
   unsigned most = e.iterations;  // the iterations that fit
   if (words > kMaxProgramWords) {
@@ -586,22 +587,6 @@ base::Status check_emitted(const Geometry& g, const Communicator& c, const Lower
   return base::ok_status();
 }
 
-/// Emits iteration `it` of `p` (checked: `alg`): the first refuses what check_emitted()
-/// refuses, later ones programs past the word limit (lower() refuses those earlier as
-/// check_request() does, once the words are settled).
-base::Status emit_iteration(const Geometry& g, const Communicator& c, const LowerRequest& req,
-                            Algorithm alg, Plan& p, unsigned it) {
-  emit_phases(p, it);
-  if (it == 0) return check_emitted(g, c, req, alg, *p.em);
-  // Later iterations can be larger than the first (window waits, relay credits, a fence):
-  // the limit holds for what is emitted, whatever the first one promised.
-  if (p.em->words() <= kMaxProgramWords) return base::ok_status();
-  return base::make_error(fmt::format(
-      "{} iterations (-n plus -w): their programs pass {} words in all at iteration {} (at "
-      "most {} iterations at this size)",
-      req.iterations, kMaxProgramWords, it + 1, it));
-}
-
 }  // namespace
 
 base::Result<Footprint> check_request(const Geometry& g, const Communicator& c,
@@ -623,14 +608,18 @@ base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const Lowe
   auto checked = check_and_plan(g, c, req, Emitter::Output::kPrograms);
   if (!checked) return checked.error();
   Plan& p = checked->plan;
-  SBRDMA_TRY(emit_iteration(g, c, req, checked->algorithm, p, 0));
-  // The word limit as check_request() applies it, at the same iteration: a request it
-  // refuses fails here before the rest are emitted, with the same message.
+  emit_phases(p, 0);
+  SBRDMA_TRY(check_emitted(g, c, req, checked->algorithm, *p.em));
+  // The rest stop where check_request()'s emission would (what does not hold, the word
+  // limit), and once the words are settled they are checked as it checks them: a request it
+  // refuses fails here, before the rest are emitted, with the same message.
   WordWatch w(*p.em, relay_iterations(g, c, req));
   bool words_checked = false;
-  for (unsigned it = 1; it < req.iterations; ++it) {
+  while (w.emitted().iterations < req.iterations && holds(g, *p.em) &&
+         p.em->words() <= kMaxProgramWords) {
     // Room for the rest once they are known to fit the limit, then again at each power of
     // two: a program that outgrows its room is copied once per doubling at most.
+    const unsigned it = w.emitted().iterations;
     if (!words_checked && w.settled()) {
       SBRDMA_TRY(check_later_words(p.em->words(), w.emitted(), req.iterations));
       words_checked = true;
@@ -639,10 +628,12 @@ base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const Lowe
       p.em->reserve_iterations(req.iterations - it);
     }
     w.begin();
-    SBRDMA_TRY(emit_iteration(g, c, req, checked->algorithm, p, it));
+    emit_phases(p, it);
     w.end();
   }
   SBRDMA_TRY(check_emitted(g, c, req, checked->algorithm, *p.em));
+  // Past the limit before the words settled, or after (a later iteration larger than those).
+  SBRDMA_TRY(check_later_words(p.em->words(), w.emitted(), req.iterations));
   Lowered out;
   out.algorithm = checked->algorithm;
   out.count = checked->count;
