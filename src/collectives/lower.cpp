@@ -610,6 +610,13 @@ base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const Lowe
   Plan& p = checked->plan;
   emit_phases(p, 0);
   SBRDMA_TRY(check_emitted(g, c, req, checked->algorithm, *p.em));
+  // Near the word limit (a quarter of it at the first iteration's size: later ones can take
+  // more, relay credits and fences), the count-only check first. A request the loop below
+  // would refuse only after storing up to 2^25 words (before its words settle, a relayed
+  // group's after up to ranks + 1 iterations) is refused at once, with the same message.
+  if (p.em->words() > kMaxProgramWords / 4 / req.iterations) {
+    if (auto fp = check_request(g, c, req); !fp) return fp.error();
+  }
   // The rest stop where check_request()'s emission would (what does not hold, the word
   // limit), and once the words are settled they are checked as it checks them: a request it
   // refuses fails here, before the rest are emitted, with the same message.

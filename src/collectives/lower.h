@@ -82,9 +82,9 @@ base::Result<Algorithm> resolve_algorithm(const Geometry& g, const Communicator&
 
 /// Lowers `req` on `c`. Errors: bad size, pairs check_src_target_pairs refuses, an algorithm
 /// that does not apply, a size whose buffers and scratch do not fit a partition (saying how
-/// much fits), semaphores exhausted, relay slots that do not fit, programs past 2^25 words
-/// (-n plus -w iterations of the first one's words, refused before the second is emitted; then
-/// the words emitted, checked after each iteration).
+/// much fits), semaphores exhausted, relay slots that do not fit, programs past 2^25 words.
+/// Every refusal is check_request()'s, word for word; one near the word limit is found by a
+/// count-only check_request() first, so it costs no stored words.
 base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const LowerRequest& req);
 
 /// The checks lower() runs, with the same errors, for a caller that wants to refuse a whole

@@ -644,6 +644,11 @@ CHECK_SECONDS=60 check bench_single_size_words 1 - -- bench allr -r 8 -b 1K -n 1
 expect_err "error: 1024 B (auto): 100000 iterations (-n plus -w): their programs would pass 33554432 words in all at iteration 92693, up to 362 words an iteration (at most 92692 iterations at this size)"
 expect_err_lines 1
 if [[ -s "$(work)/out" ]]; then _fail "a table came before the refusal"; else pass=$((pass + 1)); fi
+# One that passes the limit before its words settle (512 relayed ranks: up to 513 iterations)
+# too, by the count-only check, without storing 2^25 words first (2.3 GB and 7 s, as it did).
+CHECK_SECONDS=120 check bench_single_size_words_unsettled 1 - -- bench allr -r 512 --topology trn2u --algorithm ring -b 1M -n 100 -w 0 --timing-only
+expect_err "error: 1048576 B (ring): 100 iterations (-n plus -w): their programs would pass 33554432 words in all at iteration 10, up to 3630080 words an iteration (at most 9 iterations at this size)"
+expect_err_lines 1
 # A sweep whose later size passes the word limit is refused before its first size runs
 # (its largest iteration: 1K takes 362 words, 64K 416, once every core's window of legs is
 # full; 90000 iterations fit the first, not the second).
