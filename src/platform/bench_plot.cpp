@@ -58,8 +58,10 @@ std::string fitted_title(std::string_view head, std::string_view name, std::stri
   } else {
     std::string_view kept =
         first_code_points(name, kTitleChars > fixed + 1 ? kTitleChars - fixed - 1 : 1);
-    if (const std::size_t blank = kept.rfind(' '); blank != std::string_view::npos) {
-      kept = kept.substr(0, blank + 1);
+    const char next = name[kept.size()];  // the first character cut (the name is longer)
+    if (const std::size_t blank = kept.rfind(' ');
+        next != ' ' && next != ',' && blank != std::string_view::npos) {
+      kept = kept.substr(0, blank + 1);  // a value cut short: all of it goes
     }
     out += kept;
     out += "\u2026";

@@ -824,6 +824,12 @@ TEST(BenchSweep, ThePlotKeepsItsTextApartAndInside) {
   o.topology_name = "trn2 with q7_desc_gen_cost=1000000000000000000000000000000000000000000";
   svg = format_plot(o, r);
   EXPECT_EQ(title(), "sbrdma bench allr: 8 ranks x 1 group on trn2 with \u2026, fp32 sum");
+  // A value the cut ends right after stays: the next character is a separator.
+  o.topology_name = "trn2 with q7_desc_gen_cost=100000, c2c_latency=400, d2d_latency=123456, x=9";
+  svg = format_plot(o, r);
+  EXPECT_EQ(title(),
+            "sbrdma bench allr: 8 ranks x 1 group on trn2 with q7_desc_gen_cost=100000\u2026, "
+            "fp32 sum");
   o.topology_name = "trn2";
   svg = format_plot(o, r);
   EXPECT_EQ(title(), "sbrdma bench allr: 8 ranks x 1 group on trn2, fp32 sum");
