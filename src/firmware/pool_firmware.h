@@ -15,6 +15,7 @@
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "base/coro.h"
@@ -48,6 +49,9 @@ class PoolFirmware {
   /// the _COMPLETE update; the _READ update fires once the op's reads are done (see
   /// reads_done). [CHOICE D11, D23]
   base::Task<void> run(std::vector<isa::Word> program);
+  /// run() over words the caller keeps, unchanged, until the task is done or destroyed (a
+  /// Simulation's programs: a gigabyte at a large -n, not copied into the task).
+  base::Task<void> run_words(std::span<const isa::Word> program);
 
   /// rdma_desc_gen (ExtendedInst 8): RX builds the S2M rings, TX the M2S rings. [CHOICE D22a]
   base::Task<base::Status> rdma_desc_gen(isa::RdmaDescGen g);

@@ -122,6 +122,10 @@ base::Result<std::optional<UpdateAction>> update_action(UpdateMode m) {
 }  // namespace
 
 base::Task<void> PoolFirmware::run(std::vector<isa::Word> program) {
+  co_await run_words(program);  // the task owns `program` until then
+}
+
+base::Task<void> PoolFirmware::run_words(std::span<const isa::Word> program) {
   for (pc_ = 0; pc_ < program.size() && !halted(); ++pc_) {
     env_.word_started(pc_);
     if (auto st = co_await execute(program[pc_]); !st) {

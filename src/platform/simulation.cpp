@@ -390,7 +390,7 @@ base::Result<RunReport> Simulation::run(sim::TraceSink* observer) {
   for (device::CoreId c = 0; c < slots_.size(); ++c) {
     if (!slots_[c]) continue;
     slots_[c]->pid =
-        kernel_->spawn(fmt::format("core{}.pool", c), slots_[c]->fw->run(slots_[c]->words));
+        kernel_->spawn(fmt::format("core{}.pool", c), slots_[c]->fw->run_words(slots_[c]->words));
   }
   // Errors are told to the observer from here on (by their index: none the boot flagged
   // comes from a word).
