@@ -285,8 +285,8 @@ enum class Later {
   kWords,
 };
 
-/// What emit_later_iterations() emitted: iterations 0 .. iterations - 1, the largest of them
-/// `largest` words.
+/// Iterations 0 .. iterations - 1 emitted, the largest of them `largest` words (WordWatch's
+/// count, which emit_later_iterations() returns).
 struct Emitted {
   unsigned iterations = 1;
   std::uint64_t largest = 0;
@@ -323,13 +323,20 @@ class WordWatch {
   std::uint64_t before_ = 0;
 };
 
-/// Emits iterations 1, 2, ... of `p` (iteration 0 is emitted) as `later` says, stopping at
-/// the request's iterations, at whatever does not hold or past the word limit.
+/// True if another iteration of `p` may be emitted: the request has more, and what is emitted
+/// holds and is within the word limit. check_request()'s emission and lower()'s both stop
+/// here, so that they refuse the same requests with the same words.
+bool more_to_emit(const Geometry& g, const LowerRequest& req, const Plan& p, const WordWatch& w) {
+  return w.emitted().iterations < req.iterations && holds(g, *p.em) &&
+         p.em->words() <= kMaxProgramWords;
+}
+
+/// Emits iterations 1, 2, ... of `p` (iteration 0 is emitted) as `later` says, stopping
+/// where more_to_emit() does.
 Emitted emit_later_iterations(const Geometry& g, const Communicator& c, const LowerRequest& req,
                               Plan& p, Later later) {
   WordWatch w(*p.em, relay_iterations(g, c, req));
-  while (w.emitted().iterations < req.iterations && holds(g, *p.em) &&
-         p.em->words() <= kMaxProgramWords) {
+  while (more_to_emit(g, req, p, w)) {
     if (later == Later::kRelays ? w.relays_seen() : w.settled()) break;
     w.begin();
     emit_phases(p, w.emitted().iterations);
@@ -622,8 +629,7 @@ base::Result<Lowered> lower(const Geometry& g, const Communicator& c, const Lowe
   // refuses fails here, before the rest are emitted, with the same message.
   WordWatch w(*p.em, relay_iterations(g, c, req));
   bool words_checked = false;
-  while (w.emitted().iterations < req.iterations && holds(g, *p.em) &&
-         p.em->words() <= kMaxProgramWords) {
+  while (more_to_emit(g, req, p, w)) {
     // Room for the rest once they are known to fit the limit, then again at each power of
     // two: a program that outgrows its room is copied once per doubling at most.
     const unsigned it = w.emitted().iterations;

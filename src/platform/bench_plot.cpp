@@ -49,7 +49,8 @@ std::string_view first_code_points(std::string_view s, std::size_t n) {
 /// "<head><name><tail>", the name cut with an ellipsis so that the whole has at most
 /// kTitleChars characters (a topology's name may have 100 bytes). The cut comes after the
 /// last blank that fits, so that a parameter's value is whole or absent (`with
-/// q7_desc_gen_cost=100000…` read as another value); a name without one is cut anywhere.
+/// q7_desc_gen_cost=100000…` read as another value), unless it falls right before a blank or
+/// a comma (what is kept ends whole); a name without a blank is cut anywhere.
 std::string fitted_title(std::string_view head, std::string_view name, std::string_view tail) {
   const std::size_t fixed = code_points(head) + code_points(tail);
   std::string out(head);
@@ -58,9 +59,9 @@ std::string fitted_title(std::string_view head, std::string_view name, std::stri
   } else {
     std::string_view kept =
         first_code_points(name, kTitleChars > fixed + 1 ? kTitleChars - fixed - 1 : 1);
-    const char next = name[kept.size()];  // the first character cut (the name is longer)
-    if (const std::size_t blank = kept.rfind(' ');
-        next != ' ' && next != ',' && blank != std::string_view::npos) {
+    const bool ends_whole =
+        kept.size() < name.size() && (name[kept.size()] == ' ' || name[kept.size()] == ',');
+    if (const std::size_t blank = kept.rfind(' '); !ends_whole && blank != std::string_view::npos) {
       kept = kept.substr(0, blank + 1);  // a value cut short: all of it goes
     }
     out += kept;
