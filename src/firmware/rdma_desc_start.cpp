@@ -140,7 +140,7 @@ base::Status PoolFirmware::write_triggers(const std::vector<Trigger>& triggers, 
                    static_cast<int>(t.n_desc)));
     }
     env_.bus().write32(*group, t.mask);       // who takes the broadcast  [CHOICE D22b]
-    env_.bus().write32(*doorbell, t.n_desc);  // tail += n_desc [23:0]    [CHOICE D8]
+    env_.bus().write32(*doorbell, t.n_desc);  // tail += n_desc [23:0]    [CHOICE D8, D41r]
   }
   return base::ok_status();
 }
