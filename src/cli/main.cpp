@@ -213,6 +213,17 @@ std::optional<std::string> missing_value_error(const CLI::App& app, int argc, ch
                " takes no value (give it to turn it on)";
       }
     }
+    // "--name=" carries no value: CLI11 would take the next word as it ("asm --output= a.s"
+    // wrote its output over a.s, read from standard input).
+    if (word.starts_with("--") && word.size() > 3 && word.back() == '=' &&
+        word.find('=') == word.size() - 1) {
+      const std::string bare(word.substr(0, word.size() - 1));
+      const CLI::Option* opt = scope.leaf->get_option_no_throw(bare);
+      if (opt != nullptr && opt->get_expected_min() >= 1) {
+        return help_name(scope.leaf, bare) + " needs a value ('" + sbrdma::base::printable(word) +
+               "' has none after the '=')";
+      }
+    }
     // "--name=value" and "-xVALUE" carry their value.
     if (option_taking_next(*scope.leaf, word) == nullptr) continue;
     const std::string name = help_name(scope.leaf, std::string(word));

@@ -197,6 +197,26 @@ expect_err "sbrdma: error: -e/--maxbytes needs a value (the next word, '--seed',
 check asm_value_missing 1 - -- asm twice.s -o --hex
 expect_err "sbrdma: error: -o/--output needs a value (the next word, '--hex', is an option)"
 expect_err "run 'sbrdma asm --help' for usage"
+# "--name=" gives no value: CLI11 alone took the next word as it, and "asm --output= FILE"
+# read standard input and wrote its words over FILE.
+cp "$(work)/twice.s" "$(work)/victim.s"
+check asm_empty_value_after_equals 1 - -- asm --output= victim.s
+expect_err "sbrdma: error: -o/--output needs a value ('--output=' has none after the '=')"
+expect_err "run 'sbrdma asm --help' for usage"
+expect_err_lines 2
+expect_out_file /dev/null
+if cmp -s "$(work)/twice.s" "$(work)/victim.s"; then pass=$((pass + 1)); else
+  _fail "asm --output= changed the file after it"; fi
+check decode_empty_value_after_equals 1 - -- decode desc --chip= 3 04000001000000000c18700228000000
+expect_err "sbrdma: error: --chip needs a value ('--chip=' has none after the '=')"
+check decode_empty_value_after_equals_at_end 1 - -- decode addr 0x0 --die=
+expect_err "sbrdma: error: --die needs a value ('--die=' has none after the '=')"
+expect_err_lines 2
+check bench_empty_value_after_equals 1 - -- bench allr --nworkers= 2
+expect_err "sbrdma: error: -r/--nworkers needs a value ('--nworkers=' has none after the '=')"
+# An option whose value is optional takes "--check=" as given bare.
+check bench_optional_value_after_equals 0 - -- bench allr -r 2 -b 1K -n 1 -w 0 --check=
+expect_out "random data checked"
 # Help where the value should be is help (CLI11 alone wrote asm's program to a file named
 # --help and exited 0, and bench called '--help' a bad size).
 check asm_help_as_value 0 - -- asm -o --help
