@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,37 @@ std::string printable(std::string_view s) {
     }
   }
   return out;
+}
+
+std::string shell_word(std::string_view s) {
+  constexpr std::size_t kMax = 4096;
+  if (s.size() > kMax) return printable_brief(s);
+  const auto plain = [](unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("_./:=@%+,-").find(static_cast<char>(c)) != std::string_view::npos;
+  };
+  const auto byte = [](char ch) { return static_cast<unsigned char>(ch); };
+  if (!s.empty() && std::all_of(s.begin(), s.end(), [&](char ch) { return plain(byte(ch)); })) {
+    return std::string(s);
+  }
+  std::string out;
+  if (std::all_of(s.begin(), s.end(), [&](char ch) { return is_printable(byte(ch)); })) {
+    out = "'";
+    for (const char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    return out + "'";
+  }
+  out = "$'";
+  for (const char ch : s) {
+    if (ch == '\\' || ch == '\'') {
+      out += '\\';
+      out += ch;
+    } else if (is_printable(byte(ch))) {
+      out += ch;
+    } else {
+      out += fmt::format("\\x{:02x}", unsigned{byte(ch)});
+    }
+  }
+  return out + "'";
 }
 
 std::string printable_brief(std::string_view s) {

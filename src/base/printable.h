@@ -16,6 +16,12 @@ std::string printable(std::string_view s);
 /// a 20 MB token echoed in a message leaves it one readable line.
 std::string printable_brief(std::string_view s);
 
+/// `s` as one shell word, for a command a message suggests: as it is when it holds only
+/// characters no shell treats specially, else in single quotes ('\'' for a quote), or where it
+/// holds bytes outside printable ASCII in bash's $'...' with \xNN escapes. A word over 4096
+/// bytes is no command to paste: it comes as printable_brief() gives it.
+std::string shell_word(std::string_view s);
+
 /// The RFC 6901 path of member `key` of the value at `path` ("" is the root), for errors: the
 /// key as printable_brief gives it, then with '~' and '/' escaped ("~0", "~1"), so a 10 MB key
 /// leaves the message one short line and a key holding '/' is not read as two.

@@ -109,7 +109,7 @@ std::string file_params_line(const platform::LoadedTopology& t) {
   if (t.file_params.empty()) return {};
   return fmt::format("{} sets {} (every parameter: sbrdma info params --profile {})\n",
                      base::printable_brief(t.file), platform::param_list(t.file_params),
-                     base::printable_brief(t.file));
+                     base::shell_word(t.file));
 }
 
 int run_info_topology(const std::string& name, const std::vector<std::string>& param_texts) {

@@ -108,7 +108,7 @@ base::Result<Viewpoint> viewpoint(const ViewArgs& a) {
 /// the output suggests.
 std::string viewpoint_flags(const ViewArgs& a, const Viewpoint& view) {
   std::string flags;
-  if (a.profile != ViewArgs{}.profile) flags += " --profile " + base::printable_brief(a.profile);
+  if (a.profile != ViewArgs{}.profile) flags += " --profile " + base::shell_word(a.profile);
   if (view.issuer.chip != 0) flags += fmt::format(" --chip {}", view.issuer.chip);
   if (view.issuer.die != 0) flags += fmt::format(" --die {}", view.issuer.die);
   return flags;

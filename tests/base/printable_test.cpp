@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,52 @@ TEST(Printable, EscapesEveryByteOutsidePrintableAscii) {
   EXPECT_EQ(printable("a\0b"s), "a\\x00b");  // a NUL no longer cuts the message short
   EXPECT_EQ(printable("\t\n\x7f"s), "\\x09\\x0a\\x7f");
   EXPECT_EQ(printable(" ~"), " ~");
+}
+
+/// What bash makes of `word`: the one argument it passes (printf %s prints it back).
+std::string as_bash_reads(const std::string& word) {
+  // popen's sh may be dash, which has no $'...': the line goes to bash as a quoted here-document
+  // (shell_word's words hold no newline).
+  const std::string cmd = "bash <<'SBRDMA_END'\nprintf %s " + word + "\nSBRDMA_END\n";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return "(popen failed)";
+  std::string out;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  pclose(p);
+  return out;
+}
+
+TEST(ShellWord, QuotesOnlyWhatAShellWouldReadOtherwise) {
+  EXPECT_EQ(shell_word("topo/trn2-x_1.json"), "topo/trn2-x_1.json");
+  EXPECT_EQ(shell_word("a=b,c:d@e%f+g"), "a=b,c:d@e%f+g");
+  EXPECT_EQ(shell_word(""), "''");
+  EXPECT_EQ(shell_word("my topo.json"), "'my topo.json'");
+  EXPECT_EQ(shell_word("it's"), "'it'\\''s'");
+  EXPECT_EQ(shell_word("a$(echo hi).json"), "'a$(echo hi).json'");
+  EXPECT_EQ(shell_word("p\x1b.s"s), "$'p\\x1b.s'");
+  EXPECT_EQ(shell_word("a\\b'\n"s), "$'a\\\\b\\'\\x0a'");
+  // Long names come whole (a path is often past printable_brief's 40 characters) up to 4096.
+  const std::string path = "/home/user/projects/cluster/topologies/" + std::string(100, 'x');
+  EXPECT_EQ(shell_word(path), path);
+  EXPECT_EQ(shell_word(std::string(5000, 'x')), printable_brief(std::string(5000, 'x')));
+}
+
+TEST(ShellWord, BashReadsBackTheSameBytes) {
+  std::vector<std::string> words = {"plain.json",
+                                    "my topo'x.json",
+                                    "a$(echo hi).json",
+                                    "`x` \"y\" \\ * ? ~ # ! & ; | < > ( ) { } [ ]",
+                                    "",
+                                    "p\x1b.s"s,
+                                    "tab\there",
+                                    "\xc3\xa9t\xc3\xa9\x01F"s};
+  std::string every;  // every byte but NUL, which no argument can hold
+  for (int c = 1; c < 256; ++c) every += static_cast<char>(c);
+  words.push_back(every);
+  for (const std::string& w : words) {
+    EXPECT_EQ(as_bash_reads(shell_word(w)), w) << printable(w) << " as " << shell_word(w);
+  }
 }
 
 TEST(Printable, BriefCutsAtFortyCharactersAndSaysSo) {

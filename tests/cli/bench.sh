@@ -234,6 +234,11 @@ if [[ -n $bench_us && $bench_us == "$run_us" ]]; then pass=$((pass + 1)); else
 if grep -q '`sbrdma run runme` with the bench'"'"'s --topology runs the folder'"'"'s coreN.s files' "$(work)/runme/core0.s"; then
   pass=$((pass + 1))
 else _fail "the dump's header does not say how to run it"; fi
+# A folder a shell would split is named in the header as one word.
+check bench_dump_folder_quoted 0 - -- bench allr -r 2 -b 1K -n 1 -w 0 --timing-only --dump-programs "run me"
+if grep -q "\`sbrdma run 'run me'\` with the bench" "$(work)/run me/core0.s"; then
+  pass=$((pass + 1))
+else _fail "the dump's header does not name its folder as one word"; fi
 # Dumped collectives run under --check-races (D49): an all-reduce of several iterations orders
 # every access; so do forwarding all-gathers, whose iterations are fenced (D49b): each core
 # credits the cores whose pieces it forwarded before they write them again. Their headers say

@@ -154,6 +154,9 @@ expect_out "dma_desc_cost               16  ns    [CHOICE D16] "
 check params_info_topology_file 0 - -- info topology slow.json --param c2c_latency=7
 expect_out "topology slow with c2c_latency=7: profile cayman"
 expect_out "slow.json sets c2c_latency=1234.568, q7_desc_gen_cost=10 (every parameter: sbrdma info params --profile slow.json)"
+cp "$(work)/slow.json" "$(work)/slow (copy).json"
+check params_info_topology_file_quoted 0 - -- info topology "slow (copy).json"
+expect_out "slow (copy).json sets c2c_latency=1234.568, q7_desc_gen_cost=10 (every parameter: sbrdma info params --profile 'slow (copy).json')"
 check params_info_params_file_kept 0 - -- info params --profile slow.json
 expect_out "timing parameters of topology slow.json (profile cayman; the file sets c2c_latency, q7_desc_gen_cost) (B/ns = GB/s)"
 expect_out "c2c_latency              1234.568  ns    topology file "

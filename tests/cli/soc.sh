@@ -158,6 +158,15 @@ expect_out "hits nothing (chip-relative address 0x1000)"
 # The 32-bit hint's commands keep the flags that change the answer.
 check addr_low_32_bits_flags 0 - -- decode addr 0x020a1038 --profile sunda --chip 5
 expect_out "(D22c): sbrdma decode addr 0x10020a1038 --profile sunda --chip 5"
+# ... and keep a topology file's name as one shell word: quoted where a shell would split or
+# expand it, whole however long (a cut name is no command to paste).
+printf '%s\n' '{"chips":1}' >"$(work)/my topo'x.json"
+check addr_low_32_bits_quoted_profile 0 - -- decode addr 0x020a1038 --profile "my topo'x.json"
+expect_out "(D22c): sbrdma decode addr 0x10020a1038 --profile 'my topo'\\''x.json'"
+long_topo=topology-files-for-the-cluster-of-the-west-wing.json
+printf '%s\n' '{"chips":1}' >"$(work)/$long_topo"
+check addr_low_32_bits_long_profile 0 - -- decode addr 0x020a1038 --profile "$long_topo"
+expect_out "(D22c): sbrdma decode addr 0x10020a1038 --profile $long_topo"
 # An S2M descriptor read without --s2m (no packet bits, word1 0): the output says which flag
 # reads it; an M2S one gets no such line.
 check desc_s2m_hint 0 - -- decode desc 00010001 00000000 00400000 30005800
