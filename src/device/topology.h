@@ -71,6 +71,12 @@ struct Link {
   Node b;
   Bandwidth bandwidth;  ///< per direction
   base::Tick latency;
+  /// Where the two came from: a chip-to-chip link built as a Z link takes c2c_z_bandwidth,
+  /// and a topology file's own bandwidth_gbps or latency_ns replaces the parameter's value
+  /// (what `--param` can change, platform::params_without_effect).
+  bool z = false;
+  bool own_bandwidth = false;
+  bool own_latency = false;
 };
 
 /// One link crossing on a route: `reverse` false means from `a` to `b`.

@@ -54,11 +54,13 @@ base::Status apply_overrides(Link& l, const std::optional<double>& gbps,
     auto bw = bandwidth_from_bytes_per_ns(*gbps);
     if (!bw.ok()) return at(path + "/bandwidth_gbps", bw.error().message);
     l.bandwidth = *bw;
+    l.own_bandwidth = true;
   }
   if (ns) {
     auto t = tick_from_ns(*ns);
     if (!t.ok()) return at(path + "/latency_ns", t.error().message);
     l.latency = *t;
+    l.own_latency = true;
   }
   return base::ok_status();
 }
@@ -161,6 +163,7 @@ class TopologyBuilder {
         add(LinkKind::kC2c, std::move(name), {NodeKind::kDie, t_.die_node(from.chip, from.die)},
             {NodeKind::kDie, t_.die_node(to.chip, to.die)}, z ? p.c2c_z_bandwidth : p.c2c_bandwidth,
             p.c2c_latency);
+    t_.links_[id].z = z;
     t_.c2c_[from.chip].push_back(id);
     t_.c2c_[to.chip].push_back(id);
     return id;

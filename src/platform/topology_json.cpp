@@ -449,34 +449,40 @@ Result<device::Topology> load_topology(std::string_view name_or_path,
 
 std::vector<std::string> params_without_effect(const device::Topology& topology,
                                                std::span<const device::ParamOverrideSpec> params) {
-  const device::TimingParams& tp = topology.params();
-  const auto links = topology.links();
-  const auto any = [&](device::LinkKind kind, auto&& takes) {
-    return std::any_of(links.begin(), links.end(),
-                       [&](const device::Link& l) { return l.kind == kind && takes(l); });
-  };
-  const bool chips = topology.num_chips() > 1;
+  // Judged by where each link's figures come from, not by their values: a link that sets its
+  // own equal to the parameter's new value still does not take it.
+  std::size_t c2c = 0;
+  std::size_t z = 0;
+  std::size_t plain_takes_bw = 0;  // not a Z link, and no bandwidth_gbps of its own
+  std::size_t z_takes_bw = 0;
+  std::size_t takes_latency = 0;
+  std::size_t d2d = 0;
+  for (const device::Link& l : topology.links()) {
+    if (l.kind == device::LinkKind::kD2d) ++d2d;
+    if (l.kind != device::LinkKind::kC2c) continue;
+    ++c2c;
+    z += l.z ? 1 : 0;
+    (l.z ? z_takes_bw : plain_takes_bw) += l.own_bandwidth ? 0 : 1;
+    takes_latency += l.own_latency ? 0 : 1;
+  }
   std::vector<std::string> out;
   for (const device::ParamOverrideSpec& p : params) {
     std::string why;
-    if (p.name == "c2c_bandwidth" || p.name == "c2c_z_bandwidth" || p.name == "c2c_latency") {
-      const bool taken =
-          p.name == "c2c_latency"
-              ? any(device::LinkKind::kC2c,
-                    [&](const device::Link& l) { return l.latency == tp.c2c_latency; })
-              : any(device::LinkKind::kC2c, [&](const device::Link& l) {
-                  return l.bandwidth ==
-                         (p.name == "c2c_bandwidth" ? tp.c2c_bandwidth : tp.c2c_z_bandwidth);
-                });
-      if (!chips) {
-        why = "it has one chip, and no chip-to-chip link";
-      } else if (!taken) {
-        why = p.name == "c2c_z_bandwidth"
-                  ? "no chip-to-chip link there takes it (none is a Z link, or each sets its own)"
-                  : "no chip-to-chip link there takes it (each sets its own)";
-      }
-    } else if ((p.name == "d2d_bandwidth" || p.name == "d2d_latency") &&
-               !any(device::LinkKind::kD2d, [](const device::Link&) { return true; })) {
+    const bool c2c_param =
+        p.name == "c2c_bandwidth" || p.name == "c2c_z_bandwidth" || p.name == "c2c_latency";
+    if (c2c_param && c2c == 0) {  // one chip: a file's chips are joined by links
+      why = "it has one chip, and no chip-to-chip link";
+    } else if (p.name == "c2c_bandwidth" && plain_takes_bw == 0) {
+      why = z == c2c ? "every chip-to-chip link there is a Z link (c2c_z_bandwidth)"
+            : z == 0 ? "each chip-to-chip link there sets its own bandwidth_gbps"
+                     : "each chip-to-chip link there is a Z link (c2c_z_bandwidth) or sets its "
+                       "own bandwidth_gbps";
+    } else if (p.name == "c2c_z_bandwidth" && z_takes_bw == 0) {
+      why = z == 0 ? "no chip-to-chip link there is a Z link"
+                   : "each Z link there sets its own bandwidth_gbps";
+    } else if (p.name == "c2c_latency" && takes_latency == 0) {
+      why = "each chip-to-chip link there sets its own latency_ns";
+    } else if ((p.name == "d2d_bandwidth" || p.name == "d2d_latency") && d2d == 0) {
       why = "its chips have one die, and no die-to-die link";
     }
     if (!why.empty()) {

@@ -409,8 +409,7 @@ TEST(TopologyJson, AParameterNoLinkTakesIsNamedWithWhy) {
   // trn2.48xlarge has no Z links; trn2u's links between instances are.
   EXPECT_EQ(notes("trn2.48xlarge", {P{"c2c_z_bandwidth", 3}, P{"c2c_latency", 7}}),
             (std::vector<std::string>{"c2c_z_bandwidth=3 changes nothing on trn2.48xlarge: no "
-                                      "chip-to-chip link there takes it (none is a Z link, or "
-                                      "each sets its own)"}));
+                                      "chip-to-chip link there is a Z link"}));
   EXPECT_TRUE(notes("trn2u", {P{"c2c_z_bandwidth", 3}, P{"d2d_latency", 1}}).empty());
   // A file whose every link sets its own bandwidth, but not its latency.
   auto spec = parse_topology_json(
@@ -421,8 +420,57 @@ TEST(TopologyJson, AParameterNoLinkTakesIsNamedWithWhy) {
   auto own = device::build_topology(*spec);
   ASSERT_TRUE(own.ok());
   EXPECT_EQ(params_without_effect(*own, spec->params),
-            (std::vector<std::string>{"c2c_bandwidth=1 changes nothing on own: no chip-to-chip "
-                                      "link there takes it (each sets its own)"}));
+            (std::vector<std::string>{"c2c_bandwidth=1 changes nothing on own: each "
+                                      "chip-to-chip link there sets its own bandwidth_gbps"}));
+  // Judged by where a link's figures come from, not by their values: a value equal to the
+  // link's own (5) or to a Z link's (128) is still noted, and a Z link is no reason for
+  // c2c_bandwidth's note to say "sets its own".
+  const auto file_notes = [](std::string_view json, std::vector<device::ParamOverrideSpec> ps) {
+    auto sp = parse_topology_json(json, "t.json");
+    EXPECT_TRUE(sp.ok()) << json;
+    if (!sp.ok()) return std::vector<std::string>{};
+    sp->params = ps;
+    auto t = device::build_topology(*sp);
+    EXPECT_TRUE(t.ok()) << json;
+    return t.ok() ? params_without_effect(*t, ps) : std::vector<std::string>{};
+  };
+  const std::string_view own5 =
+      R"({"name": "own", "chips": 2, "links": [{"from": 0, "to": 1, "bandwidth_gbps": 5}]})";
+  EXPECT_EQ(file_notes(own5, {P{"c2c_z_bandwidth", 5}}),
+            (std::vector<std::string>{"c2c_z_bandwidth=5 changes nothing on own: no "
+                                      "chip-to-chip link there is a Z link"}));
+  EXPECT_EQ(file_notes(own5, {P{"c2c_bandwidth", 5}}),
+            (std::vector<std::string>{"c2c_bandwidth=5 changes nothing on own: each "
+                                      "chip-to-chip link there sets its own bandwidth_gbps"}));
+  const std::string_view allz =
+      R"({"name": "allz", "chips": 2, "links": [{"from": 0, "to": 1, "z": true}]})";
+  for (const double v : {127.0, 128.0}) {
+    EXPECT_EQ(file_notes(allz, {P{"c2c_bandwidth", v}}),
+              (std::vector<std::string>{fmt::format(
+                  "c2c_bandwidth={} changes nothing on allz: every chip-to-chip link there is a "
+                  "Z link (c2c_z_bandwidth)",
+                  v)}));
+  }
+  EXPECT_TRUE(file_notes(allz, {P{"c2c_z_bandwidth", 5}, P{"c2c_latency", 9}}).empty());
+  // A Z link that sets its own bandwidth, beside a plain link that sets its own too.
+  const std::string_view mixed = R"({"name": "mixed", "chips": 3, "links": [
+      {"from": 0, "to": 1, "z": true, "bandwidth_gbps": 7, "latency_ns": 3},
+      {"from": 1, "to": 2, "bandwidth_gbps": 8, "latency_ns": 4}]})";
+  EXPECT_EQ(
+      file_notes(mixed, {P{"c2c_bandwidth", 1}, P{"c2c_z_bandwidth", 2}, P{"c2c_latency", 3}}),
+      (std::vector<std::string>{
+          "c2c_bandwidth=1 changes nothing on mixed: each chip-to-chip link there is a Z "
+          "link (c2c_z_bandwidth) or sets its own bandwidth_gbps",
+          "c2c_z_bandwidth=2 changes nothing on mixed: each Z link there sets its own "
+          "bandwidth_gbps",
+          "c2c_latency=3 changes nothing on mixed: each chip-to-chip link there sets its "
+          "own latency_ns"}));
+  // link_overrides set a built link's own figures too.
+  EXPECT_EQ(file_notes(R"({"name": "ov", "chips": 2, "torus": [2],
+      "link_overrides": [{"chips": [0, 1], "latency_ns": 50}]})",
+                       {P{"c2c_latency", 3}, P{"c2c_bandwidth", 3}}),
+            (std::vector<std::string>{"c2c_latency=3 changes nothing on ov: each chip-to-chip "
+                                      "link there sets its own latency_ns"}));
 }
 
 TEST(TopologyJson, AFileTellsItselfApartWhereItCouldPassForAnother) {
