@@ -234,6 +234,14 @@ if [[ -n $bench_us && $bench_us == "$run_us" ]]; then pass=$((pass + 1)); else
 if grep -q '`sbrdma run runme` with the bench'"'"'s --topology runs the folder'"'"'s coreN.s files' "$(work)/runme/core0.s"; then
   pass=$((pass + 1))
 else _fail "the dump's header does not say how to run it"; fi
+# Groups of one rank dump files without words: the row is 0, and `run` the folder is the
+# rings' bring-up alone, one mmio_write_latency (docs/bench.md).
+printf '%s\n' '[[0],[1],[2]]' >"$(work)/ones.json"
+check bench_dump_no_words 0 - -- bench allr --custom-replica-groups ones.json -b 4K -n 1 -w 0 --timing-only --dump-programs no_words
+expect_out "        4096            1024     fp32        0.00"
+check bench_dump_no_words_runs 0 - -- run no_words --param mmio_write_latency=7
+expect_out "simulated time: 7.000 ns"
+expect_out "stats: 0 descriptors,"
 # A folder a shell would split is named in the header as one word.
 check bench_dump_folder_quoted 0 - -- bench allr -r 2 -b 1K -n 1 -w 0 --timing-only --dump-programs "run me"
 if grep -q "\`sbrdma run 'run me'\` with the bench" "$(work)/run me/core0.s"; then
