@@ -63,8 +63,13 @@ TEST(Reference, InputsAreSeededAndAllOnesIsOne) {
     EXPECT_EQ(v * 8, std::round(v * 8));
     EXPECT_LE(std::fabs(v), 1.0);
   }
-  const auto ones = make_input(DataType::kBf16, 3, DataFill::kAllOnes, 1, 0, 0);
-  EXPECT_EQ(ones, elems(DataType::kBf16, {1, 1, 1}));
+  // All ones in every dtype, 1-byte ones included (4, 2 and 1 bytes an element).
+  for (const DataType dt :
+       {DataType::kFp32, DataType::kBf16, DataType::kFp16, DataType::kInt32, DataType::kUint32,
+        DataType::kInt16, DataType::kUint16, DataType::kInt8, DataType::kUint8}) {
+    EXPECT_EQ(make_input(dt, 3, DataFill::kAllOnes, 1, 0, 0), elems(dt, {1, 1, 1}))
+        << dtype_name(dt);
+  }
 }
 
 TEST(Reference, RandomInputsAreEvenAndHaveNoShortPeriod) {
