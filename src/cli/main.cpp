@@ -214,14 +214,22 @@ std::optional<std::string> missing_value_error(const CLI::App& app, int argc, ch
       }
     }
     // "--name=" carries no value: CLI11 would take the next word as it ("asm --output= a.s"
-    // wrote its output over a.s, read from standard input).
-    if (word.starts_with("--") && word.size() > 3 && word.back() == '=' &&
-        word.find('=') == word.size() - 1) {
+    // wrote its output over a.s, read from standard input; "--check= all_ones" checked all
+    // ones). "-x=" gave "=" as the value ("asm -o=" wrote a file named "="). Both are refused
+    // for an option that takes a value, one whose value is optional included.
+    const bool long_form = word.starts_with("--") && word.size() > 3;
+    const bool short_form = word.size() == 3 && word[0] == '-' && word[1] != '-';
+    if ((long_form || short_form) && word.back() == '=' && word.find('=') == word.size() - 1) {
       const std::string bare(word.substr(0, word.size() - 1));
       const CLI::Option* opt = scope.leaf->get_option_no_throw(bare);
-      if (opt != nullptr && opt->get_expected_min() >= 1) {
-        return help_name(scope.leaf, bare) + " needs a value ('" + sbrdma::base::printable(word) +
-               "' has none after the '=')";
+      if (opt != nullptr && opt->get_expected_max() >= 1) {
+        const std::string shown = "'" + sbrdma::base::printable(word) + "'";
+        return opt->get_expected_min() == 0
+                   ? help_name(scope.leaf, bare) + ": " + shown +
+                         " has no value after the '=' (give the option alone, or a value after "
+                         "the '=')"
+                   : help_name(scope.leaf, bare) + " needs a value (" + shown +
+                         " has none after the '=')";
       }
     }
     // "--name=value" and "-xVALUE" carry their value.

@@ -214,9 +214,16 @@ expect_err "sbrdma: error: --die needs a value ('--die=' has none after the '=')
 expect_err_lines 2
 check bench_empty_value_after_equals 1 - -- bench allr --nworkers= 2
 expect_err "sbrdma: error: -r/--nworkers needs a value ('--nworkers=' has none after the '=')"
-# An option whose value is optional takes "--check=" as given bare.
-check bench_optional_value_after_equals 0 - -- bench allr -r 2 -b 1K -n 1 -w 0 --check=
-expect_out "random data checked"
+# ... and an option whose value is optional: CLI11 took "all_ones" after "--check=".
+check bench_optional_value_after_equals 1 - -- bench allr -r 2 -b 1K -n 1 -w 0 --check= all_ones
+expect_err "sbrdma: error: -c/--check: '--check=' has no value after the '=' (give the option alone, or a value after the '=')"
+expect_out_file /dev/null
+# "-x=" gave "=" as the value: "asm -o=" wrote a file named "=".
+check asm_short_empty_value_after_equals 1 - -- asm -o= twice.s
+expect_err "sbrdma: error: -o/--output needs a value ('-o=' has none after the '=')"
+if [[ -e "$(work)/=" ]]; then _fail "asm -o= wrote a file named ="; else pass=$((pass + 1)); fi
+check bench_short_empty_value_after_equals 1 - -- bench allr -r 2 -t= avg
+expect_err "sbrdma: error: -t/--stats/--time-stats needs a value ('-t=' has none after the '=')"
 # Help where the value should be is help (CLI11 alone wrote asm's program to a file named
 # --help and exited 0, and bench called '--help' a bad size).
 check asm_help_as_value 0 - -- asm -o --help
