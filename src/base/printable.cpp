@@ -39,7 +39,9 @@ std::string shell_word(std::string_view s) {
            std::string_view("_./:=@%+,-").find(static_cast<char>(c)) != std::string_view::npos;
   };
   const auto byte = [](char ch) { return static_cast<unsigned char>(ch); };
-  if (!s.empty() && std::all_of(s.begin(), s.end(), [&](char ch) { return plain(byte(ch)); })) {
+  // A leading '=' is zsh's command-path expansion.
+  if (!s.empty() && s.front() != '=' &&
+      std::all_of(s.begin(), s.end(), [&](char ch) { return plain(byte(ch)); })) {
     return std::string(s);
   }
   std::string out;

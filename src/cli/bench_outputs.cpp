@@ -111,7 +111,9 @@ void add_programs(const std::string& dir, const platform::BenchOptions& o,
         "say what each word is for)",
         collectives::op_name(o.op), last.size, collectives::algorithm_name(last.algorithm),
         platform::topology_label(o), core, o.iterations, o.iterations == 1 ? "" : "s", o.warmups,
-        o.warmups == 1 ? "" : "s", base::shell_word(dir), o.params.empty() ? "" : " and --param");
+        o.warmups == 1 ? "" : "s",
+        base::shell_word(dir.starts_with('-') ? "./" + dir : dir),  // not read as an option
+        o.params.empty() ? "" : " and --param");
   };
   std::vector<collectives::CoreProgram> programs = r.programs;
   for (const collectives::CoreId core : r.cores) {

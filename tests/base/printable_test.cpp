@@ -37,6 +37,11 @@ TEST(ShellWord, QuotesOnlyWhatAShellWouldReadOtherwise) {
   EXPECT_EQ(shell_word("topo/trn2-x_1.json"), "topo/trn2-x_1.json");
   EXPECT_EQ(shell_word("a=b,c:d@e%f+g"), "a=b,c:d@e%f+g");
   EXPECT_EQ(shell_word(""), "''");
+  EXPECT_EQ(shell_word("=x.json"), "'=x.json'");  // zsh expands a leading '='
+  EXPECT_EQ(shell_word("a=b"), "a=b");
+  EXPECT_EQ(shell_word("\x01"
+                       "F"s),
+            "$'\\x01F'");  // two digits: the F stays a letter
   EXPECT_EQ(shell_word("my topo.json"), "'my topo.json'");
   EXPECT_EQ(shell_word("it's"), "'it'\\''s'");
   EXPECT_EQ(shell_word("a$(echo hi).json"), "'a$(echo hi).json'");
@@ -56,7 +61,10 @@ TEST(ShellWord, BashReadsBackTheSameBytes) {
                                     "",
                                     "p\x1b.s"s,
                                     "tab\there",
-                                    "\xc3\xa9t\xc3\xa9\x01F"s};
+                                    "\xc3\xa9t\xc3\xa9\x01"
+                                    "F"s,
+                                    "=x.json",
+                                    "-d"};
   std::string every;  // every byte but NUL, which no argument can hold
   for (int c = 1; c < 256; ++c) every += static_cast<char>(c);
   words.push_back(every);

@@ -247,6 +247,13 @@ check bench_dump_folder_quoted 0 - -- bench allr -r 2 -b 1K -n 1 -w 0 --timing-o
 if grep -q "\`sbrdma run 'run me'\` with the bench" "$(work)/run me/core0.s"; then
   pass=$((pass + 1))
 else _fail "the dump's header does not name its folder as one word"; fi
+# ... and one that starts with '-' as a path, which `run` does not read as an option.
+check bench_dump_folder_dash 0 - -- bench allr -r 2 -b 1K -n 1 -w 0 --timing-only --dump-programs=-dumped
+if grep -q "\`sbrdma run ./-dumped\` with the bench" "$(work)/-dumped/core0.s"; then
+  pass=$((pass + 1))
+else _fail "the dump's header names a folder starting with '-' as an option"; fi
+check bench_dump_folder_dash_runs 0 - -- run ./-dumped
+expect_out "result: ok"
 # Dumped collectives run under --check-races (D49): an all-reduce of several iterations orders
 # every access; so do forwarding all-gathers, whose iterations are fenced (D49b): each core
 # credits the cores whose pieces it forwarded before they write them again. Their headers say
