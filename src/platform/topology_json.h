@@ -65,8 +65,10 @@ base::Result<LoadedTopology> load_topology_and_params(
     std::string_view name_or_path, std::span<const device::ParamOverrideSpec> extra = {});
 
 /// The parameters of `params` that no part of `topology` takes, each with why, in order: the
-/// chip-to-chip ones where no chip-to-chip link keeps their value (one chip, or every link
-/// sets its own), the die-to-die ones on one-die chips. A note for each, so that a what-if
+/// chip-to-chip ones where no chip-to-chip link takes them, judged by each link's kind and by
+/// what the file sets, not by values (one chip; every link a Z link for c2c_bandwidth, none
+/// for c2c_z_bandwidth; or each such link's own bandwidth_gbps or latency_ns, in `links` or
+/// `link_overrides`), the die-to-die ones on one-die chips. A note for each, so that a what-if
 /// that changes nothing is not read as a result. [CHOICE D47]
 std::vector<std::string> params_without_effect(const device::Topology& topology,
                                                std::span<const device::ParamOverrideSpec> params);

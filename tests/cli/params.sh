@@ -182,8 +182,8 @@ expect_err "info topology: note: --param d2d_latency=1 changes nothing on trn1: 
 # Judged by the links' kinds, not their values: 128 GB/s is the Z link's own figure, yet
 # c2c_bandwidth is still no Z link's.
 printf '%s\n' '{"name":"allz","chips":2,"links":[{"from":0,"to":1,"z":true}]}' >"$(work)/allz.json"
-check params_no_effect_z_links 0 - -- bench allr --topology allz.json -r 16 -b 64K -n 1 -w 0 --timing-only --param c2c_bandwidth=128
-expect_err "bench: note: --param c2c_bandwidth=128 changes nothing on allz: every chip-to-chip link there is a Z link (c2c_z_bandwidth)"
+check params_no_effect_z_links 0 - -- info topology allz.json --param c2c_bandwidth=128
+expect_err "info topology: note: --param c2c_bandwidth=128 changes nothing on allz: every chip-to-chip link there is a Z link (c2c_z_bandwidth)"
 # The per-core sizes a program file ranges over: partitions and their bytes, semaphores, engines.
 check info_topology_core_sizes 0 - -- info topology trn1
 expect_out "each core: 128 SBUF partitions of 0x30000 (196608) bytes (an addr= range's bound), 256 semaphores, 16 DMA engines"

@@ -63,13 +63,20 @@ TEST(Reference, InputsAreSeededAndAllOnesIsOne) {
     EXPECT_EQ(v * 8, std::round(v * 8));
     EXPECT_LE(std::fabs(v), 1.0);
   }
-  // All ones in every dtype, 1-byte ones included (4, 2 and 1 bytes an element).
-  for (const DataType dt :
-       {DataType::kFp32, DataType::kBf16, DataType::kFp16, DataType::kInt32, DataType::kUint32,
-        DataType::kInt16, DataType::kUint16, DataType::kInt8, DataType::kUint8}) {
+  // All ones in every dtype, 1-byte ones included (4, 2 and 1 bytes an element)...
+  for (const DataType dt : all_dtypes()) {
     EXPECT_EQ(make_input(dt, 3, DataFill::kAllOnes, 1, 0, 0), elems(dt, {1, 1, 1}))
         << dtype_name(dt);
   }
+  // ... as their formats write 1 (little-endian bytes).
+  using Bytes = std::vector<std::uint8_t>;
+  EXPECT_EQ(make_input(DataType::kFp32, 1, DataFill::kAllOnes, 1, 0, 0),
+            (Bytes{0x00, 0x00, 0x80, 0x3f}));
+  EXPECT_EQ(make_input(DataType::kBf16, 1, DataFill::kAllOnes, 1, 0, 0), (Bytes{0x80, 0x3f}));
+  EXPECT_EQ(make_input(DataType::kFp16, 1, DataFill::kAllOnes, 1, 0, 0), (Bytes{0x00, 0x3c}));
+  EXPECT_EQ(make_input(DataType::kInt16, 2, DataFill::kAllOnes, 1, 0, 0),
+            (Bytes{0x01, 0x00, 0x01, 0x00}));
+  EXPECT_EQ(make_input(DataType::kInt8, 2, DataFill::kAllOnes, 1, 0, 0), (Bytes{0x01, 0x01}));
 }
 
 TEST(Reference, RandomInputsAreEvenAndHaveNoShortPeriod) {

@@ -465,6 +465,17 @@ TEST(TopologyJson, AParameterNoLinkTakesIsNamedWithWhy) {
           "bandwidth_gbps",
           "c2c_latency=3 changes nothing on mixed: each chip-to-chip link there sets its "
           "own latency_ns"}));
+  // A grid's Z links take c2c_z_bandwidth, unless link_overrides set their own.
+  const std::string_view zgrid = R"({"name": "zg", "chips": 2, "torus": [2], "z_dims": [0]})";
+  EXPECT_EQ(file_notes(zgrid, {P{"c2c_bandwidth", 3}}),
+            (std::vector<std::string>{"c2c_bandwidth=3 changes nothing on zg: every chip-to-chip "
+                                      "link there is a Z link (c2c_z_bandwidth)"}));
+  EXPECT_TRUE(file_notes(zgrid, {P{"c2c_z_bandwidth", 3}}).empty());
+  EXPECT_EQ(file_notes(R"({"name": "zo", "chips": 2, "torus": [2], "z_dims": [0],
+      "link_overrides": [{"chips": [0, 1], "bandwidth_gbps": 9}]})",
+                       {P{"c2c_z_bandwidth", 3}}),
+            (std::vector<std::string>{"c2c_z_bandwidth=3 changes nothing on zo: each Z link "
+                                      "there sets its own bandwidth_gbps"}));
   // link_overrides set a built link's own figures too.
   EXPECT_EQ(file_notes(R"({"name": "ov", "chips": 2, "torus": [2],
       "link_overrides": [{"chips": [0, 1], "latency_ns": 50}]})",
