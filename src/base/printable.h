@@ -18,9 +18,9 @@ std::string printable_brief(std::string_view s);
 
 /// `s` as one shell word, for a command a message suggests: as it is when it holds only
 /// characters no shell treats specially (bash, POSIX sh, zsh: no leading '='), else in single
-/// quotes ('\'' for a quote), or where it
-/// holds bytes outside printable ASCII in bash's $'...' with \xNN escapes. A word over 4096
-/// bytes is no command to paste: it comes as printable_brief() gives it.
+/// quotes ('\'' for a quote), or where it holds bytes outside printable ASCII in bash's $'...'
+/// with \xNN escapes. A word over 4096 bytes is no command to paste: it comes as
+/// printable_brief() gives it.
 std::string shell_word(std::string_view s);
 
 /// The RFC 6901 path of member `key` of the value at `path` ("" is the root), for errors: the
