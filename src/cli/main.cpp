@@ -204,32 +204,32 @@ std::optional<std::string> missing_value_error(const CLI::App& app, int argc, ch
   for (int i = 1; i < argc; ++i) {
     const std::string_view word = argv[i];
     if (word == "--") break;
-    // A flag is on when given: "--timing-only=true" is refused as "=0" is (CLI11 lets a value
-    // equal to the flag's own default through).
-    if (const auto eq = word.find('='); word.starts_with("--") && eq != std::string_view::npos) {
-      const CLI::Option* flag = scope.leaf->get_option_no_throw(std::string(word.substr(0, eq)));
-      if (flag != nullptr && flag->get_expected_max() == 0) {
-        return help_name(scope.leaf, std::string(word.substr(0, eq))) +
-               " takes no value (give it to turn it on)";
+    // "--name=..." (and "-x=", a short option's "=" alone): the option named before the '='.
+    const auto eq = word.find('=');
+    const bool long_form = word.starts_with("--");
+    const bool short_form = !long_form && word.size() == 3 && word[0] == '-' && eq == 2;
+    const CLI::Option* named =
+        eq != std::string_view::npos && (long_form || short_form)
+            ? scope.leaf->get_option_no_throw(std::string(word.substr(0, eq)))
+            : nullptr;
+    if (named != nullptr) {
+      const std::string name = help_name(scope.leaf, std::string(word.substr(0, eq)));
+      // A flag is on when given: "--timing-only=true" is refused as "=0" is (CLI11 lets a
+      // value equal to the flag's own default through).
+      if (long_form && named->get_expected_max() == 0) {
+        return name + " takes no value (give it to turn it on)";
       }
-    }
-    // "--name=" carries no value: CLI11 would take the next word as it ("asm --output= a.s"
-    // wrote its output over a.s, read from standard input; "--check= all_ones" checked all
-    // ones). "-x=" gave "=" as the value ("asm -o=" wrote a file named "="). Both are refused
-    // for an option that takes a value, one whose value is optional included.
-    const bool long_form = word.starts_with("--") && word.size() > 3;
-    const bool short_form = word.size() == 3 && word[0] == '-' && word[1] != '-';
-    if ((long_form || short_form) && word.back() == '=' && word.find('=') == word.size() - 1) {
-      const std::string bare(word.substr(0, word.size() - 1));
-      const CLI::Option* opt = scope.leaf->get_option_no_throw(bare);
-      if (opt != nullptr && opt->get_expected_max() >= 1) {
+      // Nothing after the '=': CLI11 would take the next word as the value ("asm --output=
+      // a.s" wrote its output over a.s, read from standard input; "--check= all_ones" checked
+      // all ones), or "=" itself ("asm -o=" wrote a file named "="). Refused for an option
+      // that takes a value, one whose value is optional included.
+      if (eq + 1 == word.size() && named->get_expected_max() >= 1) {
         const std::string shown = "'" + sbrdma::base::printable(word) + "'";
-        return opt->get_expected_min() == 0
-                   ? help_name(scope.leaf, bare) + ": " + shown +
+        return named->get_expected_min() == 0
+                   ? name + ": " + shown +
                          " has no value after the '=' (give the option alone, or a value after "
                          "the '=')"
-                   : help_name(scope.leaf, bare) + " needs a value (" + shown +
-                         " has none after the '=')";
+                   : name + " needs a value (" + shown + " has none after the '=')";
       }
     }
     // "--name=value" and "-xVALUE" carry their value.
