@@ -52,14 +52,8 @@ std::string shell_word(std::string_view s) {
   }
   out = "$'";
   for (const char ch : s) {
-    if (ch == '\\' || ch == '\'') {
-      out += '\\';
-      out += ch;
-    } else if (is_printable(byte(ch))) {
-      out += ch;
-    } else {
-      out += fmt::format("\\x{:02x}", unsigned{byte(ch)});
-    }
+    if (ch == '\\' || ch == '\'') out += '\\';   // printable() leaves both as they are
+    out += printable(std::string_view(&ch, 1));  // \xNN outside printable ASCII
   }
   return out + "'";
 }
