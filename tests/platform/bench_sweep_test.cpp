@@ -762,6 +762,11 @@ TEST(BenchSweep, CoincidingLinesBothShowInThePlot) {
   ASSERT_EQ(first.size(), 1u);
   ASSERT_EQ(second.size(), 1u);
   EXPECT_GT(std::stod(*first.begin()), std::stod(*second.begin()));
+  // Points are drawn after every line (SVG paints in document order): a 2 px line drawn later
+  // would cover the 1.2-4.5 px points, its own or an earlier algorithm's.
+  EXPECT_GT(svg.find("<circle "), svg.rfind("<polyline ")) << svg;
+  // The second algorithm's (smaller) points come after the first's, so they show on top.
+  EXPECT_GT(svg.find("fill=\"#d62728\"><title>"), svg.rfind("fill=\"#1f77b4\"><title>")) << svg;
   // The legend draws each line's dash pattern too.
   EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
                           [](const std::string& l) { return l.find("dasharray") != l.npos; }),
