@@ -392,7 +392,9 @@ std::string format_json(const BenchOptions& o, const BenchResult& r) {
       {"memcpy_reduced_span_bytes", r.cost.memcpy && r.cost.memcpy->reduced_span != 0
                                         ? nlohmann::ordered_json(r.cost.memcpy->reduced_span)
                                         : nlohmann::ordered_json(nullptr)}};
-  return j.dump(2) + "\n";
+  // A path is bytes, JSON text is UTF-8: a topology file named with other bytes (a directory
+  // `bad\xff/`) has each byte that is not UTF-8 written as U+FFFD, not a throw after the run.
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace sbrdma::platform

@@ -117,6 +117,13 @@ expect_err "bench: note: -o max: allg reduces nothing, so -o has no effect"
 expect_err_lines 2
 if grep -q '"reduce": null' "$(work)/g.json"; then pass=$((pass + 1)); else
   _fail "g.json: \"reduce\" is not null for allg"; fi
+# A topology file in a directory whose name is not UTF-8: the run's JSON is still written
+# (the stray byte as U+FFFD), and the table printed; it once threw after the run (exit 2).
+mkdir -p "$(work)/bad"$'\xff'"dir" && printf '{"chips":1,"name":"mine"}' >"$(work)/bad"$'\xff'"dir/t.json"
+check bench_json_non_utf8_path 0 - -- bench allr -r 2 -b 1K --timing-only -n 1 -w 0 --topology "bad"$'\xff'"dir/t.json" --report-to-json-file u.json
+expect_out "Avg bus bandwidth:"
+if grep -q '"topology_file": "bad'$'\xef\xbf\xbd''dir/t.json"' "$(work)/u.json"; then
+  pass=$((pass + 1)); else _fail "u.json: topology_file is not the path with U+FFFD"; fi
 
 check bench_timing_only 0 - -- bench alltoall -r 8 -b 64K --timing-only --sb2sb
 expect_out "n/a"

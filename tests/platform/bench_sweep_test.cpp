@@ -909,6 +909,21 @@ TEST(BenchSweep, TheJsonAveragesPerAlgorithmAsTheTableDoes) {
   EXPECT_EQ(json.find("avg_busbw_by_algorithm"), std::string::npos);
 }
 
+TEST(BenchSweep, AJsonReportNamesATopologyPathThatIsNotUtf8) {
+  // A path's directory may hold any bytes; the JSON must still be written, and valid.
+  BenchOptions o = ring_allreduce({4096});
+  o.topology_file =
+      "bad\xff"
+      "dir/t\xc3\xbc.json";
+  const std::string json = format_json(o, rows_of({{collectives::Algorithm::kRing, {1}}}));
+  const auto j = nlohmann::ordered_json::parse(json);
+  // The stray byte reads U+FFFD; the well-formed u-umlaut stays as it is.
+  EXPECT_EQ(j.at("topology_file"),
+            "bad\xef\xbf\xbd"
+            "dir/t\xc3\xbc.json")
+      << json;
+}
+
 TEST(BenchSweep, TheBreakdownFollowsTheTableAsCommentLinesAndGoesInTheJson) {
   BenchOptions o = ring_allreduce({4096, 8192});
   BenchResult r = rows_of({{collectives::Algorithm::kRing, {1, 2}}});
