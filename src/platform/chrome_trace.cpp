@@ -196,6 +196,16 @@ void ChromeTrace::poll_core(device::CoreId core, CoreTrack& ct, base::Tick t) {
   const bool finished = st == sim::ProcessState::kFinished;
   if (fw->pc() != ct.pc || finished) {
     close_word(core, ct, t);
+    // The words between began and ended inside the event that moved the pc (a wait already
+    // met takes no event), so no poll saw them: each gets its slice, 0 long, at that event's
+    // tick. A program runs straight through (no word jumps), so they are the pcs between.
+    for (std::size_t pc = ct.pc + 1; pc < fw->pc(); ++pc) {
+      std::string name = sim_.word_name(core, pc);
+      if (name.empty()) continue;
+      ct.pc = pc;
+      ct.word = OpenSlice{std::move(name), t, 0, kPoolTid};
+      close_word(core, ct, t);
+    }
     ct.pc = fw->pc();
     const std::string name = sim_.word_name(core, ct.pc);
     if (!finished && !name.empty()) ct.word = OpenSlice{name, t, 0, kPoolTid};

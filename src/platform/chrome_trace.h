@@ -4,7 +4,8 @@
 ///
 ///   process "core N (chip c tpb t)"          one per traced core (pid = global core id)
 ///     thread 0     "POOL"         one slice per instruction word (its mnemonic, from the
-///                                 tick the sequencer reaches it to the tick it moves on),
+///                                 tick the sequencer reaches it to the tick it moves on;
+///                                 0 long for a word that takes no event, e.g. a met wait),
 ///                                 nested: "wait sem[i] >= v" and "q7 busy" (desc gen cost,
 ///                                 local compute)
 ///     thread 1+p   "Q7 Pp (RX|TX)" the Q7 roles: "drain" (write fence), "left_pop" waits,

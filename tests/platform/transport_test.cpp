@@ -514,8 +514,8 @@ TEST(Transport, WordsMovedInRunAsCopiedOnesAndComeBackWhole) {
     if (how == Load::kMoved) {
       EXPECT_EQ(back.data(), buffer);  // the same buffer throughout
     }
-    EXPECT_TRUE((*sim)->take_program(0).empty());             // taken
-    EXPECT_TRUE((*sim)->take_program(1).empty());             // never loaded
+    EXPECT_TRUE((*sim)->take_program(0).empty());  // taken
+    EXPECT_TRUE((*sim)->take_program(1).empty());  // never loaded
     return r.ok() ? r->end_time : base::Tick{};
   };
   const base::Tick copied = run(Load::kCopied);
@@ -881,6 +881,44 @@ TEST(Transport, TraceWaitSlicesEndWhenTheWaitPasses) {
   const testing_trace::WaitEnds w = testing_trace::wait_ends(o.trace_json);
   EXPECT_EQ(w.waits, 1U);
   EXPECT_EQ(w.wrong, "");
+}
+
+TEST(Transport, TraceHasASliceForEveryWordEvenOneThatTakesNoEvent) {
+  // A wait already met runs inside the event of the word before it, so no poll between events
+  // sees its pc; it still gets its slice, 0 long. Words 0, 1, 3 and 5 are such waits.
+  SimOptions opt;
+  opt.trace = true;
+  const ProgramOutcome o = run_text(
+      ".core 0\n"
+      "event_semaphore wait_mode=ge_imm wait_idx=9 semaphore_value=0\n"
+      "event_semaphore wait_mode=ge_imm wait_idx=9 semaphore_value=0\n"
+      "rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0xffff "
+      "src_addr=0 dst_addr=0x1000 free_dim_bytes=1024\n"
+      "event_semaphore wait_mode=ge_imm wait_idx=9 semaphore_value=0\n"
+      "rdma_desc_start\n"
+      "event_semaphore wait_mode=ge_imm wait_idx=9 semaphore_value=0\n"
+      "event_semaphore wait_mode=ge_imm wait_idx=3 semaphore_value=16\n",
+      "trn2", opt);
+  ASSERT_TRUE(o.ok());
+  const nlohmann::json doc = nlohmann::json::parse(o.trace_json);
+  std::map<unsigned, std::vector<std::pair<std::string, std::int64_t>>> words;  // pc -> slices
+  for (const auto& e : doc.at("traceEvents")) {
+    if (e.at("ph") != "X" || e.at("pid") != 0 || !e.contains("args") ||
+        !e.at("args").contains("pc")) {
+      continue;
+    }
+    words[e.at("args").at("pc").get<unsigned>()].emplace_back(e.at("name"),
+                                                              testing_trace::trace_ps(e.at("dur")));
+  }
+  ASSERT_EQ(words.size(), 7U) << o.trace_json;
+  for (const auto& [pc, slices] : words) EXPECT_EQ(slices.size(), 1U) << "pc " << pc;
+  for (const unsigned pc : {0U, 1U, 3U, 5U}) {
+    EXPECT_EQ(words[pc].front().first, "event_semaphore") << pc;
+  }
+  EXPECT_EQ(words[1].front().second, 0) << "a met wait takes no time";
+  EXPECT_EQ(words[3].front().second, 0);
+  EXPECT_EQ(words[5].front().second, 0);
+  EXPECT_GT(words[6].front().second, 0) << "the last wait waits for the local increments";
 }
 
 TEST(Transport, TraceDescriptorSlicesSayWhatTheyMove) {
