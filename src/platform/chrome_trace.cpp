@@ -110,7 +110,7 @@ void ChromeTrace::begin() {
   }
   const unsigned nsem = sim_.profile().semaphores;
   sems_.resize(sem_cores_.size() * nsem);
-  sem_emitted_.assign(sems_.size(), false);
+  sem_last_.assign(sems_.size(), LastSample{});
   for (std::size_t i = 0; i < sem_cores_.size(); ++i) {
     for (unsigned s = 0; s < nsem; ++s) {
       sems_[i * nsem + s] = sim_.machine().semaphore(sem_cores_[i], s);
@@ -242,15 +242,19 @@ void ChromeTrace::poll_semaphores(base::Tick t) {
     const unsigned s = static_cast<unsigned>(k % nsem);
     const std::uint32_t v = sim_.machine().semaphore(core, s);
     if (v == sems_[k]) continue;
+    LastSample& last = sem_last_[k];
     auto counter = [&](base::Tick at, std::uint32_t value) {
-      events_.push_back(
+      std::string e =
           fmt::format(R"J({{"name":"sem[{}]","ph":"C","pid":{},"ts":{},"args":{{"value":{}}}}})J",
-                      s, core, trace_us(at), base::as_int32(value)));
+                      s, core, trace_us(at), base::as_int32(value));
+      if (last.event != kNoSample && last.at == at) {
+        events_[last.event] = std::move(e);
+        return;
+      }
+      last = LastSample{events_.size(), at};
+      events_.push_back(std::move(e));
     };
-    if (!sem_emitted_[k]) {  // the value before the first change, at t = 0
-      counter(base::Tick{}, sems_[k]);
-      sem_emitted_[k] = true;
-    }
+    if (last.event == kNoSample) counter(base::Tick{}, sems_[k]);  // the value before, at t = 0
     counter(t, v);
     tracks_.insert({core, UINT32_MAX});
     sems_[k] = v;

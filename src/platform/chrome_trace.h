@@ -15,8 +15,8 @@
 ///     thread 100+e+100k           so each goes to the lowest lane free at its take: lane 0
 ///            "DMA e (k+1)"        is "DMA e", lane k a thread of its own, sorted right
 ///                                 after "DMA e" [CHOICE D29g]
-///     counters     "sem[i]"       every change of a semaphore (its value before the first
-///                                 change at t = 0)
+///     counters     "sem[i]"       a semaphore's value after each tick that changed it
+///                                 (and its value before the first change, at t = 0)
 ///   Times are microseconds with 6 decimals (exact picoseconds).
 ///
 /// How it learns: the kernel calls record() before each event; state the previous event
@@ -154,7 +154,15 @@ class ChromeTrace final : public sim::TraceSink {
   std::vector<device::CoreId> sem_cores_;      // traced cores (semaphore counters), ascending
   std::vector<std::size_t> sem_row_;           // core -> its index in sem_cores_ (or kNoRow)
   std::vector<std::uint32_t> sems_;            // [i * semaphores + idx], last value seen
-  std::vector<bool> sem_emitted_;
+  /// Per counter, its last sample: where it is in events_ (kNoSample before the first) and
+  /// its tick. A later sample at the same tick replaces it (several landings in one tick are
+  /// events of their own, and a viewer shows only the last value of a tick).
+  struct LastSample {
+    std::size_t event = kNoSample;
+    base::Tick at;
+  };
+  static constexpr std::size_t kNoSample = SIZE_MAX;
+  std::vector<LastSample> sem_last_;
   std::vector<device::SemChange> sem_log_;  // changes since the last poll
   std::vector<std::size_t> sem_keys_;       // scratch: the log's [i * semaphores + idx]
   std::map<std::pair<device::CoreId, unsigned>, EngineTrack> engines_;
