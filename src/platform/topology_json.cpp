@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,7 +15,9 @@
 #include "base/check.h"
 #include "base/nearest_name.h"
 #include "base/printable.h"
+#include "device/timing_params.h"
 #include "platform/json_file.h"
+#include "soc/profile.h"
 
 namespace sbrdma::platform {
 namespace {
@@ -447,6 +450,40 @@ Result<device::Topology> load_topology(std::string_view name_or_path,
   return std::move(loaded->topology);
 }
 
+namespace {
+
+/// What caps a core's engines together below `dma_engine_rate` x engines (a note), if
+/// anything: the port bandwidths are parameters of their own, which a new rate does not move
+/// (hw-params 1b gives them as 16 x 23 B/ns; D16d, D16e).
+std::optional<std::string> engine_rate_cap(const device::Topology& topology) {
+  auto profile = soc::find_profile(topology.profile());
+  if (!profile.ok()) return std::nullopt;
+  const unsigned engines = (*profile)->dma_engines_per_tpb;
+  const auto value = [&](std::string_view name) {
+    auto v = device::timing_param_value(topology.params(), name);
+    SBRDMA_CHECK(v.ok());
+    return *v;
+  };
+  const double rate = value("dma_engine_rate");
+  const double all = rate * engines;
+  std::string below;
+  unsigned ports = 0;
+  for (const std::string_view port : {"sbuf_port_bandwidth", "onchip_bandwidth"}) {
+    if (value(port) < all) {
+      below += fmt::format("{}{} ({:g} B/ns)", below.empty() ? "" : " and ", port, value(port));
+      ++ports;
+    }
+  }
+  if (ports == 0) return std::nullopt;
+  return fmt::format(
+      "dma_engine_rate={:g}: a core's {} engines at {:g} B/ns would stream {:g} B/ns "
+      "together, but {} {} them to less: {} not follow the rate; set {} too",
+      rate, engines, rate, all, below, ports == 1 ? "holds" : "hold",
+      ports == 1 ? "it does" : "the ports do", ports == 1 ? "it" : "them");
+}
+
+}  // namespace
+
 std::vector<std::string> params_without_effect(const device::Topology& topology,
                                                std::span<const device::ParamOverrideSpec> params) {
   // Judged by where each link's figures come from, not by their values: a link that sets its
@@ -488,6 +525,8 @@ std::vector<std::string> params_without_effect(const device::Topology& topology,
     if (!why.empty()) {
       out.push_back(fmt::format("{}={} changes nothing on {}: {}", p.name, p.value,
                                 base::printable_brief(topology.name()), why));
+    } else if (p.name == "dma_engine_rate") {
+      if (auto capped = engine_rate_cap(topology)) out.push_back(std::move(*capped));
     }
   }
   return out;

@@ -69,7 +69,9 @@ base::Result<LoadedTopology> load_topology_and_params(
 /// what the file sets, not by values (one chip; every link a Z link for c2c_bandwidth, none
 /// for c2c_z_bandwidth; or each such link's own bandwidth_gbps or latency_ns, in `links` or
 /// `link_overrides`), the die-to-die ones on one-die chips. A note for each, so that a what-if
-/// that changes nothing is not read as a result. [CHOICE D47]
+/// that changes nothing is not read as a result. Also a note for a dma_engine_rate whose
+/// engines together outrun sbuf_port_bandwidth or onchip_bandwidth as they now are: those
+/// parameters do not follow the rate, so most of the change is capped. [CHOICE D47]
 std::vector<std::string> params_without_effect(const device::Topology& topology,
                                                std::span<const device::ParamOverrideSpec> params);
 

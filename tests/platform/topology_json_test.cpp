@@ -393,6 +393,35 @@ TEST(TopologyJson, NamesAndPaths) {
 }
 
 }  // namespace
+TEST(TopologyJson, AnEngineRateThePortsCapIsNamed) {
+  // The port bandwidths are parameters of their own (368 B/ns = 16 x 23 on trn2): a faster
+  // engine rate alone is capped by them, and the note says which and that they stay.
+  const auto notes = [](std::vector<device::ParamOverrideSpec> params) {
+    auto t = load_topology("trn2", params);
+    EXPECT_TRUE(t.ok());
+    return t.ok() ? params_without_effect(*t, params) : std::vector<std::string>{};
+  };
+  using P = device::ParamOverrideSpec;
+  EXPECT_EQ(notes({P{"dma_engine_rate", 46}}),
+            (std::vector<std::string>{
+                "dma_engine_rate=46: a core's 16 engines at 46 B/ns would stream 736 B/ns "
+                "together, but sbuf_port_bandwidth (368 B/ns) and onchip_bandwidth (368 B/ns) "
+                "hold them to less: the ports do not follow the rate; set them too"}));
+  EXPECT_EQ(notes({P{"dma_engine_rate", 46}, P{"onchip_bandwidth", 800}}),
+            (std::vector<std::string>{
+                "dma_engine_rate=46: a core's 16 engines at 46 B/ns would stream 736 B/ns "
+                "together, but sbuf_port_bandwidth (368 B/ns) holds them to less: it does not "
+                "follow the rate; set it too"}));
+  // Both ports at least 16 x the rate, the built-in rate, or a slower one: nothing to say.
+  EXPECT_TRUE(
+      notes({P{"dma_engine_rate", 46}, P{"sbuf_port_bandwidth", 736}, P{"onchip_bandwidth", 736}})
+          .empty());
+  EXPECT_TRUE(notes({P{"dma_engine_rate", 23}}).empty());
+  EXPECT_TRUE(notes({P{"dma_engine_rate", 11.5}}).empty());
+  // Only a --param rate is judged: ports lowered under the built-in rate are what was asked.
+  EXPECT_TRUE(notes({P{"sbuf_port_bandwidth", 100}}).empty());
+}
+
 TEST(TopologyJson, AParameterNoLinkTakesIsNamedWithWhy) {
   const auto notes = [](std::string_view topo, std::vector<device::ParamOverrideSpec> params) {
     auto t = load_topology(topo, params);
