@@ -28,6 +28,11 @@ std::string add_step_boxes(const std::string& trace_json, const std::vector<Word
         ",\n{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{},\"tid\":{},\"args\":{{\"name\":"
         "\"steps\"}}}}",
         p.core, kStepsTid);
+    // A sort index as every other thread has (a viewer orders threads without one its own way).
+    extra += fmt::format(
+        ",\n{{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":{},\"tid\":{},\"args\":{{"
+        "\"sort_index\":{}}}}}",
+        p.core, kStepsTid, kStepsTid);
     for (std::size_t k = 0; k < p.steps.size(); ++k) {
       // A mark that owns no word (the next mark is at its pc: a step with nothing to do on
       // this core) gets no box: it would be 0 us long, at the next step's start.

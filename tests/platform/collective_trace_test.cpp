@@ -36,6 +36,14 @@ TEST(CollectiveTrace, TheLastStepBoxEndsWithTheLastWord) {
   EXPECT_TRUE(has_box(out, "step a", "0.000000", "0.002000")) << out;
   EXPECT_TRUE(has_box(out, "step b", "0.002000", "0.003000")) << out;
   EXPECT_TRUE(out.ends_with("\n]}\n"));
+  // The thread is named, and sorted like every other thread (between Q7 and DMA).
+  EXPECT_NE(out.find(R"({"name":"thread_name","ph":"M","pid":3,"tid":50,"args":{"name":"steps"}})"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find(R"({"name":"thread_sort_index","ph":"M","pid":3,"tid":50,)"
+                     R"("args":{"sort_index":50}})"),
+            std::string::npos)
+      << out;
 }
 
 TEST(CollectiveTrace, AStepWithNoWordsHasNoBox) {
