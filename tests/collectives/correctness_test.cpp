@@ -545,5 +545,25 @@ TEST(Correctness, UnroutableAddressesAreRelayed) {
   EXPECT_GT(low->stats.relayed_legs, 0u);
 }
 
+TEST(Correctness, ARingCreditsASemaphoreSlotReusedOneLegShortOfItsChain) {
+  // 33 ranks, one leg a step: the chain is 33 legs and a parity has 32 semaphore slots, so a
+  // slot comes back at distance 32 = chain - 1 inside one iteration, which the chain does not
+  // order: a credit leg must.
+  const Geometry g = small_geometry(5);
+  LowerRequest r;
+  r.op = Op::kAllReduce;
+  r.algorithm = Algorithm::kRing;
+  r.dtype = DataType::kInt32;
+  r.bytes = 128 * 33 * 4 * 4;
+  r.iterations = 2;
+  const Communicator comm = *default_communicator(g, 33);
+  const auto low = lower(g, comm, r);
+  ASSERT_TRUE(low.ok()) << low.error().message;
+  EXPECT_GT(low->stats.semaphore_legs, 0U) << "no credit legs";
+  const auto o = testing::run_collective(g, comm, r, DataFill::kRandom, 1, CoreId{1});
+  ASSERT_EQ(o.error, "");
+  EXPECT_EQ(o.wrong, 0U);
+}
+
 }  // namespace
 }  // namespace sbrdma::collectives

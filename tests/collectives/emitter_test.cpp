@@ -4,6 +4,7 @@
 
 #include "isa/printer.h"
 #include "isa/views.h"
+#include "soc/profile.h"
 
 namespace sbrdma::collectives {
 namespace {
@@ -196,6 +197,20 @@ TEST(Emitter, RunningOutOfSemaphoresIsAnError) {
   ASSERT_FALSE(em.status().ok());
   EXPECT_EQ(em.status().error().message,
             "out of semaphores: 253 are usable per core and all are taken before a greedy phase");
+}
+
+TEST(Emitter, TheWindowLeavesOneRingSlotFree) {
+  // A ring holds at most depth - 1 descriptors (D6). With a depth of exactly 8 legs'
+  // descriptors, 7 legs may be in flight: leg 7 first waits for leg 0's local semaphore.
+  Geometry g = Geometry::of(soc::cayman_profile(), 1);
+  const std::uint64_t chunks = (g.partition_bytes + g.max_desc_bytes - 1) / g.max_desc_bytes;
+  const std::uint64_t per_leg = g.partitions / g.engines * chunks + 2;
+  g.ring_depth = static_cast<unsigned>(8 * per_leg);
+  Emitter em(g, false);
+  const unsigned s = em.alloc_sem("test");
+  for (unsigned i = 0; i < 8; ++i) em.leg(0, 1, 0, 0, g.partition_bytes, s, "");
+  const CoreProgram p = em.take_programs()[0];
+  EXPECT_EQ(p.words.size(), 2U * 8 + 1) << "ring_depth " << g.ring_depth << ", per leg " << per_leg;
 }
 
 }  // namespace

@@ -117,6 +117,8 @@ TEST(Types, NamesRoundTripAndBusFactors) {
   EXPECT_DOUBLE_EQ(busbw_factor(Op::kAllGather, 8), 0.875);
   EXPECT_DOUBLE_EQ(busbw_factor(Op::kAllToAll, 4), 0.75);
   EXPECT_DOUBLE_EQ(busbw_factor(Op::kPermute, 8), 1.0);
+  EXPECT_DOUBLE_EQ(busbw_factor(Op::kReduceScatter, 8), 0.875);
+  EXPECT_DOUBLE_EQ(busbw_factor(Op::kSendRecv, 2), 1.0);
   EXPECT_DOUBLE_EQ(busbw_factor(Op::kAllReduce, 1), 0.0);
 }
 

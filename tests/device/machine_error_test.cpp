@@ -379,5 +379,19 @@ TEST(MachineErrors, BroadcastWithEmptyGroupMask) {
   EXPECT_NE(find_error(rig, "empty group mask"), nullptr) << rig.m->error_report();
 }
 
+TEST(MachineErrors, AnS2mBufferShorterThanTheM2sDataIsRefusedAndNotOverrun) {
+  // 256 bytes read into a 128-byte S2M buffer: a modelled error, and no byte past the buffer.
+  Rig rig;
+  Channel ch = rig.open(0, 0, 0, 8);
+  rig.seed(0, 0, 0, std::vector<std::uint8_t>(256, 0xAB));
+  ch.m2s.push(rig.bus(0), soc::make_copy_descriptor(rig.sbuf(0, 0, 0), 256, 0).value());
+  ch.s2m.push(rig.bus(0), soc::make_copy_descriptor(rig.sbuf(1, 0, 0x1000), 128, 0).value());
+  rig.start(ch, 1);
+  rig.run();
+  EXPECT_TRUE(rig.has_error("is smaller than the 256-byte M2S descriptor"))
+      << rig.m->error_report();
+  EXPECT_EQ(rig.read(1, 0, 0x1080, 128), std::vector<std::uint8_t>(128, 0));
+}
+
 }  // namespace
 }  // namespace sbrdma::device

@@ -120,5 +120,31 @@ TEST(MachineSemaphores, MmioWritesToTheWindowsAndTheWriteFence) {
   EXPECT_TRUE(rig.m->errors().empty()) << rig.m->error_report();
 }
 
+TEST(MachineSemaphores, ADirectSetDuringTheRunWakesItsWaiter) {
+  // set_semaphore() notifies the waiters as a landing does: a waiter already parked wakes at
+  // the tick of the set, not never.
+  Rig rig;
+  base::Tick woke{~std::uint64_t{0}};
+  rig.kernel.spawn("waiter", waiter(*rig.m, 2, 5, 16, &woke));
+  rig.kernel.schedule(
+      base::Tick{1000}, [&] { rig.m->set_semaphore(2, 5, 16); }, "set");
+  const sim::RunResult r = rig.run();
+  EXPECT_TRUE(r.blocked.empty()) << r.deadlock_report();
+  EXPECT_EQ(woke, base::Tick{1000});
+}
+
+TEST(MachineSemaphores, ADmaIncrementOfTheLastSemaphoreLands) {
+  // The window's last slot (semaphores - 1) is inside it: the bound is exclusive of the end.
+  Rig rig;
+  rig.one_word(0);
+  Channel ch = rig.open(0, 0, 0, 8);
+  const unsigned last = rig.m->profile().semaphores - 1;
+  rig.sema(ch, rig.routed(0, rig.sem_inc(1, last), 1));
+  rig.start(ch, 1);
+  rig.run();
+  EXPECT_TRUE(rig.m->errors().empty()) << rig.m->error_report();
+  EXPECT_EQ(rig.m->semaphore(1, last), 1U);
+}
+
 }  // namespace
 }  // namespace sbrdma::device

@@ -137,10 +137,16 @@ TEST(Sb2sbLeg, SelfCopyRunsPreSyncGenStartAndWaitsForBothDirections) {
   EXPECT_FALSE(testing::drive(t));
   EXPECT_EQ(c.env.sems[253], 0U);  // ready: +1 from the pre-sync, -1 consumed
   EXPECT_EQ(c.fw.stream(Role::kTx).written_total(), 0U);  // published by start
-  // The engines' LOCAL and the peer's REMOTE descriptors land (as the device would do).
+  // The engines' LOCAL and the peer's REMOTE descriptors land (as the device would do). Each
+  // wait is for all 16 engines: at 15, one engine's bytes may still be in flight.
+  c.env.sems[254] = 15;
+  EXPECT_EQ(c.env.pump(), 0);
   c.env.sems[254] = 16;
   EXPECT_EQ(c.env.pump(), 1);
   EXPECT_FALSE(t.done());  // still waiting for the remote side
+  c.env.sems[255] = 15;
+  EXPECT_EQ(c.env.pump(), 0);
+  EXPECT_FALSE(t.done());
   c.env.sems[255] = 16;
   EXPECT_EQ(c.env.pump(), 1);
   ASSERT_TRUE(t.done());
