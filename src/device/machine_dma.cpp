@@ -290,11 +290,17 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   auto dst = resolve_dest(cache, eng.core(), sd->addr(), len);
   if (!dst) return fail(s2m, "S2M destination: " + dst.error().message);
   // 4. Take both descriptors (head and current advance; the batch gives one up).
-  const std::uint32_t race_pair =
-      races_
-          ? races_->on_take(eng.core(), eng.index(), qi, m2s.head().offset,
-                            m2s.batches.front().race_clock, m2s.batches.front().remaining == 1, now)
-          : 0;
+  std::uint32_t race_pair = 0;
+  if (races_) {
+    const auto clock_of = [](const UdmaQueue& q) {
+      if (q.batches.empty()) return RaceChecker::BatchClock{};  // an S2M side rung unchecked
+      return RaceChecker::BatchClock{q.batches.front().race_clock,
+                                     q.batches.front().remaining == 1};
+    };
+    race_pair = races_->on_take(eng.core(), eng.index(), qi, m2s.head().offset, clock_of(m2s),
+                                clock_of(s2m), now);
+    if (!s2m.batches.empty() && --s2m.batches.front().remaining == 0) s2m.batches.pop_front();
+  }
   m2s.advance_head();
   s2m.advance_head();
   if (--m2s.batches.front().remaining == 0) m2s.batches.pop_front();

@@ -276,7 +276,10 @@ void Machine::doorbell(UdmaEngine& eng, Direction dir, unsigned queue, std::uint
   if (!eng.can_run(dir, queue)) {  // the text only when there is one
     record(site, fmt::format("doorbell +{} while {}", n, eng.blocked_reason(dir, queue)));
   }  // [CHOICE D25] kept, flagged
-  if (dir == Direction::kS2M && races_) races_->on_s2m_doorbell(eng.core(), eng.index(), queue);
+  // An S2M batch is kept only for the race checker: what its doorbell released orders the
+  // pairs that take its descriptors, not the ones before them.
+  if (dir == Direction::kS2M && races_)
+    q.batches.push_back(Batch{n, {}, races_->capture_release()});
   if (dir == Direction::kM2S) {
     const base::Tick ready = kernel_->now() + params().dma_fixed_cost;  // [CHOICE D26]
     eng.post_batch(queue, Batch{n, ready, races_ ? races_->capture_release() : 0});

@@ -160,22 +160,22 @@ std::uint32_t RaceChecker::capture_release() {
   return current_;
 }
 
-void RaceChecker::on_s2m_doorbell(CoreId core, unsigned engine, unsigned queue) {
-  if (current_ == 0) return;
-  join_actor(queue_actor(core, engine, queue), snapshots_[current_]);
+void RaceChecker::join_batch(std::uint32_t q, BatchClock b, unsigned dir) {
+  if (b.clock == 0) return;
+  Snapshot& s = snapshots_[b.clock];
+  if (actors_[q].joined[dir] != s.serial) {
+    join_actor(q, s);
+    actors_[q].joined[dir] = s.serial;
+  }
+  // The batch holds its clock until its last pair (its index names it until then).
+  if (b.done && --s.holders == 0) drop_snapshot(b.clock);
 }
 
 std::uint32_t RaceChecker::on_take(CoreId core, unsigned engine, unsigned queue, unsigned slot,
-                                   std::uint32_t batch_clock, bool batch_done, base::Tick now) {
+                                   BatchClock m2s, BatchClock s2m, base::Tick now) {
   const std::uint32_t q = queue_actor(core, engine, queue);
-  if (batch_clock != 0 && actors_[q].joined != snapshots_[batch_clock].serial) {
-    join_actor(q, snapshots_[batch_clock]);
-    actors_[q].joined = snapshots_[batch_clock].serial;
-  }
-  // The batch holds its clock until its last pair (its index names it until then).
-  if (batch_clock != 0 && batch_done && --snapshots_[batch_clock].holders == 0) {
-    drop_snapshot(batch_clock);
-  }
+  join_batch(q, m2s, 0);
+  join_batch(q, s2m, 1);
   RaceAccess site;
   site.core = core;
   site.engine = engine;

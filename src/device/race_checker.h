@@ -9,8 +9,9 @@
 ///   each DMA queue (core, engine, queue): its descriptor pairs, in ring order
 /// What orders them (happens-before):
 ///   program order; a queue's pairs in take order
-///   core --MMIO write issued--> its effect: a doorbell's batch (the queue's pairs join the
-///         issuer's clock at the issue), a semaphore write (kept by the semaphore with it)
+///   core --MMIO write issued--> its effect: a doorbell's batch (the pairs whose M2S or S2M
+///         descriptor it published join the issuer's clock at the issue), a semaphore write
+///         (kept by the semaphore with it)
 ///   DMA pair --semaphore descriptor--> the semaphore keeps the queue's clock at that pair
 ///   semaphore --a wait that passes--> the waiting core joins the writes it counted: those
 ///         not joined before, up to the last that made its condition true
@@ -127,16 +128,19 @@ class RaceChecker {
   /// The clock of the write taking effect now, kept by a doorbell's batch (0: none).
   std::uint32_t capture_release();
 
-  /// The write taking effect now rings the S2M doorbell of `queue` of `engine` on `core`:
-  /// the queue joins its clock at once, so its later pairs are after it (a pair's S2M side
-  /// was published by this doorbell or an earlier one: joining every one so far can hide a
-  /// race, never invent one, whichever cores ring them).
-  void on_s2m_doorbell(CoreId core, unsigned engine, unsigned queue);
-  /// An engine takes a descriptor pair of `queue` (M2S slot `slot`) whose doorbell batch
-  /// released `batch_clock` (`batch_done`: the batch's last pair, after which it holds the
-  /// clock no longer). Returns the pair's id for on_dma / begin_pair / end_pair.
-  std::uint32_t on_take(CoreId core, unsigned engine, unsigned queue, unsigned slot,
-                        std::uint32_t batch_clock, bool batch_done, base::Tick now);
+  /// What one doorbell's batch released, as a pair taken from it sees it: the clock
+  /// (capture_release(), 0 for none) and whether this is the batch's last pair (after which
+  /// the batch holds the clock no longer).
+  struct BatchClock {
+    std::uint32_t clock = 0;
+    bool done = false;
+  };
+  /// An engine takes a descriptor pair of `queue` (M2S slot `slot`): the queue joins what the
+  /// doorbell that published its M2S descriptor released, and the one that published its S2M
+  /// descriptor, and no later doorbell's (a doorbell orders only the descriptors it
+  /// publishes). Returns the pair's id for on_dma / begin_pair / end_pair.
+  std::uint32_t on_take(CoreId core, unsigned engine, unsigned queue, unsigned slot, BatchClock m2s,
+                        BatchClock s2m, base::Tick now);
   /// Pair `pair` lands (until end_pair, which ends the pair): a semaphore write in it
   /// releases the pair's clock.
   void begin_pair(std::uint32_t pair) { current_ = pairs_[pair].clock; }
@@ -196,7 +200,8 @@ class RaceChecker {
     std::uint32_t extra = kNone;
     std::uint32_t extra_epoch = 0;
     std::uint32_t epoch = 1;
-    std::uint64_t joined = 0;  ///< a queue: the M2S batch clock it joined last (serial)
+    /// A queue: the M2S and S2M batch clocks it joined last (serials).
+    std::array<std::uint64_t, 2> joined{};
   };
   /// A semaphore write not yet joined by a wait: its writer's clock and the value it made.
   struct SemWrite {
@@ -236,6 +241,9 @@ class RaceChecker {
   static void join_into(Clock& c, const Snapshot& s);
   /// Actor `actor` learns what `s` knows.
   void join_actor(std::uint32_t actor, const Snapshot& s);
+  /// Queue actor `q` joins batch clock `b` (the batch of direction `dir`: 0 M2S, 1 S2M), once
+  /// per batch; the batch's last pair lets it go.
+  void join_batch(std::uint32_t q, BatchClock b, unsigned dir);
   /// A snapshot of what actor `actor` knows now (its next accesses are not in it).
   std::uint32_t snapshot_of(std::uint32_t actor);
   /// Marks snapshot `i` unused (its index is reused).

@@ -185,7 +185,8 @@ class UdmaQueue {
   // register values, of which the ones the engine reads on every descriptor (cfg to the
   // completion head) fall in the second cache line (the M2S completion head in the third).
 
-  /// M2S only: the doorbell batches still holding descriptors, oldest first.
+  /// The doorbell batches still holding descriptors, oldest first: M2S always (they pace
+  /// the engine), S2M only under the race checker (their clocks).
   BatchFifo batches;
   /// Latest landing time of data taken from this queue (semaphore writes land after it).
   base::Tick last_data_land;

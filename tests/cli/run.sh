@@ -138,6 +138,12 @@ expect_err "long_expect.s:$(wc -l <"$(work)/long_expect.s"): error: .expect sem 
 expect_err_lines 1
 expect_err_bytes_below 200
 
+# A later, unrelated rdma_desc_start does not order an earlier copy still queued: the source
+# its add overwrites races on all 128 partitions (an S2M doorbell once ordered them all).
+check run_race_after_start 1 - -- run "$RUN_DATA/race_after_start.s" --check-races
+expect_out "0 failed expects, 128 races)"
+expect_err "race_after_start.s:7: error: race: t=5653.174 ns core 0 engine 0 queue 0's DMA (M2S slot 1, written by word 0) and the same word's other DMAs read core 0 SBUF bytes [0x0, 0x1000) of partitions 1-127, which core 0 word 2 at"
+
 check run_deadlock 1 - -- run "$RUN_DATA/deadlock.s"
 expect_err "deadlock.s:5: error: deadlock: core 2 word 1 waits for sem[7] >= 1, current 0"
 expect_err_lines 1

@@ -102,7 +102,7 @@ struct Effect {  ///< what a landing posted write does
   CoreId core = 0;  ///< kM2S / kS2M: the queue's
   unsigned engine = 0;
   unsigned queue = 0;
-  unsigned pairs = 1;  ///< kM2S: the batch's
+  unsigned pairs = 1;  ///< kM2S / kS2M: the batch's descriptors
   SemRef sem;          ///< kSem
 };
 struct Op {
@@ -162,16 +162,15 @@ class Model {
   void begin(std::optional<Clock> c) { current_ = std::move(c); }
   void end() { current_.reset(); }
   [[nodiscard]] const std::optional<Clock>& current() const { return current_; }
-  /// An S2M doorbell: the queue learns its clock at once (every one, whoever rings it).
-  void s2m(CoreId c, unsigned e, unsigned q) {
-    if (current_) join(clocks_[queue_actor(c, e, q)], *current_);
-  }
-  /// on_take: the queue learns the batch's clock; the pair's clock is the queue's then, and
-  /// the queue's next pair is a new epoch.
+  /// on_take: the queue learns the clocks of the M2S and the S2M batch that published the
+  /// pair's two descriptors; the pair's clock is the queue's then, and the queue's next pair is
+  /// a new epoch.
   std::size_t take(CoreId c, unsigned e, unsigned q, unsigned slot, std::optional<std::size_t> pc,
-                   const std::optional<Clock>& batch, base::Tick now) {
+                   const std::optional<Clock>& batch, const std::optional<Clock>& s2m_batch,
+                   base::Tick now) {
     const unsigned a = queue_actor(c, e, q);
     if (batch) join(clocks_[a], *batch);
+    if (s2m_batch) join(clocks_[a], *s2m_batch);
     RaceAccess site;
     site.core = c;
     site.engine = e;
@@ -461,7 +460,8 @@ class Harness {
   };
   struct Queue {
     std::deque<Batch> batches;
-    std::deque<InFlight> pairs;  ///< taken, not landed
+    std::deque<Batch> s2m_batches;  ///< S2M doorbells' descriptors, not yet taken
+    std::deque<InFlight> pairs;     ///< taken, not landed
     unsigned slot = 0;
   };
 
@@ -575,11 +575,14 @@ class Harness {
                   Batch{h, model_.current(), e.pairs});
               break;
             }
-            case Effect::kS2M:
-              say("rc.on_s2m_doorbell(", e.core, ", ", e.engine, ", ", e.queue, ");");
-              rc_.on_s2m_doorbell(e.core, e.engine, e.queue);
-              model_.s2m(e.core, e.engine, e.queue);
+            case Effect::kS2M: {
+              const std::uint32_t h = rc_.capture_release();
+              say("rc.capture_release();  // ", h, ": the S2M batch clock of ", e.pairs,
+                  " descriptor(s) of queue (", e.core, ", ", e.engine, ", ", e.queue, ")");
+              queues_[{e.core, e.engine, e.queue}].s2m_batches.push_back(
+                  Batch{h, model_.current(), e.pairs});
               break;
+            }
             case Effect::kSem:
               sem_write(e.sem);
               break;
@@ -599,14 +602,21 @@ class Harness {
         const unsigned slot = q.slot++;
         const auto [c, e, qi] = *k;
         origins_.descriptor = op.word;
-        const std::uint32_t id = rc_.on_take(c, e, qi, slot, b.handle, done, now_);
+        // The S2M side: the oldest S2M batch's next descriptor, or none rung (no clock).
+        Batch none;
+        Batch& sb = q.s2m_batches.empty() ? none : q.s2m_batches.front();
+        const bool s2m_done = sb.remaining == 1;
+        const std::uint32_t id =
+            rc_.on_take(c, e, qi, slot, {b.handle, done}, {sb.handle, s2m_done}, now_);
         say("now = base::Tick{", now_.ps, "};");
         say("origins.descriptor = ", str(op.word), ";");
-        say("rc.on_take(", c, ", ", e, ", ", qi, ", ", slot, ", ", b.handle, ", ",
-            done ? "true" : "false", ", now);  // pair ", id);
-        const std::size_t m = model_.take(c, e, qi, slot, op.word, b.clock, now_);
+        say("rc.on_take(", c, ", ", e, ", ", qi, ", ", slot, ", {", b.handle, ", ",
+            done ? "true" : "false", "}, {", sb.handle, ", ", s2m_done ? "true" : "false",
+            "}, now);  // pair ", id);
+        const std::size_t m = model_.take(c, e, qi, slot, op.word, b.clock, sb.clock, now_);
         q.pairs.push_back(InFlight{id, m});
         if (--b.remaining == 0) q.batches.pop_front();
+        if (!q.s2m_batches.empty() && --sb.remaining == 0) q.s2m_batches.pop_front();
         if (stats != nullptr) ++stats->takes;
         return;
       }
@@ -818,7 +828,7 @@ class Gen {
       Effect e;
       e.kind = Effect::kS2M;
       std::tie(e.core, e.engine, e.queue) = q;
-      if (chance(50)) {  // another core's S2M doorbell first: both are joined
+      if (chance(50)) {  // another core's S2M doorbell first: it publishes this pair's side
         const CoreId y = core(c);
         ops.push_back(post(y));
         ops.push_back(land(y, e));
