@@ -567,20 +567,15 @@ class Harness {
         model_.begin(std::move(clock));
         for (const Effect& e : op.effects) {
           switch (e.kind) {
-            case Effect::kM2S: {
+            case Effect::kM2S:
+            case Effect::kS2M: {  // a doorbell: its batch keeps the clock it released
+              const bool s2m = e.kind == Effect::kS2M;
               const std::uint32_t h = rc_.capture_release();
-              say("rc.capture_release();  // ", h, ": the batch clock of ", e.pairs,
-                  " pair(s) of queue (", e.core, ", ", e.engine, ", ", e.queue, ")");
-              queues_[{e.core, e.engine, e.queue}].batches.push_back(
-                  Batch{h, model_.current(), e.pairs});
-              break;
-            }
-            case Effect::kS2M: {
-              const std::uint32_t h = rc_.capture_release();
-              say("rc.capture_release();  // ", h, ": the S2M batch clock of ", e.pairs,
-                  " descriptor(s) of queue (", e.core, ", ", e.engine, ", ", e.queue, ")");
-              queues_[{e.core, e.engine, e.queue}].s2m_batches.push_back(
-                  Batch{h, model_.current(), e.pairs});
+              say("rc.capture_release();  // ", h, ": the ", s2m ? "S2M" : "M2S",
+                  " batch clock of ", e.pairs, " descriptor(s) of queue (", e.core, ", ", e.engine,
+                  ", ", e.queue, ")");
+              Queue& q = queues_[{e.core, e.engine, e.queue}];
+              (s2m ? q.s2m_batches : q.batches).push_back(Batch{h, model_.current(), e.pairs});
               break;
             }
             case Effect::kSem:
