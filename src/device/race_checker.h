@@ -16,7 +16,10 @@
 ///   semaphore --a wait that passes--> the waiting core joins the writes it counted: those
 ///         not joined before, up to the last that made its condition true
 /// Any N increments satisfy a wait for N, so joining the first N that came can hide a race
-/// (as can the oldest writes joined past kSemWritesKept), never invent one.
+/// (as can the oldest writes joined past kSemWritesKept). Two cases can invent one (D49): a
+/// wait after the waiter's own decrements whose increments all came before its first wait
+/// (the condition never turns true again, so it joins none), and the merge past
+/// kSemWritesKept folding a write that made the condition false into one that made it true.
 ///
 /// What is checked: DMA data pairs (source read, destination write, at the landing) and local
 /// compute (its operand reads and its result write), against every earlier access to the
@@ -161,8 +164,9 @@ class RaceChecker {
   /// unordered, so that a wait counting too few is a race, whichever increment came last.
   void on_acquire(CoreId core, unsigned idx, const std::function<bool(std::uint32_t)>& holds);
   /// Unjoined writes a semaphore keeps apart; past this, its two oldest are joined into one
-  /// (a wait then joins both where it needed the first: that can hide a race, never invent
-  /// one).
+  /// (a wait then joins both where it needed the first, which can hide a race; where the
+  /// two were a write that made the wait's condition false and one that made it true again,
+  /// the merged one changes nothing and a wait joins neither, which can invent one).
   static constexpr std::size_t kSemWritesKept = 32;
   /// Core `core`'s program accesses bytes [offset, offset + bytes) of each SBUF partition
   /// [0, partitions).
