@@ -160,6 +160,52 @@ TEST(OrderedJobs, ALaterFailureCannotHideAnEarlierOne) {
   EXPECT_EQ(reported, std::vector<std::size_t>{0});
 }
 
+TEST(OrderedJobs, AnEarlierFailureStaysTheFirstWhenALaterJobFailsAfterIt) {
+  // Job 0 fails first, while job 1 (started beside it) still runs; job 1 fails afterwards.
+  // The first failed job is 0 whatever order the failures come in: not the last to fail.
+  std::atomic<bool> one_started{false};
+  std::atomic<bool> zero_failing{false};
+  std::vector<std::size_t> reported;
+  const std::size_t failed = run_ordered(
+                                 3, JobLimits{2, std::nullopt, {}, {}},
+                                 [&](std::size_t i) {
+                                   if (i == 0) {
+                                     wait_for([&] { return one_started.load(); });
+                                     zero_failing = true;
+                                     return false;
+                                   }
+                                   if (i == 1) {
+                                     one_started = true;
+                                     wait_for([&] { return zero_failing.load(); });
+                                     // Time for job 0's failure to be recorded first.
+                                     std::this_thread::sleep_for(100ms);
+                                     return false;
+                                   }
+                                   return true;
+                                 },
+                                 [&](std::size_t i) { reported.push_back(i); })
+                                 .failed;
+  EXPECT_EQ(failed, 0U);
+  EXPECT_TRUE(reported.empty());
+}
+
+TEST(OrderedJobs, AJobCostingExactlyWhatTheBudgetLeavesStartsBesideTheOthers) {
+  // Costs 2 and 3 with a budget of 5: together they cost the budget exactly, which is within
+  // it, so job 1 starts while job 0 runs (job 0 waits for it, at most 5 s).
+  const std::vector<std::uint64_t> cost{2, 3};
+  std::atomic<bool> one_started{false};
+  const OrderedRun r = run_ordered(
+      cost.size(), JobLimits{2, 5, [&](std::size_t i) { return cost[i]; }, {}},
+      [&](std::size_t i) {
+        if (i == 1) one_started = true;
+        if (i == 0) wait_for([&] { return one_started.load(); });
+        return true;
+      },
+      [](std::size_t) {});
+  EXPECT_EQ(r.failed, cost.size());
+  EXPECT_EQ(r.most, 2U);
+}
+
 TEST(OrderedJobs, JobsRunningAtOnceStayWithinTheBudget) {
   // Costs 3, 3, 3, 1, 1, 10 (alone past the budget) with a budget of 5: at most one 3 at a time
   // (3 + 3 > 5), a 3 beside a 1, and the 10 alone; nothing waits for ever.

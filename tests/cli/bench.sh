@@ -485,6 +485,14 @@ expect_err "error: -r: '-1' is not a number of ranks (a whole number, 1 to 42949
 expect_err_lines 1
 check bench_ranks_past_32_bits 1 - -- bench allr -r 4294967296
 expect_err "error: -r: '4294967296' is not a number of ranks (a whole number, 1 to 4294967295)"
+# A count with an upper bound is out of its range past 64 bits too, not only too large: the
+# message gives the range, as for 4294967296 (a flag with no bound, -f, says "does not fit").
+check bench_ranks_past_64_bits 1 - -- bench allr -r 18446744073709551616
+expect_err "error: -r: '18446744073709551616' is not a number of ranks (a whole number, 1 to 4294967295)"
+expect_err_lines 1
+check bench_jobs_past_64_bits 1 - -- bench allr -r 2 --jobs 99999999999999999999999
+expect_err "error: --jobs: '99999999999999999999999' is not a number of rows at once (a whole number, 1 to 256)"
+expect_err_lines 1
 check bench_ranks_largest 1 - -- bench allr -r 4294967295
 expect_err "error: -r 4294967295: topology trn2 has only 8 cores (ranks)"
 check bench_iters_zero 1 - -- bench allr -r 2 -n 0

@@ -60,6 +60,19 @@ TEST(SrcTargetPairs, APermutationIsRequiredAndProblemsNameTheirPlace) {
   EXPECT_EQ(p->message, "group 1: position 1 is the target of pairs 0 and 1");
 }
 
+TEST(SrcTargetPairs, AChainIsNoPermutationThoughNoPositionLacksBothEnds) {
+  // 0 -> 1 -> 2: every position is a source or a target, none both missing; yet position 0
+  // receives nothing and position 2 sends nothing (a lowering given it would stop on its
+  // internal check that the pairs number the positions).
+  EXPECT_EQ(problem(Pairs{{0, 1}, {1, 2}}, 3),
+            "/0: group 0: position 0 is no pair's target (the pairs must be a permutation: each "
+            "position the source of one and the target of one)");
+  // The first position short of an end is named, not only one short of both (3 here).
+  EXPECT_EQ(problem(Pairs{{2, 1}, {1, 0}}, 4),
+            "/0: group 0: position 0 is no pair's source (the pairs must be a permutation: each "
+            "position the source of one and the target of one)");
+}
+
 TEST(SrcTargetPairs, TheLoweringRefusesPairsThatDoNotApply) {
   const Geometry g = small_geometry(1);
   const Communicator two_groups{{{0, 1}, {2, 3}}};

@@ -192,6 +192,22 @@ TEST(TimingParams, SetByName) {
   EXPECT_EQ(p.gpsimd_clock_mhz, 1000U) << "a refused value changes nothing";
 }
 
+// The ranges the messages give are inclusive at both ends: ">= 0 and <= 1e9 ns", ">= 0.001
+// and <= 1e9 B/ns", "a whole number of MHz, 1 to 1e6".
+TEST(TimingParams, RangeEndsAreAccepted) {
+  TimingParams p = timing_params("cayman").value();
+  ASSERT_TRUE(set_timing_param(p, "c2c_latency", 1e9).ok());
+  EXPECT_EQ(p.c2c_latency, base::nanoseconds(1'000'000'000));
+  ASSERT_TRUE(set_timing_param(p, "c2c_bandwidth", 1e9).ok());
+  EXPECT_EQ(*timing_param_value(p, "c2c_bandwidth"), 1e9);
+  ASSERT_TRUE(set_timing_param(p, "gpsimd_clock", 1).ok());
+  EXPECT_EQ(p.gpsimd_clock_mhz, 1U);
+  ASSERT_TRUE(set_timing_param(p, "gpsimd_clock", 1e6).ok());
+  EXPECT_EQ(p.gpsimd_clock_mhz, 1'000'000U);
+  EXPECT_FALSE(set_timing_param(p, "c2c_latency", 1e9 + 1).ok());
+  EXPECT_FALSE(set_timing_param(p, "gpsimd_clock", 1e6 + 1).ok());
+}
+
 TEST(TimingParams, TransferTimeRoundsUpToAPicosecond) {
   EXPECT_EQ(transfer_time(Bytes{23000}, bytes_per_ns(23)), base::nanoseconds(1000));
   EXPECT_EQ(transfer_time(Bytes{0}, bytes_per_ns(23)), Tick{0});

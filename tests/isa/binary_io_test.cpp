@@ -58,6 +58,21 @@ TEST(BinaryIo, TruncatedBytes) {
   EXPECT_EQ(words_from_bytes(lines)->size(), 2u);
 }
 
+TEST(BinaryIo, ADelByteIsNotPrintableText) {
+  // DEL (0x7f) is no printable ASCII: a whole word of line breaks and DEL bytes is a word,
+  // not "text lines".
+  std::vector<std::uint8_t> bytes(64, 0x7f);
+  bytes[20] = '\n';
+  ASSERT_TRUE(words_from_bytes(bytes).ok());
+  EXPECT_EQ(words_from_bytes(bytes)->size(), 1u);
+  // One DEL among printable lines is enough to make them words.
+  std::vector<std::uint8_t> lines(64, 'x');
+  lines[63] = '\n';
+  lines[7] = 0x7f;
+  ASSERT_TRUE(words_from_bytes(lines).ok());
+  EXPECT_EQ(words_from_bytes(lines)->size(), 1u);
+}
+
 TEST(BinaryIo, HexWord) {
   const Word w = counting_word(0xf0);
   const std::string hex = word_to_hex(w);

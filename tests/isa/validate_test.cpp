@@ -145,6 +145,17 @@ TEST(Validate, ValuesOutsideTheirEnumsAreBadValues) {
   EXPECT_EQ(faults(s), (std::vector<Fault>{Fault::kBadValue, Fault::kBadValue}));
 }
 
+// "an" before a type name read with a vowel sound first, LNC_SIZE_FMT's "el" included.
+TEST(Validate, AnUndefinedLncSizeFmtIsNotAnLncSizeFmt) {
+  Sb2sbCollective s = good_sb2sb();
+  s.lnc_size_fmt = static_cast<LncSizeFmt>(0x07);
+  const Word w = encode(s);
+  EXPECT_FALSE(decode_problem(w));  // decodes; validation refuses
+  ASSERT_FALSE(faults(w).empty());
+  EXPECT_EQ(faults(w).front(), Fault::kBadValue);
+  EXPECT_EQ(first_message(w), "sb2sb_collective: lnc_size_fmt 0x07 is not an LNC_SIZE_FMT");
+}
+
 TEST(Validate, InstWordLenIsNotChecked) {
   for (int len : {0x00, 0x04, 0x10, 0x40, 0xFF}) {
     RdmaDescStart s;

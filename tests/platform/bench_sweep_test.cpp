@@ -236,6 +236,35 @@ TEST(BenchSweep, SizesPast64BitsAreRefused) {
             "-e: size '17179869185G' does not fit in 64 bits");
 }
 
+// size_name: a size as -b takes it, in the largest whole unit (the progress lines, "-e 1536K"
+// in a sweep's error), so that it reads back as the same number of bytes.
+TEST(BenchSweep, SizeNamesAreTheLargestWholeUnit) {
+  EXPECT_EQ(size_name(1000), "1000");
+  EXPECT_EQ(size_name(1024), "1K");
+  EXPECT_EQ(size_name(1536ULL << 10), "1536K");  // 1.5 MiB: not a whole M
+  EXPECT_EQ(size_name(3ULL << 20), "3M");
+  EXPECT_EQ(size_name(1536ULL << 20), "1536M");  // 1.5 GiB: not a whole G
+  EXPECT_EQ(size_name(2ULL << 30), "2G");
+  for (const std::uint64_t b : {1000ULL, 1024ULL, 1536ULL << 10, 3ULL << 20, 1536ULL << 20}) {
+    EXPECT_EQ(*parse_size(size_name(b), "-e"), b) << size_name(b);
+  }
+}
+
+// --show-input-output-size: rank 0's bytes, whose block is the longest when the count does not
+// divide by the ranks (docs/bench.md): 10 fp32 elements on 4 ranks are blocks 3, 3, 2, 2.
+TEST(BenchSweep, InputOutputSizesAreRankZerosWithUnevenBlocks) {
+  using collectives::Op;
+  const auto io = [](Op op) {
+    const IoSizes s = io_sizes(op, 10, 4, 4);
+    return std::pair{s.input, s.output};
+  };
+  EXPECT_EQ(io(Op::kAllGather), (std::pair<std::uint64_t, std::uint64_t>{12, 40}));
+  EXPECT_EQ(io(Op::kReduceScatter), (std::pair<std::uint64_t, std::uint64_t>{40, 12}));
+  // All-to-all: the whole in, block 0 (3 elements) from each of the 4 ranks out.
+  EXPECT_EQ(io(Op::kAllToAll), (std::pair<std::uint64_t, std::uint64_t>{40, 48}));
+  EXPECT_EQ(io(Op::kAllReduce), (std::pair<std::uint64_t, std::uint64_t>{40, 40}));
+}
+
 TEST(BenchSweep, ASweepHasAtMostKMaxSweepSizes) {
   EXPECT_EQ(sweep_sizes(1, kMaxSweepSizes, 2, 1)->size(), kMaxSweepSizes);
   EXPECT_EQ(sweep_sizes(1, kMaxSweepSizes + 1, 2, 1).error().message,

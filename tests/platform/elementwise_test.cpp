@@ -106,6 +106,40 @@ TEST(Elementwise, HalfRoundingTiesToEven) {
   EXPECT_TRUE(std::isnan(bf16_to_float(float_to_bf16(std::nanf("")))));
 }
 
+// "NaNs stay NaN (quiet)": a binary32 NaN whose payload lies in the low 16 bits alone, which
+// truncation to bf16 would leave an infinity.
+TEST(Elementwise, ANanWithALowPayloadStaysAQuietNanInBf16) {
+  for (const std::uint32_t bits : {0x7f800001u, 0xff800001u, 0x7f80ffffu}) {
+    const std::uint16_t b = float_to_bf16(std::bit_cast<float>(bits));
+    EXPECT_TRUE(std::isnan(bf16_to_float(b))) << std::hex << bits << " -> " << b;
+    EXPECT_NE(b & 0x40u, 0u) << std::hex << bits << " -> " << b;         // quiet
+    EXPECT_EQ(b & 0x8000u, (bits >> 16) & 0x8000u) << std::hex << bits;  // its sign kept
+  }
+}
+
+// Float max and min on a tie, +0 against -0 included, give the second operand (elementwise.h).
+TEST(Elementwise, FloatMaxAndMinGiveTheSecondOperandOnATie) {
+  const std::vector<float> pos_neg{0.0f, -0.0f, 1.5f};
+  const std::vector<float> neg_pos{-0.0f, 0.0f, 1.5f};
+  for (const ArithOp op : {ArithOp::kMax, ArithOp::kMin}) {
+    const auto r1 = run(op, Dtype::kFp32, pos_neg, neg_pos);
+    const auto r2 = run(op, Dtype::kFp32, neg_pos, pos_neg);
+    for (std::size_t i = 0; i < pos_neg.size(); ++i) {
+      EXPECT_EQ(std::bit_cast<std::uint32_t>(r1[i]), std::bit_cast<std::uint32_t>(neg_pos[i]))
+          << arith_op_name(op) << " fp32 " << i;
+      EXPECT_EQ(std::bit_cast<std::uint32_t>(r2[i]), std::bit_cast<std::uint32_t>(pos_neg[i]))
+          << arith_op_name(op) << " fp32 " << i;
+    }
+    // bf16 and fp16: +0 is 0x0000, -0 is 0x8000 in both.
+    for (const Dtype d : {Dtype::kBfloat16, Dtype::kFp16}) {
+      const std::vector<std::uint16_t> a{0x0000, 0x8000};
+      const std::vector<std::uint16_t> b{0x8000, 0x0000};
+      EXPECT_EQ(run(op, d, a, b), b) << arith_op_name(op);
+      EXPECT_EQ(run(op, d, b, a), a) << arith_op_name(op);
+    }
+  }
+}
+
 TEST(Elementwise, HalfConversionRoundTripsEveryValue) {
   for (std::uint32_t h = 0; h < 0x10000; ++h) {
     const auto bits = static_cast<std::uint16_t>(h);
