@@ -198,8 +198,10 @@ void ChromeTrace::poll_core(device::CoreId core, CoreTrack& ct, base::Tick t) {
     close_word(core, ct, t);
     // The words between began and ended inside the event that moved the pc (a wait already
     // met takes no event), so no poll saw them: each gets its slice, 0 long, at that event's
-    // tick. A program runs straight through (no word jumps), so they are the pcs between.
-    for (std::size_t pc = ct.pc + 1; pc < fw->pc(); ++pc) {
+    // tick. A program runs straight through (no word jumps), so they are the pcs between;
+    // and a word that failed is where the sequencer stopped, so it is one of them too.
+    const std::size_t end = finished && fw->halted() ? fw->pc() + 1 : fw->pc();
+    for (std::size_t pc = ct.pc + 1; pc < end; ++pc) {
       std::string name = sim_.word_name(core, pc);
       if (name.empty()) continue;
       ct.pc = pc;

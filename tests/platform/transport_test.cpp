@@ -927,6 +927,34 @@ TEST(Transport, TraceHasASliceForEveryWordEvenOneThatTakesNoEvent) {
   EXPECT_GT(words[6].front().second, 0) << "the last wait waits for the local increments";
 }
 
+TEST(Transport, TraceHasASliceForAWordThatFailsInTheEventOfTheWordBefore) {
+  // The sequencer stops on a failing word: one that no poll saw start (it came right after a
+  // met wait) still gets its slice, 0 long; nothing after it runs.
+  SimOptions opt;
+  opt.trace = true;
+  const ProgramOutcome o = run_text(
+      ".core 0\n"
+      "event_semaphore wait_mode=ge_imm wait_idx=9 semaphore_value=0\n"
+      "event_semaphore wait_mode=ge_imm wait_idx=9 semaphore_value=0\n"
+      "rdma_desc_gen local_sem=3 remote_sem=4 remote_core_id=1 dma_engine_mask=0xffff "
+      "src_addr=0x2ffff0 dst_addr=0x1000 free_dim_bytes=1024\n"
+      "event_semaphore wait_mode=ge_imm wait_idx=9 semaphore_value=0\n",
+      "trn2", opt);
+  EXPECT_FALSE(o.ok());
+  const nlohmann::json doc = nlohmann::json::parse(o.trace_json);
+  std::map<unsigned, std::string> words;  // pc -> name, one slice each
+  for (const auto& e : doc.at("traceEvents")) {
+    if (e.at("ph") == "X" && e.at("pid") == 0 && e.contains("args") &&
+        e.at("args").contains("pc")) {
+      EXPECT_TRUE(words.emplace(e.at("args").at("pc").get<unsigned>(), e.at("name")).second)
+          << e.dump();
+    }
+  }
+  EXPECT_EQ(words, (std::map<unsigned, std::string>{
+                       {0, "event_semaphore"}, {1, "event_semaphore"}, {2, "rdma_desc_gen"}}))
+      << o.trace_json;
+}
+
 TEST(Transport, TraceDescriptorSlicesSayWhatTheyMove) {
   // Each DMA slice's args: the pair's bytes, where the M2S descriptor reads and where the S2M
   // one writes, as the ring holds them. Core 0 copies 4096 B of each partition at 0x1000 to
