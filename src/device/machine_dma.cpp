@@ -293,17 +293,18 @@ void Machine::process_pair(UdmaEngine& eng, unsigned qi) {
   std::uint32_t race_pair = 0;
   if (races_) {
     const auto clock_of = [](const UdmaQueue& q) {
-      if (q.batches.empty()) return RaceChecker::BatchClock{};  // an S2M side rung unchecked
+      // No batch covers the S2M side: descriptors a pointer reset made pending again.
+      if (q.batches.empty()) return RaceChecker::BatchClock{};
       return RaceChecker::BatchClock{q.batches.front().race_clock,
                                      q.batches.front().remaining == 1};
     };
     race_pair = races_->on_take(eng.core(), eng.index(), qi, m2s.head().offset, clock_of(m2s),
                                 clock_of(s2m), now);
-    if (!s2m.batches.empty() && --s2m.batches.front().remaining == 0) s2m.batches.pop_front();
+    if (!s2m.batches.empty()) s2m.batches.take_one();
   }
   m2s.advance_head();
   s2m.advance_head();
-  if (--m2s.batches.front().remaining == 0) m2s.batches.pop_front();
+  m2s.batches.take_one();
   // 5. Timing [CHOICE D26]: the engine streams after its per-descriptor cost; the bytes cross
   //    the route; a semaphore write, or a strongly ordered data write (S2M SOW, v3 and
   //    later [CHOICE D25g]), lands behind the queue's earlier data.

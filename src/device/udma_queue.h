@@ -46,8 +46,9 @@ inline std::uint32_t ring_pos_reg(RingPos p) {
       soc::kPtrRingId.set(soc::kPtrOffset.set(0, p.offset), p.ring_id));
 }
 
-/// The M2S descriptors one doorbell posted, which may start once the transfer's fixed cost has
-/// passed. [CHOICE D26]
+/// The descriptors one doorbell posted: M2S ones, which may start once the transfer's fixed
+/// cost has passed at `ready` [CHOICE D26]; S2M ones (kept under the race checker only), whose
+/// `ready` is unused.
 struct Batch {
   std::uint32_t remaining = 0;
   base::Tick ready;
@@ -65,6 +66,10 @@ class BatchFifo {
   [[nodiscard]] const Batch& front() const { return items_[head_]; }
   [[nodiscard]] Batch& back() { return items_.back(); }
   void push_back(Batch b) { items_.push_back(b); }
+  /// One descriptor of the oldest batch is taken: the batch goes once it has none left.
+  void take_one() {
+    if (--front().remaining == 0) pop_front();
+  }
   void pop_front() {
     ++head_;
     base::settle_taken_prefix(items_, head_);  // the buffer is kept for the next doorbells

@@ -823,7 +823,8 @@ class Gen {
       Effect e;
       e.kind = Effect::kS2M;
       std::tie(e.core, e.engine, e.queue) = q;
-      if (chance(50)) {  // another core's S2M doorbell first: it publishes this pair's side
+      if (chance(50)) {  // another core's S2M doorbell first (which pair's side each publishes
+                         // depends on the S2M batches still queued)
         const CoreId y = core(c);
         ops.push_back(post(y));
         ops.push_back(land(y, e));

@@ -265,7 +265,7 @@ TEST(RaceChecker, ALaterS2MDoorbellDoesNotOrderAnEarlierBatchsPairs) {
   const std::uint32_t m1 = r.doorbell(0);
   const std::uint32_t s1 = r.doorbell(0);
   r.rc.on_core_access(0, 1, 0, 64, true, r.now);  // overwrites batch 1's source
-  const std::uint32_t s2 = r.doorbell(0);
+  r.doorbell(0);  // core 0's S2M doorbell for a third pair (never taken)
   const std::uint32_t m2 = r.doorbell(0);
   r.dma(0, m1, 0, 1, 0x100, 64, 0, s1);
   EXPECT_EQ(r.rc.total(), 1U);
@@ -296,18 +296,21 @@ TEST(RaceChecker, AQueueKeepsWhatEachDoorbellReleasedWhoeverRangIt) {
 
 TEST(RaceChecker, APairJoinsTheS2MDoorbellThatPublishedItsSideWhoeverRangIt) {
   // Core 1 rings the M2S side; core 0 writes X and publishes the S2M side; core 1 rings S2M
-  // for the next pair. The pair, which writes X, comes after core 0's doorbell and so after
-  // its write; a second pair, whose S2M side core 1 published, does not.
+  // for the next pair; core 0 writes Y, then rings S2M for a third. The first pair, which
+  // writes X, comes after core 0's first doorbell and so after its write; the second, whose
+  // S2M side core 1 published, is not after Y, though core 0's second doorbell rang before
+  // it was taken.
   Rig r;
   const std::uint32_t b = r.doorbell(1);
   r.rc.on_core_access(0, 1, 0, 8, true, r.now);
   const std::uint32_t s0 = r.doorbell(0);
   const std::uint32_t s1 = r.doorbell(1);
+  r.rc.on_core_access(0, 1, 0x40, 8, true, r.now);  // Y
+  const std::uint32_t s2 = r.doorbell(0);
   const std::uint32_t p = r.rc.on_take(0, 0, 0, 0, {b, false}, {s0, true}, r.now);
   r.rc.on_dma(p, 1, true, 0x20, 0, true, 0, 8, r.now);
   r.rc.end_pair(p);
   EXPECT_EQ(r.rc.total(), 0U);
-  r.rc.on_core_access(0, 1, 0x40, 8, true, r.now);  // core 0 again, after its doorbell
   const std::uint32_t q = r.rc.on_take(0, 0, 0, 1, {b, true}, {s1, true}, r.now);
   r.rc.on_dma(q, 1, true, 0x20, 0, true, 0x40, 8, r.now);
   r.rc.end_pair(q);
