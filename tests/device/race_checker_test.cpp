@@ -265,7 +265,7 @@ TEST(RaceChecker, ALaterS2MDoorbellDoesNotOrderAnEarlierBatchsPairs) {
   const std::uint32_t m1 = r.doorbell(0);
   const std::uint32_t s1 = r.doorbell(0);
   r.rc.on_core_access(0, 1, 0, 64, true, r.now);  // overwrites batch 1's source
-  r.doorbell(0);  // core 0's S2M doorbell for a third pair (never taken)
+  const std::uint32_t s2 = r.doorbell(0);
   const std::uint32_t m2 = r.doorbell(0);
   r.dma(0, m1, 0, 1, 0x100, 64, 0, s1);
   EXPECT_EQ(r.rc.total(), 1U);
@@ -306,7 +306,7 @@ TEST(RaceChecker, APairJoinsTheS2MDoorbellThatPublishedItsSideWhoeverRangIt) {
   const std::uint32_t s0 = r.doorbell(0);
   const std::uint32_t s1 = r.doorbell(1);
   r.rc.on_core_access(0, 1, 0x40, 8, true, r.now);  // Y
-  const std::uint32_t s2 = r.doorbell(0);
+  r.doorbell(0);  // core 0's S2M doorbell for a third pair (never taken)
   const std::uint32_t p = r.rc.on_take(0, 0, 0, 0, {b, false}, {s0, true}, r.now);
   r.rc.on_dma(p, 1, true, 0x20, 0, true, 0, 8, r.now);
   r.rc.end_pair(p);
