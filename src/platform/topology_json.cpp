@@ -468,17 +468,19 @@ std::optional<std::string> engine_rate_cap(const device::Topology& topology) {
   const double all = rate * engines;
   std::string below;
   unsigned ports = 0;
+  double cap = all;
   for (const std::string_view port : {"sbuf_port_bandwidth", "onchip_bandwidth"}) {
     if (value(port) < all) {
       below += fmt::format("{}{} ({:g} B/ns)", below.empty() ? "" : " and ", port, value(port));
       ++ports;
+      cap = std::min(cap, value(port));
     }
   }
   if (ports == 0) return std::nullopt;
   return fmt::format(
       "dma_engine_rate={:g}: a core's {} engines at {:g} B/ns would stream {:g} B/ns "
-      "together, but {} {} them to less: {} not follow the rate; set {} too",
-      rate, engines, rate, all, below, ports == 1 ? "holds" : "hold",
+      "together, but {} {} them at {:g} B/ns: {} not follow the rate; set {} too",
+      rate, engines, rate, all, below, ports == 1 ? "caps" : "cap", cap,
       ports == 1 ? "it does" : "the ports do", ports == 1 ? "it" : "them");
 }
 

@@ -186,7 +186,7 @@ check params_no_effect_z_links 0 - -- info topology allz.json --param c2c_bandwi
 expect_err "info topology: note: --param c2c_bandwidth=128 changes nothing on allz: every chip-to-chip link there is a Z link (c2c_z_bandwidth)"
 # A faster engine rate alone is capped by the port bandwidths, which do not follow it.
 check params_engine_rate_capped 0 - -- bench sendrecv -r 2 -b 8M --timing-only -n 1 -w 0 --param dma_engine_rate=46
-expect_err "bench: note: --param dma_engine_rate=46: a core's 16 engines at 46 B/ns would stream 736 B/ns together, but sbuf_port_bandwidth (368 B/ns) and onchip_bandwidth (368 B/ns) hold them to less: the ports do not follow the rate; set them too"
+expect_err "bench: note: --param dma_engine_rate=46: a core's 16 engines at 46 B/ns would stream 736 B/ns together, but sbuf_port_bandwidth (368 B/ns) and onchip_bandwidth (368 B/ns) cap them at 368 B/ns: the ports do not follow the rate; set them too"
 check params_engine_rate_with_ports 0 - -- bench sendrecv -r 2 -b 8M --timing-only -n 1 -w 0 --param dma_engine_rate=46 --param sbuf_port_bandwidth=736 --param onchip_bandwidth=736
 expect_out "       17.67 "
 expect_err_lines 1

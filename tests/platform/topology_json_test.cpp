@@ -406,12 +406,18 @@ TEST(TopologyJson, AnEngineRateThePortsCapIsNamed) {
             (std::vector<std::string>{
                 "dma_engine_rate=46: a core's 16 engines at 46 B/ns would stream 736 B/ns "
                 "together, but sbuf_port_bandwidth (368 B/ns) and onchip_bandwidth (368 B/ns) "
-                "hold them to less: the ports do not follow the rate; set them too"}));
+                "cap them at 368 B/ns: the ports do not follow the rate; set them too"}));
   EXPECT_EQ(notes({P{"dma_engine_rate", 46}, P{"onchip_bandwidth", 800}}),
             (std::vector<std::string>{
                 "dma_engine_rate=46: a core's 16 engines at 46 B/ns would stream 736 B/ns "
-                "together, but sbuf_port_bandwidth (368 B/ns) holds them to less: it does not "
+                "together, but sbuf_port_bandwidth (368 B/ns) caps them at 368 B/ns: it does not "
                 "follow the rate; set it too"}));
+  // Two ports below: the cap is the lower.
+  EXPECT_EQ(notes({P{"dma_engine_rate", 46}, P{"sbuf_port_bandwidth", 500}}),
+            (std::vector<std::string>{
+                "dma_engine_rate=46: a core's 16 engines at 46 B/ns would stream 736 B/ns "
+                "together, but sbuf_port_bandwidth (500 B/ns) and onchip_bandwidth (368 B/ns) "
+                "cap them at 368 B/ns: the ports do not follow the rate; set them too"}));
   // Both ports at least 16 x the rate, the built-in rate, or a slower one: nothing to say.
   EXPECT_TRUE(
       notes({P{"dma_engine_rate", 46}, P{"sbuf_port_bandwidth", 736}, P{"onchip_bandwidth", 736}})
