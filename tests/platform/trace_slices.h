@@ -155,4 +155,23 @@ inline WaitEnds wait_ends(const std::string& json) {
   return out;
 }
 
+/// One instruction word's POOL slice (a slice with args.pc): its name and length in ps.
+struct WordSlice {
+  std::string name;
+  std::int64_t dur = 0;
+};
+/// Core `core`'s word slices, by pc (each slice of a pc, in the order written).
+inline std::map<unsigned, std::vector<WordSlice>> word_slices(const std::string& json,
+                                                              unsigned core) {
+  const nlohmann::json doc = nlohmann::json::parse(json);
+  std::map<unsigned, std::vector<WordSlice>> out;
+  for (const auto& e : doc.at("traceEvents")) {
+    if (e.at("ph") == "X" && e.at("pid") == core && e.contains("args") &&
+        e.at("args").contains("pc")) {
+      out[e.at("args").at("pc").get<unsigned>()].push_back({e.at("name"), trace_ps(e.at("dur"))});
+    }
+  }
+  return out;
+}
+
 }  // namespace sbrdma::platform::testing_trace

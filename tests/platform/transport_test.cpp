@@ -906,25 +906,16 @@ TEST(Transport, TraceHasASliceForEveryWordEvenOneThatTakesNoEvent) {
       "event_semaphore wait_mode=ge_imm wait_idx=3 semaphore_value=16\n",
       "trn2", opt);
   ASSERT_TRUE(o.ok());
-  const nlohmann::json doc = nlohmann::json::parse(o.trace_json);
-  std::map<unsigned, std::vector<std::pair<std::string, std::int64_t>>> words;  // pc -> slices
-  for (const auto& e : doc.at("traceEvents")) {
-    if (e.at("ph") != "X" || e.at("pid") != 0 || !e.contains("args") ||
-        !e.at("args").contains("pc")) {
-      continue;
-    }
-    words[e.at("args").at("pc").get<unsigned>()].emplace_back(e.at("name"),
-                                                              testing_trace::trace_ps(e.at("dur")));
-  }
+  auto words = testing_trace::word_slices(o.trace_json, 0);
   ASSERT_EQ(words.size(), 7U) << o.trace_json;
   for (const auto& [pc, slices] : words) EXPECT_EQ(slices.size(), 1U) << "pc " << pc;
   for (const unsigned pc : {0U, 1U, 3U, 5U}) {
-    EXPECT_EQ(words[pc].front().first, "event_semaphore") << pc;
+    EXPECT_EQ(words[pc].front().name, "event_semaphore") << pc;
   }
-  EXPECT_EQ(words[1].front().second, 0) << "a met wait takes no time";
-  EXPECT_EQ(words[3].front().second, 0);
-  EXPECT_EQ(words[5].front().second, 0);
-  EXPECT_GT(words[6].front().second, 0) << "the last wait waits for the local increments";
+  EXPECT_EQ(words[1].front().dur, 0) << "a met wait takes no time";
+  EXPECT_EQ(words[3].front().dur, 0);
+  EXPECT_EQ(words[5].front().dur, 0);
+  EXPECT_GT(words[6].front().dur, 0) << "the last wait waits for the local increments";
 }
 
 TEST(Transport, TraceHasASliceForAWordThatFailsInTheEventOfTheWordBefore) {
@@ -941,14 +932,10 @@ TEST(Transport, TraceHasASliceForAWordThatFailsInTheEventOfTheWordBefore) {
       "event_semaphore wait_mode=ge_imm wait_idx=9 semaphore_value=0\n",
       "trn2", opt);
   EXPECT_FALSE(o.ok());
-  const nlohmann::json doc = nlohmann::json::parse(o.trace_json);
   std::map<unsigned, std::string> words;  // pc -> name, one slice each
-  for (const auto& e : doc.at("traceEvents")) {
-    if (e.at("ph") == "X" && e.at("pid") == 0 && e.contains("args") &&
-        e.at("args").contains("pc")) {
-      EXPECT_TRUE(words.emplace(e.at("args").at("pc").get<unsigned>(), e.at("name")).second)
-          << e.dump();
-    }
+  for (const auto& [pc, slices] : testing_trace::word_slices(o.trace_json, 0)) {
+    EXPECT_EQ(slices.size(), 1U) << "pc " << pc;
+    words[pc] = slices.front().name;
   }
   EXPECT_EQ(words, (std::map<unsigned, std::string>{
                        {0, "event_semaphore"}, {1, "event_semaphore"}, {2, "rdma_desc_gen"}}))
