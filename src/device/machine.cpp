@@ -356,7 +356,10 @@ bool Machine::park_until_writes_landed(std::coroutine_handle<> h, CoreId issuer)
   // Done once nothing due by `until` is left: writes issued after the fence that land by then
   // are waited for too, which ends the wait no later than `until`.
   const base::Tick until = last_write_[issuer];
-  if (writes_done(issuer, until)) return false;
+  if (writes_done(issuer, until)) {
+    if (races_) races_->on_fence(issuer);
+    return false;
+  }
   kernel_->block(h, [this, issuer, until] {
     return fmt::format("core {}: {} posted MMIO write(s) to land by {} ns", issuer,
                        posted_[issuer].size(), until.ns());

@@ -120,6 +120,7 @@ void Machine::apply_posted(CoreId issuer, std::uint64_t seq) {
   // Fences resume (as their process's own event, like a sleep ending) once done.
   std::erase_if(fences_, [&](const Fence& f) {
     if (f.issuer != issuer || !writes_done(issuer, f.until)) return false;
+    if (races_) races_->on_fence(issuer);  // its process stays parked till then: none posted
     kernel_->wake(f.pid);
     return true;
   });

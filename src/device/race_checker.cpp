@@ -236,17 +236,25 @@ void RaceChecker::on_semaphore_write(CoreId core, soc::SemWindow w, unsigned idx
   std::vector<SemWrite>& pending = semaphores_[(std::uint64_t{core} << 32) | idx];
   Snapshot by = snapshots_[current_];
   by.holders = 0;
-  pending.push_back(SemWrite{std::move(by), before, after});
+  const bool additive = w == soc::SemWindow::kInc || w == soc::SemWindow::kDec;
+  pending.push_back(SemWrite{std::move(by), before, after, additive});
   if (pending.size() > kSemWritesKept) {
-    // The two oldest become one: both clocks, the first's value before, the second's after.
+    // The two oldest become one: both clocks, the first's value before, the second's after
+    // (no one writer's any more: a fence does not make it the waiter's own).
     auto c = std::make_shared<Clock>();
     join_into(*c, pending[0].by);
     join_into(*c, pending[1].by);
     Snapshot both;
     both.base = std::move(c);
-    pending[1] = SemWrite{std::move(both), pending[0].before, pending[1].after};
+    pending[1] = SemWrite{std::move(both), pending[0].before, pending[1].after,
+                          pending[0].additive && pending[1].additive};
     pending.erase(pending.begin());
   }
+}
+
+void RaceChecker::on_fence(CoreId core) {
+  Actor& a = actors_[core_actor(core)];
+  a.fenced = a.epoch;  // every write it posted so far took an epoch below this
 }
 
 void RaceChecker::on_acquire(CoreId core, unsigned idx,
@@ -255,16 +263,40 @@ void RaceChecker::on_acquire(CoreId core, unsigned idx,
   const auto it = semaphores_.find(key);
   if (it == semaphores_.end()) return;
   std::vector<SemWrite>& pending = it->second;
+  const std::uint32_t actor = core_actor(core);
+  Actor& a = actors_[actor];
   // The writes the wait counted: up to the last that took the condition from false to true.
   // None where it held before them all (what made it hold was joined already, or set before
   // the run). A wait looked at again as it passes finds nothing more.
   std::size_t counted = 0;
-  for (std::size_t k = 0; k < pending.size(); ++k) {
-    if (!holds(pending[k].before) && holds(pending[k].after)) counted = k + 1;
+  // The waiter's own posted writes that a fence saw land are before the wait on any device,
+  // wherever they landed among the others. Where all are increments and decrements (which
+  // commute), each taking the value where the one before left it, they count first; with a
+  // SET among them, or a value set directly in between, the order they landed in is the value.
+  const auto own = [&](const SemWrite& sw) {
+    return sw.by.self == actor && sw.by.epoch < a.fenced;
+  };
+  bool additive = true;
+  for (std::size_t k = 0; k < pending.size() && additive; ++k) {
+    additive = pending[k].additive && (k == 0 || pending[k].before == pending[k - 1].after);
+  }
+  if (additive && std::any_of(pending.begin(), pending.end(), own)) {
+    std::uint32_t v = pending.front().before;
+    for (const SemWrite& sw : pending) {
+      if (own(sw)) v += sw.after - sw.before;
+    }
+    for (std::size_t k = 0; k < pending.size(); ++k) {
+      if (own(pending[k])) continue;
+      const std::uint32_t next = v + (pending[k].after - pending[k].before);
+      if (!holds(v) && holds(next)) counted = k + 1;
+      v = next;
+    }
+  } else {
+    for (std::size_t k = 0; k < pending.size(); ++k) {
+      if (!holds(pending[k].before) && holds(pending[k].after)) counted = k + 1;
+    }
   }
   if (counted == 0) return;
-  const std::uint32_t actor = core_actor(core);
-  Actor& a = actors_[actor];
   Clock sem;
   for (std::size_t k = 0; k < counted; ++k) join_into(sem, pending[k].by);
   pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(counted));

@@ -14,12 +14,12 @@
 ///         (kept by the semaphore with it)
 ///   DMA pair --semaphore descriptor--> the semaphore keeps the queue's clock at that pair
 ///   semaphore --a wait that passes--> the waiting core joins the writes it counted: those
-///         not joined before, up to the last that made its condition true
+///         not joined before, up to the last that made its condition true, the waiter's own
+///         increments and decrements that a write fence saw land counted first
 /// Any N increments satisfy a wait for N, so joining the first N that came can hide a race
-/// (as can the oldest writes joined past kSemWritesKept). Two cases can invent one (D49): a
-/// wait after the waiter's own decrements whose increments all came before its first wait
-/// (the condition never turns true again, so it joins none), and the merge past
-/// kSemWritesKept folding a write that made the condition false into one that made it true.
+/// (as can the oldest writes joined past kSemWritesKept). The merge past kSemWritesKept can
+/// invent one (D49), folding a write that made the condition false into one that made it
+/// true.
 ///
 /// What is checked: DMA data pairs (source read, destination write, at the landing) and local
 /// compute (its operand reads and its result write), against every earlier access to the
@@ -158,10 +158,18 @@ class RaceChecker {
   /// `after` (the same for an EVENTS write).
   void on_semaphore_write(CoreId core, soc::SemWindow w, unsigned idx, std::uint32_t before,
                           std::uint32_t after);
+  /// Core `core`'s write fence has passed: every posted write it issued so far has taken
+  /// effect, so its increments and decrements of its own semaphores come before its later
+  /// waits on any device (on_acquire counts them first).
+  void on_fence(CoreId core);
   /// Core `core`'s wait on semaphore `idx`, whose condition is `holds`, passes. It joins the
   /// writes not joined before up to the last one that made the condition hold: the writes it
   /// counted. A later write it did not need (the 8th increment of a wait for 7) stays
   /// unordered, so that a wait counting too few is a race, whichever increment came last.
+  /// Where every such write is an increment or a decrement, the core's own that a fence saw
+  /// land count first, wherever they landed among the others: a consumer that takes one
+  /// count per item with its own decrement, fenced, then waits `>= 1` again needs one more
+  /// of the others each time, and joins it.
   void on_acquire(CoreId core, unsigned idx, const std::function<bool(std::uint32_t)>& holds);
   /// Unjoined writes a semaphore keeps apart; past this, its two oldest are joined into one
   /// (a wait then joins both where it needed the first, which can hide a race; where the
@@ -206,12 +214,15 @@ class RaceChecker {
     std::uint32_t epoch = 1;
     /// A queue: the M2S and S2M batch clocks it joined last (serials).
     std::array<std::uint64_t, 2> joined{};
+    /// A core: its posted writes of epochs below this have taken effect (on_fence).
+    std::uint32_t fenced = 0;
   };
   /// A semaphore write not yet joined by a wait: its writer's clock and the value it made.
   struct SemWrite {
     Snapshot by;  ///< a copy (its base shared), not held in snapshots_
     std::uint32_t before = 0;
     std::uint32_t after = 0;
+    bool additive = false;  ///< an INC or DEC window write (or two of them merged)
   };
   /// One recorded access: who (actor at epoch), where it came from (sites_), which way.
   struct Access {

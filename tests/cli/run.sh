@@ -144,6 +144,20 @@ check run_race_after_start 1 - -- run "$RUN_DATA/race_after_start.s" --check-rac
 expect_out "0 failed expects, 128 races)"
 expect_err "race_after_start.s:7: error: race: t=5653.174 ns core 0 engine 0 queue 0's DMA (M2S slot 1, written by word 0) and the same word's other DMAs read core 0 SBUF bytes [0x0, 0x1000) of partitions 1-127, which core 0 word 2 at"
 
+# A consumer taking one count per item with its own decrement: a fence (the relays' starts)
+# between the decrement and the next wait orders each item before its read. Without it, a
+# device may look at the wait before the decrement lands: races, and without the busy words
+# that delay the consumer, this simulator's own timing reads two items too early.
+check run_race_consumer 0 - -- run "$RUN_DATA/race_consumer.s" --check-races
+expect_out "result: ok"
+sed '/# relay$/d' "$RUN_DATA/race_consumer.s" >"$(work)/race_consumer_unfenced.s"
+check run_race_consumer_unfenced 1 - -- run "$(work)/race_consumer_unfenced.s" --check-races
+expect_out "0 failed expects, 384 races)"
+expect_err "race_consumer_unfenced.s:24: error: race: t=55666.668 ns core 1 word 3 reads core 1 SBUF bytes [0x10400, 0x10800) of partitions 0-127, which core 0 engine 0 queue 0's DMA (M2S slot 130, written by word 2 at"
+sed '/# relay$/d; /^# busy/,+2d' "$RUN_DATA/race_consumer.s" >"$(work)/race_consumer_early.s"
+check run_race_consumer_early 1 - -- run "$(work)/race_consumer_early.s"
+expect_out "result: FAILED (0 firmware errors, 0 device errors, 0 deadlocked cores, 1 failed expect)"
+
 check run_deadlock 1 - -- run "$RUN_DATA/deadlock.s"
 expect_err "deadlock.s:5: error: deadlock: core 2 word 1 waits for sem[7] >= 1, current 0"
 expect_err_lines 1

@@ -106,8 +106,17 @@ struct Effect {  ///< what a landing posted write does
   SemRef sem;          ///< kSem
 };
 struct Op {
-  enum Kind { kAccess, kPost, kLandPosted, kTake, kLandPair, kAcquire, kDirectSem } kind = kAccess;
-  CoreId core = 0;  ///< kAccess, kPost, kAcquire
+  enum Kind {
+    kAccess,
+    kPost,
+    kLandPosted,
+    kTake,
+    kLandPair,
+    kAcquire,
+    kDirectSem,
+    kFence
+  } kind = kAccess;
+  CoreId core = 0;  ///< kAccess, kPost, kAcquire, kFence
   unsigned partitions = 1;
   std::uint64_t offset = 0;
   std::uint64_t bytes = 1;
@@ -122,6 +131,7 @@ struct Op {
   std::vector<Dma> dmas;           ///< kLandPair
   std::vector<SemRef> sems;        ///< kLandPair, kDirectSem (one)
   unsigned idx = 0;                ///< kAcquire
+  bool one = false;                ///< kAcquire: a wait for at least 1 (0 if the value is)
 };
 
 // ---- the model ----
@@ -159,8 +169,17 @@ class Model {
     ++clocks_[c][c];
     return s;
   }
-  void begin(std::optional<Clock> c) { current_ = std::move(c); }
-  void end() { current_.reset(); }
+  /// A posted write of core `writer` (or a pair, without one) takes effect with clock `c`.
+  void begin(std::optional<Clock> c, std::optional<unsigned> writer = std::nullopt) {
+    current_ = std::move(c);
+    writer_ = writer;
+  }
+  void end() {
+    current_.reset();
+    writer_.reset();
+  }
+  /// on_fence: core c's posted writes so far (epochs below its own now) have landed.
+  void fence(CoreId c) { fenced_[c] = clocks_[c][c]; }
   [[nodiscard]] const std::optional<Clock>& current() const { return current_; }
   /// on_take: the queue learns the clocks of the M2S and the S2M batch that published the
   /// pair's two descriptors; the pair's clock is the queue's then, and the queue's next pair is
@@ -183,7 +202,10 @@ class Model {
     ++clocks_[a][a];
     return pairs_.size() - 1;
   }
-  void begin_pair(std::size_t p) { current_ = pairs_[p].clock; }
+  void begin_pair(std::size_t p) {
+    current_ = pairs_[p].clock;
+    writer_.reset();
+  }
   void dma(std::size_t p, const Dma& d, base::Tick now) {
     const Pair& pr = pairs_[p];
     sites_[pr.site].time = now;
@@ -213,21 +235,45 @@ class Model {
   void sem_write(const SemRef& s, std::uint32_t before, std::uint32_t after) {
     if (!current_) return;  // a direct set
     auto& list = sems_[std::tuple{s.core, s.window == soc::SemWindow::kEvents, s.idx}];
-    list.push_back(SemWrite{*current_, before, after});
+    const bool additive = s.window == soc::SemWindow::kInc || s.window == soc::SemWindow::kDec;
+    list.push_back(SemWrite{*current_, before, after, writer_, writer_ ? (*current_)[*writer_] : 0U,
+                            additive});
     if (list.size() > RaceChecker::kSemWritesKept) {
       join(list[1].clock, list[0].clock);
       list[1].before = list[0].before;
+      list[1].writer.reset();
+      list[1].additive = list[1].additive && list[0].additive;
       list.erase(list.begin());
     }
   }
-  /// A wait joins the writes up to the last that made its condition true.
+  /// A wait joins the writes up to the last that made its condition true. Where all are INC
+  /// and DEC writes in an unbroken chain of values, the waiter's own that a fence saw land go
+  /// first, then the rest in the order they landed; else each write's own two values decide.
   void acquire(CoreId c, unsigned idx, const std::function<bool(std::uint32_t)>& holds) {
     const auto it = sems_.find(std::tuple{c, false, idx});  // waits read the values, not events
     if (it == sems_.end()) return;
     std::vector<SemWrite>& list = it->second;
-    std::size_t counted = 0;
+    const auto own = [&](const SemWrite& w) { return w.writer == c && w.epoch < fenced_[c]; };
+    bool chain = true;
     for (std::size_t k = 0; k < list.size(); ++k) {
-      if (!holds(list[k].before) && holds(list[k].after)) counted = k + 1;
+      if (!list[k].additive || (k > 0 && list[k].before != list[k - 1].after)) chain = false;
+    }
+    std::size_t counted = 0;
+    if (chain) {
+      std::vector<std::size_t> order;
+      for (std::size_t k = 0; k < list.size(); ++k) order.push_back(k);
+      std::stable_partition(order.begin(), order.end(),
+                            [&](std::size_t k) { return own(list[k]); });
+      std::uint32_t v = list.empty() ? 0 : list.front().before;
+      for (const std::size_t k : order) {
+        const std::uint32_t next = v + (list[k].after - list[k].before);
+        if (!own(list[k]) && !holds(v) && holds(next)) counted = k + 1;
+        v = next;
+      }
+    } else {
+      for (std::size_t k = 0; k < list.size(); ++k) {
+        if (!holds(list[k].before) && holds(list[k].after)) counted = k + 1;
+      }
     }
     for (std::size_t k = 0; k < counted; ++k) join(clocks_[c], list[k].clock);
     list.erase(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(counted));
@@ -332,12 +378,17 @@ class Model {
   unsigned actors_;
   std::vector<Clock> clocks_;
   std::optional<Clock> current_;
+  std::optional<unsigned> writer_;  ///< current_'s core, for a posted write
+  std::map<CoreId, std::uint32_t> fenced_;
   std::vector<Pair> pairs_;
   std::vector<RaceAccess> sites_;
   struct SemWrite {
     Clock clock;
     std::uint32_t before = 0;
     std::uint32_t after = 0;
+    std::optional<unsigned> writer;  ///< the core that posted it
+    std::uint32_t epoch = 0;         ///< the writer's, at the post
+    bool additive = false;
   };
   std::map<std::tuple<CoreId, bool, unsigned>, std::vector<SemWrite>> sems_;
   /// (core, SBUF?) -> by byte, nothing where nothing touched it
@@ -547,6 +598,7 @@ class Harness {
       case Op::kLandPosted: {
         std::uint64_t seq = 0;
         std::optional<Clock> clock;
+        std::optional<unsigned> writer;
         if (op.known) {
           if (posted_.empty()) return;
           std::size_t i = op.pick % posted_.size();
@@ -558,13 +610,14 @@ class Harness {
           }
           seq = posted_[i].seq;
           clock = std::move(posted_[i].clock);
+          writer = posted_[i].issuer;
           posted_.erase(posted_.begin() + static_cast<std::ptrdiff_t>(i));
         } else {
           seq = 1'000'000 + ++unknown_;  // never posted: releases nothing
         }
         say("rc.begin_posted(", seq, ");", op.known ? "" : "  // never posted");
         rc_.begin_posted(seq);
-        model_.begin(std::move(clock));
+        model_.begin(std::move(clock), writer);
         for (const Effect& e : op.effects) {
           switch (e.kind) {
             case Effect::kM2S:
@@ -645,7 +698,9 @@ class Harness {
         // A wait for at least n passes now: n is the value (all counted) or, now and then,
         // less (a wait that counts too few).
         const std::uint32_t v = values_[{op.core, op.idx}];
-        const std::uint32_t n = v == 0 || op.pick < 4 ? v : 1 + op.pick % v;
+        const std::uint32_t n = op.one                  ? std::min<std::uint32_t>(v, 1)
+                                : v == 0 || op.pick < 4 ? v
+                                                        : 1 + op.pick % v;
         const auto holds = [n](std::uint32_t x) { return x >= n; };
         say("rc.on_acquire(", op.core, ", ", op.idx, ", at_least(", n, "));");
         rc_.on_acquire(op.core, op.idx, holds);
@@ -656,6 +711,16 @@ class Harness {
       case Op::kDirectSem:
         sem_write(op.sems.front());  // no write or pair taking effect: a direct set
         return;
+      case Op::kFence: {
+        // A fence passes once the core's posted writes have landed: none may be in flight.
+        for (const Posted& p : posted_) {
+          if (p.issuer == op.core) return;
+        }
+        say("rc.on_fence(", op.core, ");");
+        rc_.on_fence(op.core);
+        model_.fence(op.core);
+        return;
+      }
     }
   }
 
@@ -703,7 +768,8 @@ class Gen {
     std::vector<std::deque<Op>> threads(1);
     for (std::uint64_t n = 10 + below(40); n > 0; --n) threads[0].push_back(one(c));
     for (std::uint64_t n = below(4); n > 0; --n) {
-      std::vector<Op> ch = chance(70) ? chain(c) : gather(c);
+      const std::uint64_t k = below(100);
+      std::vector<Op> ch = k < 55 ? chain(c) : k < 80 ? gather(c) : consume(c);
       if (!ch.empty()) {
         threads.emplace_back(std::make_move_iterator(ch.begin()),
                              std::make_move_iterator(ch.end()));
@@ -956,6 +1022,61 @@ class Gen {
     return kept;
   }
 
+  /// Items DMAed into core b's SBUF, each followed by an increment of its semaphore; b takes
+  /// them one at a time: a wait for 1, a read of the item, its own decrement, a fence (mostly).
+  /// Steps dropped now and then, and other threads' operations in between, make some race.
+  std::vector<Op> consume(const Config& c) {
+    std::vector<Op> ops;
+    const CoreId b = core(c);
+    const auto idx = static_cast<unsigned>(below(kSems));
+    const QueueKey q = queue(c);
+    std::vector<Dma> items;
+    for (std::uint64_t n = 2 + below(3); n > 0; --n) {
+      ring(c, core(c), q, ops);
+      Dma d = dma(c);
+      d.dst_core = b;
+      d.dst_sbuf = true;
+      d.dst_off = sbuf_offset(c);
+      d.len = std::min(d.len, c.partition - d.dst_off % c.partition);
+      items.push_back(d);
+      Op lp;
+      lp.kind = Op::kLandPair;
+      lp.target = q;
+      lp.dmas.push_back(d);
+      lp.sems.push_back(SemRef{b, soc::SemWindow::kInc, idx});
+      ops.push_back(lp);
+    }
+    for (const Dma& d : items) {
+      Op w = acquire(b, idx);
+      w.one = true;
+      ops.push_back(w);
+      Op read;
+      read.kind = Op::kAccess;
+      read.core = b;
+      read.partitions = static_cast<unsigned>(d.dst_off / c.partition) + 1;
+      read.offset = d.dst_off % c.partition;
+      read.bytes = d.len;
+      read.word = word();
+      ops.push_back(read);
+      ops.push_back(post(b));
+      Effect e;
+      e.kind = Effect::kSem;
+      e.sem = SemRef{b, soc::SemWindow::kDec, idx};
+      ops.push_back(land(b, e));
+      if (chance(85)) {
+        Op f;
+        f.kind = Op::kFence;
+        f.core = b;
+        ops.push_back(f);
+      }
+    }
+    std::vector<Op> kept;
+    for (Op& op : ops) {
+      if (!chance(4)) kept.push_back(std::move(op));
+    }
+    return kept;
+  }
+
   Op one(const Config& c) {
     Op op;
     const std::uint64_t r = below(100);
@@ -991,11 +1112,14 @@ class Gen {
       if (chance(35)) {
         for (std::uint64_t i = 0, m = 1 + below(2); i < m; ++i) op.sems.push_back(sem(c));
       }
-    } else if (r < 98) {
+    } else if (r < 96) {
       op.kind = Op::kAcquire;
       op.core = core(c);
       op.idx = static_cast<unsigned>(below(kSems));
       op.pick = static_cast<unsigned>(below(8));
+    } else if (r < 98) {
+      op.kind = Op::kFence;
+      op.core = core(c);
     } else {
       op.kind = Op::kDirectSem;
       op.sems.push_back(sem(c));

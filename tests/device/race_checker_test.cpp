@@ -54,6 +54,17 @@ struct Rig {
     increment(target, idx);
     rc.end_posted();
   }
+  /// Core `core` posts a write of `w` (INC, DEC: by one; SET: to `v`) to its own semaphore
+  /// `idx`, which lands.
+  void own_write(CoreId core, unsigned idx, soc::SemWindow w, std::uint32_t v = 0) {
+    std::uint32_t& cur = sems[{core, idx}];
+    const std::uint32_t before = cur;
+    cur = w == soc::SemWindow::kInc ? cur + 1 : w == soc::SemWindow::kDec ? cur - 1 : v;
+    rc.on_post(core, ++seq);
+    rc.begin_posted(seq);
+    rc.on_semaphore_write(core, w, idx, before, cur);
+    rc.end_posted();
+  }
   /// Core `core`'s wait for its semaphore `idx` to be at least `n` passes.
   void acquire(CoreId core, unsigned idx, std::uint32_t n = 1) {
     rc.on_acquire(core, idx, [n](std::uint32_t v) { return v >= n; });
@@ -178,6 +189,64 @@ TEST(RaceChecker, AWaitThatHeldBeforeTheLaterWritesJoinsNoneOfThem) {
   r.acquire(1, 4, 2);
   r.rc.on_core_access(1, 1, 0x800, 64, false, r.now);
   EXPECT_EQ(r.rc.total(), 1U);
+}
+
+TEST(RaceChecker, AFencedOwnDecrementCountsBeforeTheIncrementsAroundIt) {
+  // Four engines' data and increments land; core 1 takes them one at a time: a wait for 1,
+  // a read of item k, its own decrement. Once a fence has seen the decrement land, the next
+  // wait for 1 needs one more increment on any device, and joins it; without the fence a
+  // device may look at the wait before the decrement lands, and the read of item k+1 races.
+  for (const bool fenced : {true, false}) {
+    Rig r;
+    fan_in(r, 4);
+    for (unsigned k = 0; k < 4; ++k) {
+      r.acquire(1, 4, 1);
+      r.rc.on_core_access(1, 1, 0x100 + 64ULL * k, 64, false, r.now);
+      r.own_write(1, 4, soc::SemWindow::kDec);
+      if (fenced) r.rc.on_fence(1);
+    }
+    EXPECT_EQ(r.rc.total(), fenced ? 0U : 3U) << "fenced " << fenced;
+  }
+}
+
+TEST(RaceChecker, AFenceCountsOnlyTheWaitersOwnWritesPostedBeforeIt) {
+  // Two increments and then core 1's decrement: a fenced wait for 1 needs both increments.
+  // Core 0's decrement of core 1's semaphore is not core 1's own: the wait counts only the
+  // first increment, and the second engine's data races (as it does when core 1's decrement
+  // was posted after the fence).
+  for (const int who : {0, 1, 2}) {
+    Rig r;
+    fan_in(r, 2);
+    if (who == 2) r.rc.on_fence(1);
+    const CoreId poster = who == 0 ? 0 : 1;
+    std::uint32_t& v = r.sems[{1, 4}];
+    r.rc.on_post(poster, ++r.seq);
+    r.rc.begin_posted(r.seq);
+    r.rc.on_semaphore_write(1, soc::SemWindow::kDec, 4, v, v - 1);
+    r.rc.end_posted();
+    --v;
+    if (who != 2) r.rc.on_fence(1);
+    r.acquire(1, 4, 1);
+    r.rc.on_core_access(1, 1, 0x100, 2 * 64, false, r.now);
+    EXPECT_EQ(r.rc.total(), who == 1 ? 0U : 1U) << "case " << who;
+  }
+}
+
+TEST(RaceChecker, WithASetAmongTheWritesTheyCountInTheOrderTheyLanded) {
+  // SET then two increments then the fenced decrement: a SET does not commute, so the rule is
+  // the landing order's: the wait for 1 held since the first increment and joins that one
+  // only (the second engine's data races).
+  for (const bool set : {true, false}) {
+    Rig r;
+    r.own_write(1, 4, set ? soc::SemWindow::kSet : soc::SemWindow::kInc, 0);
+    if (!set) r.own_write(1, 4, soc::SemWindow::kDec);
+    fan_in(r, 2);
+    r.own_write(1, 4, soc::SemWindow::kDec);
+    r.rc.on_fence(1);
+    r.acquire(1, 4, 1);
+    r.rc.on_core_access(1, 1, 0x100, 2 * 64, false, r.now);
+    EXPECT_EQ(r.rc.total(), set ? 1U : 0U) << "set " << set;
+  }
 }
 
 TEST(RaceChecker, ASemaphoreKeepsItsLatestWritesApartAndJoinsTheOldest) {
