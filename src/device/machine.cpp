@@ -297,9 +297,10 @@ void Machine::check_races(const RaceOrigins& origins) {
   races_ = std::make_unique<RaceChecker>(cores_.size(), core_state(0).sbuf.page_bytes(), origins);
 }
 
-void Machine::note_core_access(CoreId core, unsigned partitions, std::uint64_t offset,
-                               std::uint64_t bytes, bool write) {
-  if (races_) races_->on_core_access(core, partitions, offset, bytes, write, kernel_->now());
+void Machine::note_core_access(CoreId core, unsigned partitions,
+                               std::span<const std::pair<std::uint64_t, std::uint64_t>> runs,
+                               bool write) {
+  if (races_) races_->on_core_access(core, partitions, runs, write, kernel_->now());
 }
 
 std::uint32_t Machine::semaphore(CoreId core, unsigned idx) const {

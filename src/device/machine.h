@@ -185,10 +185,11 @@ class Machine {
   void check_races(const RaceOrigins& origins);
   /// The race checker, if check_races was called.
   [[nodiscard]] const RaceChecker* race_checker() const noexcept { return races_.get(); }
-  /// Core `core`'s program reads (or writes) bytes [offset, offset + bytes) of SBUF
-  /// partitions [0, partitions) now (local compute), for the race checker; nothing without one.
-  void note_core_access(CoreId core, unsigned partitions, std::uint64_t offset, std::uint64_t bytes,
-                        bool write);
+  /// Core `core`'s program reads (or writes) bytes [lo, hi) of each of `runs` (ascending,
+  /// disjoint) of SBUF partitions [0, partitions) now (local compute), for the race checker;
+  /// nothing without one.
+  void note_core_access(CoreId core, unsigned partitions,
+                        std::span<const std::pair<std::uint64_t, std::uint64_t>> runs, bool write);
   /// Core `core`'s wait on semaphore `idx`, whose condition is `holds(value)`, passes now, for
   /// the race checker (a template: a run without one builds no std::function).
   template <typename Holds>

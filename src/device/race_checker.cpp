@@ -319,8 +319,24 @@ void RaceChecker::on_acquire(CoreId core, unsigned idx,
 
 void RaceChecker::on_core_access(CoreId core, unsigned partitions, std::uint64_t offset,
                                  std::uint64_t bytes, bool write, base::Tick now) {
-  if (bytes == 0) return;
-  ++accesses_;
+  const ByteRun run{offset, offset + bytes};
+  on_core_access(core, partitions, std::span<const ByteRun>(&run, 1), write, now);
+}
+
+void RaceChecker::on_core_access(CoreId core, unsigned partitions, std::span<const ByteRun> runs,
+                                 bool write, base::Tick now) {
+  std::vector<ByteRun> kept;  // the non-empty runs
+  kept.reserve(runs.size());
+  bool within = true;  // all inside the first partition's bytes
+  for (const ByteRun& r : runs) {
+    if (r.second <= r.first) continue;
+    SBRDMA_CHECK_MSG(kept.empty() || kept.back().second <= r.first,
+                     "core access runs must ascend without overlapping");
+    within = within && r.second <= partition_bytes_;
+    kept.push_back(r);
+  }
+  if (kept.empty()) return;
+  accesses_ += kept.size();
   const std::uint32_t actor = core_actor(core);
   const Actor& a = actors_[actor];
   const Snapshot s{a.base, a.extra, a.extra_epoch, actor, a.epoch, 0, 0};
@@ -329,9 +345,15 @@ void RaceChecker::on_core_access(CoreId core, unsigned partitions, std::uint64_t
   site.pc = origins_->running_word(core);
   site.time = now;
   const Access acc{actor, a.epoch, add_site(site), write};
+  std::vector<Shadow>& shadows = memories_[(std::uint64_t{core} << 1) | 1U];
   for (unsigned p = 0; p < partitions; ++p) {
-    const std::uint64_t lo = std::uint64_t{p} * partition_bytes_ + offset;
-    access(core, true, lo, lo + bytes, acc, s);
+    const std::uint64_t at = std::uint64_t{p} * partition_bytes_;
+    if (kept.size() == 1 || !within) {
+      for (const ByteRun& r : kept) access(core, true, at + r.first, at + r.second, acc, s);
+      continue;
+    }
+    if (shadows.size() <= p) shadows.resize(p + 1);
+    access_runs_in(shadows[p], core, at, kept, acc, s);
   }
 }
 
@@ -392,32 +414,96 @@ void RaceChecker::access(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint
 
 void RaceChecker::access_in(Shadow& shadow, CoreId mem_core, bool sbuf, std::uint64_t lo,
                             std::uint64_t hi, const Access& a, const Snapshot& s) {
-  const bool write = a.write;
   const std::size_t first = cover(shadow, lo, hi);
   std::size_t end = first;
-  for (; end < shadow.size() && shadow[end].lo < hi; ++end) {
-    Segment& seg = shadow[end];
-    if (seg.write && seg.write->actor != a.actor && !before(*seg.write, s)) {
-      report(mem_core, sbuf, seg.lo, seg.hi, *seg.write, a);
+  for (; end < shadow.size() && shadow[end].lo < hi; ++end)
+    touch(shadow[end], mem_core, sbuf, a, s);
+  // The touched segments and the one on each side.
+  merge_alike(shadow, first == 0 ? 0 : first - 1, std::min(shadow.size(), end + 1));
+}
+
+void RaceChecker::access_runs_in(Shadow& shadow, CoreId mem_core, std::uint64_t base,
+                                 std::span<const ByteRun> runs, const Access& a,
+                                 const Snapshot& s) {
+  // A new vector, built in one walk: the old segments moved over, split at each run's ends,
+  // fresh ones in a run's gaps. (cover() per run would shift the vector's tail once each.)
+  Shadow out;
+  out.reserve(shadow.size() + 2 * runs.size() + 1);
+  std::vector<std::pair<std::size_t, std::size_t>> touched;  // out indices, per run
+  touched.reserve(runs.size());
+  std::size_t j = 0;
+  const std::size_t n = shadow.size();
+  for (const auto& [run_lo, run_hi] : runs) {
+    const std::uint64_t lo = base + run_lo;
+    const std::uint64_t hi = base + run_hi;
+    while (j < n && shadow[j].hi <= lo) out.push_back(std::move(shadow[j++]));
+    if (j < n && shadow[j].lo < lo) {  // crosses lo: its head stays outside
+      Segment head = shadow[j];
+      head.hi = lo;
+      out.push_back(std::move(head));
+      shadow[j].lo = lo;
     }
-    if (write) {
-      for (const Access& r : seg.reads) {
-        if (r.actor != a.actor && !before(r, s)) report(mem_core, sbuf, seg.lo, seg.hi, r, a);
+    const std::size_t first = out.size();
+    for (std::uint64_t at = lo; at < hi;) {
+      if (j == n || shadow[j].lo >= hi) {
+        out.push_back(Segment{at, hi, std::nullopt, {}});
+        break;
       }
-      seg.write = a;
-      seg.reads.clear();
-    } else {
-      auto mine = std::find_if(seg.reads.begin(), seg.reads.end(),
-                               [&](const Access& r) { return r.actor == a.actor; });
-      if (mine != seg.reads.end()) {
-        *mine = a;
-      } else {
-        seg.reads.push_back(a);
+      if (shadow[j].lo > at) {
+        out.push_back(Segment{at, shadow[j].lo, std::nullopt, {}});
+        at = shadow[j].lo;
+        continue;
       }
+      if (shadow[j].hi > hi) {  // crosses hi: its tail stays for what comes next
+        Segment head = shadow[j];
+        head.hi = hi;
+        out.push_back(std::move(head));
+        shadow[j].lo = hi;
+        break;
+      }
+      at = shadow[j].hi;
+      out.push_back(std::move(shadow[j++]));
     }
+    touched.emplace_back(first, out.size());
   }
-  // Neighbours that now say the same thing merge, so a buffer written whole stays one segment:
-  // the touched segments and the one on each side, compacted in one pass.
+  while (j < n) out.push_back(std::move(shadow[j++]));
+  shadow = std::move(out);
+  for (const auto& [first, end] : touched) {
+    for (std::size_t k = first; k < end; ++k) touch(shadow[k], mem_core, true, a, s);
+  }
+  // Segments the runs did not touch were distinct from their neighbours already: one pass
+  // from before the first run to after the last merges as a pass per run would have.
+  if (!touched.empty()) {
+    const std::size_t first = touched.front().first;
+    merge_alike(shadow, first == 0 ? 0 : first - 1,
+                std::min(shadow.size(), touched.back().second + 1));
+  }
+}
+
+void RaceChecker::touch(Segment& seg, CoreId mem_core, bool sbuf, const Access& a,
+                        const Snapshot& s) {
+  if (seg.write && seg.write->actor != a.actor && !before(*seg.write, s)) {
+    report(mem_core, sbuf, seg.lo, seg.hi, *seg.write, a);
+  }
+  if (a.write) {
+    for (const Access& r : seg.reads) {
+      if (r.actor != a.actor && !before(r, s)) report(mem_core, sbuf, seg.lo, seg.hi, r, a);
+    }
+    seg.write = a;
+    seg.reads.clear();
+    return;
+  }
+  auto mine = std::find_if(seg.reads.begin(), seg.reads.end(),
+                           [&](const Access& r) { return r.actor == a.actor; });
+  if (mine != seg.reads.end()) {
+    *mine = a;
+  } else {
+    seg.reads.push_back(a);
+  }
+}
+
+void RaceChecker::merge_alike(Shadow& shadow, std::size_t from, std::size_t to) {
+  // Neighbours that now say the same thing merge, so a buffer written whole stays one segment.
   const auto same = [](const std::optional<Access>& p, const std::optional<Access>& q) {
     return p.has_value() == q.has_value() && (!p || (p->actor == q->actor && p->epoch == q->epoch &&
                                                      p->site == q->site && p->write == q->write));
@@ -427,9 +513,7 @@ void RaceChecker::access_in(Shadow& shadow, CoreId mem_core, bool sbuf, std::uin
            std::equal(x.reads.begin(), x.reads.end(), y.reads.begin(),
                       [&](const Access& p, const Access& q) { return same(p, q); });
   };
-  const std::size_t from = first == 0 ? 0 : first - 1;
-  const std::size_t to = std::min(shadow.size(), end + 1);  // one past the last to look at
-  std::size_t kept = from;                                  // the segment the next may merge into
+  std::size_t kept = from;  // the segment the next may merge into
   for (std::size_t k = from + 1; k < to; ++k) {
     if (alike(shadow[kept], shadow[k])) {
       shadow[kept].hi = shadow[k].hi;

@@ -32,6 +32,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -180,6 +181,13 @@ class RaceChecker {
   /// [0, partitions).
   void on_core_access(CoreId core, unsigned partitions, std::uint64_t offset, std::uint64_t bytes,
                       bool write, base::Tick now);
+  /// Bytes [lo, hi) of a partition.
+  using ByteRun = std::pair<std::uint64_t, std::uint64_t>;
+  /// The same for each run of `runs` in turn (one word's strided operand), with the same
+  /// result, in one pass over each partition's segments instead of one per run. Contract:
+  /// `runs` ascending and disjoint.
+  void on_core_access(CoreId core, unsigned partitions, std::span<const ByteRun> runs, bool write,
+                      base::Tick now);
 
   /// The races found, in the order found (at most kKept distinct ones).
   [[nodiscard]] const std::vector<Race>& races() const noexcept { return log_.races(); }
@@ -274,6 +282,14 @@ class RaceChecker {
   /// access() within one shadow.
   void access_in(Shadow& shadow, CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi,
                  const Access& a, const Snapshot& s);
+  /// access_in() of each of `runs`, ascending and disjoint, each offset by `base`.
+  void access_runs_in(Shadow& shadow, CoreId mem_core, std::uint64_t base,
+                      std::span<const ByteRun> runs, const Access& a, const Snapshot& s);
+  /// One segment covered by access `a` of an actor knowing `s`: reports what races it,
+  /// then records it.
+  void touch(Segment& seg, CoreId mem_core, bool sbuf, const Access& a, const Snapshot& s);
+  /// Merges neighbours in [from, to) of `shadow` that say the same thing.
+  static void merge_alike(Shadow& shadow, std::size_t from, std::size_t to);
   void report(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi, const Access& first,
               const Access& second);
   [[nodiscard]] RaceAccess side(const Access& a) const;

@@ -184,12 +184,14 @@ class Q7Env {
   /// Contract: true if sbuf_accessed wants to be told of local compute's accesses (a checker
   /// of unordered accesses runs); false lets local compute skip listing them. [CHOICE D49]
   [[nodiscard]] virtual bool wants_accesses() const { return false; }
-  /// Contract: local compute reads (or, `write`, writes) bytes [offset, offset + bytes) of
-  /// each SBUF partition [0, partitions) now, whether or not data is modelled: for a checker
-  /// of unordered accesses (the default ignores it). Called only when wants_accesses().
-  virtual void sbuf_accessed(unsigned partitions, std::uint64_t offset, std::uint64_t bytes,
+  /// Contract: local compute reads (or, `write`, writes) bytes [lo, hi) of each of `runs`
+  /// (ascending, disjoint) of each SBUF partition [0, partitions) now, whether or not data is
+  /// modelled: for a checker of unordered accesses (the default ignores it). Called only when
+  /// wants_accesses().
+  virtual void sbuf_accessed(unsigned partitions,
+                             std::span<const std::pair<std::uint64_t, std::uint64_t>> runs,
                              bool write) {
-    (void)partitions, (void)offset, (void)bytes, (void)write;
+    (void)partitions, (void)runs, (void)write;
   }
 
  private:

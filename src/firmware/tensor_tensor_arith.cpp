@@ -328,16 +328,11 @@ base::Task<base::Status> run_tensor_tensor_arith(Q7Env& env, const soc::Profile&
   // it. [CHOICE D49]
   const bool tell = env.wants_accesses();
   if (tell) {
-    for (const auto& [lo, hi] : touched_runs({&plan->src0, &plan->src1}, plan->elem_bytes)) {
-      env.sbuf_accessed(plan->partitions, lo, hi - lo, false);
-    }
+    env.sbuf_accessed(plan->partitions, touched_runs({&plan->src0, &plan->src1}, plan->elem_bytes),
+                      false);
   }
   if (auto st = reads_done(); !st) co_return st;
-  if (tell) {
-    for (const auto& [lo, hi] : touched_runs({&plan->dst}, plan->elem_bytes)) {
-      env.sbuf_accessed(plan->partitions, lo, hi - lo, true);
-    }
-  }
+  if (tell) env.sbuf_accessed(plan->partitions, touched_runs({&plan->dst}, plan->elem_bytes), true);
   if (env.timing_only()) co_return base::ok_status();  // [CHOICE D27]
   co_return apply_tensor_tensor_arith(env, *plan);
 }

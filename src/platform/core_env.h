@@ -113,9 +113,10 @@ class CoreEnv final : public firmware::Q7Env {
                           std::span<const std::uint8_t> in) override;
   std::span<std::uint8_t> sbuf_partition(unsigned partition, std::uint64_t bytes) override;
   [[nodiscard]] bool wants_accesses() const override { return machine_.race_checker() != nullptr; }
-  void sbuf_accessed(unsigned partitions, std::uint64_t offset, std::uint64_t bytes,
+  void sbuf_accessed(unsigned partitions,
+                     std::span<const std::pair<std::uint64_t, std::uint64_t>> runs,
                      bool write) override {
-    machine_.note_core_access(core_, partitions, offset, bytes, write);
+    machine_.note_core_access(core_, partitions, runs, write);
   }
 
   [[nodiscard]] device::CoreId core() const { return core_; }

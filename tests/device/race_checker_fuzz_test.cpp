@@ -132,6 +132,8 @@ struct Op {
   std::vector<SemRef> sems;        ///< kLandPair, kDirectSem (one)
   unsigned idx = 0;                ///< kAcquire
   bool one = false;                ///< kAcquire: a wait for at least 1 (0 if the value is)
+  /// kAccess: a strided word's runs [lo, hi) of each partition (offset and bytes unused)
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> runs;
 };
 
 // ---- the model ----
@@ -278,15 +280,16 @@ class Model {
     for (std::size_t k = 0; k < counted; ++k) join(clocks_[c], list[k].clock);
     list.erase(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(counted));
   }
+  /// Partitions [first, partitions).
   void core_access(CoreId c, unsigned partitions, std::uint64_t offset, std::uint64_t bytes,
-                   bool write, std::optional<std::size_t> pc, base::Tick now) {
+                   bool write, std::optional<std::size_t> pc, base::Tick now, unsigned first = 0) {
     RaceAccess site;
     site.core = c;
     site.pc = pc;
     site.time = now;
     sites_.push_back(site);
     const Acc a{c, clocks_[c][c], static_cast<std::uint32_t>(sites_.size() - 1), write};
-    for (unsigned p = 0; p < partitions; ++p) {
+    for (unsigned p = first; p < partitions; ++p) {
       const std::uint64_t lo = p * cfg_.partition + offset;
       access(c, true, lo, lo + bytes, a, clocks_[c]);
     }
@@ -581,9 +584,24 @@ class Harness {
       case Op::kAccess: {
         say("now = base::Tick{", now_.ps, "};");
         say("origins.running[", op.core, "] = ", str(op.word), ";");
-        say("rc.on_core_access(", op.core, ", ", op.partitions, ", ", hex(op.offset), ", ",
-            hex(op.bytes), ", ", op.write ? "true" : "false", ", now);");
+        if (op.runs.empty()) {
+          say("rc.on_core_access(", op.core, ", ", op.partitions, ", ", hex(op.offset), ", ",
+              hex(op.bytes), ", ", op.write ? "true" : "false", ", now);");
+        }
         origins_.running[op.core] = op.word;
+        if (!op.runs.empty()) {  // the checker's one pass against the model's run by run
+          std::ostringstream runs;
+          for (const auto& [lo, hi] : op.runs) runs << "{" << hex(lo) << ", " << hex(hi) << "}, ";
+          say("rc.on_core_access(", op.core, ", ", op.partitions, ", runs{", runs.str(), "}, ",
+              op.write ? "true" : "false", ", now);");
+          rc_.on_core_access(op.core, op.partitions, op.runs, op.write, now_);
+          for (unsigned p = 0; p < op.partitions; ++p) {  // partition by partition
+            for (const auto& [lo, hi] : op.runs) {
+              model_.core_access(op.core, p + 1, lo, hi - lo, op.write, op.word, now_, p);
+            }
+          }
+          return;
+        }
         rc_.on_core_access(op.core, op.partitions, op.offset, op.bytes, op.write, now_);
         model_.core_access(op.core, op.partitions, op.offset, op.bytes, op.write, op.word, now_);
         return;
@@ -1082,6 +1100,14 @@ class Gen {
     const std::uint64_t r = below(100);
     if (r < 28) {
       op = access(c);
+      if (chance(30)) {  // a strided word: runs of each partition with gaps between them
+        std::uint64_t at = below(0x10);
+        for (std::uint64_t n = 2 + below(4); n > 0 && at < c.partition; --n) {
+          const std::uint64_t hi = std::min(at + 1 + below(6), c.partition);
+          op.runs.emplace_back(at, hi);
+          at = hi + 1 + below(c.partition / 4);
+        }
+      }
     } else if (r < 43) {
       op.kind = Op::kPost;
       op.core = core(c);
@@ -1165,6 +1191,7 @@ std::vector<Op> shrink(const Config& cfg, std::vector<Op> ops) {
       };
       try_parts(&Op::effects);
       try_parts(&Op::dmas);
+      try_parts(&Op::runs);
       if (ops[i].kind != Op::kDirectSem) try_parts(&Op::sems);
     }
   }
