@@ -583,25 +583,128 @@ void RaceLog::add(CoreId mem_core, bool sbuf, std::uint64_t lo, std::uint64_t hi
     if (r.mem_core == mem_core && r.sbuf == sbuf) {
       r.first_partition = std::min(r.first_partition, part);
       r.last_partition = std::max(r.last_partition, part);
+      if (sbuf) {
+        if (r.partitions.size() <= part) r.partitions.resize(part + 1);
+        r.partitions[part] = true;
+      }
       r.lo = std::min(r.lo, lo - base);
       r.hi = std::max(r.hi, hi - base);
+      add_span(r, lo - base, hi - base);
     }
     return;
   }
   if (races_.size() >= kKept) return;
   keys_.emplace(key, races_.size());
-  races_.push_back(
-      Race{first, second, 0, mem_core, sbuf, part, part, lo - base, hi - base, false, false, self});
+  Race r{first, second,    0,         mem_core, sbuf,  part,  part,
+         {},    lo - base, hi - base, {},       false, false, self};
+  if (sbuf) {
+    r.partitions.resize(part + 1);
+    r.partitions[part] = true;
+  }
+  r.spans.emplace_back(lo - base, hi - base);
+  races_.push_back(std::move(r));
 }
 
-std::string RaceChecker::where(const Race& r) {
-  if (!r.sbuf) return fmt::format("core {} memory bytes [{:#x}, {:#x})", r.mem_core, r.lo, r.hi);
-  if (r.first_partition == r.last_partition) {
-    return fmt::format("core {} SBUF partition {} bytes [{:#x}, {:#x})", r.mem_core,
-                       r.first_partition, r.lo, r.hi);
+void RaceLog::add_span(Race& r, std::uint64_t lo, std::uint64_t hi) {
+  if (r.spans.empty()) return;  // past kSpansKept: the hull only
+  auto& spans = r.spans;
+  // Merge [lo, hi) with the spans it overlaps or touches.
+  auto it = std::lower_bound(spans.begin(), spans.end(), lo,
+                             [](const auto& sp, std::uint64_t x) { return sp.second < x; });
+  auto last = it;
+  while (last != spans.end() && last->first <= hi) {
+    lo = std::min(lo, last->first);
+    hi = std::max(hi, last->second);
+    ++last;
   }
-  return fmt::format("core {} SBUF bytes [{:#x}, {:#x}) of partitions {}-{}", r.mem_core, r.lo,
-                     r.hi, r.first_partition, r.last_partition);
+  it = spans.erase(it, last);
+  spans.insert(it, {lo, hi});
+  if (spans.size() > Race::kSpansKept) spans.clear();
+}
+
+namespace {
+
+/// "2nd", "3rd", "8th", "11th", "21st".
+std::string ordinal(std::uint64_t n) {
+  const std::uint64_t tens = n % 100;
+  const char* suffix = tens >= 11 && tens <= 13 ? "th"
+                       : n % 10 == 1            ? "st"
+                       : n % 10 == 2            ? "nd"
+                       : n % 10 == 3            ? "rd"
+                                                : "th";
+  return fmt::format("{}{}", n, suffix);
+}
+
+/// "a", "a and b", "a, b and c".
+std::string listed(const std::vector<std::string>& items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += i + 1 == items.size() ? " and " : ", ";
+    out += items[i];
+  }
+  return out;
+}
+
+std::string range_text(std::uint64_t lo, std::uint64_t hi) {
+  return fmt::format("[{:#x}, {:#x})", lo, hi);
+}
+
+/// "bytes [0x0, 0x100)", "bytes [0x0, 0x10) and [0x2000, 0x2010)", "bytes in [0x0, 0x9000)".
+std::string bytes_text(const Race& r) {
+  if (r.spans.empty()) return "bytes in " + range_text(r.lo, r.hi);
+  std::vector<std::string> parts;
+  for (const auto& [lo, hi] : r.spans) parts.push_back(range_text(lo, hi));
+  return "bytes " + listed(parts);
+}
+
+/// "partitions 0-127", "partitions 0-3 and 8-11", "partitions 0-120 (every 8th)",
+/// "37 of partitions 0-127".
+std::string partitions_text(const Race& r) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> runs;  // [first, last]
+  for (std::uint64_t p = 0; p < r.partitions.size(); ++p) {
+    if (!r.partitions[p]) continue;
+    if (!runs.empty() && runs.back().second + 1 == p) {
+      runs.back().second = p;
+    } else {
+      runs.emplace_back(p, p);
+    }
+  }
+  const auto run_text = [](const std::pair<std::uint64_t, std::uint64_t>& x) {
+    return x.first == x.second ? fmt::format("{}", x.first)
+                               : fmt::format("{}-{}", x.first, x.second);
+  };
+  if (runs.empty()) {  // not tracked: the span
+    return fmt::format("partitions {}-{}", r.first_partition, r.last_partition);
+  }
+  if (runs.size() <= 3) {
+    std::vector<std::string> parts;
+    for (const auto& x : runs) parts.push_back(run_text(x));
+    return "partitions " + listed(parts);
+  }
+  bool strided = true;  // single partitions a step apart
+  const std::uint64_t step = runs[1].first - runs[0].first;
+  for (std::size_t i = 0; i < runs.size() && strided; ++i) {
+    strided =
+        runs[i].first == runs[i].second && (i == 0 || runs[i].first - runs[i - 1].first == step);
+  }
+  if (strided) {
+    return fmt::format("partitions {}-{} (every {})", runs.front().first, runs.back().second,
+                       ordinal(step));
+  }
+  std::uint64_t n = 0;
+  for (const auto& x : runs) n += x.second - x.first + 1;
+  return fmt::format("{} of partitions {}-{}", n, runs.front().first, runs.back().second);
+}
+
+}  // namespace
+
+std::string RaceChecker::where(const Race& r) {
+  if (!r.sbuf) return fmt::format("core {} memory {}", r.mem_core, bytes_text(r));
+  if (r.first_partition == r.last_partition) {
+    return fmt::format("core {} SBUF partition {} {}", r.mem_core, r.first_partition,
+                       bytes_text(r));
+  }
+  return fmt::format("core {} SBUF {} of {}", r.mem_core, bytes_text(r), partitions_text(r));
 }
 
 }  // namespace sbrdma::device

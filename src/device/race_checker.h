@@ -78,8 +78,13 @@ struct Race {
   bool sbuf = true;                   ///< SBUF (else another memory of the core)
   std::uint64_t first_partition = 0;  ///< SBUF: the partitions, first to last
   std::uint64_t last_partition = 0;
-  std::uint64_t lo = 0;  ///< bytes [lo, hi) of each (of the memory if not SBUF)
-  std::uint64_t hi = 0;
+  std::vector<bool> partitions;  ///< SBUF: by partition, whether the race or a repeat was there
+  std::uint64_t lo = 0;  ///< bytes [lo, hi) of each (of the memory if not SBUF): the hull of
+  std::uint64_t hi = 0;  ///< spans
+  /// The byte ranges the race and its repeats touched (in each partition), merged, ascending;
+  /// past kSpansKept only the hull is known (spans is then empty).
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
+  static constexpr std::size_t kSpansKept = 4;
   /// A DMA side whose repeats came from other descriptors of its word too (other engines,
   /// queues or slots than the one named).
   bool first_others = false;
@@ -107,6 +112,8 @@ class RaceLog {
   static constexpr std::size_t kKept = 1000;
 
  private:
+  /// Widens r's spans by [lo, hi).
+  static void add_span(Race& r, std::uint64_t lo, std::uint64_t hi);
   std::uint64_t partition_bytes_;
   std::vector<Race> races_;
   /// (core << 2 | DMA << 1 | write, pc + 1) of each side, and self -> races_ index
@@ -194,7 +201,10 @@ class RaceChecker {
   /// The races found, in the order found (at most kKept distinct ones).
   [[nodiscard]] const std::vector<Race>& races() const noexcept { return log_.races(); }
   /// "core 1 SBUF partition 0 bytes [0x0, 0x100)", or "core 1 SBUF bytes [0x0, 0x100) of
-  /// partitions 0-127" where the race's repeats spread over several.
+  /// partitions 0-127" where the race's repeats spread over several: the partitions as ranges
+  /// ("0-3 and 8-11"), a stride ("0-120 (every 8th)") or a count ("37 of partitions 0-127");
+  /// the bytes as up to four ranges ("[0x0, 0x10) and [0x2000, 0x2010)"), or "bytes in
+  /// [0x0, 0x2010)" where more.
   [[nodiscard]] static std::string where(const Race& r);
   /// Every race found, repeats and those past kKept included.
   [[nodiscard]] std::uint64_t total() const noexcept { return log_.total(); }

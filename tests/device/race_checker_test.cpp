@@ -7,6 +7,8 @@
 
 #include <map>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace sbrdma::device {
 namespace {
@@ -448,8 +450,9 @@ TEST(RaceChecker, ARaceNamesThePartitionsAndBytesItsRepeatsSpan) {
   r.rc.on_core_access(1, 4, 0, 0x1000, false, r.now);
   ASSERT_EQ(r.rc.races().size(), 1U);
   EXPECT_EQ(r.rc.races().front().repeats, 1U);
+  // Partitions 1 and 2 had no DMA: not named.
   EXPECT_EQ(RaceChecker::where(r.rc.races().front()),
-            "core 1 SBUF bytes [0x100, 0x140) of partitions 0-3");
+            "core 1 SBUF bytes [0x100, 0x140) of partitions 0 and 3");
 }
 
 TEST(RaceChecker, AWriteWriteRaceAcrossTwoCoresDMAs) {
@@ -516,7 +519,7 @@ TEST(RaceLog, OneRacePerPairOfSidesWidenedInItsOwnMemoryOnly) {
   EXPECT_TRUE(log.races().front().first_others);  // engine 4 as well as the named engine 3
   EXPECT_FALSE(log.races().front().second_others);
   EXPECT_EQ(RaceChecker::where(log.races().front()),
-            "core 1 SBUF bytes [0x80, 0x110) of partitions 0-2");
+            "core 1 SBUF bytes [0x80, 0x90) and [0x100, 0x110) of partitions 0 and 2");
   // The program reading instead of writing, a DMA as the second side, another word: new races.
   RaceAccess prog_w = prog;
   prog_w.write = true;
@@ -530,6 +533,37 @@ TEST(RaceLog, OneRacePerPairOfSidesWidenedInItsOwnMemoryOnly) {
   // Another memory than SBUF has no partitions.
   log.add(1, false, 0x5000, 0x5008, prog, dma);
   EXPECT_EQ(RaceChecker::where(log.races().back()), "core 1 memory bytes [0x5000, 0x5008)");
+}
+
+TEST(RaceLog, APlaceNamesOnlyThePartitionsAndBytesItsRepeatsTouched) {
+  const RaceAccess dma = side(0, 7, true);
+  const RaceAccess prog = side(1, 2, false);
+  const auto where = [&](const std::vector<std::pair<std::uint64_t, std::uint64_t>>& hits) {
+    RaceLog log(kPartition);  // each hit: partition, byte offset (16 bytes)
+    for (const auto& [p, at] : hits)
+      log.add(1, true, p * kPartition + at, p * kPartition + at + 16, dma, prog);
+    return RaceChecker::where(log.races().front());
+  };
+  // Every 8th partition.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> hits;
+  for (std::uint64_t p = 0; p <= 120; p += 8) hits.emplace_back(p, 0);
+  EXPECT_EQ(where(hits), "core 1 SBUF bytes [0x0, 0x10) of partitions 0-120 (every 8th)");
+  // Ranges of partitions; bytes that touch merge.
+  EXPECT_EQ(where({{0, 0}, {1, 0x10}, {2, 0}, {3, 0}, {8, 0}, {9, 0}, {21, 0}}),
+            "core 1 SBUF bytes [0x0, 0x20) of partitions 0-3, 8-9 and 21");
+  EXPECT_EQ(where({{0, 0}, {2, 0}, {3, 0}, {5, 0}, {9, 0}}),
+            "core 1 SBUF bytes [0x0, 0x10) of 5 of partitions 0-9");
+  EXPECT_EQ(where({{0, 0}, {3, 0}, {6, 0}, {9, 0}}),
+            "core 1 SBUF bytes [0x0, 0x10) of partitions 0-9 (every 3rd)");
+  // Up to four byte ranges by name; past that, the span they lie in.
+  EXPECT_EQ(where({{4, 0x2000}, {4, 0}, {4, 0x1000}, {4, 0x3000}}),
+            "core 1 SBUF partition 4 bytes [0x0, 0x10), [0x1000, 0x1010), [0x2000, 0x2010) and "
+            "[0x3000, 0x3010)");
+  EXPECT_EQ(where({{4, 0x2000}, {4, 0}, {4, 0x1000}, {4, 0x3000}, {4, 0x4000}}),
+            "core 1 SBUF partition 4 bytes in [0x0, 0x4010)");
+  // A range that fills the gaps between kept ones merges them.
+  EXPECT_EQ(where({{4, 0}, {4, 0x20}, {4, 0x40}, {4, 0x8}}),
+            "core 1 SBUF partition 4 bytes [0x0, 0x18), [0x20, 0x30) and [0x40, 0x50)");
 }
 
 TEST(RaceLog, KeepsAtMostKKeptRacesAndCountsThemAll) {
