@@ -268,48 +268,29 @@ void RaceChecker::on_acquire(CoreId core, unsigned idx,
   // The writes the wait counted: up to the last that took the condition from false to true.
   // None where it held before them all (what made it hold was joined already, or set before
   // the run). A wait looked at again as it passes finds nothing more.
-  // The waiter's own posted writes: those a fence saw land are before the wait on any
-  // device; of the rest, any first few (in the order it issued them, the order they land in)
-  // may have landed before the wait and the others after it. Where all the writes are
-  // increments and decrements (which commute), each taking the value where the one before
-  // left it, each such case is tried: the own writes that landed first, then the others in
-  // landing order, up to the last that took the condition from false to true. The wait joins
-  // what the case needing the fewest needs, of the cases that let it pass. With a SET among
-  // them, or a value set directly in between, the order they landed in is the value.
-  const auto own = [&](const SemWrite& sw) { return sw.by.self == actor; };
-  const auto delta = [](const SemWrite& sw) { return sw.after - sw.before; };
+  std::size_t counted = 0;
+  // The waiter's own posted writes that a fence saw land are before the wait on any device,
+  // wherever they landed among the others. Where all are increments and decrements (which
+  // commute), each taking the value where the one before left it, they count first; with a
+  // SET among them, or a value set directly in between, the order they landed in is the value.
+  const auto own = [&](const SemWrite& sw) {
+    return sw.by.self == actor && sw.by.epoch < a.fenced;
+  };
   bool additive = true;
   for (std::size_t k = 0; k < pending.size() && additive; ++k) {
     additive = pending[k].additive && (k == 0 || pending[k].before == pending[k - 1].after);
   }
-  std::optional<std::size_t> fewest;
   if (additive && std::any_of(pending.begin(), pending.end(), own)) {
-    std::uint32_t first = pending.front().before;  // with the fenced own writes
-    std::vector<std::uint32_t> unfenced;           // the other own writes' changes
+    std::uint32_t v = pending.front().before;
     for (const SemWrite& sw : pending) {
-      if (!own(sw)) continue;
-      if (sw.by.epoch < a.fenced) {
-        first += delta(sw);
-      } else {
-        unfenced.push_back(delta(sw));
-      }
+      if (own(sw)) v += sw.after - sw.before;
     }
-    for (std::size_t landed = 0; landed <= unfenced.size(); ++landed) {
-      if (landed > 0) first += unfenced[landed - 1];
-      std::uint32_t v = first;
-      std::size_t needs = 0;
-      for (std::size_t k = 0; k < pending.size(); ++k) {
-        if (own(pending[k])) continue;
-        const std::uint32_t next = v + delta(pending[k]);
-        if (!holds(v) && holds(next)) needs = k + 1;
-        v = next;
-      }
-      if (holds(v)) fewest = std::min(fewest.value_or(needs), needs);
+    for (std::size_t k = 0; k < pending.size(); ++k) {
+      if (own(pending[k])) continue;
+      const std::uint32_t next = v + (pending[k].after - pending[k].before);
+      if (!holds(v) && holds(next)) counted = k + 1;
+      v = next;
     }
-  }
-  std::size_t counted = 0;
-  if (fewest) {
-    counted = *fewest;
   } else {
     for (std::size_t k = 0; k < pending.size(); ++k) {
       if (!holds(pending[k].before) && holds(pending[k].after)) counted = k + 1;

@@ -15,8 +15,7 @@
 ///   DMA pair --semaphore descriptor--> the semaphore keeps the queue's clock at that pair
 ///   semaphore --a wait that passes--> the waiting core joins the writes it counted: those
 ///         not joined before, up to the last that made its condition true, the waiter's own
-///         increments and decrements counted first where a write fence saw them land, and
-///         where they may have landed before the wait
+///         increments and decrements that a write fence saw land counted first
 /// Any N increments satisfy a wait for N, so joining the first N that came can hide a race
 /// (as can the oldest writes joined past kSemWritesKept). The merge past kSemWritesKept can
 /// invent one (D49), folding a write that made the condition false into one that made it
@@ -175,11 +174,10 @@ class RaceChecker {
   /// writes not joined before up to the last one that made the condition hold: the writes it
   /// counted. A later write it did not need (the 8th increment of a wait for 7) stays
   /// unordered, so that a wait counting too few is a race, whichever increment came last.
-  /// Where every such write is an increment or a decrement, the core's own count first:
-  /// those a fence saw land, and of the others any first few (which may have landed before
-  /// the wait, the rest after), each case tried; the wait joins what the case needing the
-  /// fewest others needs. A consumer that takes one count per item with its own decrement,
-  /// fenced, then waits `>= 1` again needs one more of the others each time, and joins it.
+  /// Where every such write is an increment or a decrement, the core's own that a fence saw
+  /// land count first, wherever they landed among the others: a consumer that takes one
+  /// count per item with its own decrement, fenced, then waits `>= 1` again needs one more
+  /// of the others each time, and joins it.
   void on_acquire(CoreId core, unsigned idx, const std::function<bool(std::uint32_t)>& holds);
   /// Unjoined writes a semaphore keeps apart; past this, its two oldest are joined into one
   /// (a wait then joins both where it needed the first, which can hide a race; where the

@@ -249,48 +249,29 @@ class Model {
     }
   }
   /// A wait joins the writes up to the last that made its condition true. Where all are INC
-  /// and DEC writes in an unbroken chain of values and some are the waiter's own: for each
-  /// number of its unfenced own writes that may have landed before the wait (the first ones
-  /// it issued), a replay of the fenced own writes, those, then the others in landing order;
-  /// the fewest writes any replay that ends with the condition true counted. Else each
-  /// write's own two values decide.
+  /// and DEC writes in an unbroken chain of values, the waiter's own that a fence saw land go
+  /// first, then the rest in the order they landed; else each write's own two values decide.
   void acquire(CoreId c, unsigned idx, const std::function<bool(std::uint32_t)>& holds) {
     const auto it = sems_.find(std::tuple{c, false, idx});  // waits read the values, not events
     if (it == sems_.end()) return;
     std::vector<SemWrite>& list = it->second;
-    const auto own = [&](const SemWrite& w) { return w.writer == c; };
-    const auto fenced = [&](const SemWrite& w) { return own(w) && w.epoch < fenced_[c]; };
+    const auto own = [&](const SemWrite& w) { return w.writer == c && w.epoch < fenced_[c]; };
     bool chain = true;
     for (std::size_t k = 0; k < list.size(); ++k) {
       if (!list[k].additive || (k > 0 && list[k].before != list[k - 1].after)) chain = false;
     }
-    std::vector<std::size_t> mine;  // unfenced own writes, in the order they landed
-    for (std::size_t k = 0; k < list.size(); ++k) {
-      if (own(list[k]) && !fenced(list[k])) mine.push_back(k);
-    }
-    std::optional<std::size_t> best;
-    const bool any_own = std::any_of(list.begin(), list.end(), own);
-    for (std::size_t landed = 0; chain && any_own && landed <= mine.size(); ++landed) {
+    std::size_t counted = 0;
+    if (chain) {
       std::vector<std::size_t> order;
-      for (std::size_t k = 0; k < list.size(); ++k) {
-        if (fenced(list[k])) order.push_back(k);
-      }
-      order.insert(order.end(), mine.begin(), mine.begin() + static_cast<std::ptrdiff_t>(landed));
-      for (std::size_t k = 0; k < list.size(); ++k) {
-        if (!own(list[k])) order.push_back(k);
-      }
-      std::uint32_t v = list.front().before;
-      std::size_t counted = 0;
+      for (std::size_t k = 0; k < list.size(); ++k) order.push_back(k);
+      std::stable_partition(order.begin(), order.end(),
+                            [&](std::size_t k) { return own(list[k]); });
+      std::uint32_t v = list.empty() ? 0 : list.front().before;
       for (const std::size_t k : order) {
         const std::uint32_t next = v + (list[k].after - list[k].before);
         if (!own(list[k]) && !holds(v) && holds(next)) counted = k + 1;
         v = next;
       }
-      if (holds(v) && (!best || counted < *best)) best = counted;
-    }
-    std::size_t counted = 0;
-    if (best) {
-      counted = *best;
     } else {
       for (std::size_t k = 0; k < list.size(); ++k) {
         if (!holds(list[k].before) && holds(list[k].after)) counted = k + 1;

@@ -234,23 +234,6 @@ TEST(RaceChecker, AFenceCountsOnlyTheWaitersOwnWritesPostedBeforeIt) {
   }
 }
 
-TEST(RaceChecker, AnUnfencedOwnWriteMayLandOnEitherSideOfTheWait) {
-  // Core 1 raises its semaphore and lowers it again, unfenced; here both land before an
-  // engine's increment. But a wait for 1 may be looked at after the core's increment and
-  // before its decrement, with no engine's: it orders nothing, and the engine's data races.
-  // Fenced, the wait needs the engine's increment.
-  for (const bool fenced : {true, false}) {
-    Rig r;
-    r.own_write(1, 4, soc::SemWindow::kInc);
-    r.own_write(1, 4, soc::SemWindow::kDec);
-    if (fenced) r.rc.on_fence(1);
-    fan_in(r, 1);
-    r.acquire(1, 4, 1);
-    r.rc.on_core_access(1, 1, 0x100, 64, false, r.now);
-    EXPECT_EQ(r.rc.total(), fenced ? 0U : 1U) << "fenced " << fenced;
-  }
-}
-
 TEST(RaceChecker, WithASetAmongTheWritesTheyCountInTheOrderTheyLanded) {
   // SET then two increments then the fenced decrement: a SET does not commute, so the rule is
   // the landing order's: the wait for 1 held since the first increment and joins that one
