@@ -1,6 +1,12 @@
 # sbrdma decode addr | decode desc | info regs (soc layer).
 
 # The wiki's worked values (wiki-facts 4.3).
+# One past the 16 queue banks of an M2S engine: no queue, no register; the last bank's end is
+# still queue 15.
+check addr_past_queues 0 - -- decode addr 0x1002511000
+expect_out "  M2S +0x11000: beyond the queue banks"
+check addr_last_queue 0 - -- decode addr 0x1002510ffc
+expect_out "  M2S queue 15 +0xffc: no known register"
 check addr_neighbour_fold 0 - -- decode addr 0x58800000100000
 expect_out "EXIT_DIE                     [51]     0x1"
 expect_out "route from chip 0 die 0: neighbor -> this chip (0), die 1, LOCAL 0x100000"

@@ -101,6 +101,32 @@ TEST(DeferredCopies, ACopyThatDependsOnAHeldOneRunsItFirst) {
   r.expect_same();
 }
 
+TEST(DeferredCopies, ABatchGoesToTheBackgroundAtTwoMebibytes) {
+  // Whole valid pages, page p to page p: 36 of them (2016 KiB) stay open; the 37th passes
+  // 2 MiB, far below the copy count's bound, and starts the batch in the background.
+  constexpr std::uint64_t kPagesHere = 40;
+  PagedMemory src(kPagesHere * kPage, kPage, kValid);
+  PagedMemory dst(kPagesHere * kPage, kPage, kValid);
+  std::vector<std::uint8_t> bytes(kValid);
+  for (std::uint64_t p = 0; p < kPagesHere; ++p) {
+    for (std::uint64_t i = 0; i < kValid; ++i) bytes[i] = static_cast<std::uint8_t>(p * 7 + i);
+    src.write(p * kPage, bytes);
+  }
+  DeferredCopies d;
+  for (std::uint64_t p = 0; p < 36; ++p) ASSERT_TRUE(d.add(src, p * kPage, dst, p * kPage, kValid));
+  EXPECT_EQ(d.background_batches(), 0U);
+  ASSERT_TRUE(d.add(src, 36 * kPage, dst, 36 * kPage, kValid));
+  EXPECT_EQ(d.background_batches(), 1U);
+  EXPECT_EQ(d.batches_run(), 1U);
+  d.run();
+  std::vector<std::uint8_t> got(kValid);
+  for (std::uint64_t p = 0; p < 37; ++p) {
+    src.read(p * kPage, bytes);
+    dst.read(p * kPage, got);
+    ASSERT_EQ(got, bytes) << "page " << p;
+  }
+}
+
 TEST(DeferredCopies, OverlapsInOneMemoryAndRangesOverSeveralPagesAreNotHeld) {
   Rig r;
   DeferredCopies d;

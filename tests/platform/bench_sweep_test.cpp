@@ -682,6 +682,25 @@ BenchResult rows_of(const std::vector<std::pair<collectives::Algorithm, std::vec
   return r;
 }
 
+TEST(BenchSweep, ThePlotsAxesNameTheirTicks) {
+  using collectives::Algorithm;
+  // Sizes 4 KiB to 1 MiB: the last tick is 1M, not 1024K.
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t s = 4096; s <= (1U << 20); s *= 2) sizes.push_back(s);
+  std::string svg = format_plot(ring_allreduce(sizes),
+                                rows_of({{Algorithm::kRing, {1, 1, 1, 1, 1, 1, 1, 1, 1}}}));
+  EXPECT_NE(svg.find(">1M</text>"), std::string::npos) << svg;
+  EXPECT_EQ(svg.find("1024K"), std::string::npos) << svg;
+  // A busbw of 5 is ticked 0 to 5 by 1, not 0 to 6 by 2.
+  svg = format_plot(ring_allreduce({4096}), rows_of({{Algorithm::kRing, {5}}}));
+  EXPECT_NE(svg.find(">5</text>"), std::string::npos) << svg;
+  EXPECT_EQ(svg.find(">6</text>"), std::string::npos) << svg;
+  // Two sizes: the second point sits at the plot's right edge, and no tick lies past it.
+  svg = format_plot(ring_allreduce({4096, 8192}), rows_of({{Algorithm::kRing, {1, 2}}}));
+  EXPECT_NE(svg.find("<circle cx=\"560.0\""), std::string::npos) << svg;
+  EXPECT_EQ(svg.find(">16K</text>"), std::string::npos) << svg;
+}
+
 TEST(BenchSweep, OneWrongElementFailsTheRun) {
   // The exit status follows wrong_data_error: a single wrong element anywhere fails the run;
   // rows without a check (n/a) or with 0 wrong do not.
@@ -1176,6 +1195,13 @@ TEST(ReplicaGroups, MinusZeroIsRankZero) {
   EXPECT_EQ(parse_replica_groups("[[1, 1.0]]", "g.json").error().format(),
             "g.json: error: /0/1: expected a rank (a core id, 0 or more), got 1.0, written with a "
             "fraction or an exponent");
+}
+
+TEST(ReplicaGroups, AGroupThatIsNoListIsRefusedAtItsPath) {
+  EXPECT_EQ(parse_replica_groups("[[0, 1], 5]", "g.json").error().format(),
+            "g.json: error: /1: expected a list of ranks");
+  EXPECT_EQ(parse_replica_groups(R"([[0, 1], {"a": 1}])", "g.json").error().format(),
+            "g.json: error: /1: expected a list of ranks");
 }
 
 TEST(ReplicaGroups, TheObjectFormHasNoOtherField) {

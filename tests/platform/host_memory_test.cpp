@@ -19,6 +19,9 @@ TEST(HostMemory, MemAvailableIsReadInKibibytes) {
   EXPECT_EQ(parse_mem_available(info), std::uint64_t{21337944} * 1024);
   EXPECT_EQ(parse_mem_available("MemAvailable: 7 kB"), 7U * 1024);  // last line, no newline
   EXPECT_FALSE(parse_mem_available("MemTotal: 5 kB\nMemFree: 4 kB\n").has_value());
+  // 2^54 kB is 2^64 bytes: too large, not 0; one less fits.
+  EXPECT_FALSE(parse_mem_available("MemAvailable: 18014398509481984 kB\n").has_value());
+  EXPECT_EQ(parse_mem_available("MemAvailable: 18014398509481983 kB\n"), ~std::uint64_t{0} - 1023);
   EXPECT_FALSE(parse_mem_available("MemAvailable: x kB\n").has_value());
   EXPECT_FALSE(parse_mem_available("MemAvailable: 12\n").has_value());     // no unit
   EXPECT_FALSE(parse_mem_available("MemAvailable: 12 MB\n").has_value());  // not the kernel's
@@ -59,6 +62,8 @@ TEST(HostMemory, MemoryStatValuesAreFoundByWholeKey) {
   EXPECT_EQ(stat_value(stat, "file"), 900U);
   EXPECT_FALSE(stat_value(stat, "inactive").has_value());
   EXPECT_FALSE(stat_value("inactive_file x\n", "inactive_file").has_value());
+  // A longer key that starts with this one is another key.
+  EXPECT_EQ(stat_value("inactive_filex 5\ninactive_file 600\n", "inactive_file"), 600U);
 }
 
 TEST(HostMemory, TheVerdictRefusesBuffersThatDoNotFitAndWarnsOfScratchThatMayNot) {
@@ -155,6 +160,7 @@ TEST(HostMemory, BytesReadForAPerson) {
   EXPECT_EQ(human_bytes(3U << 20), "3.00 MiB");
   EXPECT_EQ(human_bytes(15U << 20), "15.0 MiB");
   EXPECT_EQ(human_bytes(100U << 20), "100 MiB");
+  EXPECT_EQ(human_bytes(102359), "100 KiB");  // 99.96 KiB rounds up to three figures
   EXPECT_EQ(human_bytes(std::uint64_t{3} << 29), "1.50 GiB");
   EXPECT_EQ(human_bytes(~std::uint64_t{0}), "16.0 EiB");
   EXPECT_EQ(human_bytes((std::uint64_t{1} << 30) - 1), "1.00 GiB");  // not "1024 MiB"

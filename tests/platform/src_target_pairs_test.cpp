@@ -94,6 +94,10 @@ TEST(SrcTargetPairsFile, TheShapeIsCheckedFirstAndNamedByItsPath) {
   EXPECT_EQ(pairs_error(R"({"src_target_pairs": [7]})"),
             "p.json: error: /src_target_pairs/0: expected a list of pairs [source, target]");
   EXPECT_EQ(pairs_error("[]"), "p.json: error: /: expected a non-empty list of pair lists");
+  // An empty list of pairs is no pair: its group's positions are no pair's sources.
+  EXPECT_EQ(pairs_error("[[]]", 1, 2),
+            "p.json: error: /0: group 0: position 0 is no pair's source (the pairs must be a "
+            "permutation: each position the source of one and the target of one)");
   EXPECT_EQ(
       pairs_error(R"({"pairs": []})"),
       R"(p.json: error: /: expected a list of pair lists or an object with "src_target_pairs")");

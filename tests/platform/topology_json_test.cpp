@@ -223,6 +223,14 @@ TEST(TopologyJson, TypesAndShapesAreChecked) {
   EXPECT_EQ(parse_error(R"({"chips": 1, "name": "a\nb"})"),
             "t.json: error: /name: control character 0x0a in the name");
   EXPECT_EQ(parse_error(R"({"chips": 1, "name": "R&D <x> \"q\""})"), "ok");
+  EXPECT_EQ(parse_error(R"({"chips": 1, "name": "a\u007fb"})"),
+            "t.json: error: /name: control character 0x7f in the name");  // DEL
+  // The largest count a file may give, and one past it.
+  EXPECT_EQ(parse_error(R"({"chips": 1000000})"), "ok");
+  EXPECT_EQ(parse_error(R"({"chips": 1000001})"), "t.json: error: /chips: 1000001 is too large");
+  EXPECT_EQ(
+      parse_error(R"({"chips": 2, "link_overrides": [{"chips": [0, 1, 1], "latency_ns": 5}]})"),
+      "t.json: error: /link_overrides/0/chips: expected two chip numbers");
   EXPECT_EQ(parse_error(R"({"chips": 1, "name": ""})"),
             "t.json: error: /name: expected a non-empty string, got \"\"");
   EXPECT_EQ(parse_topology_json(R"({"chips": 1})", "").error().format(),
@@ -280,6 +288,11 @@ TEST(TopologyJson, TypesAndShapesAreChecked) {
       parse_error(R"({"chips": 1, "name": " \ufeff\u2060\u200d\u202f\u205f\u1680\u3164\u2800 "})"),
       "t.json: error: /name: expected a name that shows, got only spaces or invisible "
       "characters (U+0020 U+FEFF U+2060 U+200D U+202F U+205F U+1680 U+3164 ...)");
+  // Eight code points are named in full; a ninth gives the "...".
+  EXPECT_EQ(
+      parse_error(R"({"chips": 1, "name": "\u3000\u3000\u3000\u3000\u3000\u3000\u3000\u3000"})"),
+      "t.json: error: /name: expected a name that shows, got only spaces or invisible "
+      "characters (U+3000 U+3000 U+3000 U+3000 U+3000 U+3000 U+3000 U+3000)");
   // Default-ignorable characters and combining marks show nothing of their own either.
   for (const char* name : {"\\u00ad", "\\ufe0f", "\\udb40\\udc41", "\\u115f", "\\u0301",
                            "\\u20e3\\u034f", "\\udb40\\udd00"}) {
@@ -390,6 +403,12 @@ TEST(TopologyJson, NamesAndPaths) {
   auto missing = load_topology(data("no_such_file.json"));
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().message, "cannot open: No such file or directory");
+  // A name ending in .json is a file even without a slash: a missing one cannot be opened,
+  // it is no unknown built-in.
+  EXPECT_TRUE(names_topology_file("no_such_topology.json"));
+  auto bare = load_topology("no_such_topology.json");
+  ASSERT_FALSE(bare.ok());
+  EXPECT_EQ(bare.error().message, "cannot open: No such file or directory");
 }
 
 }  // namespace

@@ -378,6 +378,21 @@ TEST(AddressMap, SemaphoreTargetOfDescriptor) {
   EXPECT_EQ(t->sem.index, 42U);
   auto data = make_copy_descriptor(*m.sbuf_addr(0, 0, 0), 4, 1);
   EXPECT_FALSE(semaphore_target(*data, m, issuer).has_value());
+  // An EVT_SEM window of no core (a chip-wide region): no semaphore target.
+  auto chipwide = make_sema_inc_descriptor(base::SocAddr{0x8280000000 + 0x1800 + 3 * 4}, 1);
+  ASSERT_TRUE(chipwide.ok());
+  EXPECT_FALSE(semaphore_target(*chipwide, m, ChipDie{0, 0}).has_value());
+}
+
+TEST(AddressMap, PastTheQueueBanksIsNoQueue) {
+  const AddressMap& m = cayman();
+  auto h = m.lookup(base::SocAddr{0x1002511000});  // SE_0.SDMA_5.UDMA_M2S +0x11000
+  ASSERT_TRUE(h && h->udma);
+  EXPECT_FALSE(h->udma->queue.has_value());
+  EXPECT_EQ(h->udma->reg, nullptr);
+  auto last = m.lookup(base::SocAddr{0x1002510ffc});
+  ASSERT_TRUE(last && last->udma);
+  EXPECT_EQ(last->udma->queue, 15U);
 }
 
 }  // namespace

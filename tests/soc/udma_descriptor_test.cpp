@@ -140,6 +140,20 @@ TEST(DescriptorHex, RejectsBadText) {
       std::string::npos);
   EXPECT_EQ(parse_descriptor_hex("0010000d\x01").error().message,
             "descriptor hex: '\\x01' at position 9 is not a hex digit");
+  // An upper-case 0X is a 0x number too.
+  EXPECT_NE(parse_descriptor_hex("0X10000d030008010010002000000000")
+                .error()
+                .message.find("not a 0x number"),
+            std::string::npos);
+}
+
+TEST(DescriptorPrint, BlockAttrNamesItsBits) {
+  const std::string last =
+      format_descriptor(*parse_descriptor_hex("0010000D010008010010000020000000"));
+  EXPECT_NE(last.find("block_attr           [2:0]    0x1  (last)"), std::string::npos) << last;
+  const std::string first =
+      format_descriptor(*parse_descriptor_hex("0010000D020008010010000020000000"));
+  EXPECT_NE(first.find("block_attr           [2:0]    0x2  (first)"), std::string::npos) << first;
 }
 
 TEST(DescriptorPrint, NamesEveryField) {
