@@ -285,6 +285,26 @@ TEST(Correctness, AllToAllHierarchicalOverChipsOfDifferentSizes) {
       1);
 }
 
+TEST(Correctness, ChipsOfDifferentSizesShareTheirIntraChipReservations) {
+  // Each chip size's intra-chip phases run on other cores than the other sizes', so they
+  // start from the same semaphore index and scratch offset: the lowering uses what the
+  // largest needs, not the sum. (Pinned: a lowering that stacked them used more.)
+  const Geometry g = small_geometry(7);
+  const UnequalChips u(g);
+  LowerRequest r;
+  r.op = Op::kAllReduce;
+  r.algorithm = Algorithm::kHierarchical;
+  r.dtype = DataType::kFp32;
+  r.bytes = 4 * 1000;
+  const auto three = lower(g, u.three, r);  // chips of 2, 5 and 3 ranks
+  ASSERT_TRUE(three.ok()) << three.error().format();
+  EXPECT_EQ(three->semaphores, 59U);   // stacked: 77
+  EXPECT_EQ(three->sbuf_bytes, 320U);  // stacked: 448
+  const auto mixed = lower(g, u.mixed, r);
+  ASSERT_TRUE(mixed.ok()) << mixed.error().format();
+  EXPECT_EQ(mixed->semaphores, 40U);  // stacked: 42
+}
+
 TEST(Correctness, RingHalvesAndCredits) {
   // 4 KiB partitions: a 2.5 KiB-per-partition buffer leaves room for 8 of the 16 scratch slots
   // a credit-free ring of 8 ranks in halves needs, so the ring credits them.
