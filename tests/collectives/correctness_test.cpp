@@ -296,7 +296,7 @@ TEST(Correctness, ChipsOfDifferentSizesShareTheirIntraChipReservations) {
   r.algorithm = Algorithm::kHierarchical;
   r.dtype = DataType::kFp32;
   r.bytes = 4 * 1000;
-  const auto three = lower(g, u.three, r);  // chips of 2, 5 and 3 ranks
+  const auto three = lower(g, u.three, r);  // chips of three sizes
   ASSERT_TRUE(three.ok()) << three.error().format();
   EXPECT_EQ(three->semaphores, 59U);   // stacked: 77
   EXPECT_EQ(three->sbuf_bytes, 320U);  // stacked: 448
