@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "base/check.h"
+#include "base/number_runs.h"
 
 namespace sbrdma::device {
 
@@ -641,22 +642,16 @@ std::string bytes_text(const Race& r) {
 /// "partitions 0-127", "partitions 0-3 and 8-11", "partitions 0-120 (every 8th)",
 /// "37 of partitions 0-127".
 std::string partitions_text(const Race& r) {
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> runs;  // [first, last]
+  std::vector<std::uint64_t> hit;
   for (std::uint64_t p = 0; p < r.partitions.size(); ++p) {
-    if (!r.partitions[p]) continue;
-    if (!runs.empty() && runs.back().second + 1 == p) {
-      runs.back().second = p;
-    } else {
-      runs.emplace_back(p, p);
-    }
+    if (r.partitions[p]) hit.push_back(p);
   }
+  // where() asks only for a race over two partitions or more.
+  const auto runs = base::consecutive_runs(hit);
   const auto run_text = [](const std::pair<std::uint64_t, std::uint64_t>& x) {
     return x.first == x.second ? fmt::format("{}", x.first)
                                : fmt::format("{}-{}", x.first, x.second);
   };
-  if (runs.empty()) {  // not tracked: the span
-    return fmt::format("partitions {}-{}", r.first_partition, r.last_partition);
-  }
   if (runs.size() <= 3) {
     std::vector<std::string> parts;
     for (const auto& x : runs) parts.push_back(run_text(x));
@@ -672,9 +667,7 @@ std::string partitions_text(const Race& r) {
     return fmt::format("partitions {}-{} (every {})", runs.front().first, runs.back().second,
                        ordinal(step));
   }
-  std::uint64_t n = 0;
-  for (const auto& x : runs) n += x.second - x.first + 1;
-  return fmt::format("{} of partitions {}-{}", n, runs.front().first, runs.back().second);
+  return fmt::format("{} of partitions {}-{}", hit.size(), runs.front().first, runs.back().second);
 }
 
 }  // namespace

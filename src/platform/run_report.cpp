@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "base/bits.h"
+#include "base/number_runs.h"
 #include "base/printable.h"
 #include "sim/kernel.h"
 
@@ -18,12 +19,9 @@ namespace {
 /// `1-15` or `1, 3, 5-7`: sorted distinct numbers, runs of consecutive ones as ranges.
 std::string number_ranges(const std::vector<unsigned>& sorted) {
   std::string out;
-  for (std::size_t i = 0; i < sorted.size();) {
-    std::size_t j = i;
-    while (j + 1 < sorted.size() && sorted[j + 1] == sorted[j] + 1) ++j;
+  for (const auto& [first, last] : base::consecutive_runs(sorted)) {
     if (!out.empty()) out += ", ";
-    out += j == i ? fmt::format("{}", sorted[i]) : fmt::format("{}-{}", sorted[i], sorted[j]);
-    i = j + 1;
+    out += first == last ? fmt::format("{}", first) : fmt::format("{}-{}", first, last);
   }
   return out;
 }

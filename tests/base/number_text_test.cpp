@@ -2,6 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "base/number_runs.h"
+
 namespace sbrdma::base {
 namespace {
 
@@ -49,6 +55,16 @@ TEST(NumberText, AnUnderscoreGroupsDigitsOnlyBetweenTwoOfThem) {
     EXPECT_EQ(read_grouped_unsigned_text(t).form, NumberForm::kMalformed) << t;
   }
   EXPECT_EQ(read_grouped_unsigned_text("18_446_744_073_709_551_616").form, NumberForm::kTooLarge);
+}
+
+TEST(NumberRuns, ConsecutiveNumbersGroupIntoRuns) {
+  using Runs = std::vector<std::pair<unsigned, unsigned>>;
+  EXPECT_EQ(consecutive_runs(std::vector<unsigned>{}), Runs{});
+  EXPECT_EQ(consecutive_runs(std::vector<unsigned>{4}), (Runs{{4, 4}}));
+  EXPECT_EQ(consecutive_runs(std::vector<unsigned>{1, 3, 5, 6, 7, 9}),
+            (Runs{{1, 1}, {3, 3}, {5, 7}, {9, 9}}));
+  EXPECT_EQ(consecutive_runs(std::vector<std::uint64_t>{0, 1, 2}),
+            (std::vector<std::pair<std::uint64_t, std::uint64_t>>{{0, 2}}));
 }
 
 }  // namespace
