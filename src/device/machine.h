@@ -194,7 +194,7 @@ class Machine {
   /// the race checker (a template: a run without one builds no std::function).
   template <typename Holds>
   void note_acquire(CoreId core, unsigned idx, const Holds& holds) {
-    if (races_) races_->on_acquire(core, idx, holds);
+    if (races_) races_->on_acquire(core, idx, holds, kernel_->now());
   }
   /// The Signal notified on every change of `core`'s semaphores.
   [[nodiscard]] sim::Signal& semaphore_signal(CoreId core);

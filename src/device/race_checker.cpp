@@ -139,12 +139,13 @@ std::uint32_t RaceChecker::add_site(RaceAccess a) {
 }
 
 void RaceChecker::on_post(CoreId issuer, std::uint64_t seq) {
-  posted_[seq] = snapshot_of(core_actor(issuer));
+  posted_[seq] = Posted{snapshot_of(core_actor(issuer)), origins_->running_word(issuer)};
 }
 
 void RaceChecker::begin_posted(std::uint64_t seq) {
   const auto it = posted_.find(seq);
-  current_ = it == posted_.end() ? 0 : it->second;
+  current_ = it == posted_.end() ? 0 : it->second.clock;
+  current_pc_ = it == posted_.end() ? std::nullopt : it->second.pc;
   captured_ = false;
   if (it != posted_.end()) posted_.erase(it);
 }
@@ -152,6 +153,7 @@ void RaceChecker::begin_posted(std::uint64_t seq) {
 void RaceChecker::end_posted() {
   if (!captured_) drop_snapshot(current_);  // no doorbell kept it: nothing will read it
   current_ = 0;
+  current_pc_.reset();
 }
 
 std::uint32_t RaceChecker::capture_release() {
@@ -238,7 +240,7 @@ void RaceChecker::on_semaphore_write(CoreId core, soc::SemWindow w, unsigned idx
   Snapshot by = snapshots_[current_];
   by.holders = 0;
   const bool additive = w == soc::SemWindow::kInc || w == soc::SemWindow::kDec;
-  pending.push_back(SemWrite{std::move(by), before, after, additive});
+  pending.push_back(SemWrite{std::move(by), before, after, additive, current_pc_});
   if (pending.size() > kSemWritesKept) {
     // The two oldest become one: both clocks, the first's value before, the second's after
     // (no one writer's any more: a fence does not make it the waiter's own).
@@ -248,7 +250,7 @@ void RaceChecker::on_semaphore_write(CoreId core, soc::SemWindow w, unsigned idx
     Snapshot both;
     both.base = std::move(c);
     pending[1] = SemWrite{std::move(both), pending[0].before, pending[1].after,
-                          pending[0].additive && pending[1].additive};
+                          pending[0].additive && pending[1].additive, std::nullopt};
     pending.erase(pending.begin());
   }
 }
@@ -259,7 +261,7 @@ void RaceChecker::on_fence(CoreId core) {
 }
 
 void RaceChecker::on_acquire(CoreId core, unsigned idx,
-                             const std::function<bool(std::uint32_t)>& holds) {
+                             const std::function<bool(std::uint32_t)>& holds, base::Tick now) {
   const std::uint64_t key = (std::uint64_t{core} << 32) | idx;
   const auto it = semaphores_.find(key);
   if (it == semaphores_.end()) return;
@@ -281,7 +283,8 @@ void RaceChecker::on_acquire(CoreId core, unsigned idx,
   for (std::size_t k = 0; k < pending.size() && additive; ++k) {
     additive = pending[k].additive && (k == 0 || pending[k].before == pending[k - 1].after);
   }
-  if (additive && std::any_of(pending.begin(), pending.end(), own)) {
+  const bool own_first = additive && std::any_of(pending.begin(), pending.end(), own);
+  if (own_first) {
     std::uint32_t v = pending.front().before;
     for (const SemWrite& sw : pending) {
       if (own(sw)) v += sw.after - sw.before;
@@ -298,6 +301,7 @@ void RaceChecker::on_acquire(CoreId core, unsigned idx,
     }
   }
   if (counted == 0) return;
+  check_unfenced(core, idx, pending, counted, own_first, holds, now);
   Clock sem;
   for (std::size_t k = 0; k < counted; ++k) join_into(sem, pending[k].by);
   pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(counted));
@@ -316,6 +320,97 @@ void RaceChecker::on_acquire(CoreId core, unsigned idx,
   a.base = std::move(c);
   a.extra = kNone;
   a.extra_epoch = 0;
+}
+
+void RaceChecker::check_unfenced(CoreId core, unsigned idx, const std::vector<SemWrite>& pending,
+                                 std::size_t counted, bool own_first,
+                                 const std::function<bool(std::uint32_t)>& holds, base::Tick now) {
+  const std::uint32_t actor = core_actor(core);
+  const Actor& a = actors_[actor];
+  const auto mine = [&](const SemWrite& sw) { return sw.by.self == actor; };
+  const auto fenced = [&](const SemWrite& sw) { return mine(sw) && sw.by.epoch < a.fenced; };
+  // The waiter's updates no fence saw land, in the order they landed: a core's posted writes
+  // to one semaphore land in the order it issued them, so a device that looks at the wait
+  // early has seen some first ones of them.
+  std::vector<std::size_t> unfenced;
+  for (std::size_t k = 0; k < pending.size(); ++k) {
+    if (mine(pending[k]) && !fenced(pending[k])) unfenced.push_back(k);
+  }
+  if (unfenced.empty()) return;
+  // The values are worked out again without some writes: only where each write took the
+  // value where the one before left it (no value set directly between).
+  for (std::size_t k = 1; k < pending.size(); ++k) {
+    if (pending[k].before != pending[k - 1].after) return;
+  }
+  const auto others_in = [&](std::size_t n) {
+    return static_cast<std::size_t>(std::count_if(pending.begin(), pending.begin() + n,
+                                                  [&](const SemWrite& sw) { return !mine(sw); }));
+  };
+  const std::size_t counted_others = others_in(counted);
+  if (counted_others == 0) return;
+  std::size_t fewest = counted_others;
+  std::size_t cut = unfenced.size();  // the first own update left out where it needs fewest
+  for (std::size_t j = 0; j < unfenced.size(); ++j) {
+    // Only the first j of them have landed: the same count as on_acquire's, without the rest.
+    std::uint32_t v = pending.front().before;
+    if (own_first) {
+      for (const SemWrite& sw : pending) {
+        if (fenced(sw)) v += sw.after - sw.before;
+      }
+    }
+    std::size_t upto = 0;
+    for (std::size_t k = 0; k < pending.size(); ++k) {
+      const SemWrite& sw = pending[k];
+      if ((mine(sw) && !fenced(sw) && k >= unfenced[j]) || (own_first && fenced(sw))) continue;
+      const std::uint32_t next = sw.additive ? v + (sw.after - sw.before) : sw.after;
+      if (!holds(v) && holds(next)) upto = k + 1;
+      v = next;
+    }
+    if (!holds(v)) continue;  // such a device waits on: it passes with more landed
+    if (const std::size_t o = others_in(upto); o < fewest) {
+      fewest = o;
+      cut = j;
+    }
+  }
+  if (fewest == counted_others) return;
+  // What the other writes it may pass without carry: nothing where the fewer it needs there,
+  // and the waiter itself, know it all already.
+  Clock have;
+  std::size_t seen = 0;
+  bool more = false;
+  for (std::size_t k = 0; k < counted && !more; ++k) {
+    const SemWrite& sw = pending[k];
+    if (mine(sw)) continue;
+    if (seen++ < fewest) {
+      join_into(have, sw.by);
+      continue;
+    }
+    Clock c;
+    join_into(c, sw.by);
+    for (std::size_t i = 0; i < c.size() && !more; ++i) {
+      if (i == actor) continue;  // what it knows of itself
+      const std::uint32_t known =
+          std::max(i < have.size() ? have[i] : 0, entry(a, static_cast<std::uint32_t>(i)));
+      more = c[i] > known;
+    }
+  }
+  if (!more) return;
+  ++unfenced_total_;
+  const std::optional<std::size_t> pc = origins_->running_word(core);
+  const auto key = std::pair{core, pc ? *pc + 1 : 0};
+  if (const auto it = unfenced_keys_.find(key); it != unfenced_keys_.end()) {
+    ++unfenced_[it->second].repeats;
+    return;
+  }
+  if (unfenced_.size() >= kKept) return;
+  UnfencedWait w{core, pc, idx, now, {}, counted_others, fewest, 0};
+  for (std::size_t j = cut; j < unfenced.size(); ++j) {
+    if (const auto& word = pending[unfenced[j]].pc) w.own.push_back(*word);
+  }
+  std::sort(w.own.begin(), w.own.end());
+  w.own.erase(std::unique(w.own.begin(), w.own.end()), w.own.end());
+  unfenced_keys_.emplace(key, unfenced_.size());
+  unfenced_.push_back(std::move(w));
 }
 
 void RaceChecker::on_core_access(CoreId core, unsigned partitions, std::uint64_t offset,

@@ -16,6 +16,8 @@
 ///   semaphore --a wait that passes--> the waiting core joins the writes it counted: those
 ///         not joined before, up to the last that made its condition true, the waiter's own
 ///         increments and decrements that a write fence saw land counted first
+/// A wait that could have passed on fewer of the others' writes, had its own unfenced
+/// updates of the semaphore not landed yet, is an UnfencedWait (D49d).
 /// Any N increments satisfy a wait for N, so joining the first N that came can hide a race
 /// (as can the oldest writes joined past kSemWritesKept). The merge past kSemWritesKept can
 /// invent one (D49), folding a write that made the condition false into one that made it
@@ -93,6 +95,22 @@ struct Race {
   bool self = false;
 };
 
+/// A wait that passed counting its own core's updates of the semaphore that no write fence saw
+/// land. A core's semaphore update is a posted write: a device may look at the wait before it
+/// lands, and there the wait passes on fewer of the other writes than it counted here, so what
+/// those others order after the wait is this run's timing. Reported only where those others
+/// carry something the fewer do not. [CHOICE D49d]
+struct UnfencedWait {
+  CoreId core = 0;
+  std::optional<std::size_t> pc;  ///< the waiting word, when known
+  unsigned semaphore = 0;
+  base::Tick time;               ///< when it passed
+  std::vector<std::size_t> own;  ///< the words of the own updates it may pass without (known)
+  std::size_t counted = 0;       ///< other writes it counted here
+  std::size_t fewest = 0;        ///< other writes it needs where those own ones did not land
+  std::uint64_t repeats = 0;     ///< later passes of the same word found the same
+};
+
 /// The races found, one per pair of sides: a side is its core, program or DMA, word and
 /// way (read or write), so the engines and partitions one word spreads over are one race,
 /// whose place widens to span its repeats' (in the same memory).
@@ -154,7 +172,10 @@ class RaceChecker {
                         BatchClock s2m, base::Tick now);
   /// Pair `pair` lands (until end_pair, which ends the pair): a semaphore write in it
   /// releases the pair's clock.
-  void begin_pair(std::uint32_t pair) { current_ = pairs_[pair].clock; }
+  void begin_pair(std::uint32_t pair) {
+    current_ = pairs_[pair].clock;
+    current_pc_.reset();
+  }
   void end_pair(std::uint32_t pair);
   /// Pair `pair`'s data landing: reads `len` bytes at `src_off` of memory (src_core,
   /// src_sbuf), writes them at `dst_off` of (dst_core, dst_sbuf).
@@ -178,7 +199,10 @@ class RaceChecker {
   /// land count first, wherever they landed among the others: a consumer that takes one
   /// count per item with its own decrement, fenced, then waits `>= 1` again needs one more
   /// of the others each time, and joins it.
-  void on_acquire(CoreId core, unsigned idx, const std::function<bool(std::uint32_t)>& holds);
+  /// Where the wait could have passed on fewer of the others' writes had the waiter's
+  /// unfenced own updates of the semaphore not landed yet, it is an UnfencedWait (D49d).
+  void on_acquire(CoreId core, unsigned idx, const std::function<bool(std::uint32_t)>& holds,
+                  base::Tick now = {});
   /// Unjoined writes a semaphore keeps apart; past this, its two oldest are joined into one
   /// (a wait then joins both where it needed the first, which can hide a race; where the
   /// two were a write that made the wait's condition false and one that made it true again,
@@ -206,6 +230,12 @@ class RaceChecker {
   [[nodiscard]] static std::string where(const Race& r);
   /// Every race found, repeats and those past kKept included.
   [[nodiscard]] std::uint64_t total() const noexcept { return log_.total(); }
+  /// The unfenced waits found, one per waiting word (at most kKept), in the order found.
+  [[nodiscard]] const std::vector<UnfencedWait>& unfenced_waits() const noexcept {
+    return unfenced_;
+  }
+  /// Every unfenced wait found, repeats included.
+  [[nodiscard]] std::uint64_t unfenced_total() const noexcept { return unfenced_total_; }
   /// Accesses checked so far: a DMA pair's read and write, a core's operand reads and result
   /// write, each once.
   [[nodiscard]] std::uint64_t accesses() const noexcept { return accesses_; }
@@ -240,7 +270,13 @@ class RaceChecker {
     Snapshot by;  ///< a copy (its base shared), not held in snapshots_
     std::uint32_t before = 0;
     std::uint32_t after = 0;
-    bool additive = false;  ///< an INC or DEC window write (or two of them merged)
+    bool additive = false;          ///< an INC or DEC window write (or two of them merged)
+    std::optional<std::size_t> pc;  ///< a core's posted write: the word that issued it
+  };
+  /// A posted write not yet landed: the issuer's clock (snapshots_ index) and word.
+  struct Posted {
+    std::uint32_t clock = 0;
+    std::optional<std::size_t> pc;
   };
   /// One recorded access: who (actor at epoch), where it came from (sites_), which way.
   struct Access {
@@ -277,6 +313,11 @@ class RaceChecker {
   /// Queue actor `q` joins batch clock `b` (the batch of direction `dir`: 0 M2S, 1 S2M), once
   /// per batch; the batch's last pair lets it go.
   void join_batch(std::uint32_t q, BatchClock b, unsigned dir);
+  /// on_acquire's check for an UnfencedWait: `pending` before the wait joins the first
+  /// `counted` of them.
+  void check_unfenced(CoreId core, unsigned idx, const std::vector<SemWrite>& pending,
+                      std::size_t counted, bool own_first,
+                      const std::function<bool(std::uint32_t)>& holds, base::Tick now);
   /// A snapshot of what actor `actor` knows now (its next accesses are not in it).
   std::uint32_t snapshot_of(std::uint32_t actor);
   /// Marks snapshot `i` unused (its index is reused).
@@ -313,8 +354,9 @@ class RaceChecker {
   std::vector<std::uint32_t> free_snapshots_;
   std::uint64_t serials_ = 0;
   std::uint64_t accesses_ = 0;
-  std::unordered_map<std::uint64_t, std::uint32_t> posted_;  ///< seq -> snapshot
+  std::unordered_map<std::uint64_t, Posted> posted_;  ///< by seq
   std::uint32_t current_ = 0;
+  std::optional<std::size_t> current_pc_;  ///< the word of the posted write taking effect
   bool captured_ = false;    ///< the posted write taking effect was kept by a doorbell
   std::vector<Pair> pairs_;  ///< [0] is none
   std::vector<std::uint32_t> free_pairs_;
@@ -325,6 +367,10 @@ class RaceChecker {
   /// (core << 1 | SBUF) -> a shadow per SBUF partition (one for another memory)
   std::unordered_map<std::uint64_t, std::vector<Shadow>> memories_;
   RaceLog log_;
+  std::vector<UnfencedWait> unfenced_;
+  /// (core, waiting word + 1) -> unfenced_ index
+  std::map<std::pair<CoreId, std::size_t>, std::size_t> unfenced_keys_;
+  std::uint64_t unfenced_total_ = 0;
   /// covers()'s last question and answer.
   std::shared_ptr<const Clock> covers_a_;
   std::shared_ptr<const Clock> covers_b_;

@@ -297,7 +297,9 @@ base::Result<Ran> simulate(const CollectiveJob& job, Lowered& low, bool fill, bo
   }
   if (!rep) return rep.error();
   clock.finish();
-  if (rep->races_total > 0 && rep->ok_but_races()) return races_error(*rep);
+  if (rep->races_total + rep->unfenced_total > 0 && rep->ok_but_races()) {
+    return races_error(*rep);
+  }
   if (!rep->ok()) {
     std::string lines;
     for (const base::Error& e : report_failures(*rep)) {
@@ -323,16 +325,18 @@ bool idempotent(const collectives::LowerRequest& r) {
 }  // namespace
 
 base::Error races_error(const RunReport& r) {
-  SBRDMA_CHECK(r.races_total > 0);
-  const std::vector<base::Error> lines = report_failures(r);  // the races, first to last
+  SBRDMA_CHECK(r.races_total + r.unfenced_total > 0);
+  // The races, first to last, then the unfenced waits.
+  const std::vector<base::Error> lines = report_failures(r);
   std::string_view first = lines.front().message;
   if (first.starts_with("race: ")) first.remove_prefix(6);
+  const std::uint64_t n = r.races_total + r.unfenced_total;
   return base::make_error(fmt::format(
       "the collective's programs race ({} race{} in all; the first: {}). sbrdma lowers every "
       "collective race-free (D49b): please report this. To list them all, run this size alone "
       "with `--dump-programs DIR`, then `sbrdma run DIR --check-races` with the same "
       "--topology and --param",
-      r.races_total, r.races_total == 1 ? "" : "s", first));
+      n, n == 1 ? "" : "s", first));
 }
 
 collectives::Geometry geometry_of(const device::Topology& topology) {

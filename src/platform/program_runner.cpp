@@ -463,13 +463,16 @@ std::vector<std::string> outcome_lines(const ProgramOutcome& o, bool with_debug)
     const RunReport& r = o.report;
     out.push_back(fmt::format(
         "result: FAILED ({} firmware error{}, {} device error{}, {} deadlocked core{}, {} "
-        "failed expect{}{}{})",
+        "failed expect{}{}{}{})",
         r.firmware_errors.size(), r.firmware_errors.size() == 1 ? "" : "s", r.device_errors.size(),
         r.device_errors.size() == 1 ? "" : "s", r.deadlock.size(),
         r.deadlock.size() == 1 ? "" : "s", failed, failed == 1 ? "" : "s",
         r.races_total == 0
             ? std::string()
             : fmt::format(", {} race{}", r.races_total, r.races_total == 1 ? "" : "s"),
+        r.unfenced_total == 0 ? std::string()
+                              : fmt::format(", {} unfenced wait{}", r.unfenced_total,
+                                            r.unfenced_total == 1 ? "" : "s"),
         r.past_time_limit ? "; stopped at the time limit" : ""));
   }
   return out;

@@ -275,6 +275,62 @@ void race_lines(const RunReport& r, std::vector<base::Error>& out) {
   }
 }
 
+/// One line per unfenced wait (the first kShownDeviceErrorLines), then one that counts the rest.
+/// [CHOICE D49d]
+void unfenced_wait_lines(const RunReport& r, std::vector<base::Error>& out) {
+  std::uint64_t shown = 0;
+  for (std::size_t i = 0; i < r.unfenced_waits.size() && i < kShownDeviceErrorLines; ++i) {
+    const UnfencedWaitLine& x = r.unfenced_waits[i];
+    const device::UnfencedWait& w = x.wait;
+    std::string words;
+    for (std::size_t k = 0; k < w.own.size(); ++k) {
+      const std::optional<ErrorOrigin>& o = x.own[k];
+      words += fmt::format("{}{}{}",
+                           k == 0                  ? ""
+                           : k + 1 == w.own.size() ? " and "
+                                                   : ", ",
+                           w.own[k],
+                           o && !o->loc.file.empty()
+                               ? fmt::format(" ({}:{})", base::printable(o->loc.file), o->loc.line)
+                               : std::string());
+    }
+    const bool one = w.own.size() == 1;
+    const std::string updates = w.own.empty() ? "its own updates of it"
+                                              : fmt::format("its own update{} of it by word{} {}",
+                                                            one ? "" : "s", one ? "" : "s", words);
+    // The other writes it may pass without: "the other write", "any of the 3 other writes",
+    // "2 of the 3 other writes".
+    const std::size_t without = w.counted - w.fewest;
+    const std::string others =
+        w.counted == 1  ? "the other write it counted here, so what that write orders"
+        : w.fewest == 0 ? fmt::format(
+                              "any of the {} other writes it counted here, so what they "
+                              "order",
+                              w.counted)
+                        : fmt::format(
+                              "{} of the {} other writes it counted here, so what those "
+                              "{} order",
+                              without, w.counted, without);
+    std::string line = fmt::format(
+        "unfenced wait: t={} core {}{} passed its wait on sem[{}] counting {}, which no write "
+        "fence saw land: a device may look at the wait before {} and pass it without {} after "
+        "the wait is this run's timing; a write fence between them (an rdma_desc_start drains "
+        "the core's writes) orders it",
+        format_ns(w.time), w.core, w.pc ? fmt::format(" word {}", *w.pc) : std::string(),
+        w.semaphore, updates, one ? "it lands" : "they land", others);
+    if (w.repeats > 0) {
+      line += fmt::format(" ({} more time{})", w.repeats, w.repeats == 1 ? "" : "s");
+    }
+    out.push_back(base::make_error(x.origin ? x.origin->loc : base::SourceLoc{}, std::move(line)));
+    shown += 1 + w.repeats;
+  }
+  if (r.unfenced_total > shown) {
+    out.push_back(
+        base::make_error(fmt::format("unfenced wait: ... and {} more ({} in all) not shown",
+                                     r.unfenced_total - shown, r.unfenced_total)));
+  }
+}
+
 }  // namespace
 
 std::vector<base::Error> report_failures(const RunReport& r) {
@@ -299,6 +355,7 @@ std::vector<base::Error> report_failures(const RunReport& r) {
         w.loc, fmt::format("deadlock: core {} word {} waits for {}", w.core, w.pc, w.description)));
   }
   race_lines(r, out);
+  unfenced_wait_lines(r, out);
   if (r.past_time_limit) {
     out.push_back(base::make_error(fmt::format(
         "the run reached the simulated-time limit, {} (2^62 ps, about 53 days), with work "

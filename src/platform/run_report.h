@@ -52,6 +52,13 @@ struct RaceLine {
   std::optional<ErrorOrigin> second;
 };
 
+/// An unfenced wait (SimOptions::check_races, D49d), its word and its own updates' words.
+struct UnfencedWaitLine {
+  device::UnfencedWait wait;
+  std::optional<ErrorOrigin> origin;            ///< the waiting word
+  std::vector<std::optional<ErrorOrigin>> own;  ///< by wait.own
+};
+
 /// A core whose last rdma_desc_gen words no rdma_desc_start published: their descriptors sit
 /// in the rings, unseen by the engines.
 struct UnstartedGens {
@@ -107,6 +114,10 @@ struct RunReport {
   /// device::RaceChecker::kKept) and how many there were in all.
   std::vector<RaceLine> races;
   std::uint64_t races_total = 0;
+  /// With SimOptions::check_races: the unfenced waits found (each waiting word once, with its
+  /// repeats) and how many there were in all. They fail a run as races do.
+  std::vector<UnfencedWaitLine> unfenced_waits;
+  std::uint64_t unfenced_total = 0;
   /// True if the run was cut at the kernel's time limit (sim::kTimeLimit) with work left.
   bool past_time_limit = false;
   /// Queues still holding posted descriptors at the end (why each is stuck); informational.
@@ -116,13 +127,16 @@ struct RunReport {
   std::vector<DebugLine> debug;
   RunStats stats;
 
-  /// True if nothing failed but, perhaps, races: no firmware or device error, no deadlock,
+  /// True if nothing failed but, perhaps, races (or unfenced waits): no firmware or device
+  /// error, no deadlock,
   /// and the run finished inside the time limit.
   [[nodiscard]] bool ok_but_races() const {
     return firmware_errors.empty() && device_errors.empty() && deadlock.empty() && !past_time_limit;
   }
-  /// True if nothing failed: ok_but_races(), and no race.
-  [[nodiscard]] bool ok() const { return ok_but_races() && races_total == 0; }
+  /// True if nothing failed: ok_but_races(), and no race or unfenced wait.
+  [[nodiscard]] bool ok() const {
+    return ok_but_races() && races_total == 0 && unfenced_total == 0;
+  }
   /// The final value of a changed semaphore, if it changed.
   [[nodiscard]] std::optional<std::uint32_t> changed(device::CoreId core, unsigned idx) const;
 };

@@ -450,6 +450,12 @@ void Simulation::build_report(const sim::RunResult& rr, RunReport& r) const {
       r.races.push_back(RaceLine{x, origin(x.first), origin(x.second)});
     }
     r.races_total = rc->total();
+    for (const device::UnfencedWait& w : rc->unfenced_waits()) {
+      UnfencedWaitLine line{w, w.pc ? origin_of_word(w.core, *w.pc, false) : std::nullopt, {}};
+      for (std::size_t pc : w.own) line.own.push_back(origin_of_word(w.core, pc, false));
+      r.unfenced_waits.push_back(std::move(line));
+    }
+    r.unfenced_total = rc->unfenced_total();
   }
   for (const sim::BlockedProcess& b : rr.blocked) {
     for (device::CoreId c = 0; c < slots_.size(); ++c) {

@@ -160,12 +160,21 @@ expect_out "result: FAILED (0 firmware errors, 0 device errors, 0 deadlocked cor
 
 # A core's own increment and decrement, fenced by a relay's start before its wait, order the
 # wait after the item's increment. Unfenced, they may land on either side of the wait (seed 1
-# reads too early here; the checker misses that one, D49).
+# reads too early here); where both landed first, the checker reports an unfenced wait (D49d).
 check run_race_own_fenced 0 - -- run "$RUN_DATA/race_own_unfenced.s" --check-races
 expect_out "result: ok"
 sed '/# relay$/d' "$RUN_DATA/race_own_unfenced.s" >"$(work)/race_own_unfenced.s"
 check run_race_own_unfenced_seed1 1 - -- run "$(work)/race_own_unfenced.s" --seed 1
 expect_out "result: FAILED (0 firmware errors, 0 device errors, 0 deadlocked cores, 1 failed expect)"
+check run_race_own_unfenced_checked 1 - -- run race_own_unfenced.s --check-races
+expect_out "result: FAILED (0 firmware errors, 0 device errors, 0 deadlocked cores, 0 failed expects, 1 unfenced wait)"
+expect_err "race_own_unfenced.s:14: error: unfenced wait: t=8803.942 ns core 1 word 2 passed its wait on sem[6] counting its own update of it by word 1 (race_own_unfenced.s:13), which no write fence saw land: a device may look at the wait before it lands and pass it without the other write it counted here, so what that write orders after the wait is this run's timing; a write fence between them (an rdma_desc_start drains the core's writes) orders it"
+expect_err_lines 1
+# The consumer started early (no busy words) and unfenced: races where it read too early,
+# and an unfenced wait where its own decrements landed before the next item's increments.
+check run_race_consumer_early_checked 1 - -- run race_consumer_early.s --check-races
+expect_out "1 failed expect, 256 races, 1 unfenced wait)"
+expect_err "race_consumer_early.s:22: error: unfenced wait: t=28636.318 ns core 1 word 2 passed its wait on sem[6] counting its own updates of it by words 0 (race_consumer_early.s:20) and 1 (race_consumer_early.s:21), which no write fence saw land: a device may look at the wait before they land and pass it without any of the 2 other writes it counted here, so what they order after the wait is this run's timing"
 
 check run_deadlock 1 - -- run "$RUN_DATA/deadlock.s"
 expect_err "deadlock.s:5: error: deadlock: core 2 word 1 waits for sem[7] >= 1, current 0"

@@ -171,14 +171,18 @@ class Model {
     ++clocks_[c][c];
     return s;
   }
-  /// A posted write of core `writer` (or a pair, without one) takes effect with clock `c`.
-  void begin(std::optional<Clock> c, std::optional<unsigned> writer = std::nullopt) {
+  /// A posted write of core `writer` (or a pair, without one), issued by word `pc`, takes
+  /// effect with clock `c`.
+  void begin(std::optional<Clock> c, std::optional<unsigned> writer = std::nullopt,
+             std::optional<std::size_t> pc = std::nullopt) {
     current_ = std::move(c);
     writer_ = writer;
+    pc_ = pc;
   }
   void end() {
     current_.reset();
     writer_.reset();
+    pc_.reset();
   }
   /// on_fence: core c's posted writes so far (epochs below its own now) have landed.
   void fence(CoreId c) { fenced_[c] = clocks_[c][c]; }
@@ -207,6 +211,7 @@ class Model {
   void begin_pair(std::size_t p) {
     current_ = pairs_[p].clock;
     writer_.reset();
+    pc_.reset();
   }
   void dma(std::size_t p, const Dma& d, base::Tick now) {
     const Pair& pr = pairs_[p];
@@ -239,11 +244,12 @@ class Model {
     auto& list = sems_[std::tuple{s.core, s.window == soc::SemWindow::kEvents, s.idx}];
     const bool additive = s.window == soc::SemWindow::kInc || s.window == soc::SemWindow::kDec;
     list.push_back(SemWrite{*current_, before, after, writer_, writer_ ? (*current_)[*writer_] : 0U,
-                            additive});
+                            additive, pc_});
     if (list.size() > RaceChecker::kSemWritesKept) {
       join(list[1].clock, list[0].clock);
       list[1].before = list[0].before;
       list[1].writer.reset();
+      list[1].pc.reset();
       list[1].additive = list[1].additive && list[0].additive;
       list.erase(list.begin());
     }
@@ -251,7 +257,10 @@ class Model {
   /// A wait joins the writes up to the last that made its condition true. Where all are INC
   /// and DEC writes in an unbroken chain of values, the waiter's own that a fence saw land go
   /// first, then the rest in the order they landed; else each write's own two values decide.
-  void acquire(CoreId c, unsigned idx, const std::function<bool(std::uint32_t)>& holds) {
+  /// `pc`: the waiting word; an UnfencedWait (D49d) is found as the rule states it, each case
+  /// of the waiter's unfenced writes landing worked out whole.
+  void acquire(CoreId c, unsigned idx, const std::function<bool(std::uint32_t)>& holds,
+               std::optional<std::size_t> pc, base::Tick now) {
     const auto it = sems_.find(std::tuple{c, false, idx});  // waits read the values, not events
     if (it == sems_.end()) return;
     std::vector<SemWrite>& list = it->second;
@@ -277,9 +286,12 @@ class Model {
         if (!holds(list[k].before) && holds(list[k].after)) counted = k + 1;
       }
     }
+    if (counted > 0) unfenced(c, idx, list, counted, chain, holds, pc, now);
     for (std::size_t k = 0; k < counted; ++k) join(clocks_[c], list[k].clock);
     list.erase(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(counted));
   }
+  [[nodiscard]] const std::vector<UnfencedWait>& unfenced_waits() const { return unfenced_; }
+  [[nodiscard]] std::uint64_t unfenced_total() const { return unfenced_total_; }
   /// Partitions [first, partitions).
   void core_access(CoreId c, unsigned partitions, std::uint64_t offset, std::uint64_t bytes,
                    bool write, std::optional<std::size_t> pc, base::Tick now, unsigned first = 0) {
@@ -364,6 +376,85 @@ class Model {
     }
   }
 
+  struct SemWrite;
+  void unfenced(CoreId c, unsigned idx, const std::vector<SemWrite>& list, std::size_t counted,
+                bool chain, const std::function<bool(std::uint32_t)>& holds,
+                std::optional<std::size_t> pc, base::Tick now) {
+    for (std::size_t k = 1; k < list.size(); ++k) {
+      if (list[k].before != list[k - 1].after) return;  // set directly between: no check
+    }
+    const auto mine = [&](const SemWrite& w) { return w.writer == c; };
+    const auto fenced = [&](const SemWrite& w) { return mine(w) && w.epoch < fenced_[c]; };
+    std::vector<std::size_t> late;  // the waiter's unfenced writes, in landing order
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      if (mine(list[k]) && !fenced(list[k])) late.push_back(k);
+    }
+    const auto others_before = [&](std::size_t n) {
+      std::size_t o = 0;
+      for (std::size_t k = 0; k < n; ++k) o += mine(list[k]) ? 0 : 1;
+      return o;
+    };
+    const std::size_t here = others_before(counted);
+    std::size_t fewest = here;
+    std::size_t cut = late.size();
+    for (std::size_t j = 0; j < late.size(); ++j) {
+      // A device that looked at the wait with only late[0, j) landed: the same rule as
+      // acquire()'s over the writes it saw, its values worked out from each write's effect.
+      std::vector<std::size_t> order;
+      for (std::size_t k = 0; k < list.size(); ++k) {
+        const bool landed = !mine(list[k]) || fenced(list[k]) ||
+                            std::find(late.begin(), late.begin() + static_cast<std::ptrdiff_t>(j),
+                                      k) != late.begin() + static_cast<std::ptrdiff_t>(j);
+        if (landed) order.push_back(k);
+      }
+      if (chain) {
+        std::stable_partition(order.begin(), order.end(),
+                              [&](std::size_t k) { return fenced(list[k]); });
+      }
+      std::uint32_t v = list.front().before;
+      std::size_t upto = 0;
+      for (const std::size_t k : order) {
+        const SemWrite& w = list[k];
+        const std::uint32_t next = w.additive ? v + (w.after - w.before) : w.after;
+        if (!(chain && fenced(w)) && !holds(v) && holds(next)) upto = k + 1;
+        v = next;
+      }
+      if (!holds(v)) continue;
+      if (others_before(upto) < fewest) {
+        fewest = others_before(upto);
+        cut = j;
+      }
+    }
+    if (fewest == here) return;
+    Clock known = clocks_[c];
+    std::size_t seen = 0;
+    bool more = false;
+    for (std::size_t k = 0; k < counted; ++k) {
+      if (mine(list[k])) continue;
+      if (seen++ < fewest) {
+        join(known, list[k].clock);
+        continue;
+      }
+      for (unsigned a = 0; a < actors_; ++a) more = more || (a != c && list[k].clock[a] > known[a]);
+    }
+    if (!more) return;
+    ++unfenced_total_;
+    for (UnfencedWait& w : unfenced_) {
+      if (w.core == c && w.pc == pc) {
+        ++w.repeats;
+        return;
+      }
+    }
+    if (unfenced_.size() >= RaceChecker::kKept) return;
+    UnfencedWait w{c, pc, idx, now, {}, here, fewest, 0};
+    for (std::size_t j = cut; j < late.size(); ++j) {
+      if (list[late[j]].pc) w.own.push_back(*list[late[j]].pc);
+    }
+    std::sort(w.own.begin(), w.own.end());
+    w.own.erase(std::unique(w.own.begin(), w.own.end()), w.own.end());
+    unfenced_.push_back(std::move(w));
+  }
+
   [[nodiscard]] RaceAccess side(const Acc& a) const {
     RaceAccess x = sites_[a.site];
     x.write = a.write;
@@ -392,8 +483,12 @@ class Model {
     std::optional<unsigned> writer;  ///< the core that posted it
     std::uint32_t epoch = 0;         ///< the writer's, at the post
     bool additive = false;
+    std::optional<std::size_t> pc;  ///< the word that posted it
   };
   std::map<std::tuple<CoreId, bool, unsigned>, std::vector<SemWrite>> sems_;
+  std::optional<std::size_t> pc_;  ///< current_'s posting word
+  std::vector<UnfencedWait> unfenced_;
+  std::uint64_t unfenced_total_ = 0;
   /// (core, SBUF?) -> by byte, nothing where nothing touched it
   std::map<std::pair<CoreId, bool>, std::vector<std::optional<ByteState>>> memories_;
   RaceLog log_;
@@ -439,6 +534,15 @@ std::string str(const RaceAccess& a) {
   return os.str();
 }
 
+std::string str(const UnfencedWait& w) {
+  std::ostringstream os;
+  os << "core " << w.core << " word " << str(w.pc) << " sem " << w.semaphore << " t" << w.time.ps
+     << " own [";
+  for (std::size_t pc : w.own) os << pc << " ";
+  os << "] counted " << w.counted << " fewest " << w.fewest << " repeats " << w.repeats;
+  return os.str();
+}
+
 std::string str(const Race& r) {
   std::ostringstream os;
   os << "[" << str(r.first) << "] then [" << str(r.second) << "] repeats " << r.repeats
@@ -467,6 +571,7 @@ const char* window_name(soc::SemWindow w) {
 
 struct Stats {
   std::uint64_t races = 0;     ///< distinct races found, all seeds
+  std::uint64_t unfenced = 0;  ///< unfenced waits found, all seeds
   std::uint64_t takes = 0;     ///< pairs taken
   std::uint64_t acquires = 0;  ///< waits that passed
   std::uint64_t clean = 0;     ///< programs with no race
@@ -494,7 +599,23 @@ class Harness {
     for (std::size_t i = 0; i < rc_.races().size(); ++i) {
       if (str(rc_.races()[i]) != str(model_.races()[i])) return "at the end:" + list_diff();
     }
+    {
+      const auto& a = rc_.unfenced_waits();
+      const auto& b = model_.unfenced_waits();
+      std::ostringstream os;
+      for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+        const std::string x = i < a.size() ? str(a[i]) : "(none)";
+        const std::string y = i < b.size() ? str(b[i]) : "(none)";
+        if (x != y)
+          os << "\n  unfenced wait " << i << ":\n    checker " << x << "\n    model   " << y;
+      }
+      if (rc_.unfenced_total() != model_.unfenced_total() || !os.str().empty()) {
+        return "at the end: checker " + std::to_string(rc_.unfenced_total()) +
+               " unfenced waits, model " + std::to_string(model_.unfenced_total()) + os.str();
+      }
+    }
     if (stats != nullptr) {
+      stats->unfenced += rc_.unfenced_total();
       stats->races += rc_.races().size();
       stats->ordered += model_.ordered();
       if (rc_.total() == 0) ++stats->clean;
@@ -610,13 +731,14 @@ class Harness {
         const std::uint64_t seq = ++seq_;
         say("rc.on_post(", op.core, ", ", seq, ");");
         rc_.on_post(op.core, seq);
-        posted_.push_back(Posted{seq, op.core, model_.post(op.core)});
+        posted_.push_back(Posted{seq, op.core, model_.post(op.core), origins_.running[op.core]});
         return;
       }
       case Op::kLandPosted: {
         std::uint64_t seq = 0;
         std::optional<Clock> clock;
         std::optional<unsigned> writer;
+        std::optional<std::size_t> pc;
         if (op.known) {
           if (posted_.empty()) return;
           std::size_t i = op.pick % posted_.size();
@@ -629,13 +751,14 @@ class Harness {
           seq = posted_[i].seq;
           clock = std::move(posted_[i].clock);
           writer = posted_[i].issuer;
+          pc = posted_[i].pc;
           posted_.erase(posted_.begin() + static_cast<std::ptrdiff_t>(i));
         } else {
           seq = 1'000'000 + ++unknown_;  // never posted: releases nothing
         }
         say("rc.begin_posted(", seq, ");", op.known ? "" : "  // never posted");
         rc_.begin_posted(seq);
-        model_.begin(std::move(clock), writer);
+        model_.begin(std::move(clock), writer, pc);
         for (const Effect& e : op.effects) {
           switch (e.kind) {
             case Effect::kM2S:
@@ -721,8 +844,8 @@ class Harness {
                                                         : 1 + op.pick % v;
         const auto holds = [n](std::uint32_t x) { return x >= n; };
         say("rc.on_acquire(", op.core, ", ", op.idx, ", at_least(", n, "));");
-        rc_.on_acquire(op.core, op.idx, holds);
-        model_.acquire(op.core, op.idx, holds);
+        rc_.on_acquire(op.core, op.idx, holds, now_);
+        model_.acquire(op.core, op.idx, holds, origins_.running[op.core], now_);
         if (stats != nullptr) ++stats->acquires;
         return;
       }
@@ -754,7 +877,8 @@ class Harness {
   struct Posted {
     std::uint64_t seq = 0;
     CoreId issuer = 0;
-    Clock clock;  ///< the model's
+    Clock clock;                    ///< the model's
+    std::optional<std::size_t> pc;  ///< the issuer's word at the post
   };
   std::vector<Posted> posted_;  ///< in flight, in issue order
   std::map<QueueKey, Queue> queues_;
@@ -1231,11 +1355,13 @@ TEST(RaceCheckerFuzz, MatchesANaiveVectorClockModel) {
     EXPECT_GT(stats.clean, 800U);
     EXPECT_GT(stats.ordered, 6000U);
     EXPECT_GT(stats.takes, 10000U);
+    EXPECT_GT(stats.unfenced, 20U);
   }
   RecordProperty("races", std::to_string(stats.races));
   RecordProperty("clean_programs", std::to_string(stats.clean));
   RecordProperty("ordered", std::to_string(stats.ordered));
   RecordProperty("acquires", std::to_string(stats.acquires));
+  RecordProperty("unfenced_waits", std::to_string(stats.unfenced));
   RecordProperty("takes", std::to_string(stats.takes));
 }
 

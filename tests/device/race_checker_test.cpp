@@ -69,7 +69,8 @@ struct Rig {
   }
   /// Core `core`'s wait for its semaphore `idx` to be at least `n` passes.
   void acquire(CoreId core, unsigned idx, std::uint32_t n = 1) {
-    rc.on_acquire(core, idx, [n](std::uint32_t v) { return v >= n; });
+    rc.on_acquire(
+        core, idx, [n](std::uint32_t v) { return v >= n; }, now);
   }
   std::map<std::pair<CoreId, unsigned>, std::uint32_t> sems;
   /// A DMA pair of core `core` engine 0 copying `len` bytes of its SBUF at `src` to core
@@ -130,19 +131,22 @@ TEST(RaceChecker, ASemaphoreWaitOrdersALandingBeforeTheReadsAfterIt) {
   }
 }
 
-/// Engine e of core 0 (its own batch) copies 64 bytes to core 1 at 0x100 + 64 e, then
-/// increments core 1's semaphore 4, for e in [0, engines).
+/// Engine e of core 0 copies 64 bytes to core 1 at 0x100 + 64 e, then increments core 1's
+/// semaphore 4 (one item, its own batch).
+void item(Rig& r, unsigned e) {
+  const std::uint32_t b = r.doorbell(0);
+  const std::uint32_t p = r.rc.on_take(0, e, 0, 0, {b, false}, {}, r.now);
+  r.rc.on_dma(p, 0, true, 0, 1, true, 0x100 + 64ULL * e, 64, r.now);
+  r.rc.end_pair(p);
+  const std::uint32_t q = r.rc.on_take(0, e, 0, 1, {b, true}, {}, r.now);
+  r.rc.begin_pair(q);
+  r.increment(1, 4);
+  r.rc.end_pair(q);
+}
+
+/// item() of each engine in [0, engines).
 void fan_in(Rig& r, unsigned engines) {
-  for (unsigned e = 0; e < engines; ++e) {
-    const std::uint32_t b = r.doorbell(0);
-    const std::uint32_t p = r.rc.on_take(0, e, 0, 0, {b, false}, {}, r.now);
-    r.rc.on_dma(p, 0, true, 0, 1, true, 0x100 + 64ULL * e, 64, r.now);
-    r.rc.end_pair(p);
-    const std::uint32_t q = r.rc.on_take(0, e, 0, 1, {b, true}, {}, r.now);
-    r.rc.begin_pair(q);
-    r.increment(1, 4);
-    r.rc.end_pair(q);
-  }
+  for (unsigned e = 0; e < engines; ++e) item(r, e);
 }
 
 TEST(RaceChecker, AWaitJoinsOnlyTheWritesItCounted) {
@@ -232,6 +236,95 @@ TEST(RaceChecker, AFenceCountsOnlyTheWaitersOwnWritesPostedBeforeIt) {
     r.rc.on_core_access(1, 1, 0x100, 2 * 64, false, r.now);
     EXPECT_EQ(r.rc.total(), who == 1 ? 0U : 1U) << "case " << who;
   }
+}
+
+TEST(RaceChecker, AnUnfencedRaiseAndLowerBeforeAWaitIsAnUnfencedWait) {
+  // Core 1 raises its semaphore 4 (word 1) and lowers it again (word 2), then an item's
+  // increment lands, and word 5 waits for 1. Both its writes landed first here, so the wait
+  // needed the item; a device that looks at the wait between the two passes without it.
+  // Fenced, both are before the wait on any device.
+  for (const bool fenced : {false, true}) {
+    Rig r;
+    r.origins.running[1] = 1;
+    r.own_write(1, 4, soc::SemWindow::kInc);
+    r.origins.running[1] = 2;
+    r.own_write(1, 4, soc::SemWindow::kDec);
+    if (fenced) r.rc.on_fence(1);
+    item(r, 0);
+    r.origins.running[1] = 5;
+    r.now = base::Tick{7000};
+    r.acquire(1, 4, 1);
+    r.rc.on_core_access(1, 1, 0x100, 64, false, r.now);
+    EXPECT_EQ(r.rc.total(), 0U) << "fenced " << fenced;  // the wait still joins the item
+    if (fenced) {
+      EXPECT_EQ(r.rc.unfenced_total(), 0U);
+      continue;
+    }
+    ASSERT_EQ(r.rc.unfenced_total(), 1U);
+    const UnfencedWait& w = r.rc.unfenced_waits().front();
+    EXPECT_EQ(w.core, 1U);
+    EXPECT_EQ(w.pc, std::optional<std::size_t>(5));
+    EXPECT_EQ(w.semaphore, 4U);
+    EXPECT_EQ(w.time, base::Tick{7000});
+    EXPECT_EQ(w.own, std::vector<std::size_t>{2});  // the raise landed: only the lower matters
+    EXPECT_EQ(w.counted, 1U);
+    EXPECT_EQ(w.fewest, 0U);
+  }
+}
+
+TEST(RaceChecker, AnUnfencedConsumerAheadOfItsProducerIsAnUnfencedWait) {
+  // Items come one at a time; core 1 waits for 1 (word 3), reads the item, decrements (word
+  // 4). Its decrement lands before the next item's increment, so each next wait needs that
+  // item here, but not on a device that looks at it before the decrement lands: one unfenced
+  // wait per item after the first, all at word 3.
+  for (const bool fenced : {false, true}) {
+    Rig r;
+    for (unsigned k = 0; k < 3; ++k) {
+      item(r, k);
+      r.origins.running[1] = 3;
+      r.acquire(1, 4, 1);
+      r.rc.on_core_access(1, 1, 0x100 + 64ULL * k, 64, false, r.now);
+      r.origins.running[1] = 4;
+      r.own_write(1, 4, soc::SemWindow::kDec);
+      if (fenced) r.rc.on_fence(1);
+    }
+    EXPECT_EQ(r.rc.total(), 0U);
+    EXPECT_EQ(r.rc.unfenced_total(), fenced ? 0U : 2U) << "fenced " << fenced;
+    if (fenced) continue;
+    ASSERT_EQ(r.rc.unfenced_waits().size(), 1U);
+    const UnfencedWait& w = r.rc.unfenced_waits().front();
+    EXPECT_EQ(w.pc, std::optional<std::size_t>(3));
+    EXPECT_EQ(w.own, std::vector<std::size_t>{4});
+    EXPECT_EQ(w.repeats, 1U);
+  }
+}
+
+TEST(RaceChecker, AnUnfencedWaitNeedsOthersThatCarrySomethingNew) {
+  // As above, core 1 raises and lowers its semaphore 4 unfenced, and core 0's MMIO write
+  // increments it. Where core 1 already knows everything core 0 did (a wait on semaphore 5,
+  // which core 0 wrote after), passing without core 0's write orders nothing less.
+  for (const bool knows : {false, true}) {
+    Rig r;
+    r.own_write(1, 4, soc::SemWindow::kInc);
+    r.own_write(1, 4, soc::SemWindow::kDec);
+    r.sem_write(0, 1, 4);
+    r.sem_write(0, 1, 5);
+    if (knows) r.acquire(1, 5, 1);
+    r.acquire(1, 4, 1);
+    EXPECT_EQ(r.rc.unfenced_total(), knows ? 0U : 1U) << "knows " << knows;
+  }
+}
+
+TEST(RaceChecker, AWaitThatNeedsItsOwnUpdateAsWellIsNoUnfencedWait) {
+  // Core 1's own increment, then an item's: a wait for 2 needs both, whichever landed first.
+  // Without the own one landed, a device waits on; it never passes on fewer.
+  Rig r;
+  r.own_write(1, 4, soc::SemWindow::kInc);
+  item(r, 0);
+  r.acquire(1, 4, 2);
+  r.rc.on_core_access(1, 1, 0x100, 64, false, r.now);
+  EXPECT_EQ(r.rc.total(), 0U);
+  EXPECT_EQ(r.rc.unfenced_total(), 0U);
 }
 
 TEST(RaceChecker, WithASetAmongTheWritesTheyCountInTheOrderTheyLanded) {

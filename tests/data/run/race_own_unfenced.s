@@ -2,9 +2,8 @@
 # sem[6] > 0, which core 0's item raises. Fenced (the relay's start drains both writes) the
 # wait needs the item's increment. Without the two relay lines nothing orders the wait after
 # the decrement: a device may look at it between the two landings and pass without the item
-# (`--seed 1` shows it here). The checker misses that race where both writes landed before
-# the item's increment, as they do at the default seed: it takes an unfenced own write where
-# it landed (D49, "The waiter's own writes").
+# (`--seed 1` shows it here). Where both writes landed before the item's increment, as they
+# do at the default seed, `--check-races` reports the wait as an unfenced wait (D49d).
 .init core=0 addr=0 bytes=256 pattern=const:1
 .core 0
 rdma_desc_gen local_sem=5 remote_sem=6 remote_core_id=1 dma_engine_mask=0x1 src_addr=0x0 dst_addr=0x1000 free_dim_bytes=256
