@@ -220,8 +220,9 @@ namespace {
 /// user's to choose.
 base::Status check_plot_name(const std::string& plot) {
   const std::string ext = lower_extension(plot);
-  static constexpr std::array<std::string_view, 9> kOther = {
-      ".png", ".jpg", ".jpeg", ".gif", ".pdf", ".bmp", ".webp", ".tif", ".tiff"};
+  static constexpr std::array<std::string_view, 15> kOther = {
+      ".png",  ".jpg", ".jpeg", ".gif", ".pdf",  ".bmp",  ".webp", ".tif",
+      ".tiff", ".eps", ".ps",   ".ico", ".avif", ".heic", ".jxl"};
   if (std::find(kOther.begin(), kOther.end(), ext) == kOther.end()) return base::ok_status();
   return base::make_error(
       fmt::format("--plot {}: the plot is SVG text, not {}; give a name ending in .svg",

@@ -95,6 +95,16 @@ base::Status writable_folder(const std::string& path, const fs::path& dir) {
     return cannot_write(path,
                         fmt::format("{}: {}", base::printable(dir.string()), std::strerror(errno)));
   }
+  // The permission bits do not tell all: root passes access() for /proc and /sys, which take
+  // no new file, as does a read-only mount. A file made and removed at once tells.
+  std::string probe = (dir / ".sbrdma-probe-XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) {
+    return cannot_write(path, fmt::format("{} takes no new file ({})",
+                                          base::printable(dir.string()), std::strerror(errno)));
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
   return base::ok_status();
 }
 
@@ -129,6 +139,18 @@ base::Status write_direct(const std::string& path, std::string_view bytes) {
   out.close();
   if (!out) return io_error(path, "cannot write");
   return base::ok_status();
+}
+
+/// Standard output or error, whichever is open on the file `st` describes (stdout first);
+/// nullptr if neither is.
+std::FILE* std_stream_on(const struct stat& st) {
+  for (const auto& [fd, stream] : {std::pair{STDOUT_FILENO, stdout}, {STDERR_FILENO, stderr}}) {
+    struct stat open {};
+    if (::fstat(fd, &open) == 0 && open.st_dev == st.st_dev && open.st_ino == st.st_ino) {
+      return stream;
+    }
+  }
+  return nullptr;
 }
 
 /// Writes all of `bytes` to `fd` from `offset` on; false (errno set) on a failure.
@@ -278,6 +300,10 @@ base::Status write_outputs(std::span<const OutputText> files) {
     mode_t mode;
   };
   std::vector<const OutputText*> streams;
+  /// Files standard output or error is open on (`-o /dev/stdout` with stdout sent to a
+  /// file): written through that stream, where the shell's `>` or `>>` put it. A replacement
+  /// would unlink the file the shell opened, and whatever it had in it with `>>`.
+  std::vector<std::pair<const OutputText*, std::FILE*>> std_files;
   std::vector<Planned> files_in_place;
   std::vector<Planned> to_stage;
   for (const OutputText& f : files) {
@@ -296,6 +322,10 @@ base::Status write_outputs(std::span<const OutputText> files) {
     struct stat st {};
     mode_t mode = new_mode;
     if (::stat(target.c_str(), &st) == 0) {
+      if (std::FILE* stream = std_stream_on(st)) {
+        std_files.emplace_back(&f, stream);
+        continue;
+      }
       // As check_writable() tells it before a run, and a read of a folder.
       if (S_ISDIR(st.st_mode)) return cannot_write(f.path, std::strerror(EISDIR));
       // A rename would replace it all the same.
@@ -313,6 +343,13 @@ base::Status write_outputs(std::span<const OutputText> files) {
   {
     const base::StopSignalsReleased released;
     for (const OutputText* f : streams) SBRDMA_TRY(write_direct(f->path, f->text));
+    for (const auto& [f, stream] : std_files) {
+      std::fflush(stream);
+      std::fwrite(f->text.data(), 1, f->text.size(), stream);
+      if (std::fflush(stream) != 0 || std::ferror(stream) != 0) {
+        return io_error(f->path, "cannot write");
+      }
+    }
   }
   // 3. The files: an interrupt while they are staged and renamed takes effect once they are
   //    (no temporary file left behind, no half-replaced set).

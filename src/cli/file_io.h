@@ -37,10 +37,11 @@ struct OutputText {
 };
 /// Writes all of `files` or none of them, every path checked before anything is written.
 /// Streams (standard output, a device or pipe) are written first, as they are, an interrupt
-/// acting at once (such a write may wait for a reader). Then, with interrupts held until the
-/// end (base/stop_signals.h): a regular file's text goes to a temporary file beside it
-/// (symbolic links followed) that replaces it, keeping its permission bits, only once every
-/// text is written; written in place instead, before any replacement, are a file a
+/// acting at once (such a write may wait for a reader); so is a file that standard output or
+/// error is open on (`-o /dev/stdout` with stdout sent to a file), through that stream. Then, with
+/// interrupts held until the end (base/stop_signals.h): a regular file's text goes to a temporary
+/// file beside it (symbolic links followed) that replaces it, keeping its permission bits, only
+/// once every text is written; written in place instead, before any replacement, are a file a
 /// replacement would change in more than its bytes (other hard links, another owner or
 /// group) and a file no temporary can go beside: their new bytes go over the old ones, which
 /// are kept and put back on a failure, and they are cut to size once all are written. On a
@@ -53,8 +54,10 @@ struct OutputText {
 base::Status write_outputs(std::span<const OutputText> files);
 
 /// Refuses, before a long run, an output that write_output() could not write afterwards: a path
-/// that is a directory, a file that is not writable, or a missing or unwritable folder. Creates
-/// and truncates nothing. "" and "-" (standard output) are always fine.
+/// that is a directory, a file that is not writable, or a missing or unwritable folder (one
+/// that takes no new file, tried with a file made and removed at once: root's permission bits
+/// pass /proc and a read-only mount). Leaves nothing created or truncated. "" and "-"
+/// (standard output) are always fine.
 base::Status check_writable(const std::string& path);
 /// The extension of `path`'s last name in lower case, with its dot (".svg"; "" if none).
 std::string lower_extension(const std::string& path);

@@ -15,6 +15,26 @@ check bench_plot_not_svg 1 - -- bench allr -r 2 -b 1K --plot plot.PNG
 expect_err "error: --plot plot.PNG: the plot is SVG text, not png; give a name ending in .svg"
 expect_err_lines 1
 if [[ -e "$(work)/plot.PNG" ]]; then _fail "plot.PNG was written"; else pass=$((pass + 1)); fi
+check bench_plot_eps 1 - -- bench allr -r 2 -b 1K --plot plot.eps
+expect_err "error: --plot plot.eps: the plot is SVG text, not eps; give a name ending in .svg"
+# A folder that takes no new file is refused before the run, whatever its permission bits
+# say (root passes them for /proc).
+check bench_json_in_proc 1 - -- bench allr -r 2 -b 1K --report-to-json-file /proc/sbrdma.json
+expect_err "/proc/sbrdma.json: error: cannot write: /proc"
+expect_err_lines 1
+expect_out_file /dev/null
+# -o /dev/stdout with stdout sent to a file (>>) writes through the stream: the file keeps what
+# it had and takes what follows (a replacement unlinked it).
+printf 'before\n' >"$(work)/log.txt"
+{
+  echo rdma_desc_start | "$SBRDMA" asm --hex -o /dev/stdout
+  echo after
+} >>"$(work)/log.txt"
+if [[ "$(cat "$(work)/log.txt")" == $'before\nf0100000000000000000000009'*$'\nafter' ]]; then
+  pass=$((pass + 1))
+else
+  _fail "asm -o /dev/stdout into a >> redirect: $(head -c 200 "$(work)/log.txt")"
+fi
 # Outputs are plain text: a compressed file's name (.gz, .svgz, ...) is refused before the run.
 check bench_plot_svgz 1 - -- bench allr -r 2 -b 1K --plot plot.svgz
 expect_err "error: --plot plot.svgz: the file is written as plain text, not compressed (svgz); give a name without it"
