@@ -193,6 +193,27 @@ std::vector<char*> without_options_before_help(const CLI::App& app, int argc, ch
   return out;
 }
 
+/// argv with "-x=VALUE" as "-xVALUE" for a short option `x` of the command that takes a value
+/// (before any "--"): nccom-test's argparse reads "-c=random" as random, where CLI11, as GNU
+/// getopt does, takes "=random". "-x=" alone is left for missing_value_error(). `storage`
+/// holds the new words.
+std::vector<char*> with_short_equals(const CLI::App& app, std::vector<char*> args,
+                                     std::vector<std::string>& storage) {
+  const int argc = static_cast<int>(args.size());
+  const UsageScope scope = usage_scope(app, argc, args.data());
+  if (scope.leaf == nullptr) return args;
+  storage.reserve(args.size());
+  for (std::size_t i = 1; i < args.size() && std::string_view(args[i]) != "--"; ++i) {
+    const std::string_view w = args[i];
+    if (w.size() < 4 || w[0] != '-' || w[1] == '-' || w[2] != '=') continue;
+    const CLI::Option* opt = scope.leaf->get_option_no_throw(std::string(w.substr(0, 2)));
+    if (opt == nullptr || opt->get_expected_max() < 1) continue;
+    storage.push_back(std::string(w.substr(0, 2)) + std::string(w.substr(3)));
+    args[i] = storage.back().data();
+  }
+  return args;
+}
+
 /// The usage error (without "sbrdma: error: ") of an option given without its value: the line
 /// ends after it, or the next word is another of the command's options ("bench -b -r 2", which
 /// CLI11 reads as -b of "-r" and blames the "2"; "-t -n 1", which it reads as three
@@ -403,7 +424,9 @@ int main(int argc, char** argv) {
   add_run_command(app, ctx);
   add_bench_command(app, ctx);
   refuse_repeated_flags(app);
-  std::vector<char*> args = without_options_before_help(app, argc, argv);
+  std::vector<std::string> rewritten;
+  std::vector<char*> args =
+      with_short_equals(app, without_options_before_help(app, argc, argv), rewritten);
   argc = static_cast<int>(args.size());
   argv = args.data();
   if (const auto error = missing_value_error(app, argc, argv)) {

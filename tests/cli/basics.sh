@@ -224,6 +224,13 @@ expect_err "sbrdma: error: -o/--output needs a value ('-o=' has none after the '
 if [[ -e "$(work)/=" ]]; then _fail "asm -o= wrote a file named ="; else pass=$((pass + 1)); fi
 check bench_short_empty_value_after_equals 1 - -- bench allr -r 2 -t= avg
 expect_err "sbrdma: error: -t/--stats/--time-stats needs a value ('-t=' has none after the '=')"
+# "-x=VALUE" is VALUE, as nccom-test's argparse reads it (CLI11 took "=VALUE").
+check bench_short_value_after_equals 0 - -- bench allr -r=2 -b=1K -n=1 -w=0 -c=all_ones -d=bf16
+expect_out "2 ranks x 1 group on trn2, bf16 sum, 1 iteration after 0 warmups, all-ones data checked"
+echo rdma_desc_start >"$(work)/eq.s"
+check asm_short_value_after_equals 0 - -- asm eq.s -o=eq.bin
+if [[ -s "$(work)/eq.bin" && ! -e "$(work)/=eq.bin" ]]; then pass=$((pass + 1)); else
+  _fail "asm -o=eq.bin did not write eq.bin"; fi
 # Help where the value should be is help (CLI11 alone wrote asm's program to a file named
 # --help and exited 0, and bench called '--help' a bad size).
 check asm_help_as_value 0 - -- asm -o --help
