@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -32,16 +33,16 @@ base::Result<std::vector<std::pair<device::CoreId, std::string>>> program_files_
       skipped.push_back(base::printable(path) + ": not read (coreN.s, N without leading zeros)");
       continue;
     }
-    if (digits.size() > 9) {
-      skipped.push_back(base::printable(path) + ": not read (no topology has that core)");
-      continue;
-    }
     std::error_code type_ec;
     if (!entry.is_regular_file(type_ec)) {  // a FIFO would wait for a writer
       skipped.push_back(base::printable(path) + ": not read (not a regular file)");
       continue;
     }
-    files.emplace_back(static_cast<device::CoreId>(std::stoul(digits)), path);
+    // Past any core id (ten digits and more): the last id, which no topology has, so the
+    // folder's reader says that the core does not exist, as it does for core1000.s.
+    const device::CoreId core = digits.size() > 9 ? std::numeric_limits<device::CoreId>::max()
+                                                  : static_cast<device::CoreId>(std::stoul(digits));
+    files.emplace_back(core, path);
   }
   if (ec) return base::make_error(base::SourceLoc{dir}, "cannot read the folder: " + ec.message());
   if (files.empty()) {
@@ -65,9 +66,10 @@ base::Result<platform::ProgramParse> parse_program_folder(const std::string& dir
   platform::ProgramParse out;
   for (const auto& [core, path] : *files) {
     if (core >= topology.num_cores()) {
-      out.errors.push_back(
-          base::make_error(base::SourceLoc{path},
-                           device::missing_core_message(std::to_string(core), core, topology)));
+      const std::string name = std::filesystem::path(path).filename().string();
+      const std::string digits = name.substr(4, name.size() - 6);  // as the file names it
+      out.errors.push_back(base::make_error(base::SourceLoc{path},
+                                            device::missing_core_message(digits, core, topology)));
       continue;
     }
     auto text = read_text_input(path);

@@ -229,14 +229,18 @@ class Parser {
   /// core=, addr=, bytes= and partitions= of a region, each checked: nullopt if core, addr or
   /// bytes is bad; a bad partitions= is told and leaves every partition in the region, whose
   /// range can then still be checked (the caller keeps no region from a line with errors).
+  /// `length`, where not need_bytes: the bytes the region will take, if known (to check the
+  /// range of a region whose core is bad).
   std::optional<SbufRegion> region(const Keys& keys, std::string_view what, bool need_bytes,
-                                   LineErrors& errors) const {
+                                   LineErrors& errors,
+                                   std::optional<std::uint64_t> length = std::nullopt) const {
     const std::size_t before = errors.count();
     SbufRegion r;
     r.end_partition = profile_.sbuf_partitions;
     if (auto c = required(keys, "core", what, errors)) {
       if (auto core = errors.take(core_id(*c))) r.core = *core;
     }
+    const bool core_ok = errors.count() == before;
     if (auto a = required(keys, "addr", what, errors)) {
       if (auto addr = errors.take(parse_number(*a, "addr"))) r.offset = *addr;
     }
@@ -249,10 +253,21 @@ class Parser {
       }
     }
     const bool fields_ok = errors.count() == before;
+    const bool rest_ok = core_ok || errors.count() == before + 1;  // all but the core
     if (auto it = keys.values.find("partitions"); it != keys.values.end()) {
       errors.check(partitions(it->second, r));
     }
-    if (!fields_ok) return std::nullopt;
+    if (!fields_ok) {
+      // A bad core leaves the range to check (on any core: they have one SBUF shape), so
+      // that each fault of the line is told.
+      if (!core_ok && rest_ok && (need_bytes || length)) {
+        SbufRegion any = r;
+        any.core = 0;
+        if (!need_bytes) any.bytes = *length;
+        errors.check(check_region(any, topo_, profile_));
+      }
+      return std::nullopt;
+    }
     return r;
   }
 
@@ -361,8 +376,9 @@ class Parser {
       }
     }
     Keys right_region = right;
-    right_region.values.erase("partitions");                       // the first region's, read above
-    auto b = region(right_region, ".expect sbuf", false, errors);  // said after 'equals'
+    right_region.values.erase("partitions");  // the first region's, read above
+    auto b = region(right_region, ".expect sbuf", false, errors,
+                    a ? std::optional(a->bytes) : std::nullopt);  // said after 'equals'
 
     errors.set_side("");
     if (a) errors.check(check_region(*a, topo_, profile_));

@@ -300,6 +300,17 @@ expect_err "bad_directives.s:2: error: instruction before any '.core N' directiv
 expect_err_lines 7
 if [[ -s "$(work)/out" ]]; then _fail "a bad program printed a report"; fi
 
+# A line with a bad core and a range past the partition: both are told (the range check
+# needs no core), on each side of 'equals' too.
+printf '.core 0\n.init core=9 addr=0x40000 bytes=16 pattern=iota\n.expect sbuf core=0 addr=0 bytes=16 equals core=9 addr=0x40000\n' \
+  >"$(work)/two_faults.s"
+check run_directive_two_faults 1 - -- run two_faults.s
+expect_err "two_faults.s:2: error: core 9 does not exist (topology trn2 has 8 cores; trn2.48xlarge and trn2u have it: --topology NAME)"
+expect_err "two_faults.s:2: error: 0x10 bytes from 0x40000 leave the active partition (0x38000 bytes on cayman)"
+expect_err "two_faults.s:3: error: after 'equals': core 9 does not exist"
+expect_err "two_faults.s:3: error: after 'equals': 0x10 bytes from 0x40000 leave the active partition"
+expect_err_lines 4
+
 check run_missing_file 1 - -- run no_such_program.s
 expect_err "no_such_program.s: error: cannot open: No such file or directory"
 check run_bad_topology 1 - -- run "$EXAMPLES/same_die_copy.s" --topology trn9
@@ -310,6 +321,14 @@ check run_program_is_dir 1 - -- run progdir
 expect_err "progdir: error: a folder of programs holds coreN.s files (as bench --dump-programs writes them); this one has none"
 expect_err_lines 1
 if [[ -s "$(work)/out" ]]; then _fail "a directory printed a report"; else pass=$((pass + 1)); fi
+# A coreN.s whose N is past any core id is a core that does not exist, as core1000.s is (it
+# was skipped with a note, and its expects with it).
+mkdir -p "$(work)/bigcore"
+printf '.core 0\n' >"$(work)/bigcore/core0.s"
+printf 'rdma_desc_start\n.expect sem core=0 idx=0 value=5\n' >"$(work)/bigcore/core10000000000.s"
+check run_folder_core_past_any_id 1 - -- run bigcore
+expect_err "bigcore/core10000000000.s: error: core 10000000000 does not exist (topology trn2 has 8 cores)"
+expect_err_lines 1
 
 # A run larger than the memory the process may have ends with one line and exit 1, not an
 # abort. .init regions that fill a partition of every core of trn2u (about 15 GB) are refused
