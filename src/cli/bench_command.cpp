@@ -607,7 +607,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
                 "Add a rank's input and output bytes (rank 0's if blocks differ)");
   cmd->add_flag("--check-races", a->check_races,
                 "Run every simulation under the race checker (as `sbrdma run --check-races`): a "
-                "race fails the bench; slower, and more memory");
+                "race (or an unfenced wait) fails the bench; slower, and more memory");
   cmd->add_flag("--breakdown", a->breakdown,
                 "After the table, where each size's simulated time goes: the ranks' GPSIMD "
                 "cores building descriptors, reducing or waiting, their DMA engines busy, and "

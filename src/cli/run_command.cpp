@@ -161,7 +161,9 @@ void add_run_command(CLI::App& app, Context& ctx) {
                 "Latch ring-id mismatches without aborting the engine (D2)");
   cmd->add_flag("--check-races", args->check_races,
                 "Fail on accesses to the same SBUF bytes (DMA or local compute, one a write) "
-                "that no semaphore wait, doorbell or program order puts in order (D49)");
+                "that no semaphore wait, doorbell or program order puts in order (D49), and on "
+                "waits that passed counting the core's own semaphore updates before a write "
+                "fence saw them land (D49d)");
   cmd->callback([args, &ctx] {
     // Pages are backed where written: .init regions and copies take memory, --timing-only
     // does not stop .init from filling its bytes.
