@@ -196,6 +196,10 @@ class Machine {
   void note_acquire(CoreId core, unsigned idx, const Holds& holds) {
     if (races_) races_->on_acquire(core, idx, holds, kernel_->now());
   }
+  /// Core `core` issues a wait on semaphore `idx` now, for the race checker.
+  void note_wait(CoreId core, unsigned idx) {
+    if (races_) races_->on_wait(core, idx);
+  }
   /// The Signal notified on every change of `core`'s semaphores.
   [[nodiscard]] sim::Signal& semaphore_signal(CoreId core);
   /// `co_await machine.wait_semaphore(core, idx, cond)` in a sim process: resumes once

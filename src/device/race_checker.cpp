@@ -236,11 +236,13 @@ void RaceChecker::on_semaphore_write(CoreId core, soc::SemWindow w, unsigned idx
                                      std::uint32_t before, std::uint32_t after) {
   // A direct set is before the run; an EVENTS bit is no value any wait reads.
   if (current_ == 0 || w == soc::SemWindow::kEvents) return;
-  std::vector<SemWrite>& pending = semaphores_[(std::uint64_t{core} << 32) | idx];
+  const std::uint64_t key = (std::uint64_t{core} << 32) | idx;
+  std::vector<SemWrite>& pending = semaphores_[key];
   Snapshot by = snapshots_[current_];
   by.holders = 0;
   const bool additive = w == soc::SemWindow::kInc || w == soc::SemWindow::kDec;
-  pending.push_back(SemWrite{std::move(by), before, after, additive, current_pc_});
+  pending.push_back(
+      SemWrite{std::move(by), before, after, additive, current_pc_, sem_serials_[key]++});
   if (pending.size() > kSemWritesKept) {
     // The two oldest become one: both clocks, the first's value before, the second's after
     // (no one writer's any more: a fence does not make it the waiter's own).
@@ -249,8 +251,9 @@ void RaceChecker::on_semaphore_write(CoreId core, soc::SemWindow w, unsigned idx
     join_into(*c, pending[1].by);
     Snapshot both;
     both.base = std::move(c);
-    pending[1] = SemWrite{std::move(both), pending[0].before, pending[1].after,
-                          pending[0].additive && pending[1].additive, std::nullopt};
+    pending[1] = SemWrite{std::move(both),  pending[0].before,
+                          pending[1].after, pending[0].additive && pending[1].additive,
+                          std::nullopt,     pending[1].serial};
     pending.erase(pending.begin());
   }
 }
@@ -301,7 +304,15 @@ void RaceChecker::on_acquire(CoreId core, unsigned idx,
     }
   }
   if (counted == 0) return;
-  check_unfenced(core, idx, pending, counted, own_first, holds, now);
+  // Where the wait was issued (on_wait), if it was announced. A blocked wait is looked at as
+  // the write that makes it pass takes effect, before this checker hears of that write, and
+  // again after: the second look joins, and takes the issue point.
+  std::optional<std::uint64_t> issue;
+  if (const auto w = waits_.find(core); w != waits_.end()) {
+    if (w->second.idx == idx) issue = w->second.serial;
+    waits_.erase(w);
+  }
+  check_unfenced(core, idx, pending, counted, own_first, holds, issue, now);
   Clock sem;
   for (std::size_t k = 0; k < counted; ++k) join_into(sem, pending[k].by);
   pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(counted));
@@ -322,19 +333,34 @@ void RaceChecker::on_acquire(CoreId core, unsigned idx,
   a.extra_epoch = 0;
 }
 
+void RaceChecker::on_wait(CoreId core, unsigned idx) {
+  const std::uint64_t key = (std::uint64_t{core} << 32) | idx;
+  const auto it = sem_serials_.find(key);
+  waits_[core] = WaitStart{idx, it == sem_serials_.end() ? 0 : it->second};
+}
+
 void RaceChecker::check_unfenced(CoreId core, unsigned idx, const std::vector<SemWrite>& pending,
                                  std::size_t counted, bool own_first,
-                                 const std::function<bool(std::uint32_t)>& holds, base::Tick now) {
+                                 const std::function<bool(std::uint32_t)>& holds,
+                                 std::optional<std::uint64_t> issue, base::Tick now) {
   const std::uint32_t actor = core_actor(core);
-  const Actor& a = actors_[actor];
+  Actor& a = actors_[actor];
+  // The writes that had landed when the wait was issued (on_wait), or all of them (a wait
+  // that held at once, or one the caller did not announce).
+  const std::size_t issued = issue ? static_cast<std::size_t>(std::count_if(
+                                         pending.begin(), pending.end(),
+                                         [&](const SemWrite& sw) { return sw.serial < *issue; }))
+                                   : pending.size();
   const auto mine = [&](const SemWrite& sw) { return sw.by.self == actor; };
   const auto fenced = [&](const SemWrite& sw) { return mine(sw) && sw.by.epoch < a.fenced; };
-  // The waiter's updates no fence saw land, in the order they landed: a core's posted writes
-  // to one semaphore land in the order it issued them, so a device that looks at the wait
-  // early has seen some first ones of them.
+  // The waiter's updates neither a fence nor an earlier wait saw land, in the order they
+  // landed: a core's writes to its own semaphores land in the order it issued them (D26a),
+  // so a device that looks at the wait early has seen some first ones of them.
   std::vector<std::size_t> unfenced;
   for (std::size_t k = 0; k < pending.size(); ++k) {
-    if (mine(pending[k]) && !fenced(pending[k])) unfenced.push_back(k);
+    if (mine(pending[k]) && !fenced(pending[k]) && pending[k].by.epoch >= a.landed) {
+      unfenced.push_back(k);
+    }
   }
   if (unfenced.empty()) return;
   // The values are worked out again without some writes: only where each write took the
@@ -347,11 +373,13 @@ void RaceChecker::check_unfenced(CoreId core, unsigned idx, const std::vector<Se
                                                   [&](const SemWrite& sw) { return !mine(sw); }));
   };
   const std::size_t counted_others = others_in(counted);
-  if (counted_others == 0) return;
+  std::optional<std::size_t> first_pass;  // the fewest own updates landed where it passes
   std::size_t fewest = counted_others;
   std::size_t cut = unfenced.size();  // the first own update left out where it needs fewest
   for (std::size_t j = 0; j < unfenced.size(); ++j) {
-    // Only the first j of them have landed: the same count as on_acquire's, without the rest.
+    // Only the first j of them have landed: the wait, looked at as it was issued, passes
+    // then if its condition holds (joining up to the last write that made it so, as
+    // on_acquire does), else at the first later write that makes it hold; or not yet.
     std::uint32_t v = pending.front().before;
     if (own_first) {
       for (const SemWrite& sw : pending) {
@@ -359,20 +387,39 @@ void RaceChecker::check_unfenced(CoreId core, unsigned idx, const std::vector<Se
       }
     }
     std::size_t upto = 0;
-    for (std::size_t k = 0; k < pending.size(); ++k) {
+    std::optional<std::size_t> passed;
+    for (std::size_t k = 0; k <= pending.size() && !passed; ++k) {
+      if (k == issued && holds(v)) passed = upto;
+      if (k == pending.size()) break;
       const SemWrite& sw = pending[k];
-      if ((mine(sw) && !fenced(sw) && k >= unfenced[j]) || (own_first && fenced(sw))) continue;
+      if ((mine(sw) && !fenced(sw) && k >= unfenced[j] && sw.by.epoch >= a.landed) ||
+          (own_first && fenced(sw))) {
+        continue;
+      }
       const std::uint32_t next = sw.additive ? v + (sw.after - sw.before) : sw.after;
-      if (!holds(v) && holds(next)) upto = k + 1;
+      if (!holds(v) && holds(next)) {
+        upto = k + 1;
+        if (k >= issued) passed = upto;
+      }
       v = next;
     }
-    if (!holds(v)) continue;  // such a device waits on: it passes with more landed
-    if (const std::size_t o = others_in(upto); o < fewest) {
+    if (!passed) continue;  // such a device waits on: it passes with more landed
+    if (!first_pass) first_pass = j;
+    if (const std::size_t o = others_in(*passed); o < fewest) {
       fewest = o;
       cut = j;
     }
   }
+  // No device passes the wait before the first `first_pass` of them landed: they, and the
+  // core's writes issued before them (to its own semaphores, which keep their order), have
+  // landed before anything after the wait, as if a fence had seen them.
+  const std::size_t needed = first_pass ? *first_pass : unfenced.size();  // here all landed
+  if (needed > 0) a.landed = std::max(a.landed, pending[unfenced[needed - 1]].by.epoch + 1);
   if (fewest == counted_others) return;
+  // Past kSemWritesKept writes the oldest merge: counts of them no longer count writes.
+  for (std::size_t k = 0; k < counted; ++k) {
+    if (pending[k].by.self == kNone) return;
+  }
   // What the other writes it may pass without carry: nothing where the fewer it needs there,
   // and the waiter itself, know it all already.
   Clock have;
@@ -404,7 +451,8 @@ void RaceChecker::check_unfenced(CoreId core, unsigned idx, const std::vector<Se
   }
   if (unfenced_.size() >= kKept) return;
   UnfencedWait w{core, pc, idx, now, {}, counted_others, fewest, 0};
-  for (std::size_t j = cut; j < unfenced.size(); ++j) {
+  // The own updates it may pass without that it counted here.
+  for (std::size_t j = cut; j < unfenced.size() && unfenced[j] < counted; ++j) {
     if (const auto& word = pending[unfenced[j]].pc) w.own.push_back(*word);
   }
   std::sort(w.own.begin(), w.own.end());

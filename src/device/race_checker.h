@@ -203,6 +203,9 @@ class RaceChecker {
   /// unfenced own updates of the semaphore not landed yet, it is an UnfencedWait (D49d).
   void on_acquire(CoreId core, unsigned idx, const std::function<bool(std::uint32_t)>& holds,
                   base::Tick now = {});
+  /// Core `core` issues a wait on its semaphore `idx` (before it passes, at once or later):
+  /// which writes had landed then, for the next on_acquire's UnfencedWait check.
+  void on_wait(CoreId core, unsigned idx);
   /// Unjoined writes a semaphore keeps apart; past this, its two oldest are joined into one
   /// (a wait then joins both where it needed the first, which can hide a race; where the
   /// two were a write that made the wait's condition false and one that made it true again,
@@ -264,6 +267,9 @@ class RaceChecker {
     std::array<std::uint64_t, 2> joined{};
     /// A core: its posted writes of epochs below this have taken effect (on_fence).
     std::uint32_t fenced = 0;
+    /// A core: its semaphore updates of epochs below this have landed before its later waits,
+    /// an earlier wait having needed them (check_unfenced). [CHOICE D49d]
+    std::uint32_t landed = 0;
   };
   /// A semaphore write not yet joined by a wait: its writer's clock and the value it made.
   struct SemWrite {
@@ -272,6 +278,12 @@ class RaceChecker {
     std::uint32_t after = 0;
     bool additive = false;          ///< an INC or DEC window write (or two of them merged)
     std::optional<std::size_t> pc;  ///< a core's posted write: the word that issued it
+    std::uint64_t serial = 0;       ///< the semaphore's writes before it (a merge: its last's)
+  };
+  /// A core's wait as it was issued: its semaphore and that semaphore's writes so far.
+  struct WaitStart {
+    unsigned idx = 0;
+    std::uint64_t serial = 0;
   };
   /// A posted write not yet landed: the issuer's clock (snapshots_ index) and word.
   struct Posted {
@@ -315,9 +327,11 @@ class RaceChecker {
   void join_batch(std::uint32_t q, BatchClock b, unsigned dir);
   /// on_acquire's check for an UnfencedWait: `pending` before the wait joins the first
   /// `counted` of them.
+  /// `issue`: the semaphore's serial when the wait was issued, if known.
   void check_unfenced(CoreId core, unsigned idx, const std::vector<SemWrite>& pending,
                       std::size_t counted, bool own_first,
-                      const std::function<bool(std::uint32_t)>& holds, base::Tick now);
+                      const std::function<bool(std::uint32_t)>& holds,
+                      std::optional<std::uint64_t> issue, base::Tick now);
   /// A snapshot of what actor `actor` knows now (its next accesses are not in it).
   std::uint32_t snapshot_of(std::uint32_t actor);
   /// Marks snapshot `i` unused (its index is reused).
@@ -364,6 +378,10 @@ class RaceChecker {
   /// (core, idx) -> the writes of that semaphore's value no wait joined yet, in the order they
   /// took effect
   std::unordered_map<std::uint64_t, std::vector<SemWrite>> semaphores_;
+  /// (core, idx) -> writes of that semaphore so far
+  std::unordered_map<std::uint64_t, std::uint64_t> sem_serials_;
+  /// core -> its wait issued and not yet passed (on_wait)
+  std::unordered_map<CoreId, WaitStart> waits_;
   /// (core << 1 | SBUF) -> a shadow per SBUF partition (one for another memory)
   std::unordered_map<std::uint64_t, std::vector<Shadow>> memories_;
   RaceLog log_;

@@ -39,6 +39,7 @@ base::Suspend CoreEnv::wait_semaphore(unsigned idx, firmware::SemCompare cmp, st
           return holds;
         },
         fmt::format("{} {}", firmware::sem_compare_symbol(cmp), base::as_int32(value))};
+    machine_.note_wait(core_, idx);
     const bool parked = machine_.park_on_semaphore(h, core_, idx, std::move(cond));
     if (parked) {
       CoreWait w;

@@ -17,7 +17,8 @@ namespace sbrdma::platform {
 namespace {
 
 /// `1-15` or `1, 3, 5-7`: sorted distinct numbers, runs of consecutive ones as ranges.
-std::string number_ranges(const std::vector<unsigned>& sorted) {
+template <typename Int>
+std::string number_ranges(const std::vector<Int>& sorted) {
   std::string out;
   for (const auto& [first, last] : base::consecutive_runs(sorted)) {
     if (!out.empty()) out += ", ";
@@ -282,17 +283,26 @@ void unfenced_wait_lines(const RunReport& r, std::vector<base::Error>& out) {
   for (std::size_t i = 0; i < r.unfenced_waits.size() && i < kShownDeviceErrorLines; ++i) {
     const UnfencedWaitLine& x = r.unfenced_waits[i];
     const device::UnfencedWait& w = x.wait;
-    std::string words;
-    for (std::size_t k = 0; k < w.own.size(); ++k) {
+    const auto line_of = [&](std::size_t k) {
       const std::optional<ErrorOrigin>& o = x.own[k];
-      words += fmt::format("{}{}{}",
-                           k == 0                  ? ""
-                           : k + 1 == w.own.size() ? " and "
-                                                   : ", ",
-                           w.own[k],
-                           o && !o->loc.file.empty()
-                               ? fmt::format(" ({}:{})", base::printable(o->loc.file), o->loc.line)
-                               : std::string());
+      return o && !o->loc.file.empty()
+                 ? fmt::format("{}:{}", base::printable(o->loc.file), o->loc.line)
+                 : std::string();
+    };
+    // "1 (p.s:3)", "1 (p.s:3) and 4 (p.s:6)", or past two "4-10 and 12 (the first at p.s:5)".
+    std::string words;
+    if (w.own.size() <= 2) {
+      for (std::size_t k = 0; k < w.own.size(); ++k) {
+        const std::string at = line_of(k);
+        words += fmt::format("{}{}{}", k == 0 ? "" : " and ", w.own[k],
+                             at.empty() ? at : " (" + at + ")");
+      }
+    } else {
+      words = number_ranges(w.own);
+      if (const auto last = words.rfind(", "); last != std::string::npos) {
+        words.replace(last, 2, " and ");
+      }
+      if (const std::string at = line_of(0); !at.empty()) words += " (the first at " + at + ")";
     }
     const bool one = w.own.size() == 1;
     const std::string updates = w.own.empty() ? "its own updates of it"
@@ -301,16 +311,19 @@ void unfenced_wait_lines(const RunReport& r, std::vector<base::Error>& out) {
     // The other writes it may pass without: "the other write", "any of the 3 other writes",
     // "2 of the 3 other writes".
     const std::size_t without = w.counted - w.fewest;
-    const std::string others =
-        w.counted == 1  ? "the other write it counted here, so what that write orders"
-        : w.fewest == 0 ? fmt::format(
-                              "any of the {} other writes it counted here, so what they "
-                              "order",
-                              w.counted)
-                        : fmt::format(
-                              "{} of the {} other writes it counted here, so what those "
-                              "{} order",
-                              without, w.counted, without);
+    std::string others;
+    if (w.counted == 1) {
+      others = "the other write it counted here, so what that write orders";
+    } else if (w.fewest == 0) {
+      others =
+          fmt::format("any of the {} other writes it counted here, so what they order", w.counted);
+    } else if (without == 1) {
+      others = fmt::format("1 of the {} other writes it counted here, so what that one orders",
+                           w.counted);
+    } else {
+      others = fmt::format("{} of the {} other writes it counted here, so what those {} order",
+                           without, w.counted, without);
+    }
     std::string line = fmt::format(
         "unfenced wait: t={} core {}{} passed its wait on sem[{}] counting {}, which no write "
         "fence saw land: a device may look at the wait before {} and pass it without {} after "

@@ -176,6 +176,26 @@ check run_race_consumer_early_checked 1 - -- run race_consumer_early.s --check-r
 expect_out "1 failed expect, 256 races, 1 unfenced wait)"
 expect_err "race_consumer_early.s:22: error: unfenced wait: t=28636.318 ns core 1 word 2 passed its wait on sem[6] counting its own updates of it by words 0 (race_consumer_early.s:20) and 1 (race_consumer_early.s:21), which no write fence saw land: a device may look at the wait before they land and pass it without any of the 2 other writes it counted here, so what they order after the wait is this run's timing"
 
+# An == wait issued after the core's own decrement by 2 landed: a device that looks at it
+# before the decrement lands passes at once (mmio_write_latency=2000 shows it here).
+check run_race_own_eq 1 - -- run "$RUN_DATA/race_own_eq.s" --check-races
+expect_out "0 failed expects, 1 unfenced wait)"
+expect_err "race_own_eq.s:15: error: unfenced wait: t=12528.942 ns core 1 word 2 passed its wait on sem[6] counting its own update of it by word 0 ("
+check run_race_own_eq_late 1 - -- run "$RUN_DATA/race_own_eq.s" --param mmio_write_latency=2000
+expect_out "result: FAILED (0 firmware errors, 0 device errors, 0 deadlocked cores, 1 failed expect)"
+# The unfenced raise and lower, then an increment of the core's own sem[9] and a wait for
+# it: only that increment passes the wait, and a core's writes to its own semaphores land in
+# the order issued (D26a), so both writes of sem[6] landed before the item's wait, which then
+# needs the item on any device (a first version of D49d reported an unfenced wait here).
+sed '/# relay$/d; /dec_complete update_idx=6/a event_semaphore update_mode=inc_complete update_idx=9\nevent_semaphore wait_mode=ge_imm wait_idx=9 semaphore_value=1' \
+  "$RUN_DATA/race_own_unfenced.s" >"$(work)/race_own_proved.s"
+check run_race_own_proved 0 - -- run race_own_proved.s --check-races
+expect_out "result: ok"
+for seed in 1 2; do
+  check run_race_own_proved_seed$seed 0 - -- run race_own_proved.s --seed $seed --param mmio_write_latency=5000
+  expect_out "result: ok"
+done
+
 check run_deadlock 1 - -- run "$RUN_DATA/deadlock.s"
 expect_err "deadlock.s:5: error: deadlock: core 2 word 1 waits for sem[7] >= 1, current 0"
 expect_err_lines 1

@@ -243,13 +243,16 @@ class Model {
     if (!current_) return;  // a direct set
     auto& list = sems_[std::tuple{s.core, s.window == soc::SemWindow::kEvents, s.idx}];
     const bool additive = s.window == soc::SemWindow::kInc || s.window == soc::SemWindow::kDec;
+    const std::uint64_t serial =
+        s.window == soc::SemWindow::kEvents ? 0 : serials_[{s.core, s.idx}]++;
     list.push_back(SemWrite{*current_, before, after, writer_, writer_ ? (*current_)[*writer_] : 0U,
-                            additive, pc_});
+                            additive, pc_, serial});
     if (list.size() > RaceChecker::kSemWritesKept) {
       join(list[1].clock, list[0].clock);
       list[1].before = list[0].before;
       list[1].writer.reset();
       list[1].pc.reset();
+      list[1].merged = true;
       list[1].additive = list[1].additive && list[0].additive;
       list.erase(list.begin());
     }
@@ -286,10 +289,19 @@ class Model {
         if (!holds(list[k].before) && holds(list[k].after)) counted = k + 1;
       }
     }
-    if (counted > 0) unfenced(c, idx, list, counted, chain, holds, pc, now);
+    if (counted > 0) {
+      std::optional<std::uint64_t> issue;
+      if (const auto w = waits_.find(c); w != waits_.end()) {
+        if (w->second.first == idx) issue = w->second.second;
+        waits_.erase(w);
+      }
+      unfenced(c, idx, list, counted, chain, holds, pc, issue, now);
+    }
     for (std::size_t k = 0; k < counted; ++k) join(clocks_[c], list[k].clock);
     list.erase(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(counted));
   }
+  /// on_wait: core c issues a wait on semaphore idx.
+  void wait(CoreId c, unsigned idx) { waits_[c] = {idx, serials_[{c, idx}]}; }
   [[nodiscard]] const std::vector<UnfencedWait>& unfenced_waits() const { return unfenced_; }
   [[nodiscard]] std::uint64_t unfenced_total() const { return unfenced_total_; }
   /// Partitions [first, partitions).
@@ -379,16 +391,21 @@ class Model {
   struct SemWrite;
   void unfenced(CoreId c, unsigned idx, const std::vector<SemWrite>& list, std::size_t counted,
                 bool chain, const std::function<bool(std::uint32_t)>& holds,
-                std::optional<std::size_t> pc, base::Tick now) {
+                std::optional<std::size_t> pc, std::optional<std::uint64_t> issue, base::Tick now) {
+    const auto mine = [&](const SemWrite& w) { return w.writer == c; };
+    const auto fenced = [&](const SemWrite& w) { return mine(w) && w.epoch < fenced_[c]; };
+    // The waiter's writes neither a fence nor an earlier wait saw land, in landing order.
+    std::vector<std::size_t> late;
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      if (mine(list[k]) && !fenced(list[k]) && list[k].epoch >= landed_[c]) late.push_back(k);
+    }
+    if (late.empty()) return;
     for (std::size_t k = 1; k < list.size(); ++k) {
       if (list[k].before != list[k - 1].after) return;  // set directly between: no check
     }
-    const auto mine = [&](const SemWrite& w) { return w.writer == c; };
-    const auto fenced = [&](const SemWrite& w) { return mine(w) && w.epoch < fenced_[c]; };
-    std::vector<std::size_t> late;  // the waiter's unfenced writes, in landing order
-    for (std::size_t k = 0; k < list.size(); ++k) {
-      if (mine(list[k]) && !fenced(list[k])) late.push_back(k);
-    }
+    // Writes that had landed when the wait was issued.
+    std::size_t issued = 0;
+    for (const SemWrite& w : list) issued += !issue || w.serial < *issue ? 1 : 0;
     const auto others_before = [&](std::size_t n) {
       std::size_t o = 0;
       for (std::size_t k = 0; k < n; ++k) o += mine(list[k]) ? 0 : 1;
@@ -397,6 +414,7 @@ class Model {
     const std::size_t here = others_before(counted);
     std::size_t fewest = here;
     std::size_t cut = late.size();
+    std::optional<std::size_t> first_pass;
     for (std::size_t j = 0; j < late.size(); ++j) {
       // A device that looked at the wait with only late[0, j) landed: the same rule as
       // acquire()'s over the writes it saw, its values worked out from each write's effect.
@@ -411,21 +429,46 @@ class Model {
         std::stable_partition(order.begin(), order.end(),
                               [&](std::size_t k) { return fenced(list[k]); });
       }
+      // Looked at as issued: it passes if the condition holds once the writes landed by then
+      // have, else at the first later write that makes it hold.
       std::uint32_t v = list.front().before;
       std::size_t upto = 0;
+      std::optional<std::size_t> passed;
+      bool looked = false;
       for (const std::size_t k : order) {
         const SemWrite& w = list[k];
+        const bool first_ones = chain && fenced(w);  // applied before all the others
+        if (!first_ones && k >= issued && !looked) {
+          looked = true;
+          if (holds(v)) {
+            passed = upto;
+            break;
+          }
+        }
         const std::uint32_t next = w.additive ? v + (w.after - w.before) : w.after;
-        if (!(chain && fenced(w)) && !holds(v) && holds(next)) upto = k + 1;
+        if (!first_ones && !holds(v) && holds(next)) {
+          upto = k + 1;
+          if (looked) {
+            passed = upto;
+            break;
+          }
+        }
         v = next;
       }
-      if (!holds(v)) continue;
-      if (others_before(upto) < fewest) {
-        fewest = others_before(upto);
+      if (!looked && holds(v)) passed = upto;
+      if (!passed) continue;
+      if (!first_pass) first_pass = j;
+      if (others_before(*passed) < fewest) {
+        fewest = others_before(*passed);
         cut = j;
       }
     }
+    const std::size_t needed = first_pass ? *first_pass : late.size();
+    if (needed > 0) landed_[c] = std::max(landed_[c], list[late[needed - 1]].epoch + 1);
     if (fewest == here) return;
+    for (std::size_t k = 0; k < counted; ++k) {
+      if (list[k].merged) return;
+    }
     Clock known = clocks_[c];
     std::size_t seen = 0;
     bool more = false;
@@ -447,7 +490,7 @@ class Model {
     }
     if (unfenced_.size() >= RaceChecker::kKept) return;
     UnfencedWait w{c, pc, idx, now, {}, here, fewest, 0};
-    for (std::size_t j = cut; j < late.size(); ++j) {
+    for (std::size_t j = cut; j < late.size() && late[j] < counted; ++j) {
       if (list[late[j]].pc) w.own.push_back(*list[late[j]].pc);
     }
     std::sort(w.own.begin(), w.own.end());
@@ -484,7 +527,12 @@ class Model {
     std::uint32_t epoch = 0;         ///< the writer's, at the post
     bool additive = false;
     std::optional<std::size_t> pc;  ///< the word that posted it
+    std::uint64_t serial = 0;       ///< the semaphore's writes before it
+    bool merged = false;            ///< two or more joined past the bound
   };
+  std::map<std::pair<CoreId, unsigned>, std::uint64_t> serials_;
+  std::map<CoreId, std::pair<unsigned, std::uint64_t>> waits_;  ///< on_wait: idx, serial
+  std::map<CoreId, std::uint32_t> landed_;  ///< own writes of epochs below: seen landed
   std::map<std::tuple<CoreId, bool, unsigned>, std::vector<SemWrite>> sems_;
   std::optional<std::size_t> pc_;  ///< current_'s posting word
   std::vector<UnfencedWait> unfenced_;
@@ -846,6 +894,11 @@ class Harness {
         say("rc.on_acquire(", op.core, ", ", op.idx, ", at_least(", n, "));");
         rc_.on_acquire(op.core, op.idx, holds, now_);
         model_.acquire(op.core, op.idx, holds, origins_.running[op.core], now_);
+        if (op.pick % 2 == 0) {  // its next wait is issued now, on the same semaphore
+          say("rc.on_wait(", op.core, ", ", op.idx, ");");
+          rc_.on_wait(op.core, op.idx);
+          model_.wait(op.core, op.idx);
+        }
         if (stats != nullptr) ++stats->acquires;
         return;
       }

@@ -315,6 +315,63 @@ TEST(RaceChecker, AnUnfencedWaitNeedsOthersThatCarrySomethingNew) {
   }
 }
 
+TEST(RaceChecker, AnEqualsWaitLookedAtBeforeItsOwnUpdateLandsPassesAtOnce) {
+  // Core 1 lowers its semaphore 4 by two (word 0, landed), issues a wait for == 0, and two
+  // items' increments make it pass. A device that looks at the wait before the decrement lands
+  // sees 0 and passes at once, though the value at the end (2, without the decrement) fails
+  // the condition. Issued after the items landed instead, the wait would not pass early.
+  for (const bool early : {true, false}) {
+    Rig r;
+    r.origins.running[1] = 0;
+    r.own_write(1, 4, soc::SemWindow::kDec);
+    r.own_write(1, 4, soc::SemWindow::kDec);
+    if (early) r.rc.on_wait(1, 4);
+    item(r, 0);
+    item(r, 1);
+    if (!early) r.rc.on_wait(1, 4);
+    r.origins.running[1] = 2;
+    r.rc.on_acquire(
+        1, 4, [](std::uint32_t v) { return v == 0; }, r.now);
+    EXPECT_EQ(r.rc.unfenced_total(), early ? 1U : 0U) << "early " << early;
+    if (!early) continue;
+    const UnfencedWait& w = r.rc.unfenced_waits().front();
+    EXPECT_EQ(w.counted, 2U);
+    EXPECT_EQ(w.fewest, 0U);
+  }
+}
+
+TEST(RaceChecker, AWaitIssuedAfterItsOwnDecrementMayPassOnTheFirstItem) {
+  // Core 1's decrement (landed) takes its semaphore to -1 before it issues a wait for 1; two
+  // items follow. Here the wait needs both; a device that looks at it before the decrement
+  // lands sees 0, and the first item makes it pass.
+  Rig r;
+  r.own_write(1, 4, soc::SemWindow::kDec);
+  r.rc.on_wait(1, 4);
+  item(r, 0);
+  item(r, 1);
+  r.acquire(1, 4, 1);
+  ASSERT_EQ(r.rc.unfenced_total(), 1U);
+  EXPECT_EQ(r.rc.unfenced_waits().front().counted, 2U);
+  EXPECT_EQ(r.rc.unfenced_waits().front().fewest, 1U);
+}
+
+TEST(RaceChecker, AWaitThatNeededAnOwnUpdateProvesTheEarlierOnesLanded) {
+  // Core 1 raises and lowers its semaphore 4, then raises its semaphore 5 and waits for it:
+  // only its own increment can pass that wait, and a core's writes to its semaphores land in
+  // the order issued, so the raise and lower of 4 landed before anything after it. The item's
+  // wait on 4 then needs the item on any device. Without the wait on 5 it is an unfenced wait.
+  for (const bool proved : {true, false}) {
+    Rig r;
+    r.own_write(1, 4, soc::SemWindow::kInc);
+    r.own_write(1, 4, soc::SemWindow::kDec);
+    r.own_write(1, 5, soc::SemWindow::kInc);
+    if (proved) r.acquire(1, 5, 1);
+    item(r, 0);
+    r.acquire(1, 4, 1);
+    EXPECT_EQ(r.rc.unfenced_total(), proved ? 0U : 1U) << "proved " << proved;
+  }
+}
+
 TEST(RaceChecker, AWaitThatNeedsItsOwnUpdateAsWellIsNoUnfencedWait) {
   // Core 1's own increment, then an item's: a wait for 2 needs both, whichever landed first.
   // Without the own one landed, a device waits on; it never passes on fewer.
