@@ -207,10 +207,18 @@ inline const Machine::CoreState& Machine::core_state(CoreId core) const {
 inline base::Status Machine::write_semaphore(CoreId core, soc::SemWindow w, unsigned idx,
                                              std::uint32_t v) {
   SemaphoreBank& sems = core_state(core).sems;
-  const std::uint32_t before = races_ && idx < sems.count() ? sems.value(idx) : 0;
-  auto st = sems.write(w, idx, v);
-  if (st && races_) races_->on_semaphore_write(core, w, idx, before, sems.value(idx));
-  return st;
+  // The checker hears of a value write before the bank's signal wakes its waiters: a waiter
+  // looked at as it takes effect then sees the write that passes it, and where the wait
+  // was issued (D49d). [CHOICE D49]
+  if (races_ && idx < sems.count() &&
+      (w == soc::SemWindow::kSet || w == soc::SemWindow::kInc || w == soc::SemWindow::kDec)) {
+    const std::uint32_t before = sems.value(idx);
+    const std::uint32_t after = w == soc::SemWindow::kSet   ? v
+                                : w == soc::SemWindow::kInc ? before + v
+                                                            : before - v;
+    races_->on_semaphore_write(core, w, idx, before, after);
+  }
+  return sems.write(w, idx, v);
 }
 
 // Held landing copies are SBUF to SBUF: any other use of an SBUF runs them first.

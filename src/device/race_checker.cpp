@@ -344,7 +344,7 @@ void RaceChecker::check_unfenced(CoreId core, unsigned idx, const std::vector<Se
                                  const std::function<bool(std::uint32_t)>& holds,
                                  std::optional<std::uint64_t> issue, base::Tick now) {
   const std::uint32_t actor = core_actor(core);
-  Actor& a = actors_[actor];
+  const Actor& a = actors_[actor];
   // The writes that had landed when the wait was issued (on_wait), or all of them (a wait
   // that held at once, or one the caller did not announce).
   const std::size_t issued = issue ? static_cast<std::size_t>(std::count_if(
@@ -353,14 +353,12 @@ void RaceChecker::check_unfenced(CoreId core, unsigned idx, const std::vector<Se
                                    : pending.size();
   const auto mine = [&](const SemWrite& sw) { return sw.by.self == actor; };
   const auto fenced = [&](const SemWrite& sw) { return mine(sw) && sw.by.epoch < a.fenced; };
-  // The waiter's updates neither a fence nor an earlier wait saw land, in the order they
-  // landed: a core's writes to its own semaphores land in the order it issued them (D26a),
-  // so a device that looks at the wait early has seen some first ones of them.
+  // The waiter's updates no fence saw land, in the order they landed: a core's writes to its own
+  // semaphores land in the order it issued them (D26a), so a device that looks at the wait early
+  // has seen some first ones of them.
   std::vector<std::size_t> unfenced;
   for (std::size_t k = 0; k < pending.size(); ++k) {
-    if (mine(pending[k]) && !fenced(pending[k]) && pending[k].by.epoch >= a.landed) {
-      unfenced.push_back(k);
-    }
+    if (mine(pending[k]) && !fenced(pending[k])) unfenced.push_back(k);
   }
   if (unfenced.empty()) return;
   // The values are worked out again without some writes: only where each write took the
@@ -373,7 +371,6 @@ void RaceChecker::check_unfenced(CoreId core, unsigned idx, const std::vector<Se
                                                   [&](const SemWrite& sw) { return !mine(sw); }));
   };
   const std::size_t counted_others = others_in(counted);
-  std::optional<std::size_t> first_pass;  // the fewest own updates landed where it passes
   std::size_t fewest = counted_others;
   std::size_t cut = unfenced.size();  // the first own update left out where it needs fewest
   for (std::size_t j = 0; j < unfenced.size(); ++j) {
@@ -392,8 +389,7 @@ void RaceChecker::check_unfenced(CoreId core, unsigned idx, const std::vector<Se
       if (k == issued && holds(v)) passed = upto;
       if (k == pending.size()) break;
       const SemWrite& sw = pending[k];
-      if ((mine(sw) && !fenced(sw) && k >= unfenced[j] && sw.by.epoch >= a.landed) ||
-          (own_first && fenced(sw))) {
+      if ((mine(sw) && !fenced(sw) && k >= unfenced[j]) || (own_first && fenced(sw))) {
         continue;
       }
       const std::uint32_t next = sw.additive ? v + (sw.after - sw.before) : sw.after;
@@ -404,17 +400,11 @@ void RaceChecker::check_unfenced(CoreId core, unsigned idx, const std::vector<Se
       v = next;
     }
     if (!passed) continue;  // such a device waits on: it passes with more landed
-    if (!first_pass) first_pass = j;
     if (const std::size_t o = others_in(*passed); o < fewest) {
       fewest = o;
       cut = j;
     }
   }
-  // No device passes the wait before the first `first_pass` of them landed: they, and the
-  // core's writes issued before them (to its own semaphores, which keep their order), have
-  // landed before anything after the wait, as if a fence had seen them.
-  const std::size_t needed = first_pass ? *first_pass : unfenced.size();  // here all landed
-  if (needed > 0) a.landed = std::max(a.landed, pending[unfenced[needed - 1]].by.epoch + 1);
   if (fewest == counted_others) return;
   // Past kSemWritesKept writes the oldest merge: counts of them no longer count writes.
   for (std::size_t k = 0; k < counted; ++k) {

@@ -267,9 +267,6 @@ class RaceChecker {
     std::array<std::uint64_t, 2> joined{};
     /// A core: its posted writes of epochs below this have taken effect (on_fence).
     std::uint32_t fenced = 0;
-    /// A core: its semaphore updates of epochs below this have landed before its later waits,
-    /// an earlier wait having needed them (check_unfenced). [CHOICE D49d]
-    std::uint32_t landed = 0;
   };
   /// A semaphore write not yet joined by a wait: its writer's clock and the value it made.
   struct SemWrite {

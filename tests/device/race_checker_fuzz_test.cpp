@@ -394,10 +394,10 @@ class Model {
                 std::optional<std::size_t> pc, std::optional<std::uint64_t> issue, base::Tick now) {
     const auto mine = [&](const SemWrite& w) { return w.writer == c; };
     const auto fenced = [&](const SemWrite& w) { return mine(w) && w.epoch < fenced_[c]; };
-    // The waiter's writes neither a fence nor an earlier wait saw land, in landing order.
+    // The waiter's writes no fence saw land, in landing order.
     std::vector<std::size_t> late;
     for (std::size_t k = 0; k < list.size(); ++k) {
-      if (mine(list[k]) && !fenced(list[k]) && list[k].epoch >= landed_[c]) late.push_back(k);
+      if (mine(list[k]) && !fenced(list[k])) late.push_back(k);
     }
     if (late.empty()) return;
     for (std::size_t k = 1; k < list.size(); ++k) {
@@ -414,7 +414,6 @@ class Model {
     const std::size_t here = others_before(counted);
     std::size_t fewest = here;
     std::size_t cut = late.size();
-    std::optional<std::size_t> first_pass;
     for (std::size_t j = 0; j < late.size(); ++j) {
       // A device that looked at the wait with only late[0, j) landed: the same rule as
       // acquire()'s over the writes it saw, its values worked out from each write's effect.
@@ -457,14 +456,11 @@ class Model {
       }
       if (!looked && holds(v)) passed = upto;
       if (!passed) continue;
-      if (!first_pass) first_pass = j;
       if (others_before(*passed) < fewest) {
         fewest = others_before(*passed);
         cut = j;
       }
     }
-    const std::size_t needed = first_pass ? *first_pass : late.size();
-    if (needed > 0) landed_[c] = std::max(landed_[c], list[late[needed - 1]].epoch + 1);
     if (fewest == here) return;
     for (std::size_t k = 0; k < counted; ++k) {
       if (list[k].merged) return;
@@ -532,7 +528,6 @@ class Model {
   };
   std::map<std::pair<CoreId, unsigned>, std::uint64_t> serials_;
   std::map<CoreId, std::pair<unsigned, std::uint64_t>> waits_;  ///< on_wait: idx, serial
-  std::map<CoreId, std::uint32_t> landed_;  ///< own writes of epochs below: seen landed
   std::map<std::tuple<CoreId, bool, unsigned>, std::vector<SemWrite>> sems_;
   std::optional<std::size_t> pc_;  ///< current_'s posting word
   std::vector<UnfencedWait> unfenced_;

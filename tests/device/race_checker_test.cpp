@@ -355,20 +355,22 @@ TEST(RaceChecker, AWaitIssuedAfterItsOwnDecrementMayPassOnTheFirstItem) {
   EXPECT_EQ(r.rc.unfenced_waits().front().fewest, 1U);
 }
 
-TEST(RaceChecker, AWaitThatNeededAnOwnUpdateProvesTheEarlierOnesLanded) {
-  // Core 1 raises and lowers its semaphore 4, then raises its semaphore 5 and waits for it:
-  // only its own increment can pass that wait, and a core's writes to its semaphores land in
-  // the order issued, so the raise and lower of 4 landed before anything after it. The item's
-  // wait on 4 then needs the item on any device. Without the wait on 5 it is an unfenced wait.
-  for (const bool proved : {true, false}) {
+TEST(RaceChecker, AWaitOnAnotherOwnSemaphoreProvesNothing) {
+  // Core 1 raises and lowers its semaphore 4, then raises its semaphore 5 and waits for it.
+  // Here only its own increment passed that wait, which would have it the writes of 4 landed
+  // (a core's writes to its semaphores keep their order); but another core's increment of 5,
+  // landing later here, may pass it first on a device, while the lower of 4 is still in
+  // flight. So the item's wait on 4 is an unfenced wait either way (a review's program: taken
+  // as proof, its data went wrong at another dma_fixed_cost with --check-races clean).
+  for (const bool waited : {true, false}) {
     Rig r;
     r.own_write(1, 4, soc::SemWindow::kInc);
     r.own_write(1, 4, soc::SemWindow::kDec);
     r.own_write(1, 5, soc::SemWindow::kInc);
-    if (proved) r.acquire(1, 5, 1);
+    if (waited) r.acquire(1, 5, 1);
     item(r, 0);
     r.acquire(1, 4, 1);
-    EXPECT_EQ(r.rc.unfenced_total(), proved ? 0U : 1U) << "proved " << proved;
+    EXPECT_EQ(r.rc.unfenced_total(), 1U) << "waited " << waited;
   }
 }
 
