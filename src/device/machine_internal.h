@@ -207,9 +207,9 @@ inline const Machine::CoreState& Machine::core_state(CoreId core) const {
 inline base::Status Machine::write_semaphore(CoreId core, soc::SemWindow w, unsigned idx,
                                              std::uint32_t v) {
   SemaphoreBank& sems = core_state(core).sems;
-  // The checker hears of a value write before the bank's signal wakes its waiters: a waiter
-  // looked at as it takes effect then sees the write that passes it, and where the wait
-  // was issued (D49d). [CHOICE D49]
+  // The checker hears of a value write before the bank's signal wakes its waiters, so the
+  // look at a waiter as the write takes effect sees it, with where the wait was issued.
+  // [CHOICE D49d]
   if (races_ && idx < sems.count() &&
       (w == soc::SemWindow::kSet || w == soc::SemWindow::kInc || w == soc::SemWindow::kDec)) {
     const std::uint32_t before = sems.value(idx);

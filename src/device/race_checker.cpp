@@ -304,9 +304,8 @@ void RaceChecker::on_acquire(CoreId core, unsigned idx,
     }
   }
   if (counted == 0) return;
-  // Where the wait was issued (on_wait), if it was announced. A blocked wait is looked at as
-  // the write that makes it pass takes effect, before this checker hears of that write, and
-  // again after: the second look joins, and takes the issue point.
+  // Where the wait was issued (on_wait), if it was announced: the look that joins takes it (a
+  // blocked wait is looked at again as it passes, and that look joins nothing more).
   std::optional<std::uint64_t> issue;
   if (const auto w = waits_.find(core); w != waits_.end()) {
     if (w->second.idx == idx) issue = w->second.serial;
