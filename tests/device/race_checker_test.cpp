@@ -417,6 +417,22 @@ TEST(RaceChecker, ASemaphoreKeepsItsLatestWritesApartAndJoinsTheOldest) {
   EXPECT_EQ(r.rc.total(), 1U);
 }
 
+TEST(RaceChecker, NoUnfencedWaitIsCountedAcrossMergedWrites) {
+  // Items, then core 1's own unfenced decrement, then one more item; a wait for as many as
+  // the items before passes on the last one. Without the decrement it would pass one item
+  // earlier: an unfenced wait. Past kSemWritesKept writes the oldest merge, and a merged
+  // write is no count of writes: the check stays out of a wait that counted one (D49d).
+  for (const unsigned items : {8U, static_cast<unsigned>(RaceChecker::kSemWritesKept) + 2}) {
+    Rig r;
+    fan_in(r, items);
+    r.own_write(1, 4, soc::SemWindow::kDec);
+    item(r, items);
+    r.acquire(1, 4, items);
+    EXPECT_EQ(r.rc.unfenced_total(), items > RaceChecker::kSemWritesKept ? 0U : 1U)
+        << items << " items";
+  }
+}
+
 TEST(RaceChecker, AWaitOnAnotherSemaphoreOrdersNothing) {
   Rig r;
   const std::uint32_t b = r.doorbell(0);
