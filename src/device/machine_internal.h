@@ -210,12 +210,9 @@ inline base::Status Machine::write_semaphore(CoreId core, soc::SemWindow w, unsi
   // The checker hears of a value write before the bank's signal wakes its waiters, so the
   // look at a waiter as the write takes effect sees it, with where the wait was issued.
   // [CHOICE D49d]
-  if (races_ && idx < sems.count() &&
-      (w == soc::SemWindow::kSet || w == soc::SemWindow::kInc || w == soc::SemWindow::kDec)) {
+  if (races_ && idx < sems.count() && SemaphoreBank::value_window(w)) {
     const std::uint32_t before = sems.value(idx);
-    const std::uint32_t after = w == soc::SemWindow::kSet   ? v
-                                : w == soc::SemWindow::kInc ? before + v
-                                                            : before - v;
+    const std::uint32_t after = SemaphoreBank::value_after(w, before, v);
     races_->on_semaphore_write(core, w, idx, before, after);
   }
   return sems.write(w, idx, v);

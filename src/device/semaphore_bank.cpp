@@ -28,6 +28,11 @@ std::uint32_t SemaphoreBank::event(unsigned idx) const {
   return events_[idx];
 }
 
+std::uint32_t SemaphoreBank::value_after(soc::SemWindow w, std::uint32_t cur, std::uint32_t data) {
+  SBRDMA_CHECK(value_window(w));
+  return w == soc::SemWindow::kSet ? data : w == soc::SemWindow::kInc ? cur + data : cur - data;
+}
+
 base::Status SemaphoreBank::write(soc::SemWindow w, unsigned idx, std::uint32_t data) {
   SBRDMA_TRY(check_slot(w, idx, w == soc::SemWindow::kEvents ? events_.size() : values_.size()));
   switch (w) {
@@ -38,13 +43,9 @@ base::Status SemaphoreBank::write(soc::SemWindow w, unsigned idx, std::uint32_t 
       events_[idx] = data & 1U;
       break;
     case soc::SemWindow::kSet:
-      values_[idx] = data;
-      break;
     case soc::SemWindow::kInc:
-      values_[idx] += data;
-      break;
     case soc::SemWindow::kDec:
-      values_[idx] -= data;
+      values_[idx] = value_after(w, values_[idx], data);
       break;
   }
   ++writes_;

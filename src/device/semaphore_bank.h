@@ -52,6 +52,14 @@ class SemaphoreBank {
   /// Contract: idx < events().
   [[nodiscard]] std::uint32_t event(unsigned idx) const;
 
+  /// Whether a write to window `w` changes a value: SET, INC and DEC.
+  [[nodiscard]] static constexpr bool value_window(soc::SemWindow w) {
+    return w == soc::SemWindow::kSet || w == soc::SemWindow::kInc || w == soc::SemWindow::kDec;
+  }
+  /// The value a write of `data` to window `w` leaves on a semaphore holding `cur`: SET gives
+  /// `data`, INC adds it, DEC subtracts it (modulo 2^32). Contract: value_window(w).
+  [[nodiscard]] static std::uint32_t value_after(soc::SemWindow w, std::uint32_t cur,
+                                                 std::uint32_t data);
   /// A software or DMA write of `data` to slot `idx` of window `w`. Errors (the caller records
   /// them as modelled errors): the READ window (read-only), an index out of range.
   base::Status write(soc::SemWindow w, unsigned idx, std::uint32_t data);
