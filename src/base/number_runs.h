@@ -1,8 +1,12 @@
 #pragma once
-/// Sorted distinct numbers as runs of consecutive ones: {1, 3, 5, 6, 7} -> [1,1] [3,3] [5,7].
-/// What a report names engines or partitions by ("1, 3, 5-7").
+/// Sorted distinct numbers as runs of consecutive ones: {1, 3, 5, 6, 7} -> [1,1] [3,3] [5,7],
+/// and the text a report names them by: engines "1, 3, 5-7", partitions "0-3 and 8-11", words
+/// "2-3, 5-6 and 8".
+
+#include <fmt/format.h>
 
 #include <cstddef>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -20,6 +24,23 @@ template <typename Int>
     }
   }
   return runs;
+}
+
+/// "7" or "4-10": one run of consecutive_runs().
+template <typename Int>
+[[nodiscard]] std::string run_text(const std::pair<Int, Int>& run) {
+  return run.first == run.second ? fmt::format("{}", run.first)
+                                 : fmt::format("{}-{}", run.first, run.second);
+}
+
+/// "a", "a and b", "a, b and c".
+[[nodiscard]] inline std::string listed(const std::vector<std::string>& items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += i + 1 == items.size() ? " and " : ", ";
+    out += items[i];
+  }
+  return out;
 }
 
 }  // namespace sbrdma::base

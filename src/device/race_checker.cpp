@@ -749,16 +749,6 @@ std::string ordinal(std::uint64_t n) {
   return fmt::format("{}{}", n, suffix);
 }
 
-/// "a", "a and b", "a, b and c".
-std::string listed(const std::vector<std::string>& items) {
-  std::string out;
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i > 0) out += i + 1 == items.size() ? " and " : ", ";
-    out += items[i];
-  }
-  return out;
-}
-
 std::string range_text(std::uint64_t lo, std::uint64_t hi) {
   return fmt::format("[{:#x}, {:#x})", lo, hi);
 }
@@ -768,7 +758,7 @@ std::string bytes_text(const Race& r) {
   if (r.spans.empty()) return "bytes in " + range_text(r.lo, r.hi);
   std::vector<std::string> parts;
   for (const auto& [lo, hi] : r.spans) parts.push_back(range_text(lo, hi));
-  return "bytes " + listed(parts);
+  return "bytes " + base::listed(parts);
 }
 
 /// "partitions 0-127", "partitions 0-3 and 8-11", "partitions 0-120 (every 8th)",
@@ -780,14 +770,10 @@ std::string partitions_text(const Race& r) {
   }
   // where() asks only for a race over two partitions or more.
   const auto runs = base::consecutive_runs(hit);
-  const auto run_text = [](const std::pair<std::uint64_t, std::uint64_t>& x) {
-    return x.first == x.second ? fmt::format("{}", x.first)
-                               : fmt::format("{}-{}", x.first, x.second);
-  };
   if (runs.size() <= 3) {
     std::vector<std::string> parts;
-    for (const auto& x : runs) parts.push_back(run_text(x));
-    return "partitions " + listed(parts);
+    for (const auto& x : runs) parts.push_back(base::run_text(x));
+    return "partitions " + base::listed(parts);
   }
   bool strided = true;  // single partitions a step apart
   const std::uint64_t step = runs[1].first - runs[0].first;

@@ -17,12 +17,11 @@ namespace sbrdma::platform {
 namespace {
 
 /// `1-15` or `1, 3, 5-7`: sorted distinct numbers, runs of consecutive ones as ranges.
-template <typename Int>
-std::string number_ranges(const std::vector<Int>& sorted) {
+std::string number_ranges(const std::vector<unsigned>& sorted) {
   std::string out;
-  for (const auto& [first, last] : base::consecutive_runs(sorted)) {
+  for (const auto& run : base::consecutive_runs(sorted)) {
     if (!out.empty()) out += ", ";
-    out += first == last ? fmt::format("{}", first) : fmt::format("{}-{}", first, last);
+    out += base::run_text(run);
   }
   return out;
 }
@@ -290,19 +289,18 @@ void unfenced_wait_lines(const RunReport& r, std::vector<base::Error>& out) {
                  : std::string();
     };
     // "1 (p.s:3)", "1 (p.s:3) and 4 (p.s:6)", or past two "4-10 and 12 (the first at p.s:5)".
-    std::string words;
+    std::vector<std::string> parts;
     if (w.own.size() <= 2) {
       for (std::size_t k = 0; k < w.own.size(); ++k) {
         const std::string at = line_of(k);
-        words += fmt::format("{}{}{}", k == 0 ? "" : " and ", w.own[k],
-                             at.empty() ? at : " (" + at + ")");
+        parts.push_back(fmt::format("{}{}", w.own[k], at.empty() ? at : " (" + at + ")"));
       }
     } else {
-      words = number_ranges(w.own);
-      if (const auto last = words.rfind(", "); last != std::string::npos) {
-        words.replace(last, 2, " and ");
-      }
-      if (const std::string at = line_of(0); !at.empty()) words += " (the first at " + at + ")";
+      for (const auto& run : base::consecutive_runs(w.own)) parts.push_back(base::run_text(run));
+    }
+    std::string words = base::listed(parts);
+    if (const std::string at = line_of(0); w.own.size() > 2 && !at.empty()) {
+      words += " (the first at " + at + ")";
     }
     const bool one = w.own.size() == 1;
     const std::string updates = w.own.empty() ? "its own updates of it"
