@@ -170,6 +170,11 @@ check run_race_own_unfenced_checked 1 - -- run race_own_unfenced.s --check-races
 expect_out "result: FAILED (0 firmware errors, 0 device errors, 0 deadlocked cores, 0 failed expects, 1 unfenced wait)"
 expect_err "race_own_unfenced.s:14: error: unfenced wait: t=8803.942 ns core 1 word 2 passed its wait on sem[6] counting its own update of it by word 1 (race_own_unfenced.s:13), which no write fence saw land: a device may look at the wait before it lands and pass it without the other write it counted here, so what that write orders after the wait is this run's timing; a write fence between them (an rdma_desc_start drains the core's writes) orders it"
 expect_err_lines 1
+# Raised and lowered twice: past two words the line names them as a range and the first's line.
+sed '/# relay$/d; /dec_complete update_idx=6/a event_semaphore update_mode=inc_complete update_idx=6\nevent_semaphore update_mode=dec_complete update_idx=6' \
+  "$RUN_DATA/race_own_unfenced.s" >"$(work)/race_own_twice.s"
+check run_race_own_twice 1 - -- run race_own_twice.s --check-races
+expect_err "race_own_twice.s:16: error: unfenced wait: t=8803.942 ns core 1 word 4 passed its wait on sem[6] counting its own updates of it by words 1-3 (the first at race_own_twice.s:13), which no write fence saw land: a device may look at the wait before they land"
 # The consumer started early (no busy words) and unfenced: races where it read too early,
 # and an unfenced wait where its own decrements landed before the next item's increments.
 check run_race_consumer_early_checked 1 - -- run race_consumer_early.s --check-races
